@@ -1,0 +1,50 @@
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+export interface TempRepo {
+  readonly root: string;
+  write(relative: string, content: string): string;
+  git(...args: string[]): string;
+  remove(): void;
+}
+
+/** A real git repository in a fresh temporary folder, optionally seeded from a folder of files. */
+export function createTempRepo(seedFrom?: string): TempRepo {
+  const root = mkdtempSync(path.join(tmpdir(), 'compact-agent-repo-'));
+  if (seedFrom) cpSync(seedFrom, root, { recursive: true });
+  const git = (...args: string[]) =>
+    execFileSync('git', args, {
+      cwd: root,
+      encoding: 'utf8',
+      env: {
+        ...process.env,
+        GIT_AUTHOR_NAME: 'Test',
+        GIT_AUTHOR_EMAIL: 'test@example.com',
+        GIT_COMMITTER_NAME: 'Test',
+        GIT_COMMITTER_EMAIL: 'test@example.com'
+      }
+    });
+  git('init', '--quiet', '--initial-branch=main');
+  if (seedFrom) {
+    git('add', '-A');
+    git('commit', '--quiet', '-m', 'seed');
+  }
+  return {
+    root,
+    write(relative, content) {
+      const absolute = path.join(root, relative);
+      mkdirSync(path.dirname(absolute), { recursive: true });
+      writeFileSync(absolute, content);
+      return absolute;
+    },
+    git,
+    remove: () => rmSync(root, { recursive: true, force: true })
+  };
+}
+
+/** A temporary folder outside any repository, for escape attempts. */
+export function createTempDir(prefix = 'compact-agent-outside-'): string {
+  return mkdtempSync(path.join(tmpdir(), prefix));
+}

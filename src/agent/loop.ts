@@ -1,0 +1,301 @@
+import type {
+  ContentBlockParam,
+  MessageParam,
+  ToolUseBlockParam
+} from '@anthropic-ai/sdk/resources/messages';
+import type { ModelSpec } from '../config/models.js';
+import type { CompactionEvent, CompactionTrigger, Compactor } from '../compaction/compactor.js';
+import type { ModelClient, ModelReply } from '../model/model-client.js';
+import { addUsage, costUsd, NO_USAGE, promptTokens, type TokenUsage } from '../model/usage.js';
+import { describeToolCall } from '../tools/describe-call.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { Workspace } from '../tools/workspace.js';
+import type { UsageRecord } from '../transcript/events.js';
+import type { TranscriptSink } from '../transcript/writer.js';
+import { systemWithBreakpoint, withMessageBreakpoints } from './cache-breakpoints.js';
+import { describeLimit, reachedLimit, type RunLimits } from './limits.js';
+import type { RunResult } from './run-result.js';
+import type { StopReason } from './stop-reason.js';
+import { answerToolCalls, toolUseBlocks } from './tool-turn.js';
+
+export interface AgentSettings {
+  readonly runId: string;
+  readonly model: string;
+  readonly modelSpec: ModelSpec;
+  /** max_tokens of each agent turn. */
+  readonly maxOutputTokens: number;
+  readonly systemPrompt: string;
+  readonly limits: RunLimits;
+}
+
+export interface ProgressUpdate {
+  readonly turn: number;
+  readonly contextTokens: number;
+  readonly costUsd: number;
+  /** What the agent is doing now, e.g. "waiting for the model" or "bash npm test". */
+  readonly activity: string;
+}
+
+export interface AgentDependencies {
+  readonly model: ModelClient;
+  readonly tools: ToolRegistry;
+  readonly workspace: Workspace;
+  readonly toolEnv: NodeJS.ProcessEnv;
+  readonly transcript: TranscriptSink;
+  readonly compactor: Compactor;
+  readonly now?: () => number;
+  /** Cancellation from outside (a signal from the runner, Ctrl-C in the CLI). */
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (update: ProgressUpdate) => void;
+  readonly onCompaction?: (event: CompactionEvent) => void;
+}
+
+const CONTINUE_AFTER_MAX_TOKENS = 'Your reply was cut off by the output limit. Continue where you stopped.';
+
+/** Mutable bookkeeping of one run, kept apart from the control flow that reads it. */
+class RunLedger {
+  turns = 0;
+  usage: TokenUsage = NO_USAGE;
+  cost = 0;
+  lastUsage: TokenUsage | undefined;
+  readonly contextTokensPerTurn: number[] = [];
+  readonly compactionLog: CompactionEvent[] = [];
+
+  contextTokens(): number {
+    return this.lastUsage ? promptTokens(this.lastUsage) + this.lastUsage.output : 0;
+  }
+}
+
+/**
+ * The agent loop: ask the model, run the tools it calls, answer them, repeat until it is done or a
+ * limit is reached. Compaction runs before every request; everything is written to the transcript.
+ */
+export async function runAgent(
+  task: string,
+  settings: AgentSettings,
+  deps: AgentDependencies
+): Promise<RunResult> {
+  const now = deps.now ?? Date.now;
+  const startedAt = now();
+  const ledger = new RunLedger();
+  const recorded = new WeakSet<MessageParam>();
+  let history: MessageParam[] = [];
+
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(new Error('timeout')), settings.limits.timeoutMs);
+  const signal = deps.signal ? AbortSignal.any([deadline.signal, deps.signal]) : deadline.signal;
+
+  const progress = (activity: string) =>
+    deps.onProgress?.({
+      turn: ledger.turns,
+      contextTokens: ledger.contextTokens(),
+      costUsd: ledger.cost,
+      activity
+    });
+
+  const append = (message: MessageParam) => {
+    history.push(message);
+    record(message, history.length - 1);
+  };
+  const record = (message: MessageParam, index: number) => {
+    recorded.add(message);
+    deps.transcript.append({
+      type: 'message',
+      turn: ledger.turns,
+      index,
+      role: message.role,
+      content: message.content
+    });
+  };
+
+  const compact = async (trigger: CompactionTrigger) => {
+    const result = await deps.compactor.compact(history, trigger, {
+      turn: ledger.turns,
+      lastUsage: ledger.lastUsage
+    });
+    if (result.history !== history) {
+      history = result.history;
+      // Messages the compactor wrote (summaries, placeholders) are sent from now on: record them too.
+      history.forEach((message, index) => {
+        if (!recorded.has(message)) record(message, index);
+      });
+    }
+    for (const event of result.events) {
+      ledger.compactionLog.push(event);
+      deps.onCompaction?.(event);
+    }
+  };
+
+  const finish = (stopReason: StopReason, summary: string, error?: string): RunResult => {
+    const durationMs = now() - startedAt;
+    deps.transcript.append({
+      type: 'run_end',
+      stop_reason: stopReason,
+      turns: ledger.turns,
+      usage: toRecord(ledger.usage),
+      cost_usd: ledger.cost,
+      duration_ms: durationMs,
+      summary,
+      error: error ?? null
+    });
+    return {
+      stopReason,
+      turns: ledger.turns,
+      usage: ledger.usage,
+      costUsd: ledger.cost,
+      durationMs,
+      summary,
+      error,
+      contextTokensPerTurn: ledger.contextTokensPerTurn,
+      compactionLog: ledger.compactionLog,
+      history
+    };
+  };
+
+  deps.transcript.append({
+    type: 'run_start',
+    run_id: settings.runId,
+    task,
+    model: settings.model,
+    repo: deps.workspace.root,
+    system_prompt: settings.systemPrompt,
+    tools: deps.tools.names(),
+    limits: {
+      max_turns: settings.limits.maxTurns,
+      timeout_minutes: settings.limits.timeoutMs / 60_000,
+      max_budget_usd: settings.limits.maxBudgetUsd
+    },
+    context_window: settings.modelSpec.contextWindow
+  });
+  append({ role: 'user', content: task });
+
+  const system = systemWithBreakpoint(settings.systemPrompt);
+  const requestTurn = async (): Promise<ModelReply> => {
+    const turn = ledger.turns + 1;
+    deps.transcript.append({
+      type: 'request',
+      turn,
+      message_count: history.length,
+      max_tokens: settings.maxOutputTokens
+    });
+    progress('waiting for the model');
+    const requestStarted = now();
+    const reply = await deps.model.complete(
+      {
+        model: settings.model,
+        maxTokens: settings.maxOutputTokens,
+        system,
+        tools: deps.tools.definitions,
+        messages: withMessageBreakpoints(history)
+      },
+      {
+        signal,
+        onRetry: (attempt, error) =>
+          deps.transcript.append({ type: 'retry', turn, attempt, error: error.message })
+      }
+    );
+    const turnCost = costUsd(reply.usage, settings.modelSpec.prices);
+    ledger.turns = turn;
+    ledger.usage = addUsage(ledger.usage, reply.usage);
+    ledger.cost += turnCost;
+    ledger.lastUsage = reply.usage;
+    ledger.contextTokensPerTurn.push(promptTokens(reply.usage));
+    deps.transcript.append({
+      type: 'response',
+      turn,
+      message_id: reply.id,
+      stop_reason: reply.stopReason,
+      usage: toRecord(reply.usage),
+      context_tokens: promptTokens(reply.usage),
+      cost_usd: turnCost,
+      total_cost_usd: ledger.cost,
+      duration_ms: now() - requestStarted
+    });
+    return reply;
+  };
+
+  const answerTools = async (calls: ToolUseBlockParam[]) => {
+    const result = await answerToolCalls(calls, ledger.turns, {
+      tools: deps.tools,
+      workspace: deps.workspace,
+      env: deps.toolEnv,
+      signal,
+      transcript: deps.transcript,
+      onToolStart: (call) => progress(describeToolCall(call.name, call.input))
+    });
+    append(result.message);
+    if (result.compactionRequest) {
+      deps.transcript.append({
+        type: 'compaction_requested',
+        turn: ledger.turns,
+        focus: result.compactionRequest.focus ?? null
+      });
+      await compact({ kind: 'manual', focus: result.compactionRequest.focus });
+    }
+  };
+
+  try {
+    for (;;) {
+      const limit = reachedLimit(
+        { turns: ledger.turns, elapsedMs: now() - startedAt, costUsd: ledger.cost },
+        settings.limits
+      );
+      if (limit) return finish(limit, describeLimit(limit, settings.limits));
+
+      await compact({ kind: 'before_request' });
+      const reply = await requestTurn();
+      if (reply.content.length > 0) append({ role: 'assistant', content: reply.content });
+      const calls = toolUseBlocks(reply.content);
+
+      switch (reply.stopReason) {
+        case 'tool_use':
+          await answerTools(calls);
+          break;
+        case 'max_tokens':
+          if (calls.length > 0) await answerTools(calls);
+          else if (reply.content.length > 0) append({ role: 'user', content: CONTINUE_AFTER_MAX_TOKENS });
+          else
+            return finish('error_during_execution', '', 'The model returned no content before max_tokens.');
+          break;
+        case 'pause_turn':
+          // A paused server-side turn: sending the history back as it is lets the model resume.
+          break;
+        case 'refusal':
+          return finish('error_during_execution', finalText(reply.content), 'The model refused to continue.');
+        case 'model_context_window_exceeded':
+          return finish('error_during_execution', '', "The model's context window was exceeded.");
+        default:
+          return finish('success', finalText(reply.content));
+      }
+    }
+  } catch (error) {
+    if (deadline.signal.aborted) {
+      return finish('error_timeout', describeLimit('error_timeout', settings.limits));
+    }
+    const message = deps.signal?.aborted ? 'The run was cancelled.' : describeError(error);
+    return finish('error_during_execution', '', message);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function finalText(content: readonly ContentBlockParam[]): string {
+  return content
+    .flatMap((block) => (block.type === 'text' ? [block.text] : []))
+    .join('\n')
+    .trim();
+}
+
+function toRecord(usage: TokenUsage): UsageRecord {
+  return {
+    input: usage.input,
+    cache_write: usage.cacheWrite,
+    cache_read: usage.cacheRead,
+    output: usage.output
+  };
+}
+
+function describeError(error: unknown): string {
+  if (error instanceof Error) return `${error.name}: ${error.message}`;
+  return String(error);
+}

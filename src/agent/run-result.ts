@@ -1,0 +1,19 @@
+import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
+import type { CompactionEvent } from '../compaction/compactor.js';
+import type { TokenUsage } from '../model/usage.js';
+import type { StopReason } from './stop-reason.js';
+
+export interface RunResult {
+  readonly stopReason: StopReason;
+  readonly turns: number;
+  readonly usage: TokenUsage;
+  readonly costUsd: number;
+  readonly durationMs: number;
+  /** The model's final text, or what the loop can say about why it stopped. */
+  readonly summary: string;
+  readonly error: string | undefined;
+  /** Prompt size of each response, for the context chart: compactions show as drops. */
+  readonly contextTokensPerTurn: readonly number[];
+  readonly compactionLog: readonly CompactionEvent[];
+  readonly history: readonly MessageParam[];
+}

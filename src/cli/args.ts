@@ -1,0 +1,70 @@
+import { parseArgs } from 'node:util';
+import type { InputReader } from '../config/inputs.js';
+
+export const CLI_USAGE = `Usage:
+  compact-agent run --repo DIR --prompt "TASK" [options]
+
+Runs the agent loop on a local folder. The API key comes from ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL
+points it at a gateway or a fake server.
+
+Options:
+  --repo DIR                 the repository to work in (default: current folder)
+  --prompt TEXT              the task
+  --prompt-file FILE         read the task from a file instead
+  --transcripts DIR          where run folders go (default: <repo>/.transcripts)
+  --model NAME               model (default claude-sonnet-5-5)
+  --max-turns N              stop after N model turns (default 200)
+  --timeout-minutes N        stop after N minutes (default 60)
+  --max-budget-usd N         stop once the run has cost N USD (default 10)
+  --max-output-tokens N      max_tokens of each turn (default 16384)
+  --context-window N, --input-price-per-mtok N, --output-price-per-mtok N,
+  --cache-write-price-per-mtok N, --cache-read-price-per-mtok N
+                             override the model table (needed for unknown models)
+  --bash-timeout-seconds N   default timeout of a bash command (default 120)
+  --bash-env-passthrough A,B extra environment variables the bash tool may see
+  -h, --help                 show this help`;
+
+const VALUE_OPTIONS = [
+  'repo',
+  'prompt',
+  'prompt-file',
+  'transcripts',
+  'model',
+  'max-turns',
+  'timeout-minutes',
+  'max-budget-usd',
+  'max-output-tokens',
+  'context-window',
+  'input-price-per-mtok',
+  'output-price-per-mtok',
+  'cache-write-price-per-mtok',
+  'cache-read-price-per-mtok',
+  'bash-timeout-seconds',
+  'bash-env-passthrough'
+] as const;
+
+export interface CliArguments {
+  readonly command: string | undefined;
+  readonly help: boolean;
+  readonly values: ReadonlyMap<string, string>;
+}
+
+export function parseCliArguments(argv: readonly string[]): CliArguments {
+  const options = Object.fromEntries(VALUE_OPTIONS.map((name) => [name, { type: 'string' as const }]));
+  const parsed = parseArgs({
+    args: [...argv],
+    options: { ...options, help: { type: 'boolean', short: 'h' } },
+    allowPositionals: true,
+    strict: true
+  });
+  const values = new Map<string, string>();
+  for (const [name, value] of Object.entries(parsed.values)) {
+    if (typeof value === 'string') values.set(name, value);
+  }
+  return { command: parsed.positionals[0], help: parsed.values.help === true, values };
+}
+
+/** Lets the CLI feed the same parser as the action: `max_turns` is read from `--max-turns`. */
+export function cliInputReader(values: ReadonlyMap<string, string>): InputReader {
+  return (name) => values.get(name.replace(/_/g, '-')) ?? '';
+}

@@ -1,0 +1,134 @@
+import { DEFAULT_MODEL, resolveModelSpec, UnknownModelError, type ModelSpec } from './models.js';
+import type { RunLimits } from '../agent/limits.js';
+
+/** Everything a run needs, parsed and checked once: the action and the CLI both build it here. */
+export interface AgentConfig {
+  readonly apiKey: string;
+  readonly baseURL: string | undefined;
+  readonly model: string;
+  readonly modelSpec: ModelSpec;
+  readonly maxOutputTokens: number;
+  readonly limits: RunLimits;
+  readonly bashTimeoutMs: number;
+  readonly bashEnvPassthrough: readonly string[];
+  readonly prompt: string | undefined;
+}
+
+/** Reads one input by its action.yml name; '' when unset (as @actions/core's getInput does). */
+export type InputReader = (name: string) => string;
+
+export const INPUT_DEFAULTS = {
+  model: DEFAULT_MODEL,
+  max_output_tokens: 16_384,
+  max_turns: 200,
+  timeout_minutes: 60,
+  max_budget_usd: 10,
+  bash_timeout_seconds: 120
+} as const;
+
+/** A bad input: the message says which input, what was given and what is expected. */
+export class InputError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `- ${problem}`).join('\n')}`);
+    this.name = 'InputError';
+  }
+}
+
+/** Parses every input and reports all problems at once, before any model call. */
+export function parseAgentConfig(read: InputReader, env: NodeJS.ProcessEnv): AgentConfig {
+  const problems: string[] = [];
+  const numbers = new NumberInputs(read, problems);
+
+  const apiKey = read('anthropic_api_key').trim() || env.ANTHROPIC_API_KEY?.trim() || '';
+  if (apiKey === '') {
+    problems.push(
+      'No Anthropic API key: set the input anthropic_api_key (e.g. `${{ secrets.ANTHROPIC_API_KEY }}`) ' +
+        'or the environment variable ANTHROPIC_API_KEY.'
+    );
+  }
+  const model = read('model').trim() || INPUT_DEFAULTS.model;
+  const overrides = {
+    contextWindow: numbers.optionalInteger('context_window'),
+    maxOutputTokens: undefined,
+    inputPerMTok: numbers.optionalNumber('input_price_per_mtok'),
+    outputPerMTok: numbers.optionalNumber('output_price_per_mtok'),
+    cacheWritePerMTok: numbers.optionalNumber('cache_write_price_per_mtok'),
+    cacheReadPerMTok: numbers.optionalNumber('cache_read_price_per_mtok')
+  };
+  let modelSpec: ModelSpec | undefined;
+  try {
+    modelSpec = resolveModelSpec(model, overrides);
+  } catch (error) {
+    if (!(error instanceof UnknownModelError)) throw error;
+    problems.push(error.message);
+  }
+  const maxOutputTokens = numbers.integer('max_output_tokens', INPUT_DEFAULTS.max_output_tokens);
+  if (modelSpec && maxOutputTokens > modelSpec.maxOutputTokens) {
+    problems.push(
+      `max_output_tokens is ${maxOutputTokens}, but ${model} allows at most ${modelSpec.maxOutputTokens}.`
+    );
+  }
+  const limits: RunLimits = {
+    maxTurns: numbers.integer('max_turns', INPUT_DEFAULTS.max_turns),
+    timeoutMs: numbers.number('timeout_minutes', INPUT_DEFAULTS.timeout_minutes) * 60_000,
+    maxBudgetUsd: numbers.number('max_budget_usd', INPUT_DEFAULTS.max_budget_usd)
+  };
+  const bashTimeoutMs = numbers.number('bash_timeout_seconds', INPUT_DEFAULTS.bash_timeout_seconds) * 1000;
+  const prompt = read('prompt').trim() || undefined;
+
+  if (problems.length > 0 || !modelSpec) throw new InputError(problems);
+  return {
+    apiKey,
+    baseURL: env.ANTHROPIC_BASE_URL?.trim() || undefined,
+    model,
+    modelSpec,
+    maxOutputTokens,
+    limits,
+    bashTimeoutMs,
+    bashEnvPassthrough: splitList(read('bash_env_passthrough')),
+    prompt
+  };
+}
+
+function splitList(raw: string): string[] {
+  return raw
+    .split(/[\s,]+/)
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+}
+
+/** Numeric inputs: each bad one adds a problem naming the input and the value it got. */
+class NumberInputs {
+  constructor(
+    private readonly read: InputReader,
+    private readonly problems: string[]
+  ) {}
+
+  integer(name: string, fallback: number): number {
+    return this.optionalInteger(name) ?? fallback;
+  }
+
+  number(name: string, fallback: number): number {
+    return this.optionalNumber(name) ?? fallback;
+  }
+
+  optionalInteger(name: string): number | undefined {
+    const value = this.optionalNumber(name);
+    if (value !== undefined && !Number.isInteger(value)) {
+      this.problems.push(`${name} must be a whole number, got "${this.read(name).trim()}".`);
+      return undefined;
+    }
+    return value;
+  }
+
+  optionalNumber(name: string): number | undefined {
+    const raw = this.read(name).trim();
+    if (raw === '') return undefined;
+    const value = Number(raw);
+    if (!Number.isFinite(value) || value <= 0) {
+      this.problems.push(`${name} must be a positive number, got "${raw}".`);
+      return undefined;
+    }
+    return value;
+  }
+}

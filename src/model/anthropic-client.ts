@@ -1,0 +1,104 @@
+import Anthropic, { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
+import type { ContentBlock, ContentBlockParam, Message } from '@anthropic-ai/sdk/resources/messages';
+import type { ModelCallHooks, ModelClient, ModelReply, ModelRequest } from './model-client.js';
+import { fromApiUsage } from './usage.js';
+
+export interface AnthropicClientOptions {
+  readonly apiKey: string;
+  /** Gateways and our fakes; the SDK reads ANTHROPIC_BASE_URL itself only when this is undefined. */
+  readonly baseURL?: string;
+  /** Retries the SDK does for HTTP statuses (429, 5xx, 529), honouring retry-after. */
+  readonly httpRetries?: number;
+  /** Retries we do for failures the SDK does not retry: an error event or a broken stream mid-way. */
+  readonly streamRetries?: number;
+  readonly retryBaseDelayMs?: number;
+  readonly requestTimeoutMs?: number;
+  readonly sleep?: (ms: number) => Promise<void>;
+}
+
+/** The model boundary over @anthropic-ai/sdk, always streaming (long replies would time out otherwise). */
+export class AnthropicModelClient implements ModelClient {
+  private readonly client: Anthropic;
+  private readonly streamRetries: number;
+  private readonly retryBaseDelayMs: number;
+  private readonly sleep: (ms: number) => Promise<void>;
+
+  constructor(options: AnthropicClientOptions) {
+    this.client = new Anthropic({
+      apiKey: options.apiKey,
+      ...(options.baseURL !== undefined ? { baseURL: options.baseURL } : {}),
+      maxRetries: options.httpRetries ?? 4,
+      timeout: options.requestTimeoutMs ?? 10 * 60_000
+    });
+    this.streamRetries = options.streamRetries ?? 4;
+    this.retryBaseDelayMs = options.retryBaseDelayMs ?? 1000;
+    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+  }
+
+  async complete(request: ModelRequest, hooks: ModelCallHooks = {}): Promise<ModelReply> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const message = await this.streamOnce(request, hooks.signal);
+        return toReply(message);
+      } catch (error) {
+        if (attempt > this.streamRetries || !isRetryableStreamFailure(error)) throw error;
+        hooks.onRetry?.(attempt, error as Error);
+        await this.sleep(this.retryBaseDelayMs * 2 ** (attempt - 1));
+      }
+    }
+  }
+
+  private streamOnce(request: ModelRequest, signal: AbortSignal | undefined): Promise<Message> {
+    const stream = this.client.messages.stream(
+      {
+        model: request.model,
+        max_tokens: request.maxTokens,
+        system: [...request.system],
+        tools: [...request.tools],
+        messages: [...request.messages],
+        ...(request.toolChoice ? { tool_choice: request.toolChoice } : {})
+      },
+      signal ? { signal } : {}
+    );
+    return stream.finalMessage();
+  }
+}
+
+/**
+ * The SDK retries HTTP statuses before the stream starts. A failure after that (an `error` event such
+ * as overloaded_error, or a dropped connection) surfaces as an APIError without a status: ours to retry.
+ * Only the final, complete message is returned, so usage is never counted twice.
+ */
+export function isRetryableStreamFailure(error: unknown): boolean {
+  if (error instanceof APIUserAbortError) return false;
+  if (error instanceof APIConnectionError) return true;
+  // A status means the SDK already made its own retries; retrying again would multiply them.
+  if (error instanceof APIError) return error.status === undefined && error.type !== 'invalid_request_error';
+  // undici reports a socket closed mid-body as a TypeError ("terminated").
+  return error instanceof TypeError && /terminated|socket|ECONNRESET/i.test(error.message);
+}
+
+/** Keeps only what can be sent back: empty text blocks would make the next request a 400. */
+function toReply(message: Message): ModelReply {
+  return {
+    id: message.id,
+    content: message.content.flatMap(toParam),
+    stopReason: message.stop_reason,
+    usage: fromApiUsage(message.usage)
+  };
+}
+
+function toParam(block: ContentBlock): ContentBlockParam[] {
+  switch (block.type) {
+    case 'text':
+      return block.text.trim() === '' ? [] : [{ type: 'text', text: block.text }];
+    case 'tool_use':
+      return [{ type: 'tool_use', id: block.id, name: block.name, input: block.input }];
+    case 'thinking':
+      return [{ type: 'thinking', thinking: block.thinking, signature: block.signature }];
+    case 'redacted_thinking':
+      return [{ type: 'redacted_thinking', data: block.data }];
+    default:
+      return [];
+  }
+}

@@ -1,0 +1,38 @@
+import type {
+  ContentBlockParam,
+  MessageParam,
+  StopReason,
+  TextBlockParam,
+  Tool as ToolDefinition,
+  ToolChoice
+} from '@anthropic-ai/sdk/resources/messages';
+import type { TokenUsage } from './usage.js';
+
+/** One request to the model, already carrying its cache breakpoints. */
+export interface ModelRequest {
+  readonly model: string;
+  readonly maxTokens: number;
+  readonly system: readonly TextBlockParam[];
+  readonly tools: readonly ToolDefinition[];
+  readonly messages: readonly MessageParam[];
+  readonly toolChoice?: ToolChoice;
+}
+
+/** The model's answer, with content ready to append to the history as the assistant message. */
+export interface ModelReply {
+  readonly id: string;
+  readonly content: ContentBlockParam[];
+  readonly stopReason: StopReason | null;
+  readonly usage: TokenUsage;
+}
+
+export interface ModelCallHooks {
+  readonly signal?: AbortSignal;
+  /** Called before a failed attempt is tried again, so the transcript can say what happened. */
+  readonly onRetry?: (attempt: number, error: Error) => void;
+}
+
+/** The model boundary. The loop and compaction only see this, never the SDK. */
+export interface ModelClient {
+  complete(request: ModelRequest, hooks?: ModelCallHooks): Promise<ModelReply>;
+}

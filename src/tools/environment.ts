@@ -1,0 +1,44 @@
+/**
+ * The environment child processes get. An allow-list, not a deny-list: a secret under a new name must
+ * not reach the agent's shell by default. `passthrough` names extra variables the user chose to share.
+ */
+const SAFE_VARIABLES = [
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'SHELL',
+  'LANG',
+  'LANGUAGE',
+  'TERM',
+  'TZ',
+  'TMPDIR',
+  'CI',
+  'NODE_VERSION',
+  'RUNNER_OS',
+  'RUNNER_ARCH',
+  'RUNNER_TEMP',
+  'RUNNER_TOOL_CACHE',
+  'GITHUB_WORKSPACE',
+  'GITHUB_REPOSITORY',
+  'GITHUB_SHA',
+  'GITHUB_REF'
+];
+const SAFE_PREFIXES = ['LC_'];
+
+export function buildToolEnvironment(
+  source: NodeJS.ProcessEnv,
+  passthrough: readonly string[] = []
+): NodeJS.ProcessEnv {
+  const allowed = new Set([...SAFE_VARIABLES, ...passthrough]);
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(source)) {
+    if (value === undefined) continue;
+    if (allowed.has(name) || SAFE_PREFIXES.some((prefix) => name.startsWith(prefix))) env[name] = value;
+  }
+  // Keeps git from opening an editor or a pager and hanging a headless run.
+  env.GIT_TERMINAL_PROMPT = '0';
+  env.GIT_PAGER = 'cat';
+  env.PAGER = 'cat';
+  return env;
+}

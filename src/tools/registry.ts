@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import type { Tool as ToolDefinition } from '@anthropic-ai/sdk/resources/messages';
+import type { Tool, ToolContext } from './tool.js';
+import { ToolError } from './tool.js';
+
+export interface ToolCall {
+  readonly id: string;
+  readonly name: string;
+  readonly input: unknown;
+}
+
+export interface ToolOutcome {
+  readonly content: string;
+  readonly isError: boolean;
+  readonly durationMs: number;
+}
+
+/** Validates and dispatches tool calls. Every failure becomes an error result; nothing escapes to the loop. */
+export class ToolRegistry {
+  /** Built once: byte-identical tool definitions on every request keep the prompt cache warm. */
+  readonly definitions: readonly ToolDefinition[];
+  private readonly byName: ReadonlyMap<string, Tool>;
+
+  constructor(tools: readonly Tool[]) {
+    this.byName = new Map(tools.map((tool) => [tool.name, tool]));
+    this.definitions = tools.map(toDefinition);
+  }
+
+  names(): string[] {
+    return [...this.byName.keys()];
+  }
+
+  async execute(call: ToolCall, context: ToolContext): Promise<ToolOutcome> {
+    const started = Date.now();
+    const finish = (content: string, isError: boolean): ToolOutcome => ({
+      content: content === '' ? '(no output)' : content,
+      isError,
+      durationMs: Date.now() - started
+    });
+    const tool = this.byName.get(call.name);
+    if (!tool) {
+      return finish(`Unknown tool "${call.name}". Available tools: ${this.names().join(', ')}.`, true);
+    }
+    const parsed = tool.inputSchema.safeParse(call.input);
+    if (!parsed.success)
+      return finish(`Invalid input for ${call.name}: ${describeIssues(parsed.error)}`, true);
+    try {
+      const output = await tool.run(parsed.data, context);
+      return finish(output.content, output.isError === true);
+    } catch (error) {
+      return finish(describeFailure(error), true);
+    }
+  }
+}
+
+function toDefinition(tool: Tool): ToolDefinition {
+  const schema = z.toJSONSchema(tool.inputSchema, { target: 'draft-7' }) as Record<string, unknown>;
+  delete schema.$schema;
+  return {
+    name: tool.name,
+    description: tool.description,
+    input_schema: { ...schema, type: 'object' }
+  };
+}
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : 'input'}: ${issue.message}`)
+    .join('; ');
+}
+
+function describeFailure(error: unknown): string {
+  if (error instanceof ToolError) return error.message;
+  if (error instanceof Error) return `${error.name}: ${error.message}`;
+  return String(error);
+}

@@ -1,0 +1,40 @@
+import type { z } from 'zod';
+import type { Workspace } from './workspace.js';
+
+/** What a tool may touch while it runs. Handed in, so tests can use a temporary repository. */
+export interface ToolContext {
+  readonly workspace: Workspace;
+  readonly signal: AbortSignal;
+  /** Environment for child processes: already filtered, never the action's own. */
+  readonly env: NodeJS.ProcessEnv;
+  /** The `compact` tool asks the loop to compact once this turn's tool results are answered. */
+  requestCompaction(focus: string | undefined): void;
+}
+
+/** A tool the model can call. Its zod schema is both the validator and the JSON schema sent to the API. */
+export interface Tool<Input = unknown> {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: z.ZodType<Input>;
+  /** Returns the text for the model; throws ToolError (or any error) for a failure. */
+  run(input: Input, context: ToolContext): Promise<ToolOutput>;
+}
+
+/** A tool's answer. `isError` marks a result the model should treat as a failure (e.g. non-zero exit). */
+export interface ToolOutput {
+  readonly content: string;
+  readonly isError?: boolean;
+}
+
+/** A failure worth telling the model about in plain words; the run goes on. */
+export class ToolError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ToolError';
+  }
+}
+
+/** Lets a registry hold tools of different input types without `any`. */
+export function defineTool<Input>(tool: Tool<Input>): Tool<unknown> {
+  return tool as unknown as Tool<unknown>;
+}

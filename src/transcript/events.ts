@@ -1,0 +1,79 @@
+import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
+import type { StopReason } from '../agent/stop-reason.js';
+
+/** Token counts per class, snake_case as they appear on disk. */
+export interface UsageRecord {
+  readonly input: number;
+  readonly cache_write: number;
+  readonly cache_read: number;
+  readonly output: number;
+}
+
+/**
+ * One line of `.transcripts/<run-id>/transcript.jsonl`. The README documents this format; the audit
+ * viewer and compaction read it, so fields are only ever added, never renamed.
+ */
+export type TranscriptEvent =
+  | {
+      readonly type: 'run_start';
+      readonly run_id: string;
+      readonly task: string;
+      readonly model: string;
+      readonly repo: string;
+      readonly system_prompt: string;
+      readonly tools: readonly string[];
+      readonly limits: {
+        readonly max_turns: number;
+        readonly timeout_minutes: number;
+        readonly max_budget_usd: number;
+      };
+      readonly context_window: number;
+    }
+  | {
+      readonly type: 'message';
+      readonly turn: number;
+      /** Position in the history the model sees; compaction rewrites the history, the transcript keeps all. */
+      readonly index: number;
+      readonly role: MessageParam['role'];
+      readonly content: MessageParam['content'];
+    }
+  | {
+      readonly type: 'request';
+      readonly turn: number;
+      readonly message_count: number;
+      readonly max_tokens: number;
+    }
+  | {
+      readonly type: 'response';
+      readonly turn: number;
+      readonly message_id: string;
+      readonly stop_reason: string | null;
+      readonly usage: UsageRecord;
+      readonly context_tokens: number;
+      readonly cost_usd: number;
+      readonly total_cost_usd: number;
+      readonly duration_ms: number;
+    }
+  | { readonly type: 'retry'; readonly turn: number; readonly attempt: number; readonly error: string }
+  | {
+      readonly type: 'tool_result';
+      readonly turn: number;
+      readonly tool_use_id: string;
+      readonly name: string;
+      readonly is_error: boolean;
+      readonly duration_ms: number;
+    }
+  | { readonly type: 'compaction_requested'; readonly turn: number; readonly focus: string | null }
+  | {
+      readonly type: 'run_end';
+      readonly stop_reason: StopReason;
+      readonly turns: number;
+      readonly usage: UsageRecord;
+      readonly cost_usd: number;
+      readonly duration_ms: number;
+      readonly summary: string;
+      readonly error: string | null;
+    };
+
+/** What is written: the event plus its sequence number and wall-clock time. */
+export type TranscriptLine = TranscriptEvent & { readonly seq: number; readonly time: string };
