@@ -1,0 +1,285 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { MessageParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
+import type { CompactionTrigger, Compactor } from '../../src/compaction/compactor.js';
+import { createTempRepo, type TempRepo } from '../support/temp-repo.js';
+import {
+  MemoryTranscript,
+  ScriptedModelClient,
+  reply,
+  text,
+  toolUse
+} from '../support/scripted-model-client.js';
+import { runTestAgent } from '../support/agent-harness.js';
+
+let repo: TempRepo;
+beforeEach(() => {
+  repo = createTempRepo();
+  repo.write('src/app.js', 'export const answer = 41;\n');
+});
+afterEach(() => repo.remove());
+
+function toolResults(message: MessageParam | undefined): ToolResultBlockParam[] {
+  if (!message || typeof message.content === 'string') return [];
+  const blocks: readonly { type: string }[] = message.content;
+  return blocks.filter((block): block is ToolResultBlockParam => block.type === 'tool_result');
+}
+
+describe('the agent loop', () => {
+  it('answers parallel tool calls in one message, in order, and ends on end_turn with the summary', async () => {
+    const model = new ScriptedModelClient([
+      reply([
+        text('Looking around.'),
+        toolUse('toolu_1', 'read_file', { path: 'src/app.js' }),
+        toolUse('toolu_2', 'read_file', { path: 'missing.js' }),
+        toolUse('toolu_3', 'no_such_tool', {})
+      ]),
+      reply([toolUse('toolu_4', 'edit_file', { path: 'src/app.js', old_string: '41', new_string: '42' })]),
+      reply([text('Changed the answer to 42.')])
+    ]);
+    const transcript = new MemoryTranscript();
+    const result = await runTestAgent({ model, repoRoot: repo.root, transcript });
+
+    expect(result.stopReason).toBe('success');
+    expect(result.summary).toBe('Changed the answer to 42.');
+    expect(result.turns).toBe(3);
+    const answers = toolResults(model.requests[1]!.messages.at(-1));
+    expect(answers.map((block) => block.tool_use_id)).toEqual(['toolu_1', 'toolu_2', 'toolu_3']);
+    expect(answers.map((block) => block.is_error === true)).toEqual([false, true, true]);
+    expect(answers[2]!.content).toContain('Unknown tool "no_such_tool"');
+    expect(readFileSync(path.join(repo.root, 'src/app.js'), 'utf8')).toBe('export const answer = 42;\n');
+  });
+
+  it('sums usage per class and prices it from the model table', async () => {
+    const usage = { input: 1_000_000, cacheWrite: 1_000_000, cacheRead: 1_000_000, output: 1_000_000 };
+    const model = new ScriptedModelClient(
+      [reply([toolUse('a', 'glob', { pattern: '*' })]), reply([text('done')])],
+      usage
+    );
+    const result = await runTestAgent({ model, repoRoot: repo.root, transcript: new MemoryTranscript() });
+    expect(result.usage).toEqual({
+      input: 2_000_000,
+      cacheWrite: 2_000_000,
+      cacheRead: 2_000_000,
+      output: 2_000_000
+    });
+    // Sonnet: 2 x (3 + 3.75 + 0.30 + 15) USD.
+    expect(result.costUsd).toBeCloseTo(44.1, 6);
+    expect(result.contextTokensPerTurn).toEqual([3_000_000, 3_000_000]);
+  });
+
+  it('records every message sent and received in the transcript, in order', async () => {
+    const model = new ScriptedModelClient([
+      reply([toolUse('a', 'bash', { command: 'echo hi' }), toolUse('b', 'glob', { pattern: '**/*.js' })]),
+      reply([toolUse('c', 'read_file', { path: 'src/app.js' })]),
+      reply([text('All done.')])
+    ]);
+    const transcript = new MemoryTranscript();
+    const result = await runTestAgent({ model, repoRoot: repo.root, transcript, task: 'Say hi.' });
+    const recorded = transcript
+      .ofType('message')
+      .map((event) => normalize({ role: event.role, content: event.content } as MessageParam));
+    // Everything in the last request plus the final answer, exactly as it was sent.
+    const lastRequest = model.requests.at(-1)!.messages.map(normalize);
+    expect(recorded).toEqual([
+      ...lastRequest,
+      normalize({ role: 'assistant', content: [text('All done.')] })
+    ]);
+    expect(result.history).toHaveLength(recorded.length);
+    const types = transcript.events.map((event) => event.type);
+    expect(types[0]).toBe('run_start');
+    expect(types.at(-1)).toBe('run_end');
+    expect(transcript.ofType('tool_result').map((event) => event.name)).toEqual([
+      'bash',
+      'glob',
+      'read_file'
+    ]);
+    expect(transcript.ofType('response')).toHaveLength(3);
+  });
+
+  it('continues after max_tokens and resends after pause_turn', async () => {
+    const model = new ScriptedModelClient([
+      reply([text('I will now expl')], 'max_tokens'),
+      reply([text('...paused')], 'pause_turn'),
+      reply([text('Finished.')])
+    ]);
+    const result = await runTestAgent({ model, repoRoot: repo.root, transcript: new MemoryTranscript() });
+    expect(result.stopReason).toBe('success');
+    expect(model.requests[1]!.messages.at(-1)).toMatchObject({ role: 'user' });
+    expect(JSON.stringify(model.requests[1]!.messages.at(-1))).toContain('cut off by the output limit');
+    expect(model.requests[2]!.messages.at(-1)).toMatchObject({ role: 'assistant' });
+  });
+
+  it('calls the compactor before every request, and after a compact call once the turn is answered', async () => {
+    const calls: Array<{ trigger: CompactionTrigger; last: MessageParam | undefined }> = [];
+    const compactor: Compactor = {
+      async compact(history, trigger) {
+        calls.push({ trigger, last: history.at(-1) });
+        return { history, events: [] };
+      }
+    };
+    const model = new ScriptedModelClient([
+      reply([
+        toolUse('a', 'compact', { focus: 'keep the test names' }),
+        toolUse('b', 'glob', { pattern: '*' })
+      ]),
+      reply([text('done')])
+    ]);
+    const result = await runTestAgent({
+      model,
+      repoRoot: repo.root,
+      transcript: new MemoryTranscript(),
+      compactor
+    });
+    expect(result.stopReason).toBe('success');
+    expect(calls.map((call) => call.trigger)).toEqual([
+      { kind: 'before_request' },
+      { kind: 'manual', focus: 'keep the test names' },
+      { kind: 'before_request' }
+    ]);
+    // Both tool calls are answered before the manual compaction sees the history.
+    expect(toolResults(calls[1]!.last).map((block) => block.tool_use_id)).toEqual(['a', 'b']);
+  });
+
+  it('records the messages a compactor writes, so the transcript holds everything that is sent', async () => {
+    const compactor: Compactor = {
+      async compact(history, trigger) {
+        if (trigger.kind !== 'manual') return { history, events: [] };
+        return {
+          history: [
+            history[0]!,
+            { role: 'assistant', content: 'Summary so far.' },
+            { role: 'user', content: 'Go on.' }
+          ],
+          events: [
+            {
+              turn: 1,
+              layer: 'manual',
+              reason: 'compact tool',
+              tokens_before: 100,
+              tokens_after: 10,
+              results_cleared: 0,
+              summary_tokens: 5,
+              summary_cost_usd: 0,
+              duration_ms: 1,
+              segment_path: null,
+              focus: null
+            }
+          ]
+        };
+      }
+    };
+    const model = new ScriptedModelClient([reply([toolUse('a', 'compact', {})]), reply([text('done')])]);
+    const transcript = new MemoryTranscript();
+    const result = await runTestAgent({ model, repoRoot: repo.root, transcript, compactor });
+    expect(result.compactionLog).toHaveLength(1);
+    const recorded = transcript
+      .ofType('message')
+      .map((event) =>
+        JSON.stringify(normalize({ role: event.role, content: event.content } as MessageParam))
+      );
+    expect(model.requests[1]!.messages).toHaveLength(3);
+    for (const message of model.requests[1]!.messages) {
+      expect(recorded).toContain(JSON.stringify(normalize(message)));
+    }
+  });
+});
+
+describe('limits and failures', () => {
+  it('stops at max_turns', async () => {
+    const model = new ScriptedModelClient(
+      Array.from({ length: 10 }, (_, i) => reply([toolUse(`t${i}`, 'glob', { pattern: '*' })]))
+    );
+    const transcript = new MemoryTranscript();
+    const result = await runTestAgent({ model, repoRoot: repo.root, transcript, limits: { maxTurns: 3 } });
+    expect(result).toMatchObject({ stopReason: 'error_max_turns', turns: 3 });
+    expect(model.requests).toHaveLength(3);
+    expect(transcript.ofType('run_end')[0]).toMatchObject({ stop_reason: 'error_max_turns', turns: 3 });
+  });
+
+  it('stops at max_budget_usd', async () => {
+    // 1M uncached input tokens on Sonnet cost 3 USD per turn.
+    const model = new ScriptedModelClient([reply([toolUse('x', 'glob', { pattern: '*' })])], {
+      input: 1_000_000,
+      cacheWrite: 0,
+      cacheRead: 0,
+      output: 0
+    });
+    const result = await runTestAgent({
+      model,
+      repoRoot: repo.root,
+      transcript: new MemoryTranscript(),
+      limits: { maxBudgetUsd: 7 }
+    });
+    expect(result).toMatchObject({ stopReason: 'error_max_budget_usd', turns: 3 });
+    expect(result.costUsd).toBeCloseTo(9, 6);
+  });
+
+  it('stops at the timeout, aborting the request in flight', async () => {
+    const model = new ScriptedModelClient([
+      (_request, hooks) =>
+        new Promise((_resolve, reject) => {
+          hooks.signal?.addEventListener('abort', () => reject(new Error('aborted')));
+        })
+    ]);
+    const result = await runTestAgent({
+      model,
+      repoRoot: repo.root,
+      transcript: new MemoryTranscript(),
+      limits: { timeoutMs: 200 }
+    });
+    expect(result.stopReason).toBe('error_timeout');
+    expect(result.summary).toContain('timeout_minutes');
+  });
+
+  it('ends with error_during_execution when the model fails for good, and says why', async () => {
+    const model = new ScriptedModelClient([
+      reply([toolUse('x', 'glob', { pattern: '*' })]),
+      () => {
+        throw new Error('API down');
+      }
+    ]);
+    const transcript = new MemoryTranscript();
+    const result = await runTestAgent({ model, repoRoot: repo.root, transcript });
+    expect(result.stopReason).toBe('error_during_execution');
+    expect(result.error).toBe('Error: API down');
+    expect(transcript.ofType('run_end')[0]?.error).toBe('Error: API down');
+  });
+
+  it('reports a cancelled run', async () => {
+    const cancel = new AbortController();
+    const model = new ScriptedModelClient([
+      (_request, hooks) =>
+        new Promise((_resolve, reject) => {
+          hooks.signal?.addEventListener('abort', () => reject(new Error('aborted')));
+          setTimeout(() => cancel.abort(), 10);
+        })
+    ]);
+    const result = await runTestAgent({
+      model,
+      repoRoot: repo.root,
+      transcript: new MemoryTranscript(),
+      signal: cancel.signal
+    });
+    expect(result).toMatchObject({ stopReason: 'error_during_execution', error: 'The run was cancelled.' });
+  });
+
+  it('ends on a refusal without looping', async () => {
+    const model = new ScriptedModelClient([reply([text('I cannot help with that.')], 'refusal')]);
+    const result = await runTestAgent({ model, repoRoot: repo.root, transcript: new MemoryTranscript() });
+    expect(result).toMatchObject({ stopReason: 'error_during_execution', turns: 1 });
+  });
+});
+
+/** Compares messages as the API sees them: string content is one text block; cache markers are not content. */
+function normalize(message: MessageParam): { role: string; content: unknown[] } {
+  const blocks =
+    typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
+  return {
+    role: message.role,
+    content: blocks.map((block) => {
+      const { cache_control: _marker, ...rest } = block as typeof block & { cache_control?: unknown };
+      return rest;
+    })
+  };
+}
