@@ -1,0 +1,122 @@
+/**
+ * Helpers to write scripts: build replies, and read what the agent sent.
+ *
+ *   script: (req, { callIndex }) =>
+ *     callIndex === 0 ? reply(text('Reading it.'), toolUse('read_file', { path: 'a.ts' }))
+ *                     : reply(text(`Got ${toolResultTexts(req)[0]?.length} chars.`))
+ */
+import type {
+  ContentBlockParam,
+  JsonObject,
+  MessageParam,
+  ParsedRequest,
+  ReplyBlock,
+  Script,
+  ScriptedReply,
+  StopReason,
+  ToolResultBlockParam,
+  ToolUseBlockParam
+} from './types.js';
+import { blocksOf } from './validate.js';
+
+export { blocksOf };
+
+// ---------------------------------------------------------------------------------------------
+// Building replies
+
+export function text(value: string): ReplyBlock {
+  return { type: 'text', text: value };
+}
+
+/** A tool call; the server generates a `toolu_...` id when none is given. */
+export function toolUse(name: string, input: JsonObject = {}, id?: string): ReplyBlock {
+  return id === undefined ? { type: 'tool_use', name, input } : { type: 'tool_use', name, input, id };
+}
+
+export function thinking(value: string, signature?: string): ReplyBlock {
+  return signature === undefined
+    ? { type: 'thinking', thinking: value }
+    : { type: 'thinking', thinking: value, signature };
+}
+
+/** Stop reason defaults to 'tool_use' when a tool_use block is present, else 'end_turn'. */
+export function reply(...content: ReplyBlock[]): ScriptedReply {
+  return { content };
+}
+
+export function replyWithStop(stopReason: StopReason, ...content: ReplyBlock[]): ScriptedReply {
+  return { content, stop_reason: stopReason };
+}
+
+/**
+ * A script that plays replies in order: entry N answers call N. An entry may be a function of the
+ * request, to react to tool results. Running past the end throws (the server answers 500 with it).
+ */
+export function scriptFrom(steps: ReadonlyArray<ScriptedReply | Script>): Script {
+  return (request, ctx) => {
+    const step = steps[ctx.callIndex];
+    if (step === undefined) {
+      throw new Error(`script has ${steps.length} step(s); call ${ctx.callIndex} has none`);
+    }
+    return typeof step === 'function' ? step(request, ctx) : step;
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading requests
+
+export function lastMessage(request: ParsedRequest): MessageParam | undefined {
+  return request.messages.at(-1);
+}
+
+export function lastUserMessage(request: ParsedRequest): MessageParam | undefined {
+  return request.messages.findLast((m) => m.role === 'user');
+}
+
+/** The text of a tool_result's content (text blocks joined with newlines; other blocks skipped). */
+export function toolResultText(block: ToolResultBlockParam): string {
+  if (block.content === undefined) return '';
+  if (typeof block.content === 'string') return block.content;
+  return block.content.flatMap((c) => (c.type === 'text' ? [c.text] : [])).join('\n');
+}
+
+/** tool_result blocks of the last user message, in order. */
+export function toolResults(request: ParsedRequest): ToolResultBlockParam[] {
+  const message = lastUserMessage(request);
+  if (!message) return [];
+  return blocksOf(message).filter((b): b is ToolResultBlockParam => b.type === 'tool_result');
+}
+
+export function toolResultTexts(request: ParsedRequest): string[] {
+  return toolResults(request).map(toolResultText);
+}
+
+/** Text blocks of a message joined with newlines. */
+export function messageText(message: MessageParam): string {
+  return blocksOf(message)
+    .flatMap((b) => (b.type === 'text' ? [b.text] : []))
+    .join('\n');
+}
+
+/** The text blocks of the last user message (the task or a follow-up), '' when it has none. */
+export function lastUserText(request: ParsedRequest): string {
+  const message = lastUserMessage(request);
+  return message ? messageText(message) : '';
+}
+
+export function systemText(request: ParsedRequest): string {
+  if (request.system === undefined) return '';
+  return typeof request.system === 'string' ? request.system : request.system.map((b) => b.text).join('\n');
+}
+
+export function toolNames(request: ParsedRequest): string[] {
+  return (request.tools ?? []).map((t) => t.name);
+}
+
+/** Every tool_use the agent sent back in its history, in order. */
+export function toolUsesInHistory(request: ParsedRequest): ToolUseBlockParam[] {
+  return request.messages
+    .filter((m) => m.role === 'assistant')
+    .flatMap((m) => blocksOf(m))
+    .filter((b: ContentBlockParam): b is ToolUseBlockParam => b.type === 'tool_use');
+}

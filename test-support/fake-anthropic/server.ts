@@ -1,0 +1,558 @@
+/**
+ * A fake Anthropic Messages API on 127.0.0.1: real HTTP, real SSE framing, real validation and
+ * real token counts, with scripted model replies and injectable faults. One instance holds all of
+ * its state, so several can run at once in one process.
+ */
+import { randomBytes } from 'node:crypto';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse
+} from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { errorEvent, messageEvents, sseFrame, streamOpening, blockEvents, type SseEvent } from './sse.js';
+import { countReplyTokens, renderPrompt, sumTokens, TokenCounter, type PromptSegment } from './tokens.js';
+import type {
+  Endpoint,
+  Fault,
+  FaultSchedule,
+  ParsedRequest,
+  RecordedRequest,
+  Script,
+  ScriptedReply,
+  WireContentBlock,
+  WireMessage,
+  WireUsage
+} from './types.js';
+import { noCacheUsage, type UsageModel } from './usage.js';
+import { parseRequest } from './validate.js';
+
+/** The real API's body limit (413 request_too_large above it). */
+export const MAX_BODY_BYTES = 32 * 1024 * 1024;
+export const DEFAULT_CONTEXT_WINDOW = 200_000;
+
+export interface FakeAnthropicOptions {
+  /** The model. Default: one text reply, 'Hello from the fake Anthropic API.' */
+  script?: Script;
+  /** Faults by call, consulted when no queued fault (injectFault) is pending. /v1/messages only. */
+  faults?: FaultSchedule;
+  /** Tokens per model (default 200,000); over it → 400 prompt is too long. */
+  contextWindow?: number | ((model: string) => number);
+  /** Splits prompt tokens into uncached / cache write / cache read. Default: no cache. */
+  usageModel?: UsageModel;
+  /** Share one memo between servers (e.g. a benchmark starting many); default: one per server. */
+  tokenCounter?: TokenCounter;
+  /** Only this key is accepted when set; by default any non-empty key is. */
+  apiKey?: string;
+  maxBodyBytes?: number;
+  /** Keep request bodies in `requests` (default true). Turn off for long runs: a 150k-token body is ~600 KB. */
+  recordBodies?: boolean;
+  /** Clock handed to the usage model (cache TTLs). Default Date.now. */
+  clock?: () => number;
+  port?: number;
+}
+
+export interface FakeAnthropic {
+  /** Base URL for the SDK's `baseURL`, e.g. http://127.0.0.1:PORT */
+  readonly url: string;
+  readonly port: number;
+  /** Every request in arrival order, with what was answered. */
+  readonly requests: readonly RecordedRequest[];
+  /** Script calls consumed so far (the next call's callIndex). */
+  readonly callCount: number;
+  readonly tokenCounter: TokenCounter;
+  /** Queue a fault for the next `times` (default 1) /v1/messages requests that pass validation. */
+  injectFault(fault: Fault, times?: number): void;
+  close(): Promise<void>;
+}
+
+const defaultScript: Script = () => ({
+  content: [{ type: 'text', text: 'Hello from the fake Anthropic API.' }]
+});
+
+const ROUTES: Readonly<Record<string, Endpoint>> = {
+  '/v1/messages': 'messages',
+  '/v1/messages/count_tokens': 'count_tokens'
+};
+
+const ERROR_TYPES: Readonly<Record<number, string>> = {
+  400: 'invalid_request_error',
+  401: 'authentication_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+  408: 'timeout_error',
+  413: 'request_too_large',
+  429: 'rate_limit_error',
+  500: 'api_error',
+  504: 'timeout_error',
+  529: 'overloaded_error'
+};
+
+const DEFAULT_ERROR_MESSAGES: Readonly<Record<string, string>> = {
+  overloaded_error: 'Overloaded',
+  rate_limit_error: 'Number of requests has exceeded your rate limit. Please try again later.',
+  api_error: 'Internal server error',
+  timeout_error: 'Request timed out',
+  permission_error: 'Your API key does not have permission to use the specified resource.'
+};
+
+export function errorTypeForStatus(status: number): string {
+  return ERROR_TYPES[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error');
+}
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+function base62(length: number): string {
+  return Array.from(randomBytes(length), (b) => BASE62[b % 62]).join('');
+}
+export const newMessageId = (): string => `msg_01${base62(22)}`;
+export const newToolUseId = (): string => `toolu_01${base62(22)}`;
+export const newRequestId = (): string => `req_011C${base62(20)}`;
+
+function flattenHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return flat;
+}
+
+type BodyRead = { kind: 'ok'; text: string } | { kind: 'too_large' } | { kind: 'aborted' };
+
+/** Reads the whole body; past the limit it keeps draining (answering early would break the client's upload). */
+function readBody(req: IncomingMessage, limit: number): Promise<BodyRead> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = Number(req.headers['content-length'] ?? 0) > limit;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) tooLarge = true;
+      if (tooLarge) chunks.length = 0;
+      else chunks.push(chunk);
+    });
+    req.on('end', () =>
+      resolve(tooLarge ? { kind: 'too_large' } : { kind: 'ok', text: Buffer.concat(chunks).toString('utf8') })
+    );
+    req.on('close', () => resolve({ kind: 'aborted' }));
+    req.on('error', () => resolve({ kind: 'aborted' }));
+  });
+}
+
+function apiKeyOf(headers: IncomingHttpHeaders): string | undefined {
+  const key = headers['x-api-key'];
+  if (typeof key === 'string' && key !== '') return key;
+  const match = /^Bearer\s+(\S+)$/i.exec(headers.authorization ?? '');
+  return match?.[1];
+}
+
+function defaultStopReason(reply: ScriptedReply): WireMessage['stop_reason'] {
+  return reply.stop_reason ?? (reply.content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn');
+}
+
+function toWireBlocks(reply: ScriptedReply): WireContentBlock[] {
+  return reply.content.map((block): WireContentBlock => {
+    switch (block.type) {
+      case 'text':
+        return { type: 'text', text: block.text, citations: null };
+      case 'tool_use':
+        return {
+          type: 'tool_use',
+          id: block.id ?? newToolUseId(),
+          name: block.name,
+          input: block.input,
+          caller: { type: 'direct' }
+        };
+      case 'thinking':
+        return {
+          type: 'thinking',
+          thinking: block.thinking,
+          signature: block.signature ?? randomBytes(48).toString('base64')
+        };
+    }
+  });
+}
+
+/** A script written in plain JS could return anything; fail loudly (as a 500) rather than stream garbage. */
+function checkReply(reply: unknown): asserts reply is ScriptedReply {
+  const content: unknown =
+    typeof reply === 'object' && reply !== null && 'content' in reply ? reply.content : undefined;
+  if (!Array.isArray(content)) throw new Error('script reply must be { content: ReplyBlock[] }');
+  for (const block of content as unknown[]) {
+    const type: unknown =
+      typeof block === 'object' && block !== null && 'type' in block ? block.type : undefined;
+    if (type !== 'text' && type !== 'tool_use' && type !== 'thinking') {
+      throw new Error(`script reply block has unsupported type ${JSON.stringify(type)}`);
+    }
+  }
+}
+
+class FakeAnthropicServer implements FakeAnthropic {
+  readonly tokenCounter: TokenCounter;
+  private readonly records: RecordedRequest[] = [];
+  private readonly queue: Fault[] = [];
+  private readonly closing = new AbortController();
+  private readonly ownsCounter: boolean;
+  private calls = 0;
+  /** Requests that reached the fault stage since the last consumed call (retries of one call). */
+  private attempts = 0;
+  private seq = 0;
+  private address: AddressInfo | undefined;
+
+  constructor(
+    private readonly server: Server,
+    private readonly options: FakeAnthropicOptions
+  ) {
+    this.ownsCounter = options.tokenCounter === undefined;
+    this.tokenCounter = options.tokenCounter ?? new TokenCounter();
+    server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      this.handle(req, res).catch((error: unknown) => this.internalError(res, error));
+    });
+  }
+
+  async listen(): Promise<void> {
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(this.options.port ?? 0, '127.0.0.1', () => resolve());
+    });
+    this.address = this.server.address() as AddressInfo;
+  }
+
+  get port(): number {
+    if (!this.address) throw new Error('fake Anthropic server is not listening');
+    return this.address.port;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  get requests(): readonly RecordedRequest[] {
+    return this.records;
+  }
+
+  get callCount(): number {
+    return this.calls;
+  }
+
+  injectFault(fault: Fault, times = 1): void {
+    for (let i = 0; i < times; i++) this.queue.push(fault);
+  }
+
+  async close(): Promise<void> {
+    this.closing.abort();
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    // Keep-alive sockets (the SDK's fetch pools them) would hold close() open forever.
+    this.server.closeAllConnections();
+    await closed;
+    if (this.ownsCounter) this.tokenCounter.dispose();
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const record: RecordedRequest = {
+      seq: this.seq++,
+      method: req.method ?? '',
+      path: url.pathname,
+      headers: flattenHeaders(req.headers),
+      body: undefined,
+      callIndex: null,
+      faulted: false
+    };
+    this.records.push(record);
+
+    const read = await readBody(req, this.options.maxBodyBytes ?? MAX_BODY_BYTES);
+    if (read.kind === 'aborted') return;
+    const endpoint = req.method === 'POST' ? ROUTES[url.pathname] : undefined;
+    if (endpoint === undefined) return this.sendError(res, record, 404, 'not_found_error', 'Not Found');
+
+    const key = apiKeyOf(req.headers);
+    if (key === undefined)
+      return this.sendError(res, record, 401, 'authentication_error', 'x-api-key header is required');
+    if (this.options.apiKey !== undefined && key !== this.options.apiKey) {
+      return this.sendError(res, record, 401, 'authentication_error', 'invalid x-api-key');
+    }
+    if (read.kind === 'too_large') return this.sendTooLarge(res, record);
+
+    let body: unknown;
+    try {
+      body = JSON.parse(read.text);
+    } catch {
+      return this.sendError(
+        res,
+        record,
+        400,
+        'invalid_request_error',
+        'There was an error parsing the body of your request: invalid JSON'
+      );
+    }
+    if (this.options.recordBodies !== false) record.body = body;
+
+    // Validation counts the prompt (prompt too long); keep the segments for the usage model.
+    let segments: PromptSegment[] | undefined;
+    const promptSegments = (request: ParsedRequest): PromptSegment[] =>
+      (segments ??= renderPrompt(request, this.tokenCounter));
+    const parsed = parseRequest(body, {
+      endpoint,
+      anthropicVersion: record.headers['anthropic-version'],
+      contextWindow: this.options.contextWindow ?? DEFAULT_CONTEXT_WINDOW,
+      countPromptTokens: (request) => sumTokens(promptSegments(request))
+    });
+    if (!parsed.ok) return this.sendError(res, record, 400, 'invalid_request_error', parsed.message);
+    const request = parsed.request;
+    if (this.options.recordBodies !== false) record.request = request;
+
+    if (endpoint === 'count_tokens') {
+      const inputTokens = sumTokens(promptSegments(request));
+      record.response = { kind: 'count_tokens', status: 200, input_tokens: inputTokens };
+      return this.sendJson(res, 200, { input_tokens: inputTokens });
+    }
+    return this.answerMessages(req, res, record, request, promptSegments(request));
+  }
+
+  private async answerMessages(
+    req: IncomingMessage,
+    res: ServerResponse,
+    record: RecordedRequest,
+    request: ParsedRequest,
+    segments: PromptSegment[]
+  ): Promise<void> {
+    const callIndex = this.calls;
+    const fault =
+      this.queue.shift() ??
+      this.options.faults?.(callIndex, request, { attempt: this.attempts, seq: record.seq });
+    this.attempts++;
+    if (fault) record.fault = fault;
+    if (fault && fault.kind !== 'slow_stream') {
+      record.faulted = true;
+      return this.answerFault(req, res, record, request, segments, fault);
+    }
+
+    // Reserve the call index now so an overlapping request cannot take it while the script runs.
+    this.calls++;
+    let reply: ScriptedReply;
+    try {
+      const result: unknown = await (this.options.script ?? defaultScript)(request, { callIndex });
+      checkReply(result);
+      reply = result;
+    } catch (error) {
+      if (this.calls === callIndex + 1) this.calls = callIndex;
+      record.scriptError = error;
+      const message = error instanceof Error ? error.message : String(error);
+      // Not retryable: a throwing script would throw again, and the test should see its message at once.
+      return this.sendError(res, record, 500, 'api_error', message, { 'x-should-retry': 'false' });
+    }
+    this.attempts = 0;
+    record.callIndex = callIndex;
+
+    const content = toWireBlocks(reply);
+    const promptTokens = sumTokens(segments);
+    const input = (this.options.usageModel ?? noCacheUsage)({
+      request,
+      segments,
+      promptTokens,
+      callIndex,
+      now: (this.options.clock ?? Date.now)()
+    });
+    const usage: WireUsage = {
+      input_tokens: input.input_tokens,
+      cache_creation_input_tokens: input.cache_creation_input_tokens,
+      cache_read_input_tokens: input.cache_read_input_tokens,
+      cache_creation: input.cache_creation ?? null,
+      output_tokens: countReplyTokens(content, this.tokenCounter),
+      service_tier: 'standard'
+    };
+    const message = this.message(request, content, defaultStopReason(reply), usage);
+    record.response = { kind: 'message', status: 200, stream: request.stream, message, usage };
+    const delayMs = fault?.kind === 'slow_stream' ? fault.delayMs : 0;
+    if (request.stream) {
+      await this.writeStream(res, messageEvents(message), delayMs);
+    } else {
+      if (delayMs > 0 && !(await this.pause(res, delayMs))) return;
+      this.sendJson(res, 200, message);
+    }
+  }
+
+  private async answerFault(
+    req: IncomingMessage,
+    res: ServerResponse,
+    record: RecordedRequest,
+    request: ParsedRequest,
+    segments: PromptSegment[],
+    fault: Exclude<Fault, { kind: 'slow_stream' }>
+  ): Promise<void> {
+    switch (fault.kind) {
+      case 'status': {
+        const errorType = fault.errorType ?? errorTypeForStatus(fault.status);
+        const headers: Record<string, string> = {};
+        if (fault.retryAfterMs !== undefined) {
+          headers['retry-after-ms'] = String(fault.retryAfterMs);
+          headers['retry-after'] = String(Math.ceil(fault.retryAfterMs / 1000));
+        }
+        if (fault.shouldRetry !== undefined) headers['x-should-retry'] = String(fault.shouldRetry);
+        const message = fault.message ?? DEFAULT_ERROR_MESSAGES[errorType] ?? `Error ${fault.status}`;
+        return this.sendError(res, record, fault.status, errorType, message, headers);
+      }
+      case 'reset':
+        record.response = { kind: 'reset' };
+        req.socket.resetAndDestroy();
+        return;
+      case 'overloaded_mid_stream': {
+        if (!request.stream) return this.sendError(res, record, 529, 'overloaded_error', 'Overloaded');
+        // Filler output, not the script's: a faulted request must not consume (or peek at) a script call.
+        const blocks = Array.from({ length: fault.afterBlocks ?? 0 }, (_, i): WireContentBlock => ({
+          type: 'text',
+          text: `Partial output ${i + 1} before the overload.`,
+          citations: null
+        }));
+        const promptTokens = sumTokens(segments);
+        const usage: WireUsage = {
+          ...noCacheUsage({ request, segments, promptTokens, callIndex: this.calls, now: Date.now() }),
+          cache_creation: null,
+          output_tokens: countReplyTokens(blocks, this.tokenCounter),
+          service_tier: 'standard'
+        };
+        const message = this.message(request, blocks, 'end_turn', usage);
+        record.response = {
+          kind: 'stream_error',
+          status: 200,
+          errorType: 'overloaded_error',
+          message: 'Overloaded',
+          blocksSent: blocks.length,
+          usage
+        };
+        const events: SseEvent[] = [
+          ...streamOpening(message),
+          ...blocks.flatMap((block, index) => blockEvents(block, index)),
+          errorEvent('overloaded_error', 'Overloaded')
+        ];
+        return this.writeStream(res, events, 0);
+      }
+    }
+  }
+
+  private message(
+    request: ParsedRequest,
+    content: WireContentBlock[],
+    stopReason: WireMessage['stop_reason'],
+    usage: WireUsage
+  ): WireMessage {
+    return {
+      id: newMessageId(),
+      type: 'message',
+      role: 'assistant',
+      model: request.model,
+      content,
+      stop_reason: stopReason,
+      stop_sequence: null,
+      stop_details: null,
+      container: null,
+      diagnostics: null,
+      usage
+    };
+  }
+
+  /** Waits, unless the client or the server goes away first; returns whether to go on. */
+  private async pause(res: ServerResponse, ms: number): Promise<boolean> {
+    try {
+      await sleep(ms, undefined, { signal: this.closing.signal });
+    } catch {
+      return false;
+    }
+    return !res.destroyed;
+  }
+
+  private async writeStream(res: ServerResponse, events: SseEvent[], delayMs: number): Promise<void> {
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      'request-id': newRequestId()
+    });
+    res.flushHeaders();
+    for (const [i, event] of events.entries()) {
+      if (i > 0 && delayMs > 0 && !(await this.pause(res, delayMs))) return;
+      if (res.destroyed) return;
+      res.write(sseFrame(event));
+    }
+    res.end();
+  }
+
+  private sendJson(
+    res: ServerResponse,
+    status: number,
+    payload: unknown,
+    headers: Record<string, string> = {}
+  ): void {
+    const body = JSON.stringify(payload);
+    res.writeHead(status, {
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(body)),
+      'request-id': newRequestId(),
+      ...headers
+    });
+    res.end(body);
+  }
+
+  private sendError(
+    res: ServerResponse,
+    record: RecordedRequest,
+    status: number,
+    errorType: string,
+    message: string,
+    headers: Record<string, string> = {}
+  ): void {
+    record.response = { kind: 'error', status, errorType, message };
+    const requestId = newRequestId();
+    // Like the real API: client errors are final (the SDK would not retry them anyway, except 408/409/429).
+    const final =
+      status >= 400 && status < 500 && ![408, 409, 429].includes(status) ? { 'x-should-retry': 'false' } : {};
+    const body = JSON.stringify({
+      type: 'error',
+      error: { type: errorType, message },
+      request_id: requestId
+    });
+    res.writeHead(status, {
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(body)),
+      'request-id': requestId,
+      ...final,
+      ...headers
+    });
+    res.end(body);
+  }
+
+  /** The real 413 comes from the edge, before the API: a bare body without `type` or `request_id`. */
+  private sendTooLarge(res: ServerResponse, record: RecordedRequest): void {
+    const message = 'Request exceeds the maximum size';
+    record.response = { kind: 'error', status: 413, errorType: 'request_too_large', message };
+    const body = JSON.stringify({ error: { type: 'request_too_large', message } });
+    res.writeHead(413, {
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(body))
+    });
+    res.end(body);
+  }
+
+  private internalError(res: ServerResponse, error: unknown): void {
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    const message = `fake Anthropic server bug: ${error instanceof Error ? error.message : String(error)}`;
+    const body = JSON.stringify({
+      type: 'error',
+      error: { type: 'api_error', message },
+      request_id: newRequestId()
+    });
+    res.writeHead(500, { 'content-type': 'application/json', 'x-should-retry': 'false' });
+    res.end(body);
+  }
+}
+
+export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Promise<FakeAnthropic> {
+  const fake = new FakeAnthropicServer(createServer(), options);
+  await fake.listen();
+  return fake;
+}
