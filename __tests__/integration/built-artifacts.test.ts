@@ -1,0 +1,140 @@
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { startFakeAnthropic, type FakeAnthropic } from '../../test-support/fake-anthropic/index.js';
+import { createTempDir, createTempRepo, type TempRepo } from '../support/temp-repo.js';
+import { explorerScript } from '../support/explorer-script.js';
+
+interface Finished {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+function runNode(args: string[], env: NodeJS.ProcessEnv, cwd = process.cwd()): Promise<Finished> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** The environment of a test process, without anything that would point the child elsewhere. */
+function cleanEnv(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME };
+  return { ...env, ...extra };
+}
+
+let repo: TempRepo;
+let fake: FakeAnthropic;
+beforeEach(async () => {
+  repo = createTempRepo(path.resolve('node_modules/fast-glob/out'));
+  fake = await startFakeAnthropic({ script: explorerScript(6) });
+});
+afterEach(async () => {
+  await fake.close();
+  repo.remove();
+});
+
+const messageCalls = () => fake.requests.filter((request) => request.path === '/v1/messages').length;
+
+describe('dist/cli/index.js', () => {
+  it('runs the loop, shows progress on stderr and ends with the summary and transcript path', async () => {
+    const finished = await runNode(
+      ['dist/cli/index.js', 'run', '--repo', repo.root, '--prompt', 'Explore and take notes.'],
+      cleanEnv({ ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: fake.url })
+    );
+    expect(finished.code).toBe(0);
+    expect(finished.stderr).toMatch(/\[turn 3\] [\d.k]+ context tokens · \$0\.\d{4} · read_file providers\//);
+    expect(finished.stdout).toContain('Explored');
+    expect(finished.stdout).toContain('stop reason: success');
+    const transcript = /transcript: (.+transcript\.jsonl)/.exec(finished.stdout)?.[1];
+    expect(transcript).toBeDefined();
+    expect(readFileSync(transcript!, 'utf8').trimEnd().split('\n').length).toBeGreaterThan(20);
+  });
+
+  it('refuses bad input with exit code 2 before any model call', async () => {
+    const noKey = await runNode(
+      ['dist/cli/index.js', 'run', '--repo', repo.root, '--prompt', 'x'],
+      cleanEnv({ ANTHROPIC_BASE_URL: fake.url })
+    );
+    expect(noKey.code).toBe(2);
+    expect(noKey.stderr).toContain('No Anthropic API key');
+    const badLimit = await runNode(
+      ['dist/cli/index.js', 'run', '--repo', repo.root, '--prompt', 'x', '--max-turns', 'lots'],
+      cleanEnv({ ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: fake.url })
+    );
+    expect(badLimit.code).toBe(2);
+    expect(badLimit.stderr).toContain('max_turns must be a positive number, got "lots".');
+    const noTask = await runNode(
+      ['dist/cli/index.js', 'run', '--repo', repo.root],
+      cleanEnv({ ANTHROPIC_API_KEY: 'k' })
+    );
+    expect(noTask.code).toBe(2);
+    expect(noTask.stderr).toContain('No task');
+    expect(messageCalls()).toBe(0);
+  });
+});
+
+describe('dist/index.js (the action)', () => {
+  function actionEnv(inputs: Record<string, string>): {
+    env: NodeJS.ProcessEnv;
+    output: string;
+    summary: string;
+  } {
+    const dir = createTempDir('compact-agent-runner-');
+    const output = path.join(dir, 'output');
+    const summary = path.join(dir, 'summary.md');
+    writeFileSync(output, '');
+    writeFileSync(summary, '');
+    const env = cleanEnv({
+      GITHUB_WORKSPACE: repo.root,
+      GITHUB_OUTPUT: output,
+      GITHUB_STEP_SUMMARY: summary,
+      GITHUB_RUN_ID: '4242',
+      GITHUB_RUN_ATTEMPT: '1',
+      ANTHROPIC_BASE_URL: fake.url,
+      ...Object.fromEntries(
+        Object.entries(inputs).map(([name, value]) => [`INPUT_${name.toUpperCase()}`, value])
+      )
+    });
+    return { env, output, summary };
+  }
+
+  it('runs the prompt on the workspace and sets outputs and the job summary', async () => {
+    const { env, output, summary } = actionEnv({ prompt: 'Explore.', anthropic_api_key: 'sk-ant-test' });
+    const finished = await runNode([path.resolve('dist/index.js')], env, repo.root);
+    expect(finished.code).toBe(0);
+    const outputs = readFileSync(output, 'utf8');
+    expect(outputs).toMatch(/stop_reason<<.+\nsuccess\n/);
+    expect(outputs).toMatch(/num_turns<<.+\n6\n/);
+    expect(outputs).toContain(path.join(repo.root, '.transcripts', '4242-1'));
+    expect(readFileSync(summary, 'utf8')).toContain('## compact-agent: success');
+  });
+
+  it('fails with a clear error and makes no model call when the key is missing', async () => {
+    const { env } = actionEnv({ prompt: 'Explore.' });
+    const finished = await runNode([path.resolve('dist/index.js')], env, repo.root);
+    expect(finished.code).toBe(1);
+    expect(finished.stdout).toContain('::error::Invalid configuration:%0A- No Anthropic API key');
+    expect(messageCalls()).toBe(0);
+  });
+});
+
+describe('npm run demo', () => {
+  it('fixes the example repository for real, offline', async () => {
+    const finished = await runNode(
+      [path.resolve('node_modules/tsx/dist/cli.mjs'), 'demo/run-demo.ts'],
+      cleanEnv({})
+    );
+    expect(finished.stdout).toContain('before: npm test fails');
+    expect(finished.stdout).toContain('after: npm test passes');
+    expect(finished.stdout).toContain('rejected by the strict fake: 0');
+    expect(finished.stdout).toContain('stop reason: success');
+    expect(finished.code).toBe(0);
+  });
+});
