@@ -55,13 +55,13 @@ const messageRequests = (requests: readonly RecordedRequest[]) =>
   requests.filter((r) => r.path === '/v1/messages');
 
 /** A message as the API sees it: string content is one text block, cache markers are not content. */
-function normalize(message: { role: string; content: MessageParam['content'] }): string {
+function normalize(message: { role: string; content: string | readonly object[] }): string {
   const blocks =
     typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
   return JSON.stringify({
     role: message.role,
     content: blocks.map((block) => {
-      const { cache_control: _marker, ...rest } = block as typeof block & { cache_control?: unknown };
+      const { cache_control: _marker, ...rest } = block as { cache_control?: unknown };
       return rest;
     })
   });
