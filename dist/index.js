@@ -6238,8 +6238,8 @@ function pauseStreams (streams, options) {
 
 const util = __nccwpck_require__(9023);
 const braces = __nccwpck_require__(748);
-const picomatch = __nccwpck_require__(6377);
-const utils = __nccwpck_require__(8604);
+const picomatch = __nccwpck_require__(4006);
+const utils = __nccwpck_require__(4059);
 
 const isEmptyString = v => v === '' || v === './';
 const hasBraces = v => {
@@ -6712,17 +6712,17 @@ module.exports = micromatch;
 
 /***/ }),
 
-/***/ 6377:
+/***/ 4006:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-module.exports = __nccwpck_require__(9639);
+module.exports = __nccwpck_require__(8016);
 
 
 /***/ }),
 
-/***/ 9560:
+/***/ 5595:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -6913,13 +6913,13 @@ module.exports = {
 
 /***/ }),
 
-/***/ 7430:
+/***/ 8265:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const constants = __nccwpck_require__(9560);
-const utils = __nccwpck_require__(8604);
+const constants = __nccwpck_require__(5595);
+const utils = __nccwpck_require__(4059);
 
 /**
  * Constants
@@ -8312,16 +8312,16 @@ module.exports = parse;
 
 /***/ }),
 
-/***/ 9639:
+/***/ 8016:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const path = __nccwpck_require__(6928);
-const scan = __nccwpck_require__(6028);
-const parse = __nccwpck_require__(7430);
-const utils = __nccwpck_require__(8604);
-const constants = __nccwpck_require__(9560);
+const scan = __nccwpck_require__(1781);
+const parse = __nccwpck_require__(8265);
+const utils = __nccwpck_require__(4059);
+const constants = __nccwpck_require__(5595);
 const isObject = val => val && typeof val === 'object' && !Array.isArray(val);
 
 /**
@@ -8661,12 +8661,12 @@ module.exports = picomatch;
 
 /***/ }),
 
-/***/ 6028:
+/***/ 1781:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const utils = __nccwpck_require__(8604);
+const utils = __nccwpck_require__(4059);
 const {
   CHAR_ASTERISK,             /* * */
   CHAR_AT,                   /* @ */
@@ -8683,7 +8683,7 @@ const {
   CHAR_RIGHT_CURLY_BRACE,    /* } */
   CHAR_RIGHT_PARENTHESES,    /* ) */
   CHAR_RIGHT_SQUARE_BRACKET  /* ] */
-} = __nccwpck_require__(9560);
+} = __nccwpck_require__(5595);
 
 const isPathSeparator = code => {
   return code === CHAR_FORWARD_SLASH || code === CHAR_BACKWARD_SLASH;
@@ -9059,7 +9059,7 @@ module.exports = scan;
 
 /***/ }),
 
-/***/ 8604:
+/***/ 4059:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -9071,7 +9071,7 @@ const {
   REGEX_REMOVE_BACKSLASH,
   REGEX_SPECIAL_CHARS,
   REGEX_SPECIAL_CHARS_GLOBAL
-} = __nccwpck_require__(9560);
+} = __nccwpck_require__(5595);
 
 exports.isObject = val => val !== null && typeof val === 'object' && !Array.isArray(val);
 exports.hasRegexChars = str => REGEX_SPECIAL_CHARS.test(str);
