@@ -42871,13 +42871,1020 @@ function newRunId(now = new Date()) {
     return `${stamp}-${(0,external_node_crypto_.randomBytes)(3).toString('hex')}`;
 }
 
-;// CONCATENATED MODULE: ./src/compaction/compactor.ts
-/** Leaves the history as it is: the baseline, and what runs until a strategy is configured. */
-const noCompaction = {
-    async compact(history) {
-        return { history, events: [] };
+;// CONCATENATED MODULE: ./src/model/usage.ts
+const NO_USAGE = { input: 0, cacheWrite: 0, cacheRead: 0, output: 0 };
+function fromApiUsage(usage) {
+    return {
+        input: usage.input_tokens,
+        cacheWrite: usage.cache_creation_input_tokens ?? 0,
+        cacheRead: usage.cache_read_input_tokens ?? 0,
+        output: usage.output_tokens
+    };
+}
+function addUsage(a, b) {
+    return {
+        input: a.input + b.input,
+        cacheWrite: a.cacheWrite + b.cacheWrite,
+        cacheRead: a.cacheRead + b.cacheRead,
+        output: a.output + b.output
+    };
+}
+/** The prompt's full size: the API splits it over three classes. */
+function promptTokens(usage) {
+    return usage.input + usage.cacheWrite + usage.cacheRead;
+}
+function costUsd(usage, prices) {
+    return ((usage.input * prices.inputPerMTok +
+        usage.cacheWrite * prices.cacheWritePerMTok +
+        usage.cacheRead * prices.cacheReadPerMTok +
+        usage.output * prices.outputPerMTok) /
+        1_000_000);
+}
+
+;// CONCATENATED MODULE: ./src/compaction/history.ts
+/** A message's content as blocks; a string is one text block, as the API reads it. */
+function blocksOf(message) {
+    return typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
+}
+/** Size used for token estimates: the JSON the SDK sends, which is what the ratio is learned on. */
+function messageChars(message) {
+    return JSON.stringify(message.content).length + 20;
+}
+function historyChars(history) {
+    let total = 0;
+    for (const message of history)
+        total += messageChars(message);
+    return total;
+}
+function toolResultText(block) {
+    if (block.content === undefined)
+        return '';
+    if (typeof block.content === 'string')
+        return block.content;
+    return block.content.map((part) => (part.type === 'text' ? part.text : JSON.stringify(part))).join('\n');
+}
+/**
+ * The tool exchanges whose results sit in history[from..]: each result is paired with the tool_use
+ * of the assistant message right before it. Work is proportional to the messages scanned only.
+ */
+function toolExchangesFrom(history, from) {
+    const exchanges = [];
+    for (let index = Math.max(from, 1); index < history.length; index++) {
+        const message = history[index];
+        if (message.role !== 'user' || typeof message.content === 'string')
+            continue;
+        const previous = history[index - 1];
+        if (!previous || previous.role !== 'assistant')
+            continue;
+        const uses = new Map();
+        for (const block of blocksOf(previous))
+            if (block.type === 'tool_use')
+                uses.set(block.id, block);
+        message.content.forEach((block, blockIndex) => {
+            if (block.type !== 'tool_result')
+                return;
+            const use = uses.get(block.tool_use_id);
+            if (use)
+                exchanges.push({ use, result: block, messageIndex: index, blockIndex });
+        });
     }
+    return exchanges;
+}
+/** The first text of the first message: where the task always stands. */
+function taskOf(history) {
+    const first = history[0];
+    if (!first)
+        return '';
+    const block = blocksOf(first)[0];
+    return block?.type === 'text' ? block.text : '';
+}
+
+;// CONCATENATED MODULE: ./src/tools/describe-call.ts
+const KEY_INPUT = {
+    bash: 'command',
+    read_file: 'path',
+    write_file: 'path',
+    edit_file: 'path',
+    glob: 'pattern',
+    grep: 'pattern',
+    compact: 'focus'
 };
+/**
+ * A tool call in a few words: its name and its key input, e.g. `read_file src/app.ts`. Used for
+ * progress lines, reports and the placeholders that replace cleared results.
+ */
+function describeToolCall(name, input, maxLength = 80) {
+    const key = KEY_INPUT[name];
+    const value = key !== undefined && isRecord(input) ? input[key] : undefined;
+    if (typeof value !== 'string' || value === '')
+        return name;
+    const oneLine = value.replace(/\s+/g, ' ').trim();
+    const shown = oneLine.length > maxLength ? `${oneLine.slice(0, maxLength - 1)}…` : oneLine;
+    return `${name} ${shown}`;
+}
+function isRecord(value) {
+    return typeof value === 'object' && value !== null;
+}
+
+;// CONCATENATED MODULE: ./src/compaction/placeholder.ts
+
+/** Marks a result that micro-compaction replaced; such results are never cleared twice. */
+const CLEARED_PREFIX = '[cleared: ';
+/**
+ * What stays of a cleared result: the call, its key input, its size, and how to get it back, e.g.
+ * `[cleared: read_file src/app.ts, 412 lines; run the tool again if needed]`.
+ */
+function placeholderFor(name, input, resultText) {
+    const lines = resultText === '' ? 0 : resultText.split('\n').length;
+    const exit = name === 'bash' ? /^exit code: (\S+)/.exec(resultText)?.[1] : undefined;
+    const details = [
+        describeToolCall(name, input, 120),
+        ...(exit ? [`exit code ${exit}`] : []),
+        `${lines} lines`
+    ];
+    return `${CLEARED_PREFIX}${details.join(', ')}; run the tool again if needed]`;
+}
+
+;// CONCATENATED MODULE: ./src/compaction/micro.ts
+
+
+function emptyMicroIndex() {
+    return { indexedUpTo: 0, resultCount: 0, pending: [], latestByKey: new Map() };
+}
+/** Adds the tool results of history[index.indexedUpTo..] to the index (updates it in place). */
+function indexNewResults(index, history, settings, estimateTokens) {
+    for (const exchange of toolExchangesFrom(history, index.indexedUpTo)) {
+        const ordinal = index.resultCount++;
+        markSuperseded(index, exchange);
+        const text = toolResultText(exchange.result);
+        if (text.startsWith(CLEARED_PREFIX) || settings.preserveTools.includes(exchange.use.name))
+            continue;
+        const tokens = estimateTokens(text.length);
+        if (tokens < settings.minResultTokens)
+            continue;
+        const record = {
+            toolUseId: exchange.use.id,
+            name: exchange.use.name,
+            input: exchange.use.input,
+            messageIndex: exchange.messageIndex,
+            blockIndex: exchange.blockIndex,
+            tokens,
+            ordinal,
+            superseded: false
+        };
+        index.pending.push(record);
+        const key = supersessionKey(exchange);
+        if (key)
+            index.latestByKey.set(key, record);
+    }
+    index.indexedUpTo = history.length;
+}
+/** A read is stale once the file is read again or changed; a command or search once it is repeated. */
+function markSuperseded(index, exchange) {
+    const input = exchange.use.input;
+    if ((exchange.use.name === 'edit_file' || exchange.use.name === 'write_file') &&
+        typeof input.path === 'string') {
+        const read = index.latestByKey.get(`file:${normalizePath(input.path)}`);
+        if (read)
+            read.superseded = true;
+        return;
+    }
+    const key = supersessionKey(exchange);
+    const previous = key ? index.latestByKey.get(key) : undefined;
+    if (previous)
+        previous.superseded = true;
+}
+function supersessionKey({ use }) {
+    const input = use.input;
+    switch (use.name) {
+        case 'read_file':
+            return typeof input.path === 'string' ? `file:${normalizePath(input.path)}` : undefined;
+        case 'bash':
+            return typeof input.command === 'string' ? `bash:${input.command.trim()}` : undefined;
+        case 'grep':
+        case 'glob':
+            return `${use.name}:${JSON.stringify(input)}`;
+        default:
+            return undefined;
+    }
+}
+function normalizePath(value) {
+    return value.replace(/^\.\//, '').replace(/\/+/g, '/');
+}
+/**
+ * The results to clear now: superseded ones first (they cost least to lose), then every result older
+ * than the `keepRecent` most recent. Results of the newest message, not yet seen by the model, stay.
+ */
+function clearCandidates(index, settings, newestMessageIndex) {
+    const recentFrom = index.resultCount - settings.keepRecent;
+    const eligible = index.pending.filter((result) => result.messageIndex < newestMessageIndex && (result.superseded || result.ordinal < recentFrom));
+    return [
+        ...eligible.filter((result) => result.superseded),
+        ...eligible.filter((result) => !result.superseded)
+    ];
+}
+/** Hysteresis: clear when the floor is reached, or at once when the prompt cache has gone cold anyway. */
+function decideMicroClear(candidates, settings, idleMs, cacheTtlMs) {
+    if (candidates.length === 0)
+        return { clear: false };
+    const clearable = candidates.reduce((sum, result) => sum + result.tokens, 0);
+    const stale = candidates.filter((result) => result.superseded).length;
+    const what = `${candidates.length} results (${stale} superseded), ~${clearable} tokens`;
+    if (idleMs !== undefined && idleMs > cacheTtlMs) {
+        return { clear: true, reason: `cache cold (${Math.round(idleMs / 1000)} s idle): cleared ${what}` };
+    }
+    if (clearable >= settings.clearAtLeast) {
+        return { clear: true, reason: `floor of ${settings.clearAtLeast} tokens reached: cleared ${what}` };
+    }
+    return { clear: false };
+}
+/** Returns a new history with the given results replaced by placeholders; the input is not changed. */
+function clearResults(history, results) {
+    const next = [...history];
+    const byMessage = new Map();
+    for (const result of results)
+        byMessage.set(result.messageIndex, [...(byMessage.get(result.messageIndex) ?? []), result]);
+    for (const [messageIndex, cleared] of byMessage) {
+        const message = next[messageIndex];
+        if (typeof message.content === 'string')
+            continue;
+        const content = [...message.content];
+        for (const result of cleared) {
+            const block = content[result.blockIndex];
+            const placeholder = {
+                type: 'tool_result',
+                tool_use_id: block.tool_use_id,
+                content: placeholderFor(result.name, result.input, toolResultText(block)),
+                ...(block.is_error ? { is_error: true } : {})
+            };
+            content[result.blockIndex] = placeholder;
+        }
+        next[messageIndex] = { ...message, content };
+    }
+    return next;
+}
+/** Drops cleared results from the index (updates it in place). */
+function forgetCleared(index, cleared) {
+    const gone = new Set(cleared);
+    index.pending = index.pending.filter((result) => !gone.has(result));
+    for (const [key, result] of index.latestByKey)
+        if (gone.has(result))
+            index.latestByKey.delete(key);
+}
+
+;// CONCATENATED MODULE: ./src/compaction/rebuild.ts
+/** The history after a compaction: task + summary + ledger + files in one user message, then the tail. */
+function compactedHistory(parts) {
+    const blocks = [
+        { type: 'text', text: parts.task },
+        { type: 'text', text: parts.header },
+        { type: 'text', text: parts.ledger },
+        ...parts.files.map((file) => ({
+            type: 'text',
+            text: `<recent-file path="${file.path}" note="re-read from disk after the compaction">\n${file.text}\n</recent-file>`
+        }))
+    ];
+    if (parts.tail.length === 0) {
+        blocks.push({ type: 'text', text: 'Continue the task from the next step in the summary.' });
+    }
+    return [{ role: 'user', content: blocks }, ...parts.tail];
+}
+/**
+ * The most recent messages that fit in `budgetTokens`, cut at an assistant message: a kept
+ * tool_result then always has its tool_use right before it. The first message (the task) is never
+ * part of the tail; it is rebuilt.
+ */
+function selectTail(history, budgetTokens, tokensOf) {
+    let start = history.length;
+    let used = 0;
+    while (start > 1) {
+        const cost = tokensOf(history[start - 1]);
+        if (used + cost > budgetTokens)
+            break;
+        used += cost;
+        start--;
+    }
+    while (start < history.length && history[start].role !== 'assistant')
+        start++;
+    return history.slice(start);
+}
+
+;// CONCATENATED MODULE: ./src/compaction/spill.ts
+
+/**
+ * Moves oversized tool results of history[from..] (not yet sent) to files and leaves a head-and-tail
+ * preview with the path. Returns the same array when nothing was spilled.
+ */
+function spillLargeResults(history, from, settings, write) {
+    const large = toolExchangesFrom(history, from).filter((exchange) => toolResultText(exchange.result).length > settings.maxResultChars);
+    if (large.length === 0)
+        return { history, spilled: [] };
+    const next = [...history];
+    const spilled = [];
+    for (const { result, messageIndex, blockIndex } of large) {
+        const text = toolResultText(result);
+        const path = write(result.tool_use_id, text);
+        spilled.push({ toolUseId: result.tool_use_id, path, chars: text.length });
+        const message = next[messageIndex];
+        const content = [...message.content];
+        content[blockIndex] = { ...result, content: preview(text, path, settings.previewChars) };
+        next[messageIndex] = { ...message, content };
+    }
+    return { history: next, spilled };
+}
+function preview(text, path, previewChars) {
+    const half = Math.floor(previewChars / 2);
+    const omitted = text.length - 2 * half;
+    const lines = text.split('\n').length;
+    return [
+        text.slice(0, half),
+        `\n[... ${omitted} characters omitted. The full output (${text.length} characters, ${lines} lines) is in ${path}:`,
+        'read parts of it with read_file and offset/limit, or search it with grep and that path ...]\n',
+        text.slice(text.length - half)
+    ].join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/compaction/summary.ts
+const SUMMARY_SECTIONS = [
+    'Task and intent',
+    'Decisions',
+    'Files and code',
+    'Errors and fixes',
+    'Current state',
+    'Pending work',
+    'Next step'
+];
+/** The instruction appended to the conversation as its last user turn. */
+function summaryInstruction(focus) {
+    const sections = [...SUMMARY_SECTIONS, ...(focus ? ['Focus'] : [])];
+    return [
+        '<compaction-request>',
+        'The conversation above is about to be compacted: the earlier messages will be replaced by your summary.',
+        'Write the summary you will need to continue the work without them. Reply with text only: do not call tools.',
+        `Use exactly these sections, as markdown headings: ${sections.map((name) => `## ${name}`).join(', ')}.`,
+        'Be concrete: file paths, function names, commands and their results, exact error messages, decisions and why.',
+        'The task itself is kept verbatim and need not be repeated in full.',
+        ...(focus ? [`Under "## Focus", keep in detail what the agent asked to keep: ${focus}`] : []),
+        '</compaction-request>'
+    ].join('\n');
+}
+/**
+ * The summary request's messages: the history as it is (so the cached prefix is reused), with the
+ * instruction added to the last user message, or as a new user message after an assistant one.
+ * The tools and tool_choice stay as in a normal turn, because changing either would miss the cache.
+ */
+function withSummaryInstruction(history, instruction) {
+    const last = history.at(-1);
+    if (!last || last.role !== 'user')
+        return [...history, { role: 'user', content: instruction }];
+    const content = typeof last.content === 'string' ? [{ type: 'text', text: last.content }] : last.content;
+    return [
+        ...history.slice(0, -1),
+        { ...last, content: [...content, { type: 'text', text: instruction }] }
+    ];
+}
+class InvalidSummaryError extends Error {
+    constructor(message) {
+        super(message);
+        this.name = 'InvalidSummaryError';
+    }
+}
+/** The summary text of a reply. Model output is checked here: a reply without usable text is a failure. */
+function summaryFromReply(reply) {
+    const text = reply.content
+        .flatMap((block) => (block.type === 'text' ? [block.text] : []))
+        .join('\n')
+        .trim();
+    if (text.length < 40) {
+        const tools = reply.content.filter((block) => block.type === 'tool_use').length;
+        throw new InvalidSummaryError(tools > 0
+            ? `the summary reply called ${tools} tool(s) instead of writing text`
+            : 'the summary reply was empty');
+    }
+    const found = SUMMARY_SECTIONS.filter((name) => text.includes(name)).length;
+    if (found < 3)
+        throw new InvalidSummaryError(`the summary has ${found} of the ${SUMMARY_SECTIONS.length} sections`);
+    return reply.stopReason === 'max_tokens' ? `${text}\n[summary cut at its length limit]` : text;
+}
+
+;// CONCATENATED MODULE: ./src/compaction/token-meter.ts
+
+
+/** Chars per token before any usage was seen: low on purpose (code tokenizes densely), so we overestimate. */
+const INITIAL_CHARS_PER_TOKEN = 2.5;
+/** Added to every estimated (not measured) part, so an estimate errs on the side of compacting early. */
+const ESTIMATE_SAFETY_MARGIN = 0.1;
+/**
+ * Context accounting. What the API measured for the last request is exact; only the messages added
+ * since are estimated, with a chars-per-token ratio learned from the same measurements.
+ * Per-turn work is proportional to the new messages, not to the history.
+ */
+class TokenMeter {
+    prefixChars;
+    charsPerToken = INITIAL_CHARS_PER_TOKEN;
+    /** What the last request held: its message count and its size in characters (prefix included). */
+    sentCount = 0;
+    /** Undefined when the history changed in a way that makes the old size meaningless. */
+    sentChars;
+    measuredTokens;
+    lastUsageSeen;
+    constructor(prefixChars) {
+        this.prefixChars = prefixChars;
+    }
+    get ratio() {
+        return this.charsPerToken;
+    }
+    /** Tokens for characters not yet measured by the API, margin included. */
+    estimate(chars) {
+        return Math.ceil((chars / this.charsPerToken) * (1 + ESTIMATE_SAFETY_MARGIN));
+    }
+    estimateMessages(messages) {
+        return this.estimate(historyChars(messages));
+    }
+    /** The whole request estimated from characters: for a history that changed since it was measured. */
+    estimateRequest(history) {
+        return this.estimate(this.prefixChars + historyChars(history));
+    }
+    /** Learns from the last response's usage, once per response. */
+    observe(lastUsage) {
+        if (!lastUsage || lastUsage === this.lastUsageSeen || this.sentChars === undefined)
+            return;
+        this.lastUsageSeen = lastUsage;
+        const measured = promptTokens(lastUsage);
+        if (measured > 0) {
+            const observed = this.sentChars / measured;
+            // Weighted toward the newest measurement: the content mix (prose, code, JSON) drifts.
+            this.charsPerToken = 0.3 * this.charsPerToken + 0.7 * observed;
+        }
+        this.measuredTokens = measured;
+    }
+    /**
+     * The context the next request would have: measured tokens of what was sent, plus the last
+     * reply's output tokens, plus an estimate of what was added after it.
+     */
+    contextTokens(history) {
+        if (this.measuredTokens === undefined || this.sentCount > history.length)
+            return this.estimateRequest(history);
+        let total = this.measuredTokens;
+        for (let index = this.sentCount; index < history.length; index++) {
+            const message = history[index];
+            const isReply = index === this.sentCount && message.role === 'assistant' && this.lastUsageSeen;
+            total += isReply ? this.lastUsageSeen.output : this.estimate(messageChars(message));
+        }
+        return total;
+    }
+    /**
+     * Records the history about to be sent. `unchangedPrefix` is how many leading messages are the same
+     * objects as in the previous request; their size is known, so only the rest is measured.
+     */
+    recordSent(history, unchangedPrefix) {
+        if (this.sentChars !== undefined &&
+            unchangedPrefix === this.sentCount &&
+            unchangedPrefix <= history.length) {
+            for (let index = unchangedPrefix; index < history.length; index++)
+                this.sentChars += messageChars(history[index]);
+        }
+        else {
+            this.sentChars = this.prefixChars + historyChars(history);
+            // The old measurement no longer describes this history: estimate everything until the next response.
+            this.measuredTokens = undefined;
+        }
+        this.sentCount = history.length;
+    }
+    /** The history was replaced: nothing measured applies to it until the next response. */
+    forget() {
+        this.sentChars = undefined;
+        this.measuredTokens = undefined;
+        this.sentCount = 0;
+    }
+    /** Re-bases the measurement after the API told us a prompt's real size (a prompt-too-long error). */
+    correct(actualTokens, history) {
+        const chars = this.prefixChars + historyChars(history);
+        if (actualTokens > 0)
+            this.charsPerToken = Math.min(this.charsPerToken, chars / actualTokens);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/compaction/work-ledger.ts
+
+const TEST_COMMAND = /\b(test|tests|jest|vitest|mocha|pytest|go test|cargo test|npm t\b|node --test)\b/;
+const MAX_FAILED_COMMANDS = 10;
+const MAX_RECENT_READS = 20;
+function emptyWorkLedger() {
+    return {
+        indexedUpTo: 0,
+        failedCommands: [],
+        latestTest: undefined,
+        filesWritten: new Set(),
+        recentReads: []
+    };
+}
+/** Records the tool exchanges of history[ledger.indexedUpTo..] (updates the ledger in place). */
+function recordWork(ledger, history, turn) {
+    for (const { use, result } of toolExchangesFrom(history, ledger.indexedUpTo)) {
+        const input = use.input;
+        if ((use.name === 'edit_file' || use.name === 'write_file') &&
+            !result.is_error &&
+            typeof input.path === 'string') {
+            ledger.filesWritten.add(input.path);
+        }
+        if (use.name === 'read_file' && !result.is_error && typeof input.path === 'string') {
+            noteRecentRead(ledger, input.path);
+        }
+        if (use.name !== 'bash' || typeof input.command !== 'string')
+            continue;
+        const text = toolResultText(result);
+        const exit = /^exit code: (\S+)/.exec(text)?.[1] ?? (text.startsWith('timed out') ? 'timeout' : undefined);
+        if (exit === undefined)
+            continue;
+        const command = input.command.trim();
+        if (exit !== '0') {
+            ledger.failedCommands.push({ command, exit, turn });
+            if (ledger.failedCommands.length > MAX_FAILED_COMMANDS)
+                ledger.failedCommands.shift();
+        }
+        if (TEST_COMMAND.test(command))
+            ledger.latestTest = { command, exit, turn, tail: lastLines(text, 6) };
+    }
+    ledger.indexedUpTo = history.length;
+}
+function noteRecentRead(ledger, path) {
+    ledger.recentReads = [...ledger.recentReads.filter((seen) => seen !== path), path].slice(-MAX_RECENT_READS);
+}
+function lastLines(text, count) {
+    const stdout = text.split('--- stderr ---')[0] ?? text;
+    return stdout
+        .split('\n')
+        .filter((line) => line.trim() !== '' && !line.startsWith('--- stdout'))
+        .slice(-count)
+        .join('\n');
+}
+/** The ledger as a text block for the compacted history. `changedFiles` comes from git. */
+function renderWorkLedger(ledger, changedFiles) {
+    const files = changedFiles ?? [...ledger.filesWritten].map((path) => `   ${path}`);
+    const lines = ['<work-ledger>', 'Recorded by the harness from the tools, not written by the model.'];
+    lines.push(`Files changed${changedFiles ? ' (git status --porcelain)' : ' (by the tools)'}:`);
+    lines.push(...(files.length > 0 ? files.map((file) => `- ${file.trim()}`) : ['- none']));
+    lines.push('Commands that failed (oldest first):');
+    lines.push(...(ledger.failedCommands.length > 0
+        ? ledger.failedCommands.map((c) => `- turn ${c.turn}: \`${c.command}\` → exit ${c.exit}`)
+        : ['- none']));
+    const test = ledger.latestTest;
+    lines.push(test
+        ? `Latest test run (turn ${test.turn}): \`${test.command}\` → exit ${test.exit}\n${indent(test.tail ?? '')}`
+        : 'Latest test run: none yet');
+    lines.push('</work-ledger>');
+    return lines.join('\n');
+}
+function indent(text) {
+    return text
+        .split('\n')
+        .map((line) => `    ${line}`)
+        .join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/compaction/pipeline.ts
+
+
+
+
+
+
+
+
+/**
+ * The three layers and the spill, composed: spill new oversized results, micro-clear in batches,
+ * auto-compact past the threshold, and compact on request. Holds the run's compaction state; the
+ * strategies it calls are functions over the history.
+ */
+class CompactionPipeline {
+    settings;
+    deps;
+    meter;
+    micro = emptyMicroIndex();
+    ledger = emptyWorkLedger();
+    sentCount = 0;
+    lastRequestAt;
+    summaryCompactions = 0;
+    consecutiveFailures = 0;
+    segments = 0;
+    /** The configured window, lowered if the API ever reports a smaller maximum. */
+    windowTokens;
+    constructor(settings, deps) {
+        this.settings = settings;
+        this.deps = deps;
+        this.meter = new TokenMeter(deps.requests.prefixChars());
+        this.windowTokens = settings.contextWindow;
+    }
+    /** The chars-per-token ratio learned so far (reported by the benchmark). */
+    get charsPerToken() {
+        return this.meter.ratio;
+    }
+    async compact(history, trigger, context) {
+        this.meter.observe(context.lastUsage);
+        recordWork(this.ledger, history, context.turn);
+        const run = new CompactionRun(history, context.turn);
+        this.spill(run);
+        if (trigger.kind === 'before_request') {
+            if (this.settings.layers.micro)
+                this.microClear(run);
+            if (this.settings.layers.auto)
+                await this.autoCompact(run, context);
+        }
+        else if (trigger.kind === 'manual') {
+            await this.summarize(run, context, 'manual', 'the agent called compact', trigger.focus);
+        }
+        else {
+            if (trigger.actualTokens)
+                this.meter.correct(trigger.actualTokens, run.history);
+            if (trigger.maximumTokens)
+                this.windowTokens = Math.min(this.windowTokens, trigger.maximumTokens);
+            await this.summarize(run, context, 'auto', `the API answered prompt is too long (${trigger.actualTokens ?? '?'} tokens)`, undefined);
+        }
+        const estimated = this.tokensOf(run);
+        if (trigger.kind === 'before_request') {
+            this.meter.recordSent(run.history, run.changedOldMessages ? 0 : this.sentCount);
+            this.sentCount = run.history.length;
+            this.lastRequestAt = this.deps.now();
+        }
+        return { history: run.history, events: run.events, usage: run.usage, estimatedContextTokens: estimated };
+    }
+    /** Measured plus estimated, unless a sent message changed in this call: then all of it is estimated. */
+    tokensOf(run) {
+        return run.changedOldMessages
+            ? this.meter.estimateRequest(run.history)
+            : this.meter.contextTokens(run.history);
+    }
+    spill(run) {
+        const { history, spilled } = spillLargeResults(run.history, this.sentCount, this.settings.spill, this.deps.store.spill);
+        if (spilled.length === 0)
+            return;
+        run.history = history;
+        for (const item of spilled) {
+            run.event({
+                layer: 'spill',
+                reason: `tool result of ${item.chars} characters saved to ${item.path}`,
+                tokens_before: this.meter.estimate(item.chars),
+                tokens_after: this.meter.estimate(this.settings.spill.previewChars + 300),
+                results_cleared: 1,
+                tool_use_ids: [item.toolUseId]
+            });
+        }
+    }
+    microClear(run) {
+        indexNewResults(this.micro, run.history, this.settings.micro, (chars) => this.meter.estimate(chars));
+        const candidates = clearCandidates(this.micro, this.settings.micro, run.history.length - 1);
+        const idle = this.lastRequestAt === undefined ? undefined : this.deps.now() - this.lastRequestAt;
+        const decision = decideMicroClear(candidates, this.settings.micro, idle, this.settings.cacheTtlMs);
+        if (!decision.clear)
+            return;
+        const before = this.tokensOf(run);
+        run.history = clearResults(run.history, candidates);
+        run.changedOldMessages = true;
+        forgetCleared(this.micro, candidates);
+        run.event({
+            layer: 'micro',
+            reason: decision.reason,
+            tokens_before: before,
+            tokens_after: this.meter.estimateRequest(run.history),
+            results_cleared: candidates.length,
+            tool_use_ids: candidates.map((result) => result.toolUseId)
+        });
+    }
+    async autoCompact(run, context) {
+        const tokens = this.tokensOf(run);
+        if (tokens <= this.settings.thresholdTokens)
+            return;
+        const expectedAfter = this.rebuildEstimate(run.history);
+        if (tokens - expectedAfter < this.settings.minSavingsTokens)
+            return;
+        await this.summarize(run, context, 'auto', `context ~${tokens} tokens > threshold ${this.settings.thresholdTokens}`, undefined);
+    }
+    /** A cheap upper estimate of the history after a compaction: summary budget, ledger, files and tail. */
+    rebuildEstimate(history) {
+        const task = this.meter.estimate(taskOf(history).length);
+        return task + 3_000 + this.settings.keepTailTokens + this.settings.maxRestoredTokens;
+    }
+    /** Summary compaction with retries, the circuit breaker, and the fallback that needs no model. */
+    async summarize(run, context, layer, reason, focus) {
+        if (run.history.length < 2)
+            return;
+        const started = this.deps.now();
+        const before = this.tokensOf(run);
+        const segment = this.deps.store.saveSegment(++this.segments, run.history);
+        const breakerOpen = this.consecutiveFailures >= this.settings.maxConsecutiveFailures;
+        const overBudget = this.summaryCompactions >= this.settings.maxCompactions;
+        let summary;
+        let failure;
+        if (breakerOpen)
+            failure = `circuit breaker open after ${this.consecutiveFailures} failed summaries`;
+        else if (overBudget)
+            failure = `max_compactions (${this.settings.maxCompactions}) reached`;
+        else {
+            const attempt = await this.requestSummary(run.history, focus, context.signal);
+            run.usage = addUsage(run.usage, attempt.usage);
+            if (attempt.text !== undefined)
+                summary = { text: attempt.text, usage: attempt.usage };
+            else
+                failure = attempt.error;
+        }
+        if (summary) {
+            this.consecutiveFailures = 0;
+            this.summaryCompactions++;
+        }
+        else if (!breakerOpen && !overBudget) {
+            this.consecutiveFailures++;
+        }
+        const header = summary
+            ? this.summaryHeader(summary.text, segment, context.turn)
+            : this.fallbackHeader(failure ?? 'unknown', segment);
+        const rebuilt = await this.rebuild(run.history, header);
+        run.history = rebuilt.history;
+        run.changedOldMessages = true;
+        this.afterRebuild(rebuilt.history);
+        run.event({
+            layer: summary ? layer : 'fallback',
+            reason: summary ? reason : `${reason}; summary failed (${failure}), dropped the oldest turns`,
+            tokens_before: before,
+            tokens_after: rebuilt.tokens,
+            summary_tokens: summary?.usage.output ?? 0,
+            summary_cost_usd: summary ? costUsd(summary.usage, this.deps.prices) : 0,
+            duration_ms: this.deps.now() - started,
+            segment_path: segment,
+            focus: focus ?? null,
+            ...(summary ? { summary: summary.text } : {})
+        });
+    }
+    /** Asks the model for the summary, up to `summaryAttempts` times. Never throws: failures fall back. */
+    async requestSummary(history, focus, signal) {
+        const messages = withSummaryInstruction(this.fitForSummary(history), summaryInstruction(focus));
+        const request = this.deps.requests.build(messages, this.settings.summaryMaxTokens);
+        let usage = NO_USAGE;
+        let error = 'no attempt made';
+        if (this.meter.estimateRequest(messages) + this.settings.summaryMaxTokens > this.windowTokens) {
+            return { error: 'even the shortest summary request would not fit the context window', usage };
+        }
+        for (let attempt = 1; attempt <= this.settings.summaryAttempts; attempt++) {
+            if (signal?.aborted)
+                return { error: 'aborted', usage };
+            try {
+                const reply = await this.deps.model.complete(request, signal ? { signal } : {});
+                usage = addUsage(usage, reply.usage);
+                return { text: summaryFromReply(reply), usage };
+            }
+            catch (failure) {
+                error = failure instanceof Error ? failure.message : String(failure);
+            }
+        }
+        return { error, usage };
+    }
+    /**
+     * The history the summary request can carry without overflowing the window: as it is when it fits
+     * (so the cached prefix is read), else the task and as many recent turns as fit.
+     */
+    fitForSummary(history) {
+        const budget = this.windowTokens - this.settings.summaryMaxTokens - 2_000;
+        if (this.meter.estimateRequest(history) <= budget)
+            return history;
+        const prefix = this.meter.estimate(this.deps.requests.prefixChars());
+        const first = history[0];
+        const room = budget - prefix - this.meter.estimateMessages([first]);
+        return [first, ...selectTail(history, room, (message) => this.meter.estimateMessages([message]))];
+    }
+    summaryHeader(summary, segment, turn) {
+        return [
+            `<conversation-summary compaction="${this.segments}" turn="${turn}">`,
+            `Earlier messages were compacted. Full transcript: ${this.deps.store.transcriptPath}; the history as it`,
+            `was before this compaction: ${segment}. Read them with read_file if a detail is missing.`,
+            '',
+            summary,
+            '</conversation-summary>'
+        ].join('\n');
+    }
+    fallbackHeader(failure, segment) {
+        return [
+            '<conversation-summary kind="fallback">',
+            `The oldest turns were dropped without a summary (${failure}).`,
+            `They are in ${segment} and in ${this.deps.store.transcriptPath}; read them with read_file if needed.`,
+            '</conversation-summary>'
+        ].join('\n');
+    }
+    /**
+     * Builds the compacted history, harder each time it is not well under the threshold: a shorter
+     * tail, then no files, then no tail. A compaction that leaves the context near the threshold would
+     * trigger again on the next turn.
+     */
+    async rebuild(history, header) {
+        const ledger = renderWorkLedger(this.ledger, await this.deps.store.changedFiles());
+        const target = Math.floor(this.settings.thresholdTokens / 2);
+        const tokensOf = (message) => this.meter.estimateMessages([message]);
+        const plans = [
+            { tail: this.settings.keepTailTokens, files: this.settings.restoreRecentFiles },
+            { tail: Math.floor(this.settings.keepTailTokens / 2), files: this.settings.restoreRecentFiles },
+            { tail: Math.floor(this.settings.keepTailTokens / 2), files: 0 },
+            { tail: 0, files: 0 }
+        ];
+        let rebuilt;
+        for (const plan of plans) {
+            const tail = selectTail(history, plan.tail, tokensOf);
+            const next = compactedHistory({
+                task: taskOf(history),
+                header,
+                ledger,
+                files: this.restoreFiles(tail, plan.files),
+                tail
+            });
+            const tokens = this.meter.estimateRequest(next);
+            rebuilt = { history: next, tokens };
+            if (tokens <= target)
+                break;
+        }
+        return rebuilt;
+    }
+    /** Up to `count` recently read files that the tail does not already show, re-read from disk. */
+    restoreFiles(tail, count) {
+        if (count === 0)
+            return [];
+        const inTail = JSON.stringify(tail);
+        const files = [];
+        let budget = this.settings.maxRestoredTokens;
+        for (const path of [...this.ledger.recentReads].reverse()) {
+            if (files.length >= count || budget <= 0)
+                break;
+            if (inTail.includes(`"path":"${path}"`))
+                continue;
+            const text = this.deps.store.readRecentFile(path, Math.min(this.settings.maxFileTokens, budget), (chars) => this.meter.estimate(chars));
+            if (text === undefined)
+                continue;
+            budget -= this.meter.estimate(text.length);
+            files.push({ path, text });
+        }
+        return files;
+    }
+    /** The new history is indexed afresh: its positions changed, and its tail results are now the recent ones. */
+    afterRebuild(history) {
+        this.micro = emptyMicroIndex();
+        this.ledger.indexedUpTo = history.length;
+        this.meter.forget();
+        this.sentCount = 0;
+    }
+}
+/** One call's working state: the history as it evolves, the events, and the model usage. */
+class CompactionRun {
+    history;
+    turn;
+    events = [];
+    usage = NO_USAGE;
+    /** True once a message that was already sent has changed: the token base must be measured again. */
+    changedOldMessages = false;
+    constructor(history, turn) {
+        this.history = history;
+        this.turn = turn;
+    }
+    event(fields) {
+        this.events.push({
+            turn: this.turn,
+            results_cleared: 0,
+            summary_tokens: 0,
+            summary_cost_usd: 0,
+            duration_ms: 0,
+            segment_path: null,
+            focus: null,
+            ...fields
+        });
+    }
+}
+
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(3024);
+// EXTERNAL MODULE: external "node:child_process"
+var external_node_child_process_ = __nccwpck_require__(1421);
+;// CONCATENATED MODULE: ./src/git/changed-files.ts
+
+/**
+ * `git status --porcelain` of the repository, without the transcripts folder: what the agent changed.
+ * Undefined when git cannot answer (not a repository, git missing), so callers fall back.
+ */
+function changedFiles(repoRoot) {
+    return new Promise((resolve) => {
+        (0,external_node_child_process_.execFile)('git', ['status', '--porcelain', '--untracked-files=all', '--', '.', ':(exclude).transcripts'], { cwd: repoRoot, timeout: 30_000, maxBuffer: 8 * 1024 * 1024 }, (error, stdout) => {
+            if (error)
+                return resolve(undefined);
+            resolve(stdout.split('\n').filter((line) => line.trim() !== ''));
+        });
+    });
+}
+
+;// CONCATENATED MODULE: ./src/compaction/run-folder-store.ts
+
+
+
+/**
+ * Compaction's disk: segments and spilled results go to the run folder under `.transcripts/`,
+ * recently read files come back through the workspace (the same boundary the tools use).
+ */
+class RunFolderStore {
+    workspace;
+    transcriptPath;
+    runDir;
+    constructor(runDir, workspace, transcriptPath) {
+        this.workspace = workspace;
+        this.transcriptPath = transcriptPath;
+        (0,external_node_fs_.mkdirSync)(runDir, { recursive: true });
+        // Real path, so it compares with the workspace root (also real) when shown relative to it.
+        this.runDir = (0,external_node_fs_.realpathSync)(runDir);
+    }
+    saveSegment(number, history) {
+        const file = external_node_path_default().join(this.runDir, 'segments', `segment-${String(number).padStart(3, '0')}.json`);
+        (0,external_node_fs_.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
+        (0,external_node_fs_.writeFileSync)(file, JSON.stringify(history));
+        return this.shown(file);
+    }
+    spill = (toolUseId, text) => {
+        const safeId = toolUseId.replace(/[^A-Za-z0-9_-]/g, '_');
+        const file = external_node_path_default().join(this.runDir, 'tool-results', `${safeId}.txt`);
+        (0,external_node_fs_.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
+        (0,external_node_fs_.writeFileSync)(file, text);
+        return this.shown(file);
+    };
+    readRecentFile(requested, maxTokens, estimate) {
+        let text;
+        try {
+            text = (0,external_node_fs_.readFileSync)(this.workspace.resolveForRead(requested), 'utf8');
+        }
+        catch {
+            return undefined;
+        }
+        const lines = text.split('\n');
+        const numbered = [];
+        let chars = 0;
+        for (let index = 0; index < lines.length; index++) {
+            const line = `${String(index + 1).padStart(6)}\t${lines[index]}`;
+            if (estimate(chars + line.length) > maxTokens) {
+                numbered.push(`[... ${lines.length - index} more lines; read_file ${requested} with offset ${index + 1}]`);
+                break;
+            }
+            numbered.push(line);
+            chars += line.length + 1;
+        }
+        return numbered.join('\n');
+    }
+    changedFiles() {
+        return changedFiles(this.workspace.root);
+    }
+    /** Inside the repository, paths are shown relative to it, so read_file can open them. */
+    shown(file) {
+        const relative = external_node_path_default().relative(this.workspace.root, file);
+        return relative.startsWith('..') || external_node_path_default().isAbsolute(relative) ? file : relative.split((external_node_path_default()).sep).join('/');
+    }
+}
+
+;// CONCATENATED MODULE: ./src/compaction/settings.ts
+/** Production numbers from ../shared/notes/compaction.md until the benchmark tunes them. */
+const COMPACTION_DEFAULTS = {
+    microKeepRecent: 8,
+    microClearAtLeast: 20_000,
+    microMinResultTokens: 250,
+    keepTailTokens: 20_000,
+    restoreRecentFiles: 5,
+    maxCompactions: 50,
+    minSavingsTokens: 20_000
+};
+/**
+ * context_window - min(max_output, 20000) - 13000: room for the summary's output and the instruction.
+ * Never below half the window, so small test windows still leave a working threshold.
+ */
+function autoCompactThreshold(contextWindow, maxOutputTokens) {
+    const formula = contextWindow - Math.min(maxOutputTokens, 20_000) - 13_000;
+    return Math.max(formula, Math.floor(contextWindow / 2));
+}
+/** Fills in every setting from the few the user can set. Floors scale down with small thresholds. */
+function compactionSettings(options) {
+    const threshold = options.thresholdTokens ?? autoCompactThreshold(options.contextWindow, options.maxOutputTokens);
+    const scaled = (value, share) => Math.min(value, Math.floor(threshold * share));
+    return {
+        contextWindow: options.contextWindow,
+        thresholdTokens: threshold,
+        summaryMaxTokens: Math.min(options.maxOutputTokens, 20_000, Math.floor(options.contextWindow / 8)),
+        minSavingsTokens: scaled(COMPACTION_DEFAULTS.minSavingsTokens, 0.1),
+        micro: {
+            keepRecent: options.microKeepRecent ?? COMPACTION_DEFAULTS.microKeepRecent,
+            clearAtLeast: options.microClearAtLeast ?? scaled(COMPACTION_DEFAULTS.microClearAtLeast, 0.12),
+            minResultTokens: scaled(COMPACTION_DEFAULTS.microMinResultTokens, 0.01),
+            preserveTools: options.microPreserveTools ?? []
+        },
+        cacheTtlMs: 5 * 60_000,
+        keepTailTokens: options.keepTailTokens ?? scaled(COMPACTION_DEFAULTS.keepTailTokens, 0.15),
+        restoreRecentFiles: options.restoreRecentFiles ?? COMPACTION_DEFAULTS.restoreRecentFiles,
+        maxFileTokens: scaled(5_000, 0.03),
+        maxRestoredTokens: scaled(25_000, 0.15),
+        maxCompactions: options.maxCompactions ?? COMPACTION_DEFAULTS.maxCompactions,
+        maxConsecutiveFailures: 3,
+        summaryAttempts: 2,
+        spill: { maxResultChars: 50_000, previewChars: 2_000 },
+        layers: options.layers ?? { micro: true, auto: true }
+    };
+}
 
 // EXTERNAL MODULE: ./node_modules/@anthropic-ai/sdk/internal/tslib.mjs
 var tslib = __nccwpck_require__(3364);
@@ -73623,36 +74630,6 @@ var Anthropic = /* @__PURE__ */ (() => {
     return Anthropic;
 })();
 //# sourceMappingURL=client.mjs.map
-;// CONCATENATED MODULE: ./src/model/usage.ts
-const NO_USAGE = { input: 0, cacheWrite: 0, cacheRead: 0, output: 0 };
-function fromApiUsage(usage) {
-    return {
-        input: usage.input_tokens,
-        cacheWrite: usage.cache_creation_input_tokens ?? 0,
-        cacheRead: usage.cache_read_input_tokens ?? 0,
-        output: usage.output_tokens
-    };
-}
-function addUsage(a, b) {
-    return {
-        input: a.input + b.input,
-        cacheWrite: a.cacheWrite + b.cacheWrite,
-        cacheRead: a.cacheRead + b.cacheRead,
-        output: a.output + b.output
-    };
-}
-/** The prompt's full size: the API splits it over three classes. */
-function promptTokens(usage) {
-    return usage.input + usage.cacheWrite + usage.cacheRead;
-}
-function costUsd(usage, prices) {
-    return ((usage.input * prices.inputPerMTok +
-        usage.cacheWrite * prices.cacheWritePerMTok +
-        usage.cacheRead * prices.cacheReadPerMTok +
-        usage.output * prices.outputPerMTok) /
-        1_000_000);
-}
-
 ;// CONCATENATED MODULE: ./src/model/anthropic-client.ts
 
 
@@ -73739,6 +74716,86 @@ function toParam(block) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/model/cache-breakpoints.ts
+const EPHEMERAL = { type: 'ephemeral' };
+/** The system prompt as one block that closes the first cached prefix: tools + system. */
+function systemWithBreakpoint(systemPrompt) {
+    return [{ type: 'text', text: systemPrompt, cache_control: EPHEMERAL }];
+}
+/**
+ * Marks the last message (the moving breakpoint) and the user message before it, which was the last
+ * message of the previous request: its cache entry is then hit exactly, however many blocks the
+ * latest turn added (the API only looks about 20 blocks back for an earlier breakpoint).
+ * Copies only the marked messages, so the history itself is never changed and per-turn work stays O(1).
+ */
+function withMessageBreakpoints(messages) {
+    const marked = [...messages];
+    const last = marked.length - 1;
+    if (last < 0)
+        return marked;
+    marked[last] = withBreakpoint(marked[last]);
+    const previousUser = findPreviousUserIndex(marked, last);
+    if (previousUser !== undefined)
+        marked[previousUser] = withBreakpoint(marked[previousUser]);
+    return marked;
+}
+function findPreviousUserIndex(messages, before) {
+    for (let index = before - 1; index >= 0; index--) {
+        if (messages[index].role === 'user')
+            return index;
+    }
+    return undefined;
+}
+function withBreakpoint(message) {
+    if (typeof message.content === 'string') {
+        return {
+            ...message,
+            content: [{ type: 'text', text: message.content, cache_control: EPHEMERAL }]
+        };
+    }
+    const blocks = [...message.content];
+    for (let index = blocks.length - 1; index >= 0; index--) {
+        const block = blocks[index];
+        if (acceptsCacheControl(block)) {
+            blocks[index] = { ...block, cache_control: EPHEMERAL };
+            return { ...message, content: blocks };
+        }
+    }
+    return message;
+}
+/** Thinking blocks cannot carry cache_control; every block type we send otherwise can. */
+function acceptsCacheControl(block) {
+    return block.type !== 'thinking' && block.type !== 'redacted_thinking';
+}
+
+;// CONCATENATED MODULE: ./src/model/request-builder.ts
+
+/**
+ * Builds every request of a run from one shape, so agent turns and summary requests share the same
+ * tools + system prefix byte for byte and the summary is read from the prompt cache.
+ */
+class RequestBuilder {
+    shape;
+    system;
+    constructor(shape) {
+        this.shape = shape;
+        this.system = systemWithBreakpoint(shape.systemPrompt);
+    }
+    build(history, maxTokens = this.shape.maxTokens) {
+        return {
+            model: this.shape.model,
+            maxTokens,
+            system: this.system,
+            tools: this.shape.tools,
+            messages: withMessageBreakpoints(history)
+        };
+    }
+    /** Characters of the fixed prefix (tools + system), for the token estimator. */
+    prefixChars() {
+        return JSON.stringify(this.shape.tools).length + this.shape.systemPrompt.length;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/tools/environment.ts
 /**
  * The environment child processes get. An allow-list, not a deny-list: a secret under a new name must
@@ -73783,8 +74840,6 @@ function buildToolEnvironment(source, passthrough = []) {
     return env;
 }
 
-// EXTERNAL MODULE: external "node:child_process"
-var external_node_child_process_ = __nccwpck_require__(1421);
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/core/util.js
 
 // functions
@@ -83595,8 +84650,6 @@ function countOccurrences(text, needle) {
 
 ;// CONCATENATED MODULE: external "node:process"
 const external_node_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:process");
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __nccwpck_require__(3024);
 // EXTERNAL MODULE: external "node:stream"
 var external_node_stream_ = __nccwpck_require__(7075);
 // EXTERNAL MODULE: external "node:events"
@@ -86603,6 +87656,22 @@ function isPresent(candidate) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/transcript/compaction-log.ts
+
+
+const COMPACTION_LOG_FILE = 'compaction-log.jsonl';
+/** Appends each compaction event to `<run>/compaction-log.jsonl`, one JSON object per line. */
+function compactionLogWriter(runDir, redact = (line) => line) {
+    const file = external_node_path_default().join(runDir, COMPACTION_LOG_FILE);
+    (0,external_node_fs_.mkdirSync)(runDir, { recursive: true });
+    return {
+        path: file,
+        append(event) {
+            (0,external_node_fs_.appendFileSync)(file, `${redact(JSON.stringify(event))}\n`);
+        }
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/transcript/writer.ts
 
 
@@ -86641,83 +87710,22 @@ class TranscriptWriter {
     }
 }
 
-;// CONCATENATED MODULE: ./src/tools/describe-call.ts
-const KEY_INPUT = {
-    bash: 'command',
-    read_file: 'path',
-    write_file: 'path',
-    edit_file: 'path',
-    glob: 'pattern',
-    grep: 'pattern',
-    compact: 'focus'
-};
-/**
- * A tool call in a few words: its name and its key input, e.g. `read_file src/app.ts`. Used for
- * progress lines, reports and the placeholders that replace cleared results.
- */
-function describeToolCall(name, input, maxLength = 80) {
-    const key = KEY_INPUT[name];
-    const value = key !== undefined && isRecord(input) ? input[key] : undefined;
-    if (typeof value !== 'string' || value === '')
-        return name;
-    const oneLine = value.replace(/\s+/g, ' ').trim();
-    const shown = oneLine.length > maxLength ? `${oneLine.slice(0, maxLength - 1)}…` : oneLine;
-    return `${name} ${shown}`;
-}
-function isRecord(value) {
-    return typeof value === 'object' && value !== null;
-}
+;// CONCATENATED MODULE: ./src/model/errors.ts
 
-;// CONCATENATED MODULE: ./src/agent/cache-breakpoints.ts
-const EPHEMERAL = { type: 'ephemeral' };
-/** The system prompt as one block that closes the first cached prefix: tools + system. */
-function systemWithBreakpoint(systemPrompt) {
-    return [{ type: 'text', text: systemPrompt, cache_control: EPHEMERAL }];
-}
 /**
- * Marks the last message (the moving breakpoint) and the user message before it, which was the last
- * message of the previous request: its cache entry is then hit exactly, however many blocks the
- * latest turn added (the API only looks about 20 blocks back for an earlier breakpoint).
- * Copies only the marked messages, so the history itself is never changed and per-turn work stays O(1).
+ * The API's own measure of a prompt that did not fit: `prompt is too long: N tokens > M maximum`.
+ * Undefined for any other error.
  */
-function withMessageBreakpoints(messages) {
-    const marked = [...messages];
-    const last = marked.length - 1;
-    if (last < 0)
-        return marked;
-    marked[last] = withBreakpoint(marked[last]);
-    const previousUser = findPreviousUserIndex(marked, last);
-    if (previousUser !== undefined)
-        marked[previousUser] = withBreakpoint(marked[previousUser]);
-    return marked;
-}
-function findPreviousUserIndex(messages, before) {
-    for (let index = before - 1; index >= 0; index--) {
-        if (messages[index].role === 'user')
-            return index;
-    }
-    return undefined;
-}
-function withBreakpoint(message) {
-    if (typeof message.content === 'string') {
-        return {
-            ...message,
-            content: [{ type: 'text', text: message.content, cache_control: EPHEMERAL }]
-        };
-    }
-    const blocks = [...message.content];
-    for (let index = blocks.length - 1; index >= 0; index--) {
-        const block = blocks[index];
-        if (acceptsCacheControl(block)) {
-            blocks[index] = { ...block, cache_control: EPHEMERAL };
-            return { ...message, content: blocks };
-        }
-    }
-    return message;
-}
-/** Thinking blocks cannot carry cache_control; every block type we send otherwise can. */
-function acceptsCacheControl(block) {
-    return block.type !== 'thinking' && block.type !== 'redacted_thinking';
+function promptTooLong(error) {
+    if (!(error instanceof core_error/* APIError */.LG) || error.status !== 400)
+        return undefined;
+    const match = /prompt is too long(?::\s*(\d+) tokens > (\d+) maximum)?/.exec(error.message);
+    if (!match)
+        return undefined;
+    return {
+        actualTokens: match[1] ? Number(match[1]) : undefined,
+        maximumTokens: match[2] ? Number(match[2]) : undefined
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/agent/limits.ts
@@ -86799,6 +87807,13 @@ class RunLedger {
     lastUsage;
     contextTokensPerTurn = [];
     compactionLog = [];
+    /** Adds a call's usage to the totals and returns its cost. */
+    charge(usage, prices) {
+        const cost = costUsd(usage, prices);
+        this.usage = addUsage(this.usage, usage);
+        this.cost += cost;
+        return cost;
+    }
     contextTokens() {
         return this.lastUsage ? promptTokens(this.lastUsage) + this.lastUsage.output : 0;
     }
@@ -86836,11 +87851,16 @@ async function runAgent(task, settings, deps) {
             content: message.content
         });
     };
+    let estimatedContext;
     const compact = async (trigger) => {
         const result = await deps.compactor.compact(history, trigger, {
             turn: ledger.turns,
-            lastUsage: ledger.lastUsage
+            lastUsage: ledger.lastUsage,
+            signal
         });
+        estimatedContext = result.estimatedContextTokens;
+        if (result.usage)
+            ledger.charge(result.usage, settings.modelSpec.prices);
         if (result.history !== history) {
             history = result.history;
             // Messages the compactor wrote (summaries, placeholders) are sent from now on: record them too.
@@ -86851,7 +87871,9 @@ async function runAgent(task, settings, deps) {
         }
         for (const event of result.events) {
             ledger.compactionLog.push(event);
+            deps.transcript.append({ type: 'compaction', ...event });
             deps.onCompaction?.(event);
+            progress(`compacted (${event.layer}): ${event.tokens_before} → ${event.tokens_after} tokens`);
         }
     };
     const finish = (stopReason, summary, error) => {
@@ -86879,13 +87901,14 @@ async function runAgent(task, settings, deps) {
             history
         };
     };
+    const shape = deps.requests.shape;
     deps.transcript.append({
         type: 'run_start',
         run_id: settings.runId,
         task,
-        model: settings.model,
+        model: shape.model,
         repo: deps.workspace.root,
-        system_prompt: settings.systemPrompt,
+        system_prompt: shape.systemPrompt,
         tools: deps.tools.names(),
         limits: {
             max_turns: settings.limits.maxTurns,
@@ -86895,31 +87918,23 @@ async function runAgent(task, settings, deps) {
         context_window: settings.modelSpec.contextWindow
     });
     append({ role: 'user', content: task });
-    const system = systemWithBreakpoint(settings.systemPrompt);
     const requestTurn = async () => {
         const turn = ledger.turns + 1;
         deps.transcript.append({
             type: 'request',
             turn,
             message_count: history.length,
-            max_tokens: settings.maxOutputTokens
+            max_tokens: shape.maxTokens,
+            estimated_context_tokens: estimatedContext ?? null
         });
         progress('waiting for the model');
         const requestStarted = now();
-        const reply = await deps.model.complete({
-            model: settings.model,
-            maxTokens: settings.maxOutputTokens,
-            system,
-            tools: deps.tools.definitions,
-            messages: withMessageBreakpoints(history)
-        }, {
+        const reply = await deps.model.complete(deps.requests.build(history), {
             signal,
             onRetry: (attempt, error) => deps.transcript.append({ type: 'retry', turn, attempt, error: error.message })
         });
-        const turnCost = costUsd(reply.usage, settings.modelSpec.prices);
+        const turnCost = ledger.charge(reply.usage, settings.modelSpec.prices);
         ledger.turns = turn;
-        ledger.usage = addUsage(ledger.usage, reply.usage);
-        ledger.cost += turnCost;
         ledger.lastUsage = reply.usage;
         ledger.contextTokensPerTurn.push(promptTokens(reply.usage));
         deps.transcript.append({
@@ -86934,6 +87949,25 @@ async function runAgent(task, settings, deps) {
             duration_ms: now() - requestStarted
         });
         return reply;
+    };
+    /** A prompt-too-long 400 forces a compaction and one retry of the turn. */
+    const requestTurnOrCompact = async () => {
+        try {
+            return await requestTurn();
+        }
+        catch (error) {
+            const overflow = promptTooLong(error);
+            if (!overflow)
+                throw error;
+            deps.transcript.append({
+                type: 'retry',
+                turn: ledger.turns + 1,
+                attempt: 1,
+                error: describeError(error)
+            });
+            await compact({ kind: 'overflow', ...overflow });
+            return requestTurn();
+        }
     };
     const answerTools = async (calls) => {
         const result = await answerToolCalls(calls, ledger.turns, {
@@ -86960,7 +87994,7 @@ async function runAgent(task, settings, deps) {
             if (limit)
                 return finish(limit, describeLimit(limit, settings.limits));
             await compact({ kind: 'before_request' });
-            const reply = await requestTurn();
+            const reply = await requestTurnOrCompact();
             if (reply.content.length > 0)
                 append({ role: 'assistant', content: reply.content });
             const calls = toolUseBlocks(reply.content);
@@ -87052,38 +88086,68 @@ function buildSystemPrompt() {
 
 
 
-/** Assembles one run from its parts (model, tools, workspace, transcript) and runs it to the end. */
+
+
+
+
+/** Assembles one run from its parts (model, tools, workspace, transcript, compaction) and runs it. */
 async function runSession(options) {
     const { config } = options;
     const runDir = external_node_path_default().join(options.transcriptsDir, options.runId);
     const transcript = new TranscriptWriter(runDir);
+    const compactionLog = compactionLogWriter(runDir);
+    const now = options.now ?? Date.now;
     try {
-        const result = await runAgent(options.task, {
-            runId: options.runId,
+        const tools = createDefaultTools({ bashTimeoutMs: config.bashTimeoutMs });
+        const workspace = new Workspace(options.repoDir);
+        const model = options.model ??
+            new AnthropicModelClient({
+                apiKey: config.apiKey,
+                ...(config.baseURL !== undefined ? { baseURL: config.baseURL } : {})
+            });
+        const requests = new RequestBuilder({
             model: config.model,
-            modelSpec: config.modelSpec,
-            maxOutputTokens: config.maxOutputTokens,
+            maxTokens: config.maxOutputTokens,
             systemPrompt: buildSystemPrompt(),
-            limits: config.limits
-        }, {
-            model: options.model ??
-                new AnthropicModelClient({
-                    apiKey: config.apiKey,
-                    ...(config.baseURL !== undefined ? { baseURL: config.baseURL } : {})
-                }),
-            tools: createDefaultTools({ bashTimeoutMs: config.bashTimeoutMs }),
-            workspace: new Workspace(options.repoDir),
+            tools: tools.definitions
+        });
+        const parts = {
+            model,
+            requests,
+            store: new RunFolderStore(runDir, workspace, displayPath(workspace.root, transcript.path)),
+            config
+        };
+        const compactor = options.compactor ? options.compactor(parts) : defaultCompactor(parts, now);
+        const result = await runAgent(options.task, { runId: options.runId, modelSpec: config.modelSpec, limits: config.limits }, {
+            model,
+            requests,
+            tools,
+            workspace,
             toolEnv: buildToolEnvironment(options.env, config.bashEnvPassthrough),
             transcript,
-            compactor: options.compactor ?? noCompaction,
+            compactor,
+            now,
+            onCompaction: (event) => compactionLog.append(event),
             ...(options.signal ? { signal: options.signal } : {}),
             ...(options.onProgress ? { onProgress: options.onProgress } : {})
         });
-        return { result, runDir, transcriptPath: transcript.path };
+        return { result, runDir, transcriptPath: transcript.path, compactionLogPath: compactionLog.path };
     }
     finally {
         transcript.close();
     }
+}
+function defaultCompactor(parts, now) {
+    const { config } = parts;
+    return new CompactionPipeline(compactionSettings({
+        contextWindow: config.modelSpec.contextWindow,
+        maxOutputTokens: config.maxOutputTokens,
+        ...config.compaction
+    }), { model: parts.model, requests: parts.requests, prices: config.modelSpec.prices, store: parts.store, now });
+}
+function displayPath(root, file) {
+    const relative = external_node_path_default().relative(root, file);
+    return relative.startsWith('..') || external_node_path_default().isAbsolute(relative) ? file : relative;
 }
 
 ;// CONCATENATED MODULE: ./src/config/models.ts
@@ -87201,6 +88265,22 @@ function parseAgentConfig(read, env) {
     };
     const bashTimeoutMs = numbers.number('bash_timeout_seconds', INPUT_DEFAULTS.bash_timeout_seconds) * 1000;
     const prompt = read('prompt').trim() || undefined;
+    const preserveTools = splitList(read('micro_preserve_tools'));
+    const compaction = {
+        thresholdTokens: numbers.optionalInteger('compaction_threshold_tokens'),
+        microKeepRecent: numbers.optionalCount('micro_keep_recent'),
+        microClearAtLeast: numbers.optionalCount('micro_clear_at_least'),
+        ...(preserveTools.length > 0 ? { microPreserveTools: preserveTools } : {}),
+        keepTailTokens: numbers.optionalCount('compaction_keep_tail'),
+        restoreRecentFiles: numbers.optionalCount('restore_recent_files'),
+        maxCompactions: numbers.optionalCount('max_compactions')
+    };
+    if (modelSpec &&
+        compaction.thresholdTokens !== undefined &&
+        compaction.thresholdTokens >= modelSpec.contextWindow) {
+        problems.push(`compaction_threshold_tokens is ${compaction.thresholdTokens}, but the context window of ${model} is ` +
+            `${modelSpec.contextWindow}: it must be lower.`);
+    }
     if (problems.length > 0 || !modelSpec)
         throw new InputError(problems);
     return {
@@ -87212,8 +88292,12 @@ function parseAgentConfig(read, env) {
         limits,
         bashTimeoutMs,
         bashEnvPassthrough: splitList(read('bash_env_passthrough')),
-        prompt
+        prompt,
+        compaction: withoutUndefined(compaction)
     };
+}
+function withoutUndefined(value) {
+    return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined));
 }
 function splitList(raw) {
     return raw
@@ -87239,6 +88323,18 @@ class NumberInputs {
         const value = this.optionalNumber(name);
         if (value !== undefined && !Number.isInteger(value)) {
             this.problems.push(`${name} must be a whole number, got "${this.read(name).trim()}".`);
+            return undefined;
+        }
+        return value;
+    }
+    /** A whole number that may be 0 (a count or a size that can be switched off). */
+    optionalCount(name) {
+        const raw = this.read(name).trim();
+        if (raw === '')
+            return undefined;
+        const value = Number(raw);
+        if (!Number.isInteger(value) || value < 0) {
+            this.problems.push(`${name} must be a whole number of 0 or more, got "${raw}".`);
             return undefined;
         }
         return value;

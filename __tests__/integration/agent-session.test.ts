@@ -161,7 +161,7 @@ describe('faults', () => {
     ]);
   });
 
-  it('does not retry a 400 and ends the run saying what the API rejected', async () => {
+  it("answers a prompt-too-long 400 with one compaction and one retry, then ends the run with the API's words", async () => {
     // A window smaller than the tools and the task: the API answers 400 prompt is too long.
     fake = await startFakeAnthropic({ contextWindow: 1500, script: explorerScript(10) });
     const client = new AnthropicModelClient({ apiKey: 'test-key', baseURL: fake.url, retryBaseDelayMs: 1 });
@@ -177,8 +177,10 @@ describe('faults', () => {
     });
     expect(outcome.result.stopReason).toBe('error_during_execution');
     expect(outcome.result.error).toMatch(/400 .*prompt is too long: \d+ tokens > 1500 maximum/);
+    // The turn and its single retry; no summary request is sent that could not fit the window.
     const rejected = messageRequests(fake.requests).filter((r) => r.response?.kind === 'error');
-    expect(rejected).toHaveLength(1);
+    expect(rejected).toHaveLength(2);
+    expect(outcome.result.compactionLog.map((event) => event.layer)).toEqual(['fallback']);
     expect(readTranscript(outcome.transcriptPath).at(-1)).toMatchObject({
       type: 'run_end',
       stop_reason: 'error_during_execution'

@@ -7,7 +7,13 @@ describe('TranscriptWriter', () => {
   it('appends one JSON line per event with a sequence number, readable before close', () => {
     const dir = path.join(createTempDir(), 'run-1');
     const writer = new TranscriptWriter(dir, { now: () => new Date('2026-11-22T07:00:00.000Z') });
-    writer.append({ type: 'request', turn: 1, message_count: 1, max_tokens: 100 });
+    writer.append({
+      type: 'request',
+      turn: 1,
+      message_count: 1,
+      max_tokens: 100,
+      estimated_context_tokens: null
+    });
     writer.append({ type: 'retry', turn: 1, attempt: 1, error: 'Overloaded' });
     // Already on disk: a crash now would lose nothing.
     const lines = readFileSync(path.join(dir, 'transcript.jsonl'), 'utf8').trimEnd().split('\n');
@@ -18,14 +24,21 @@ describe('TranscriptWriter', () => {
         type: 'request',
         turn: 1,
         message_count: 1,
-        max_tokens: 100
+        max_tokens: 100,
+        estimated_context_tokens: null
       },
       { seq: 1, time: '2026-11-22T07:00:00.000Z', type: 'retry', turn: 1, attempt: 1, error: 'Overloaded' }
     ]);
     writer.close();
-    expect(() => writer.append({ type: 'request', turn: 2, message_count: 1, max_tokens: 1 })).toThrow(
-      /closed/
-    );
+    expect(() =>
+      writer.append({
+        type: 'request',
+        turn: 2,
+        message_count: 1,
+        max_tokens: 1,
+        estimated_context_tokens: null
+      })
+    ).toThrow(/closed/);
   });
 
   it('passes every line through the redaction hook', () => {

@@ -3,16 +3,17 @@ import type {
   MessageParam,
   ToolUseBlockParam
 } from '@anthropic-ai/sdk/resources/messages';
-import type { ModelSpec } from '../config/models.js';
+import type { ModelPrices, ModelSpec } from '../config/models.js';
 import type { CompactionEvent, CompactionTrigger, Compactor } from '../compaction/compactor.js';
 import type { ModelClient, ModelReply } from '../model/model-client.js';
+import type { RequestBuilder } from '../model/request-builder.js';
+import { promptTooLong } from '../model/errors.js';
 import { addUsage, costUsd, NO_USAGE, promptTokens, type TokenUsage } from '../model/usage.js';
 import { describeToolCall } from '../tools/describe-call.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { Workspace } from '../tools/workspace.js';
 import type { UsageRecord } from '../transcript/events.js';
 import type { TranscriptSink } from '../transcript/writer.js';
-import { systemWithBreakpoint, withMessageBreakpoints } from './cache-breakpoints.js';
 import { describeLimit, reachedLimit, type RunLimits } from './limits.js';
 import type { RunResult } from './run-result.js';
 import type { StopReason } from './stop-reason.js';
@@ -20,11 +21,7 @@ import { answerToolCalls, toolUseBlocks } from './tool-turn.js';
 
 export interface AgentSettings {
   readonly runId: string;
-  readonly model: string;
   readonly modelSpec: ModelSpec;
-  /** max_tokens of each agent turn. */
-  readonly maxOutputTokens: number;
-  readonly systemPrompt: string;
   readonly limits: RunLimits;
 }
 
@@ -38,6 +35,8 @@ export interface ProgressUpdate {
 
 export interface AgentDependencies {
   readonly model: ModelClient;
+  /** Builds each request (model, max_tokens, system, tools, cache breakpoints). */
+  readonly requests: RequestBuilder;
   readonly tools: ToolRegistry;
   readonly workspace: Workspace;
   readonly toolEnv: NodeJS.ProcessEnv;
@@ -60,6 +59,14 @@ class RunLedger {
   lastUsage: TokenUsage | undefined;
   readonly contextTokensPerTurn: number[] = [];
   readonly compactionLog: CompactionEvent[] = [];
+
+  /** Adds a call's usage to the totals and returns its cost. */
+  charge(usage: TokenUsage, prices: ModelPrices): number {
+    const cost = costUsd(usage, prices);
+    this.usage = addUsage(this.usage, usage);
+    this.cost += cost;
+    return cost;
+  }
 
   contextTokens(): number {
     return this.lastUsage ? promptTokens(this.lastUsage) + this.lastUsage.output : 0;
@@ -108,11 +115,15 @@ export async function runAgent(
     });
   };
 
+  let estimatedContext: number | undefined;
   const compact = async (trigger: CompactionTrigger) => {
     const result = await deps.compactor.compact(history, trigger, {
       turn: ledger.turns,
-      lastUsage: ledger.lastUsage
+      lastUsage: ledger.lastUsage,
+      signal
     });
+    estimatedContext = result.estimatedContextTokens;
+    if (result.usage) ledger.charge(result.usage, settings.modelSpec.prices);
     if (result.history !== history) {
       history = result.history;
       // Messages the compactor wrote (summaries, placeholders) are sent from now on: record them too.
@@ -122,7 +133,9 @@ export async function runAgent(
     }
     for (const event of result.events) {
       ledger.compactionLog.push(event);
+      deps.transcript.append({ type: 'compaction', ...event });
       deps.onCompaction?.(event);
+      progress(`compacted (${event.layer}): ${event.tokens_before} → ${event.tokens_after} tokens`);
     }
   };
 
@@ -152,13 +165,14 @@ export async function runAgent(
     };
   };
 
+  const shape = deps.requests.shape;
   deps.transcript.append({
     type: 'run_start',
     run_id: settings.runId,
     task,
-    model: settings.model,
+    model: shape.model,
     repo: deps.workspace.root,
-    system_prompt: settings.systemPrompt,
+    system_prompt: shape.systemPrompt,
     tools: deps.tools.names(),
     limits: {
       max_turns: settings.limits.maxTurns,
@@ -169,35 +183,24 @@ export async function runAgent(
   });
   append({ role: 'user', content: task });
 
-  const system = systemWithBreakpoint(settings.systemPrompt);
   const requestTurn = async (): Promise<ModelReply> => {
     const turn = ledger.turns + 1;
     deps.transcript.append({
       type: 'request',
       turn,
       message_count: history.length,
-      max_tokens: settings.maxOutputTokens
+      max_tokens: shape.maxTokens,
+      estimated_context_tokens: estimatedContext ?? null
     });
     progress('waiting for the model');
     const requestStarted = now();
-    const reply = await deps.model.complete(
-      {
-        model: settings.model,
-        maxTokens: settings.maxOutputTokens,
-        system,
-        tools: deps.tools.definitions,
-        messages: withMessageBreakpoints(history)
-      },
-      {
-        signal,
-        onRetry: (attempt, error) =>
-          deps.transcript.append({ type: 'retry', turn, attempt, error: error.message })
-      }
-    );
-    const turnCost = costUsd(reply.usage, settings.modelSpec.prices);
+    const reply = await deps.model.complete(deps.requests.build(history), {
+      signal,
+      onRetry: (attempt, error) =>
+        deps.transcript.append({ type: 'retry', turn, attempt, error: error.message })
+    });
+    const turnCost = ledger.charge(reply.usage, settings.modelSpec.prices);
     ledger.turns = turn;
-    ledger.usage = addUsage(ledger.usage, reply.usage);
-    ledger.cost += turnCost;
     ledger.lastUsage = reply.usage;
     ledger.contextTokensPerTurn.push(promptTokens(reply.usage));
     deps.transcript.append({
@@ -212,6 +215,24 @@ export async function runAgent(
       duration_ms: now() - requestStarted
     });
     return reply;
+  };
+
+  /** A prompt-too-long 400 forces a compaction and one retry of the turn. */
+  const requestTurnOrCompact = async (): Promise<ModelReply> => {
+    try {
+      return await requestTurn();
+    } catch (error) {
+      const overflow = promptTooLong(error);
+      if (!overflow) throw error;
+      deps.transcript.append({
+        type: 'retry',
+        turn: ledger.turns + 1,
+        attempt: 1,
+        error: describeError(error)
+      });
+      await compact({ kind: 'overflow', ...overflow });
+      return requestTurn();
+    }
   };
 
   const answerTools = async (calls: ToolUseBlockParam[]) => {
@@ -243,7 +264,7 @@ export async function runAgent(
       if (limit) return finish(limit, describeLimit(limit, settings.limits));
 
       await compact({ kind: 'before_request' });
-      const reply = await requestTurn();
+      const reply = await requestTurnOrCompact();
       if (reply.content.length > 0) append({ role: 'assistant', content: reply.content });
       const calls = toolUseBlocks(reply.content);
 

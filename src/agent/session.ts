@@ -1,11 +1,16 @@
 import path from 'node:path';
 import type { AgentConfig } from '../config/inputs.js';
-import { noCompaction, type Compactor } from '../compaction/compactor.js';
+import type { Compactor } from '../compaction/compactor.js';
+import { CompactionPipeline } from '../compaction/pipeline.js';
+import { RunFolderStore } from '../compaction/run-folder-store.js';
+import { compactionSettings } from '../compaction/settings.js';
 import { AnthropicModelClient } from '../model/anthropic-client.js';
 import type { ModelClient } from '../model/model-client.js';
+import { RequestBuilder } from '../model/request-builder.js';
 import { buildToolEnvironment } from '../tools/environment.js';
 import { createDefaultTools } from '../tools/index.js';
 import { Workspace } from '../tools/workspace.js';
+import { compactionLogWriter } from '../transcript/compaction-log.js';
 import { TranscriptWriter } from '../transcript/writer.js';
 import { runAgent, type ProgressUpdate } from './loop.js';
 import type { RunResult } from './run-result.js';
@@ -23,49 +28,90 @@ export interface SessionOptions {
   readonly onProgress?: (update: ProgressUpdate) => void;
   /** Handed in so tests and the benchmark can swap the model and the compaction strategy. */
   readonly model?: ModelClient;
-  readonly compactor?: Compactor;
+  readonly compactor?: (parts: CompactorParts) => Compactor;
+  readonly now?: () => number;
+}
+
+/** What a custom compactor may build on: the same model, request shape and run folder. */
+export interface CompactorParts {
+  readonly model: ModelClient;
+  readonly requests: RequestBuilder;
+  readonly store: RunFolderStore;
+  readonly config: AgentConfig;
 }
 
 export interface SessionOutcome {
   readonly result: RunResult;
   readonly runDir: string;
   readonly transcriptPath: string;
+  readonly compactionLogPath: string;
 }
 
-/** Assembles one run from its parts (model, tools, workspace, transcript) and runs it to the end. */
+/** Assembles one run from its parts (model, tools, workspace, transcript, compaction) and runs it. */
 export async function runSession(options: SessionOptions): Promise<SessionOutcome> {
   const { config } = options;
   const runDir = path.join(options.transcriptsDir, options.runId);
   const transcript = new TranscriptWriter(runDir);
+  const compactionLog = compactionLogWriter(runDir);
+  const now = options.now ?? Date.now;
   try {
+    const tools = createDefaultTools({ bashTimeoutMs: config.bashTimeoutMs });
+    const workspace = new Workspace(options.repoDir);
+    const model =
+      options.model ??
+      new AnthropicModelClient({
+        apiKey: config.apiKey,
+        ...(config.baseURL !== undefined ? { baseURL: config.baseURL } : {})
+      });
+    const requests = new RequestBuilder({
+      model: config.model,
+      maxTokens: config.maxOutputTokens,
+      systemPrompt: buildSystemPrompt(),
+      tools: tools.definitions
+    });
+    const parts: CompactorParts = {
+      model,
+      requests,
+      store: new RunFolderStore(runDir, workspace, displayPath(workspace.root, transcript.path)),
+      config
+    };
+    const compactor = options.compactor ? options.compactor(parts) : defaultCompactor(parts, now);
     const result = await runAgent(
       options.task,
+      { runId: options.runId, modelSpec: config.modelSpec, limits: config.limits },
       {
-        runId: options.runId,
-        model: config.model,
-        modelSpec: config.modelSpec,
-        maxOutputTokens: config.maxOutputTokens,
-        systemPrompt: buildSystemPrompt(),
-        limits: config.limits
-      },
-      {
-        model:
-          options.model ??
-          new AnthropicModelClient({
-            apiKey: config.apiKey,
-            ...(config.baseURL !== undefined ? { baseURL: config.baseURL } : {})
-          }),
-        tools: createDefaultTools({ bashTimeoutMs: config.bashTimeoutMs }),
-        workspace: new Workspace(options.repoDir),
+        model,
+        requests,
+        tools,
+        workspace,
         toolEnv: buildToolEnvironment(options.env, config.bashEnvPassthrough),
         transcript,
-        compactor: options.compactor ?? noCompaction,
+        compactor,
+        now,
+        onCompaction: (event) => compactionLog.append(event),
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.onProgress ? { onProgress: options.onProgress } : {})
       }
     );
-    return { result, runDir, transcriptPath: transcript.path };
+    return { result, runDir, transcriptPath: transcript.path, compactionLogPath: compactionLog.path };
   } finally {
     transcript.close();
   }
+}
+
+export function defaultCompactor(parts: CompactorParts, now: () => number): CompactionPipeline {
+  const { config } = parts;
+  return new CompactionPipeline(
+    compactionSettings({
+      contextWindow: config.modelSpec.contextWindow,
+      maxOutputTokens: config.maxOutputTokens,
+      ...config.compaction
+    }),
+    { model: parts.model, requests: parts.requests, prices: config.modelSpec.prices, store: parts.store, now }
+  );
+}
+
+function displayPath(root: string, file: string): string {
+  const relative = path.relative(root, file);
+  return relative.startsWith('..') || path.isAbsolute(relative) ? file : relative;
 }

@@ -1,14 +1,22 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import type { TokenUsage } from '../model/usage.js';
 
-/** Why the loop is asking: before every model request, or because the model called `compact`. */
+/** Why the loop is asking: before every request, after a `compact` call, or after a prompt-too-long 400. */
 export type CompactionTrigger =
-  { readonly kind: 'before_request' } | { readonly kind: 'manual'; readonly focus: string | undefined };
+  | { readonly kind: 'before_request' }
+  | { readonly kind: 'manual'; readonly focus: string | undefined }
+  | {
+      readonly kind: 'overflow';
+      readonly actualTokens: number | undefined;
+      /** The API's own limit, which may be lower than the configured window. */
+      readonly maximumTokens: number | undefined;
+    };
 
 export interface CompactionContext {
   readonly turn: number;
   /** Usage of the last response: the measured base for token accounting. */
   readonly lastUsage: TokenUsage | undefined;
+  readonly signal?: AbortSignal;
 }
 
 export type CompactionLayer = 'micro' | 'auto' | 'manual' | 'spill' | 'fallback';
@@ -26,11 +34,19 @@ export interface CompactionEvent {
   readonly duration_ms: number;
   readonly segment_path: string | null;
   readonly focus: string | null;
+  /** The summary the model wrote (auto and manual layers), for the audit view. */
+  readonly summary?: string;
+  /** The tool results a micro clear replaced, or the spilled one. */
+  readonly tool_use_ids?: readonly string[];
 }
 
 export interface CompactionResult {
   readonly history: MessageParam[];
   readonly events: readonly CompactionEvent[];
+  /** Tokens the compaction's own model calls used: billed like any turn. */
+  readonly usage?: TokenUsage;
+  /** The context the next request is expected to have, by the token meter. */
+  readonly estimatedContextTokens?: number;
 }
 
 /** The single entry point the loop calls before each request and after a `compact` tool call. */
@@ -42,7 +58,7 @@ export interface Compactor {
   ): Promise<CompactionResult>;
 }
 
-/** Leaves the history as it is: the baseline, and what runs until a strategy is configured. */
+/** Leaves the history as it is: the baseline, and what runs when compaction is switched off. */
 export const noCompaction: Compactor = {
   async compact(history) {
     return { history, events: [] };

@@ -12,6 +12,18 @@ export interface AgentConfig {
   readonly bashTimeoutMs: number;
   readonly bashEnvPassthrough: readonly string[];
   readonly prompt: string | undefined;
+  readonly compaction: CompactionInputs;
+}
+
+/** The compaction inputs; unset ones take the defaults in compaction/settings.ts. */
+export interface CompactionInputs {
+  readonly thresholdTokens?: number;
+  readonly microKeepRecent?: number;
+  readonly microClearAtLeast?: number;
+  readonly microPreserveTools?: readonly string[];
+  readonly keepTailTokens?: number;
+  readonly restoreRecentFiles?: number;
+  readonly maxCompactions?: number;
 }
 
 /** Reads one input by its action.yml name; '' when unset (as @actions/core's getInput does). */
@@ -75,6 +87,26 @@ export function parseAgentConfig(read: InputReader, env: NodeJS.ProcessEnv): Age
   };
   const bashTimeoutMs = numbers.number('bash_timeout_seconds', INPUT_DEFAULTS.bash_timeout_seconds) * 1000;
   const prompt = read('prompt').trim() || undefined;
+  const preserveTools = splitList(read('micro_preserve_tools'));
+  const compaction: CompactionInputs = {
+    thresholdTokens: numbers.optionalInteger('compaction_threshold_tokens'),
+    microKeepRecent: numbers.optionalCount('micro_keep_recent'),
+    microClearAtLeast: numbers.optionalCount('micro_clear_at_least'),
+    ...(preserveTools.length > 0 ? { microPreserveTools: preserveTools } : {}),
+    keepTailTokens: numbers.optionalCount('compaction_keep_tail'),
+    restoreRecentFiles: numbers.optionalCount('restore_recent_files'),
+    maxCompactions: numbers.optionalCount('max_compactions')
+  };
+  if (
+    modelSpec &&
+    compaction.thresholdTokens !== undefined &&
+    compaction.thresholdTokens >= modelSpec.contextWindow
+  ) {
+    problems.push(
+      `compaction_threshold_tokens is ${compaction.thresholdTokens}, but the context window of ${model} is ` +
+        `${modelSpec.contextWindow}: it must be lower.`
+    );
+  }
 
   if (problems.length > 0 || !modelSpec) throw new InputError(problems);
   return {
@@ -86,8 +118,13 @@ export function parseAgentConfig(read: InputReader, env: NodeJS.ProcessEnv): Age
     limits,
     bashTimeoutMs,
     bashEnvPassthrough: splitList(read('bash_env_passthrough')),
-    prompt
+    prompt,
+    compaction: withoutUndefined(compaction)
   };
+}
+
+function withoutUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as T;
 }
 
 function splitList(raw: string): string[] {
@@ -116,6 +153,18 @@ class NumberInputs {
     const value = this.optionalNumber(name);
     if (value !== undefined && !Number.isInteger(value)) {
       this.problems.push(`${name} must be a whole number, got "${this.read(name).trim()}".`);
+      return undefined;
+    }
+    return value;
+  }
+
+  /** A whole number that may be 0 (a count or a size that can be switched off). */
+  optionalCount(name: string): number | undefined {
+    const raw = this.read(name).trim();
+    if (raw === '') return undefined;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < 0) {
+      this.problems.push(`${name} must be a whole number of 0 or more, got "${raw}".`);
       return undefined;
     }
     return value;

@@ -1,5 +1,6 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import type { StopReason } from '../agent/stop-reason.js';
+import type { CompactionEvent } from '../compaction/compactor.js';
 
 /** Token counts per class, snake_case as they appear on disk. */
 export interface UsageRecord {
@@ -42,6 +43,8 @@ export type TranscriptEvent =
       readonly turn: number;
       readonly message_count: number;
       readonly max_tokens: number;
+      /** The compactor's estimate of this request's context, to compare with the response's usage. */
+      readonly estimated_context_tokens: number | null;
     }
   | {
       readonly type: 'response';
@@ -64,6 +67,7 @@ export type TranscriptEvent =
       readonly duration_ms: number;
     }
   | { readonly type: 'compaction_requested'; readonly turn: number; readonly focus: string | null }
+  | ({ readonly type: 'compaction' } & CompactionEvent)
   | {
       readonly type: 'run_end';
       readonly stop_reason: StopReason;

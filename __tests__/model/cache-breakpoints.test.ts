@@ -1,5 +1,5 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
-import { systemWithBreakpoint, withMessageBreakpoints } from '../../src/agent/cache-breakpoints.js';
+import { systemWithBreakpoint, withMessageBreakpoints } from '../../src/model/cache-breakpoints.js';
 
 const history: MessageParam[] = [
   { role: 'user', content: 'The task.' },

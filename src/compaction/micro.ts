@@ -1,0 +1,186 @@
+import type { MessageParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
+import { toolExchangesFrom, toolResultText, type ToolExchange } from './history.js';
+import { CLEARED_PREFIX, placeholderFor } from './placeholder.js';
+
+export interface MicroSettings {
+  /** The most recent tool results that are never cleared (unless superseded). */
+  readonly keepRecent: number;
+  /** Hysteresis floor: clear only once this many tokens can be cleared, then clear them all. */
+  readonly clearAtLeast: number;
+  /** Results smaller than this are not worth a placeholder. */
+  readonly minResultTokens: number;
+  /** Tools whose results are never cleared. */
+  readonly preserveTools: readonly string[];
+}
+
+/** A result that may be cleared one day: big enough and not from a preserved tool. */
+export interface ClearableResult {
+  readonly toolUseId: string;
+  readonly name: string;
+  readonly input: unknown;
+  readonly messageIndex: number;
+  readonly blockIndex: number;
+  readonly tokens: number;
+  /** Position among all tool results of the history (small and preserved ones included). */
+  readonly ordinal: number;
+  /** A later call made this result stale: the file was read again or changed, or the same command ran again. */
+  superseded: boolean;
+}
+
+/**
+ * What micro-compaction knows about the history, built incrementally: only results not yet cleared
+ * and big enough to matter are kept, so its size is bounded by the floor, not by the run's length.
+ */
+export interface MicroIndex {
+  indexedUpTo: number;
+  resultCount: number;
+  pending: ClearableResult[];
+  /** The latest result per supersession key (file path, command, search). */
+  latestByKey: Map<string, ClearableResult>;
+}
+
+export function emptyMicroIndex(): MicroIndex {
+  return { indexedUpTo: 0, resultCount: 0, pending: [], latestByKey: new Map() };
+}
+
+/** Adds the tool results of history[index.indexedUpTo..] to the index (updates it in place). */
+export function indexNewResults(
+  index: MicroIndex,
+  history: readonly MessageParam[],
+  settings: MicroSettings,
+  estimateTokens: (chars: number) => number
+): void {
+  for (const exchange of toolExchangesFrom(history, index.indexedUpTo)) {
+    const ordinal = index.resultCount++;
+    markSuperseded(index, exchange);
+    const text = toolResultText(exchange.result);
+    if (text.startsWith(CLEARED_PREFIX) || settings.preserveTools.includes(exchange.use.name)) continue;
+    const tokens = estimateTokens(text.length);
+    if (tokens < settings.minResultTokens) continue;
+    const record: ClearableResult = {
+      toolUseId: exchange.use.id,
+      name: exchange.use.name,
+      input: exchange.use.input,
+      messageIndex: exchange.messageIndex,
+      blockIndex: exchange.blockIndex,
+      tokens,
+      ordinal,
+      superseded: false
+    };
+    index.pending.push(record);
+    const key = supersessionKey(exchange);
+    if (key) index.latestByKey.set(key, record);
+  }
+  index.indexedUpTo = history.length;
+}
+
+/** A read is stale once the file is read again or changed; a command or search once it is repeated. */
+function markSuperseded(index: MicroIndex, exchange: ToolExchange): void {
+  const input = exchange.use.input as Record<string, unknown>;
+  if (
+    (exchange.use.name === 'edit_file' || exchange.use.name === 'write_file') &&
+    typeof input.path === 'string'
+  ) {
+    const read = index.latestByKey.get(`file:${normalizePath(input.path)}`);
+    if (read) read.superseded = true;
+    return;
+  }
+  const key = supersessionKey(exchange);
+  const previous = key ? index.latestByKey.get(key) : undefined;
+  if (previous) previous.superseded = true;
+}
+
+function supersessionKey({ use }: ToolExchange): string | undefined {
+  const input = use.input as Record<string, unknown>;
+  switch (use.name) {
+    case 'read_file':
+      return typeof input.path === 'string' ? `file:${normalizePath(input.path)}` : undefined;
+    case 'bash':
+      return typeof input.command === 'string' ? `bash:${input.command.trim()}` : undefined;
+    case 'grep':
+    case 'glob':
+      return `${use.name}:${JSON.stringify(input)}`;
+    default:
+      return undefined;
+  }
+}
+
+function normalizePath(value: string): string {
+  return value.replace(/^\.\//, '').replace(/\/+/g, '/');
+}
+
+/**
+ * The results to clear now: superseded ones first (they cost least to lose), then every result older
+ * than the `keepRecent` most recent. Results of the newest message, not yet seen by the model, stay.
+ */
+export function clearCandidates(
+  index: MicroIndex,
+  settings: MicroSettings,
+  newestMessageIndex: number
+): ClearableResult[] {
+  const recentFrom = index.resultCount - settings.keepRecent;
+  const eligible = index.pending.filter(
+    (result) => result.messageIndex < newestMessageIndex && (result.superseded || result.ordinal < recentFrom)
+  );
+  return [
+    ...eligible.filter((result) => result.superseded),
+    ...eligible.filter((result) => !result.superseded)
+  ];
+}
+
+export type MicroDecision = { readonly clear: false } | { readonly clear: true; readonly reason: string };
+
+/** Hysteresis: clear when the floor is reached, or at once when the prompt cache has gone cold anyway. */
+export function decideMicroClear(
+  candidates: readonly ClearableResult[],
+  settings: MicroSettings,
+  idleMs: number | undefined,
+  cacheTtlMs: number
+): MicroDecision {
+  if (candidates.length === 0) return { clear: false };
+  const clearable = candidates.reduce((sum, result) => sum + result.tokens, 0);
+  const stale = candidates.filter((result) => result.superseded).length;
+  const what = `${candidates.length} results (${stale} superseded), ~${clearable} tokens`;
+  if (idleMs !== undefined && idleMs > cacheTtlMs) {
+    return { clear: true, reason: `cache cold (${Math.round(idleMs / 1000)} s idle): cleared ${what}` };
+  }
+  if (clearable >= settings.clearAtLeast) {
+    return { clear: true, reason: `floor of ${settings.clearAtLeast} tokens reached: cleared ${what}` };
+  }
+  return { clear: false };
+}
+
+/** Returns a new history with the given results replaced by placeholders; the input is not changed. */
+export function clearResults(
+  history: readonly MessageParam[],
+  results: readonly ClearableResult[]
+): MessageParam[] {
+  const next = [...history];
+  const byMessage = new Map<number, ClearableResult[]>();
+  for (const result of results)
+    byMessage.set(result.messageIndex, [...(byMessage.get(result.messageIndex) ?? []), result]);
+  for (const [messageIndex, cleared] of byMessage) {
+    const message = next[messageIndex]!;
+    if (typeof message.content === 'string') continue;
+    const content = [...message.content];
+    for (const result of cleared) {
+      const block = content[result.blockIndex] as ToolResultBlockParam;
+      const placeholder: ToolResultBlockParam = {
+        type: 'tool_result',
+        tool_use_id: block.tool_use_id,
+        content: placeholderFor(result.name, result.input, toolResultText(block)),
+        ...(block.is_error ? { is_error: true } : {})
+      };
+      content[result.blockIndex] = placeholder;
+    }
+    next[messageIndex] = { ...message, content } as MessageParam;
+  }
+  return next;
+}
+
+/** Drops cleared results from the index (updates it in place). */
+export function forgetCleared(index: MicroIndex, cleared: readonly ClearableResult[]): void {
+  const gone = new Set(cleared);
+  index.pending = index.pending.filter((result) => !gone.has(result));
+  for (const [key, result] of index.latestByKey) if (gone.has(result)) index.latestByKey.delete(key);
+}

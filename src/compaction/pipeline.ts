@@ -1,0 +1,392 @@
+import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
+import type { ModelPrices } from '../config/models.js';
+import type { ModelClient } from '../model/model-client.js';
+import type { RequestBuilder } from '../model/request-builder.js';
+import { addUsage, costUsd, NO_USAGE, type TokenUsage } from '../model/usage.js';
+import type {
+  CompactionContext,
+  CompactionEvent,
+  CompactionLayer,
+  CompactionResult,
+  CompactionTrigger,
+  Compactor
+} from './compactor.js';
+import { taskOf } from './history.js';
+import {
+  clearCandidates,
+  clearResults,
+  decideMicroClear,
+  emptyMicroIndex,
+  forgetCleared,
+  indexNewResults,
+  type MicroIndex
+} from './micro.js';
+import { compactedHistory, selectTail, type RestoredFile } from './rebuild.js';
+import type { CompactionSettings } from './settings.js';
+import { spillLargeResults, type SpillWriter } from './spill.js';
+import { summaryFromReply, summaryInstruction, withSummaryInstruction } from './summary.js';
+import { TokenMeter } from './token-meter.js';
+import { emptyWorkLedger, recordWork, renderWorkLedger, type WorkLedger } from './work-ledger.js';
+
+/** The disk and the repository, as compaction needs them. Handed in, so strategies test without I/O. */
+export interface CompactionStore {
+  /** Saves the history as it is before a compaction drops anything; returns the segment's path. */
+  saveSegment(number: number, history: readonly MessageParam[]): string;
+  readonly spill: SpillWriter;
+  /** A file as read_file would show it, bounded to `maxTokens`; undefined when it is gone. */
+  readRecentFile(path: string, maxTokens: number, estimate: (chars: number) => number): string | undefined;
+  /** `git status --porcelain` lines, or undefined when git cannot say. */
+  changedFiles(): Promise<string[] | undefined>;
+  /** Where the model is told the full transcript is. */
+  readonly transcriptPath: string;
+}
+
+export interface CompactionDependencies {
+  readonly model: ModelClient;
+  readonly requests: RequestBuilder;
+  readonly prices: ModelPrices;
+  readonly store: CompactionStore;
+  readonly now: () => number;
+}
+
+/** What a summary (or its fallback) replaced the history with. */
+interface Rebuilt {
+  readonly history: MessageParam[];
+  readonly tokens: number;
+}
+
+/**
+ * The three layers and the spill, composed: spill new oversized results, micro-clear in batches,
+ * auto-compact past the threshold, and compact on request. Holds the run's compaction state; the
+ * strategies it calls are functions over the history.
+ */
+export class CompactionPipeline implements Compactor {
+  private readonly meter: TokenMeter;
+  private micro: MicroIndex = emptyMicroIndex();
+  private readonly ledger: WorkLedger = emptyWorkLedger();
+  private sentCount = 0;
+  private lastRequestAt: number | undefined;
+  private summaryCompactions = 0;
+  private consecutiveFailures = 0;
+  private segments = 0;
+  /** The configured window, lowered if the API ever reports a smaller maximum. */
+  private windowTokens: number;
+
+  constructor(
+    private readonly settings: CompactionSettings,
+    private readonly deps: CompactionDependencies
+  ) {
+    this.meter = new TokenMeter(deps.requests.prefixChars());
+    this.windowTokens = settings.contextWindow;
+  }
+
+  /** The chars-per-token ratio learned so far (reported by the benchmark). */
+  get charsPerToken(): number {
+    return this.meter.ratio;
+  }
+
+  async compact(
+    history: MessageParam[],
+    trigger: CompactionTrigger,
+    context: CompactionContext
+  ): Promise<CompactionResult> {
+    this.meter.observe(context.lastUsage);
+    recordWork(this.ledger, history, context.turn);
+    const run = new CompactionRun(history, context.turn);
+
+    this.spill(run);
+    if (trigger.kind === 'before_request') {
+      if (this.settings.layers.micro) this.microClear(run);
+      if (this.settings.layers.auto) await this.autoCompact(run, context);
+    } else if (trigger.kind === 'manual') {
+      await this.summarize(run, context, 'manual', 'the agent called compact', trigger.focus);
+    } else {
+      if (trigger.actualTokens) this.meter.correct(trigger.actualTokens, run.history);
+      if (trigger.maximumTokens) this.windowTokens = Math.min(this.windowTokens, trigger.maximumTokens);
+      await this.summarize(
+        run,
+        context,
+        'auto',
+        `the API answered prompt is too long (${trigger.actualTokens ?? '?'} tokens)`,
+        undefined
+      );
+    }
+
+    const estimated = this.tokensOf(run);
+    if (trigger.kind === 'before_request') {
+      this.meter.recordSent(run.history, run.changedOldMessages ? 0 : this.sentCount);
+      this.sentCount = run.history.length;
+      this.lastRequestAt = this.deps.now();
+    }
+    return { history: run.history, events: run.events, usage: run.usage, estimatedContextTokens: estimated };
+  }
+
+  /** Measured plus estimated, unless a sent message changed in this call: then all of it is estimated. */
+  private tokensOf(run: CompactionRun): number {
+    return run.changedOldMessages
+      ? this.meter.estimateRequest(run.history)
+      : this.meter.contextTokens(run.history);
+  }
+
+  private spill(run: CompactionRun): void {
+    const { history, spilled } = spillLargeResults(
+      run.history,
+      this.sentCount,
+      this.settings.spill,
+      this.deps.store.spill
+    );
+    if (spilled.length === 0) return;
+    run.history = history;
+    for (const item of spilled) {
+      run.event({
+        layer: 'spill',
+        reason: `tool result of ${item.chars} characters saved to ${item.path}`,
+        tokens_before: this.meter.estimate(item.chars),
+        tokens_after: this.meter.estimate(this.settings.spill.previewChars + 300),
+        results_cleared: 1,
+        tool_use_ids: [item.toolUseId]
+      });
+    }
+  }
+
+  private microClear(run: CompactionRun): void {
+    indexNewResults(this.micro, run.history, this.settings.micro, (chars) => this.meter.estimate(chars));
+    const candidates = clearCandidates(this.micro, this.settings.micro, run.history.length - 1);
+    const idle = this.lastRequestAt === undefined ? undefined : this.deps.now() - this.lastRequestAt;
+    const decision = decideMicroClear(candidates, this.settings.micro, idle, this.settings.cacheTtlMs);
+    if (!decision.clear) return;
+    const before = this.tokensOf(run);
+    run.history = clearResults(run.history, candidates);
+    run.changedOldMessages = true;
+    forgetCleared(this.micro, candidates);
+    run.event({
+      layer: 'micro',
+      reason: decision.reason,
+      tokens_before: before,
+      tokens_after: this.meter.estimateRequest(run.history),
+      results_cleared: candidates.length,
+      tool_use_ids: candidates.map((result) => result.toolUseId)
+    });
+  }
+
+  private async autoCompact(run: CompactionRun, context: CompactionContext): Promise<void> {
+    const tokens = this.tokensOf(run);
+    if (tokens <= this.settings.thresholdTokens) return;
+    const expectedAfter = this.rebuildEstimate(run.history);
+    if (tokens - expectedAfter < this.settings.minSavingsTokens) return;
+    await this.summarize(
+      run,
+      context,
+      'auto',
+      `context ~${tokens} tokens > threshold ${this.settings.thresholdTokens}`,
+      undefined
+    );
+  }
+
+  /** A cheap upper estimate of the history after a compaction: summary budget, ledger, files and tail. */
+  private rebuildEstimate(history: readonly MessageParam[]): number {
+    const task = this.meter.estimate(taskOf(history).length);
+    return task + 3_000 + this.settings.keepTailTokens + this.settings.maxRestoredTokens;
+  }
+
+  /** Summary compaction with retries, the circuit breaker, and the fallback that needs no model. */
+  private async summarize(
+    run: CompactionRun,
+    context: CompactionContext,
+    layer: CompactionLayer,
+    reason: string,
+    focus: string | undefined
+  ): Promise<void> {
+    if (run.history.length < 2) return;
+    const started = this.deps.now();
+    const before = this.tokensOf(run);
+    const segment = this.deps.store.saveSegment(++this.segments, run.history);
+    const breakerOpen = this.consecutiveFailures >= this.settings.maxConsecutiveFailures;
+    const overBudget = this.summaryCompactions >= this.settings.maxCompactions;
+    let summary: { text: string; usage: TokenUsage } | undefined;
+    let failure: string | undefined;
+    if (breakerOpen) failure = `circuit breaker open after ${this.consecutiveFailures} failed summaries`;
+    else if (overBudget) failure = `max_compactions (${this.settings.maxCompactions}) reached`;
+    else {
+      const attempt = await this.requestSummary(run.history, focus, context.signal);
+      run.usage = addUsage(run.usage, attempt.usage);
+      if (attempt.text !== undefined) summary = { text: attempt.text, usage: attempt.usage };
+      else failure = attempt.error;
+    }
+
+    if (summary) {
+      this.consecutiveFailures = 0;
+      this.summaryCompactions++;
+    } else if (!breakerOpen && !overBudget) {
+      this.consecutiveFailures++;
+    }
+    const header = summary
+      ? this.summaryHeader(summary.text, segment, context.turn)
+      : this.fallbackHeader(failure ?? 'unknown', segment);
+    const rebuilt = await this.rebuild(run.history, header);
+    run.history = rebuilt.history;
+    run.changedOldMessages = true;
+    this.afterRebuild(rebuilt.history);
+    run.event({
+      layer: summary ? layer : 'fallback',
+      reason: summary ? reason : `${reason}; summary failed (${failure}), dropped the oldest turns`,
+      tokens_before: before,
+      tokens_after: rebuilt.tokens,
+      summary_tokens: summary?.usage.output ?? 0,
+      summary_cost_usd: summary ? costUsd(summary.usage, this.deps.prices) : 0,
+      duration_ms: this.deps.now() - started,
+      segment_path: segment,
+      focus: focus ?? null,
+      ...(summary ? { summary: summary.text } : {})
+    });
+  }
+
+  /** Asks the model for the summary, up to `summaryAttempts` times. Never throws: failures fall back. */
+  private async requestSummary(
+    history: readonly MessageParam[],
+    focus: string | undefined,
+    signal: AbortSignal | undefined
+  ): Promise<{ text?: string; error?: string; usage: TokenUsage }> {
+    const messages = withSummaryInstruction(this.fitForSummary(history), summaryInstruction(focus));
+    const request = this.deps.requests.build(messages, this.settings.summaryMaxTokens);
+    let usage = NO_USAGE;
+    let error = 'no attempt made';
+    if (this.meter.estimateRequest(messages) + this.settings.summaryMaxTokens > this.windowTokens) {
+      return { error: 'even the shortest summary request would not fit the context window', usage };
+    }
+    for (let attempt = 1; attempt <= this.settings.summaryAttempts; attempt++) {
+      if (signal?.aborted) return { error: 'aborted', usage };
+      try {
+        const reply = await this.deps.model.complete(request, signal ? { signal } : {});
+        usage = addUsage(usage, reply.usage);
+        return { text: summaryFromReply(reply), usage };
+      } catch (failure) {
+        error = failure instanceof Error ? failure.message : String(failure);
+      }
+    }
+    return { error, usage };
+  }
+
+  /**
+   * The history the summary request can carry without overflowing the window: as it is when it fits
+   * (so the cached prefix is read), else the task and as many recent turns as fit.
+   */
+  private fitForSummary(history: readonly MessageParam[]): readonly MessageParam[] {
+    const budget = this.windowTokens - this.settings.summaryMaxTokens - 2_000;
+    if (this.meter.estimateRequest(history) <= budget) return history;
+    const prefix = this.meter.estimate(this.deps.requests.prefixChars());
+    const first = history[0]!;
+    const room = budget - prefix - this.meter.estimateMessages([first]);
+    return [first, ...selectTail(history, room, (message) => this.meter.estimateMessages([message]))];
+  }
+
+  private summaryHeader(summary: string, segment: string, turn: number): string {
+    return [
+      `<conversation-summary compaction="${this.segments}" turn="${turn}">`,
+      `Earlier messages were compacted. Full transcript: ${this.deps.store.transcriptPath}; the history as it`,
+      `was before this compaction: ${segment}. Read them with read_file if a detail is missing.`,
+      '',
+      summary,
+      '</conversation-summary>'
+    ].join('\n');
+  }
+
+  private fallbackHeader(failure: string, segment: string): string {
+    return [
+      '<conversation-summary kind="fallback">',
+      `The oldest turns were dropped without a summary (${failure}).`,
+      `They are in ${segment} and in ${this.deps.store.transcriptPath}; read them with read_file if needed.`,
+      '</conversation-summary>'
+    ].join('\n');
+  }
+
+  /**
+   * Builds the compacted history, harder each time it is not well under the threshold: a shorter
+   * tail, then no files, then no tail. A compaction that leaves the context near the threshold would
+   * trigger again on the next turn.
+   */
+  private async rebuild(history: readonly MessageParam[], header: string): Promise<Rebuilt> {
+    const ledger = renderWorkLedger(this.ledger, await this.deps.store.changedFiles());
+    const target = Math.floor(this.settings.thresholdTokens / 2);
+    const tokensOf = (message: MessageParam) => this.meter.estimateMessages([message]);
+    const plans = [
+      { tail: this.settings.keepTailTokens, files: this.settings.restoreRecentFiles },
+      { tail: Math.floor(this.settings.keepTailTokens / 2), files: this.settings.restoreRecentFiles },
+      { tail: Math.floor(this.settings.keepTailTokens / 2), files: 0 },
+      { tail: 0, files: 0 }
+    ];
+    let rebuilt: Rebuilt | undefined;
+    for (const plan of plans) {
+      const tail = selectTail(history, plan.tail, tokensOf);
+      const next = compactedHistory({
+        task: taskOf(history),
+        header,
+        ledger,
+        files: this.restoreFiles(tail, plan.files),
+        tail
+      });
+      const tokens = this.meter.estimateRequest(next);
+      rebuilt = { history: next, tokens };
+      if (tokens <= target) break;
+    }
+    return rebuilt!;
+  }
+
+  /** Up to `count` recently read files that the tail does not already show, re-read from disk. */
+  private restoreFiles(tail: readonly MessageParam[], count: number): RestoredFile[] {
+    if (count === 0) return [];
+    const inTail = JSON.stringify(tail);
+    const files: RestoredFile[] = [];
+    let budget = this.settings.maxRestoredTokens;
+    for (const path of [...this.ledger.recentReads].reverse()) {
+      if (files.length >= count || budget <= 0) break;
+      if (inTail.includes(`"path":"${path}"`)) continue;
+      const text = this.deps.store.readRecentFile(
+        path,
+        Math.min(this.settings.maxFileTokens, budget),
+        (chars) => this.meter.estimate(chars)
+      );
+      if (text === undefined) continue;
+      budget -= this.meter.estimate(text.length);
+      files.push({ path, text });
+    }
+    return files;
+  }
+
+  /** The new history is indexed afresh: its positions changed, and its tail results are now the recent ones. */
+  private afterRebuild(history: readonly MessageParam[]): void {
+    this.micro = emptyMicroIndex();
+    this.ledger.indexedUpTo = history.length;
+    this.meter.forget();
+    this.sentCount = 0;
+  }
+}
+
+/** One call's working state: the history as it evolves, the events, and the model usage. */
+class CompactionRun {
+  readonly events: CompactionEvent[] = [];
+  usage: TokenUsage = NO_USAGE;
+  /** True once a message that was already sent has changed: the token base must be measured again. */
+  changedOldMessages = false;
+
+  constructor(
+    public history: MessageParam[],
+    private readonly turn: number
+  ) {}
+
+  event(
+    fields: Partial<CompactionEvent> &
+      Pick<CompactionEvent, 'layer' | 'reason' | 'tokens_before' | 'tokens_after'>
+  ): void {
+    this.events.push({
+      turn: this.turn,
+      results_cleared: 0,
+      summary_tokens: 0,
+      summary_cost_usd: 0,
+      duration_ms: 0,
+      segment_path: null,
+      focus: null,
+      ...fields
+    });
+  }
+}

@@ -1,0 +1,77 @@
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
+import { changedFiles } from '../git/changed-files.js';
+import type { Workspace } from '../tools/workspace.js';
+import type { CompactionStore } from './pipeline.js';
+
+/**
+ * Compaction's disk: segments and spilled results go to the run folder under `.transcripts/`,
+ * recently read files come back through the workspace (the same boundary the tools use).
+ */
+export class RunFolderStore implements CompactionStore {
+  private readonly runDir: string;
+
+  constructor(
+    runDir: string,
+    private readonly workspace: Workspace,
+    readonly transcriptPath: string
+  ) {
+    mkdirSync(runDir, { recursive: true });
+    // Real path, so it compares with the workspace root (also real) when shown relative to it.
+    this.runDir = realpathSync(runDir);
+  }
+
+  saveSegment(number: number, history: readonly MessageParam[]): string {
+    const file = path.join(this.runDir, 'segments', `segment-${String(number).padStart(3, '0')}.json`);
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, JSON.stringify(history));
+    return this.shown(file);
+  }
+
+  readonly spill = (toolUseId: string, text: string): string => {
+    const safeId = toolUseId.replace(/[^A-Za-z0-9_-]/g, '_');
+    const file = path.join(this.runDir, 'tool-results', `${safeId}.txt`);
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, text);
+    return this.shown(file);
+  };
+
+  readRecentFile(
+    requested: string,
+    maxTokens: number,
+    estimate: (chars: number) => number
+  ): string | undefined {
+    let text: string;
+    try {
+      text = readFileSync(this.workspace.resolveForRead(requested), 'utf8');
+    } catch {
+      return undefined;
+    }
+    const lines = text.split('\n');
+    const numbered: string[] = [];
+    let chars = 0;
+    for (let index = 0; index < lines.length; index++) {
+      const line = `${String(index + 1).padStart(6)}\t${lines[index]}`;
+      if (estimate(chars + line.length) > maxTokens) {
+        numbered.push(
+          `[... ${lines.length - index} more lines; read_file ${requested} with offset ${index + 1}]`
+        );
+        break;
+      }
+      numbered.push(line);
+      chars += line.length + 1;
+    }
+    return numbered.join('\n');
+  }
+
+  changedFiles(): Promise<string[] | undefined> {
+    return changedFiles(this.workspace.root);
+  }
+
+  /** Inside the repository, paths are shown relative to it, so read_file can open them. */
+  private shown(file: string): string {
+    const relative = path.relative(this.workspace.root, file);
+    return relative.startsWith('..') || path.isAbsolute(relative) ? file : relative.split(path.sep).join('/');
+  }
+}

@@ -1,0 +1,92 @@
+import type { MicroSettings } from './micro.js';
+import type { SpillSettings } from './spill.js';
+
+export interface CompactionSettings {
+  readonly contextWindow: number;
+  /** Auto-compaction starts past this many context tokens. */
+  readonly thresholdTokens: number;
+  /** max_tokens of a summary request. */
+  readonly summaryMaxTokens: number;
+  /** Auto-compaction is skipped when it would free less than this. */
+  readonly minSavingsTokens: number;
+  readonly micro: MicroSettings;
+  /** The prompt cache's lifetime: after this long idle, clearing costs nothing extra. */
+  readonly cacheTtlMs: number;
+  /** Token budget of the recent messages kept verbatim after a compaction. */
+  readonly keepTailTokens: number;
+  /** How many recently read files are re-read from disk into the compacted history. */
+  readonly restoreRecentFiles: number;
+  readonly maxFileTokens: number;
+  readonly maxRestoredTokens: number;
+  /** Summary compactions allowed per run; past it, compaction drops the oldest turns without a model call. */
+  readonly maxCompactions: number;
+  /** Consecutive failed summary compactions that open the circuit breaker. */
+  readonly maxConsecutiveFailures: number;
+  /** Tries of the summary call within one compaction. */
+  readonly summaryAttempts: number;
+  readonly spill: SpillSettings;
+  /** Layers that run; the benchmark switches them off one at a time. */
+  readonly layers: { readonly micro: boolean; readonly auto: boolean };
+}
+
+/** Production numbers from ../shared/notes/compaction.md until the benchmark tunes them. */
+export const COMPACTION_DEFAULTS = {
+  microKeepRecent: 8,
+  microClearAtLeast: 20_000,
+  microMinResultTokens: 250,
+  keepTailTokens: 20_000,
+  restoreRecentFiles: 5,
+  maxCompactions: 50,
+  minSavingsTokens: 20_000
+} as const;
+
+/**
+ * context_window - min(max_output, 20000) - 13000: room for the summary's output and the instruction.
+ * Never below half the window, so small test windows still leave a working threshold.
+ */
+export function autoCompactThreshold(contextWindow: number, maxOutputTokens: number): number {
+  const formula = contextWindow - Math.min(maxOutputTokens, 20_000) - 13_000;
+  return Math.max(formula, Math.floor(contextWindow / 2));
+}
+
+export interface CompactionOptions {
+  readonly contextWindow: number;
+  readonly maxOutputTokens: number;
+  readonly thresholdTokens?: number;
+  readonly microKeepRecent?: number;
+  readonly microClearAtLeast?: number;
+  readonly microPreserveTools?: readonly string[];
+  readonly keepTailTokens?: number;
+  readonly restoreRecentFiles?: number;
+  readonly maxCompactions?: number;
+  readonly layers?: { readonly micro: boolean; readonly auto: boolean };
+}
+
+/** Fills in every setting from the few the user can set. Floors scale down with small thresholds. */
+export function compactionSettings(options: CompactionOptions): CompactionSettings {
+  const threshold =
+    options.thresholdTokens ?? autoCompactThreshold(options.contextWindow, options.maxOutputTokens);
+  const scaled = (value: number, share: number) => Math.min(value, Math.floor(threshold * share));
+  return {
+    contextWindow: options.contextWindow,
+    thresholdTokens: threshold,
+    summaryMaxTokens: Math.min(options.maxOutputTokens, 20_000, Math.floor(options.contextWindow / 8)),
+    minSavingsTokens: scaled(COMPACTION_DEFAULTS.minSavingsTokens, 0.1),
+    micro: {
+      keepRecent: options.microKeepRecent ?? COMPACTION_DEFAULTS.microKeepRecent,
+      clearAtLeast: options.microClearAtLeast ?? scaled(COMPACTION_DEFAULTS.microClearAtLeast, 0.12),
+      minResultTokens: scaled(COMPACTION_DEFAULTS.microMinResultTokens, 0.01),
+      preserveTools: options.microPreserveTools ?? []
+    },
+    cacheTtlMs: 5 * 60_000,
+    keepTailTokens: options.keepTailTokens ?? scaled(COMPACTION_DEFAULTS.keepTailTokens, 0.15),
+    restoreRecentFiles: options.restoreRecentFiles ?? COMPACTION_DEFAULTS.restoreRecentFiles,
+    maxFileTokens: scaled(5_000, 0.03),
+    maxRestoredTokens: scaled(25_000, 0.15),
+    maxCompactions: options.maxCompactions ?? COMPACTION_DEFAULTS.maxCompactions,
+    maxConsecutiveFailures: 3,
+    summaryAttempts: 2,
+    spill: { maxResultChars: 50_000, previewChars: 2_000 },
+    layers: options.layers ?? { micro: true, auto: true }
+  };
+}

@@ -1,0 +1,105 @@
+import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
+import { promptTokens, type TokenUsage } from '../model/usage.js';
+import { historyChars, messageChars } from './history.js';
+
+/** Chars per token before any usage was seen: low on purpose (code tokenizes densely), so we overestimate. */
+export const INITIAL_CHARS_PER_TOKEN = 2.5;
+/** Added to every estimated (not measured) part, so an estimate errs on the side of compacting early. */
+export const ESTIMATE_SAFETY_MARGIN = 0.1;
+
+/**
+ * Context accounting. What the API measured for the last request is exact; only the messages added
+ * since are estimated, with a chars-per-token ratio learned from the same measurements.
+ * Per-turn work is proportional to the new messages, not to the history.
+ */
+export class TokenMeter {
+  private charsPerToken = INITIAL_CHARS_PER_TOKEN;
+  /** What the last request held: its message count and its size in characters (prefix included). */
+  private sentCount = 0;
+  /** Undefined when the history changed in a way that makes the old size meaningless. */
+  private sentChars: number | undefined;
+  private measuredTokens: number | undefined;
+  private lastUsageSeen: TokenUsage | undefined;
+
+  constructor(private readonly prefixChars: number) {}
+
+  get ratio(): number {
+    return this.charsPerToken;
+  }
+
+  /** Tokens for characters not yet measured by the API, margin included. */
+  estimate(chars: number): number {
+    return Math.ceil((chars / this.charsPerToken) * (1 + ESTIMATE_SAFETY_MARGIN));
+  }
+
+  estimateMessages(messages: readonly MessageParam[]): number {
+    return this.estimate(historyChars(messages));
+  }
+
+  /** The whole request estimated from characters: for a history that changed since it was measured. */
+  estimateRequest(history: readonly MessageParam[]): number {
+    return this.estimate(this.prefixChars + historyChars(history));
+  }
+
+  /** Learns from the last response's usage, once per response. */
+  observe(lastUsage: TokenUsage | undefined): void {
+    if (!lastUsage || lastUsage === this.lastUsageSeen || this.sentChars === undefined) return;
+    this.lastUsageSeen = lastUsage;
+    const measured = promptTokens(lastUsage);
+    if (measured > 0) {
+      const observed = this.sentChars / measured;
+      // Weighted toward the newest measurement: the content mix (prose, code, JSON) drifts.
+      this.charsPerToken = 0.3 * this.charsPerToken + 0.7 * observed;
+    }
+    this.measuredTokens = measured;
+  }
+
+  /**
+   * The context the next request would have: measured tokens of what was sent, plus the last
+   * reply's output tokens, plus an estimate of what was added after it.
+   */
+  contextTokens(history: readonly MessageParam[]): number {
+    if (this.measuredTokens === undefined || this.sentCount > history.length)
+      return this.estimateRequest(history);
+    let total = this.measuredTokens;
+    for (let index = this.sentCount; index < history.length; index++) {
+      const message = history[index]!;
+      const isReply = index === this.sentCount && message.role === 'assistant' && this.lastUsageSeen;
+      total += isReply ? this.lastUsageSeen!.output : this.estimate(messageChars(message));
+    }
+    return total;
+  }
+
+  /**
+   * Records the history about to be sent. `unchangedPrefix` is how many leading messages are the same
+   * objects as in the previous request; their size is known, so only the rest is measured.
+   */
+  recordSent(history: readonly MessageParam[], unchangedPrefix: number): void {
+    if (
+      this.sentChars !== undefined &&
+      unchangedPrefix === this.sentCount &&
+      unchangedPrefix <= history.length
+    ) {
+      for (let index = unchangedPrefix; index < history.length; index++)
+        this.sentChars += messageChars(history[index]!);
+    } else {
+      this.sentChars = this.prefixChars + historyChars(history);
+      // The old measurement no longer describes this history: estimate everything until the next response.
+      this.measuredTokens = undefined;
+    }
+    this.sentCount = history.length;
+  }
+
+  /** The history was replaced: nothing measured applies to it until the next response. */
+  forget(): void {
+    this.sentChars = undefined;
+    this.measuredTokens = undefined;
+    this.sentCount = 0;
+  }
+
+  /** Re-bases the measurement after the API told us a prompt's real size (a prompt-too-long error). */
+  correct(actualTokens: number, history: readonly MessageParam[]): void {
+    const chars = this.prefixChars + historyChars(history);
+    if (actualTokens > 0) this.charsPerToken = Math.min(this.charsPerToken, chars / actualTokens);
+  }
+}

@@ -1,0 +1,109 @@
+import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
+import { toolExchangesFrom, toolResultText } from './history.js';
+
+const TEST_COMMAND = /\b(test|tests|jest|vitest|mocha|pytest|go test|cargo test|npm t\b|node --test)\b/;
+const MAX_FAILED_COMMANDS = 10;
+const MAX_RECENT_READS = 20;
+
+export interface CommandOutcome {
+  readonly command: string;
+  /** The exit code, or 'timeout'. */
+  readonly exit: string;
+  readonly turn: number;
+  /** The last lines of the output, for the latest test run only. */
+  readonly tail?: string;
+}
+
+/**
+ * Facts the code can record without the model, kept across compactions: the commands that failed,
+ * the latest test run, and the files the tools wrote. Summaries may blur; these do not.
+ */
+export interface WorkLedger {
+  indexedUpTo: number;
+  failedCommands: CommandOutcome[];
+  latestTest: CommandOutcome | undefined;
+  filesWritten: Set<string>;
+  /** Paths read with read_file, most recent last, without repeats. */
+  recentReads: string[];
+}
+
+export function emptyWorkLedger(): WorkLedger {
+  return {
+    indexedUpTo: 0,
+    failedCommands: [],
+    latestTest: undefined,
+    filesWritten: new Set(),
+    recentReads: []
+  };
+}
+
+/** Records the tool exchanges of history[ledger.indexedUpTo..] (updates the ledger in place). */
+export function recordWork(ledger: WorkLedger, history: readonly MessageParam[], turn: number): void {
+  for (const { use, result } of toolExchangesFrom(history, ledger.indexedUpTo)) {
+    const input = use.input as Record<string, unknown>;
+    if (
+      (use.name === 'edit_file' || use.name === 'write_file') &&
+      !result.is_error &&
+      typeof input.path === 'string'
+    ) {
+      ledger.filesWritten.add(input.path);
+    }
+    if (use.name === 'read_file' && !result.is_error && typeof input.path === 'string') {
+      noteRecentRead(ledger, input.path);
+    }
+    if (use.name !== 'bash' || typeof input.command !== 'string') continue;
+    const text = toolResultText(result);
+    const exit =
+      /^exit code: (\S+)/.exec(text)?.[1] ?? (text.startsWith('timed out') ? 'timeout' : undefined);
+    if (exit === undefined) continue;
+    const command = input.command.trim();
+    if (exit !== '0') {
+      ledger.failedCommands.push({ command, exit, turn });
+      if (ledger.failedCommands.length > MAX_FAILED_COMMANDS) ledger.failedCommands.shift();
+    }
+    if (TEST_COMMAND.test(command)) ledger.latestTest = { command, exit, turn, tail: lastLines(text, 6) };
+  }
+  ledger.indexedUpTo = history.length;
+}
+
+function noteRecentRead(ledger: WorkLedger, path: string): void {
+  ledger.recentReads = [...ledger.recentReads.filter((seen) => seen !== path), path].slice(-MAX_RECENT_READS);
+}
+
+function lastLines(text: string, count: number): string {
+  const stdout = text.split('--- stderr ---')[0] ?? text;
+  return stdout
+    .split('\n')
+    .filter((line) => line.trim() !== '' && !line.startsWith('--- stdout'))
+    .slice(-count)
+    .join('\n');
+}
+
+/** The ledger as a text block for the compacted history. `changedFiles` comes from git. */
+export function renderWorkLedger(ledger: WorkLedger, changedFiles: readonly string[] | undefined): string {
+  const files = changedFiles ?? [...ledger.filesWritten].map((path) => `   ${path}`);
+  const lines = ['<work-ledger>', 'Recorded by the harness from the tools, not written by the model.'];
+  lines.push(`Files changed${changedFiles ? ' (git status --porcelain)' : ' (by the tools)'}:`);
+  lines.push(...(files.length > 0 ? files.map((file) => `- ${file.trim()}`) : ['- none']));
+  lines.push('Commands that failed (oldest first):');
+  lines.push(
+    ...(ledger.failedCommands.length > 0
+      ? ledger.failedCommands.map((c) => `- turn ${c.turn}: \`${c.command}\` → exit ${c.exit}`)
+      : ['- none'])
+  );
+  const test = ledger.latestTest;
+  lines.push(
+    test
+      ? `Latest test run (turn ${test.turn}): \`${test.command}\` → exit ${test.exit}\n${indent(test.tail ?? '')}`
+      : 'Latest test run: none yet'
+  );
+  lines.push('</work-ledger>');
+  return lines.join('\n');
+}
+
+function indent(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => `    ${line}`)
+    .join('\n');
+}
