@@ -12017,11 +12017,14 @@ function recordWork(ledger, history, turn) {
 function noteRecentRead(ledger, path) {
     ledger.recentReads = [...ledger.recentReads.filter((seen) => seen !== path), path].slice(-MAX_RECENT_READS);
 }
+/** The last lines of a bash result's stdout (or of its stderr when stdout is empty). */
 function lastLines(text, count) {
-    const stdout = text.split('--- stderr ---')[0] ?? text;
-    return stdout
+    const [, afterStdout = text] = text.split('--- stdout ---\n');
+    const [stdout = '', stderr = ''] = afterStdout.split('--- stderr ---');
+    const source = stdout.trim() !== '' ? stdout : stderr;
+    return source
         .split('\n')
-        .filter((line) => line.trim() !== '' && !line.startsWith('--- stdout'))
+        .filter((line) => line.trim() !== '')
         .slice(-count)
         .join('\n');
 }
@@ -56519,7 +56522,8 @@ async function runAgent(task, settings, deps) {
         },
         context_window: settings.modelSpec.contextWindow
     });
-    append({ role: 'user', content: task });
+    // Blocks, not a string: a message then serializes the same whether or not it carries a cache marker.
+    append({ role: 'user', content: [{ type: 'text', text: task }] });
     const requestTurn = async () => {
         const turn = ledger.turns + 1;
         deps.transcript.append({
@@ -56608,7 +56612,7 @@ async function runAgent(task, settings, deps) {
                     if (calls.length > 0)
                         await answerTools(calls);
                     else if (reply.content.length > 0)
-                        append({ role: 'user', content: CONTINUE_AFTER_MAX_TOKENS });
+                        append({ role: 'user', content: [{ type: 'text', text: CONTINUE_AFTER_MAX_TOKENS }] });
                     else
                         return finish('error_during_execution', '', 'The model returned no content before max_tokens.');
                     break;

@@ -181,7 +181,8 @@ export async function runAgent(
     },
     context_window: settings.modelSpec.contextWindow
   });
-  append({ role: 'user', content: task });
+  // Blocks, not a string: a message then serializes the same whether or not it carries a cache marker.
+  append({ role: 'user', content: [{ type: 'text', text: task }] });
 
   const requestTurn = async (): Promise<ModelReply> => {
     const turn = ledger.turns + 1;
@@ -274,7 +275,8 @@ export async function runAgent(
           break;
         case 'max_tokens':
           if (calls.length > 0) await answerTools(calls);
-          else if (reply.content.length > 0) append({ role: 'user', content: CONTINUE_AFTER_MAX_TOKENS });
+          else if (reply.content.length > 0)
+            append({ role: 'user', content: [{ type: 'text', text: CONTINUE_AFTER_MAX_TOKENS }] });
           else
             return finish('error_during_execution', '', 'The model returned no content before max_tokens.');
           break;

@@ -70,11 +70,14 @@ function noteRecentRead(ledger: WorkLedger, path: string): void {
   ledger.recentReads = [...ledger.recentReads.filter((seen) => seen !== path), path].slice(-MAX_RECENT_READS);
 }
 
+/** The last lines of a bash result's stdout (or of its stderr when stdout is empty). */
 function lastLines(text: string, count: number): string {
-  const stdout = text.split('--- stderr ---')[0] ?? text;
-  return stdout
+  const [, afterStdout = text] = text.split('--- stdout ---\n');
+  const [stdout = '', stderr = ''] = afterStdout.split('--- stderr ---');
+  const source = stdout.trim() !== '' ? stdout : stderr;
+  return source
     .split('\n')
-    .filter((line) => line.trim() !== '' && !line.startsWith('--- stdout'))
+    .filter((line) => line.trim() !== '')
     .slice(-count)
     .join('\n');
 }

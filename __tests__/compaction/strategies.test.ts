@@ -1,0 +1,226 @@
+import type { MessageParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
+import { compactedHistory, selectTail } from '../../src/compaction/rebuild.js';
+import { spillLargeResults } from '../../src/compaction/spill.js';
+import {
+  InvalidSummaryError,
+  summaryFromReply,
+  summaryInstruction,
+  withSummaryInstruction
+} from '../../src/compaction/summary.js';
+import { TokenMeter } from '../../src/compaction/token-meter.js';
+import { emptyWorkLedger, recordWork, renderWorkLedger } from '../../src/compaction/work-ledger.js';
+import { autoCompactThreshold, compactionSettings } from '../../src/compaction/settings.js';
+import { call, calls, codeText, result, results, user } from '../support/history-builders.js';
+
+describe('spill', () => {
+  it('moves a result over the limit to a file and leaves head, tail and path; older messages untouched', () => {
+    const huge = `HEAD${codeText(120_000)}TAIL`;
+    const history: MessageParam[] = [
+      user('Task'),
+      call('old', 'bash', { command: 'cat big' }),
+      results(result('old', huge)),
+      call('new', 'read_file', { path: 'big.json' }),
+      results(result('new', huge))
+    ];
+    const written: Array<[string, number]> = [];
+    const { history: next, spilled } = spillLargeResults(
+      history,
+      3,
+      { maxResultChars: 50_000, previewChars: 2_000 },
+      (id, text) => {
+        written.push([id, text.length]);
+        return `.transcripts/run/tool-results/${id}.txt`;
+      }
+    );
+    expect(written).toEqual([['new', huge.length]]);
+    expect(spilled).toEqual([
+      { toolUseId: 'new', path: '.transcripts/run/tool-results/new.txt', chars: huge.length }
+    ]);
+    expect(next[2]).toBe(history[2]);
+    const preview = (next[4]!.content as ToolResultBlockParam[])[0]!.content as string;
+    expect(preview.startsWith('HEAD')).toBe(true);
+    expect(preview.endsWith('TAIL')).toBe(true);
+    expect(preview).toContain('.transcripts/run/tool-results/new.txt');
+    expect(preview).toContain('read_file');
+    expect(preview.length).toBeLessThan(2_500);
+  });
+
+  it('returns the same history when nothing is too big', () => {
+    const history = [user('Task'), call('a', 'bash', { command: 'ls' }), results(result('a', 'x'))];
+    expect(
+      spillLargeResults(history, 0, { maxResultChars: 50_000, previewChars: 2_000 }, () => 'p').history
+    ).toBe(history);
+  });
+});
+
+describe('work ledger', () => {
+  it('records failed commands with exit codes, the latest test run, writes and reads, without the model', () => {
+    const ledger = emptyWorkLedger();
+    const history: MessageParam[] = [
+      user('Task'),
+      calls(['a', 'bash', { command: 'npm test' }], ['b', 'read_file', { path: 'src/x.ts' }]),
+      results(
+        result('a', 'exit code: 1\n--- stdout ---\n# pass 5\n# fail 1\n--- stderr ---\n', true),
+        result('b', '1\tx')
+      ),
+      call('c', 'edit_file', { path: 'src/x.ts', old_string: 'a', new_string: 'b' }),
+      results(result('c', 'Edited src/x.ts at line 1.')),
+      calls(['d', 'bash', { command: 'sleep 999' }], ['e', 'bash', { command: 'npm test' }]),
+      results(
+        result('d', 'timed out (killed)\n', true),
+        result('e', 'exit code: 0\n--- stdout ---\n# pass 6\n# fail 0\n')
+      )
+    ];
+    recordWork(ledger, history, 7);
+    expect(ledger.failedCommands).toEqual([
+      { command: 'npm test', exit: '1', turn: 7 },
+      { command: 'sleep 999', exit: 'timeout', turn: 7 }
+    ]);
+    expect(ledger.latestTest).toMatchObject({ command: 'npm test', exit: '0', tail: '# pass 6\n# fail 0' });
+    expect([...ledger.filesWritten]).toEqual(['src/x.ts']);
+    expect(ledger.recentReads).toEqual(['src/x.ts']);
+    const text = renderWorkLedger(ledger, [' M src/x.ts']);
+    expect(text).toContain('- M src/x.ts');
+    expect(text).toContain('`sleep 999` → exit timeout');
+    expect(text).toContain('Latest test run (turn 7): `npm test` → exit 0');
+    expect(renderWorkLedger(ledger, undefined)).toContain('Files changed (by the tools):\n- src/x.ts');
+  });
+});
+
+describe('summary', () => {
+  const reply = (text: string, stopReason: 'end_turn' | 'max_tokens' = 'end_turn') => ({
+    id: 'm',
+    content: [{ type: 'text' as const, text }],
+    stopReason,
+    usage: { input: 1, cacheWrite: 0, cacheRead: 0, output: 1 }
+  });
+  const good =
+    '## Task and intent\nx\n## Decisions\ny\n## Files and code\nz\n## Current state\nw\n## Next step\nv';
+
+  it('asks for text only, with every section, and the focus when given', () => {
+    const instruction = summaryInstruction('the API design');
+    for (const section of [
+      '## Task and intent',
+      '## Errors and fixes',
+      '## Pending work',
+      '## Next step',
+      '## Focus'
+    ]) {
+      expect(instruction).toContain(section);
+    }
+    expect(instruction).toContain('do not call tools');
+    expect(instruction).toContain('the API design');
+    expect(summaryInstruction(undefined)).not.toContain('Focus');
+  });
+
+  it('appends the instruction to the last user message, after its tool results, without touching the history', () => {
+    const history = [user('Task'), call('a', 'bash', { command: 'ls' }), results(result('a', 'x'))];
+    const before = structuredClone(history);
+    const messages = withSummaryInstruction(history, 'SUMMARIZE');
+    expect(history).toEqual(before);
+    expect(messages.slice(0, 2)).toEqual(history.slice(0, 2));
+    expect(messages[2]!.content).toEqual([result('a', 'x'), { type: 'text', text: 'SUMMARIZE' }]);
+    expect(withSummaryInstruction([user('T'), { role: 'assistant', content: 'hm' }], 'S').at(-1)).toEqual(
+      user('S')
+    );
+  });
+
+  it('validates the reply: text with most sections; an empty or tool-only reply is a failure', () => {
+    expect(summaryFromReply(reply(good))).toBe(good);
+    expect(summaryFromReply(reply(good, 'max_tokens'))).toContain('[summary cut at its length limit]');
+    expect(() => summaryFromReply(reply(''))).toThrow(InvalidSummaryError);
+    expect(() =>
+      summaryFromReply(reply('I have summarized the conversation for you, as requested.'))
+    ).toThrow(/0 of the 7 sections/);
+    const toolOnly = {
+      ...reply(''),
+      content: [{ type: 'tool_use' as const, id: 't', name: 'bash', input: {} }]
+    };
+    expect(() => summaryFromReply(toolOnly)).toThrow(/called 1 tool\(s\)/);
+  });
+});
+
+describe('rebuild', () => {
+  const tokens = (message: MessageParam) => Math.ceil(JSON.stringify(message.content).length / 4);
+
+  it('cuts the tail at an assistant message so every kept tool_result keeps its tool_use', () => {
+    const history: MessageParam[] = [
+      user('Task'),
+      call('a', 'bash', { command: 'one' }),
+      results(result('a', codeText(4000))),
+      call('b', 'bash', { command: 'two' }),
+      results(result('b', codeText(400)))
+    ];
+    const budget = tokens(history[4]!) + tokens(history[3]!) + 10;
+    expect(selectTail(history, budget, tokens)).toEqual(history.slice(3));
+    // A budget that would start the tail at the results message moves it to the next assistant message.
+    expect(selectTail(history, tokens(history[4]!) + 1, tokens)).toEqual([]);
+    expect(selectTail(history, 1_000_000, tokens)).toEqual(history.slice(1));
+  });
+
+  it('puts the task first, verbatim, then the summary, the ledger and the files; the tail follows', () => {
+    const tail = [call('b', 'bash', { command: 'two' }), results(result('b', 'ok'))];
+    const next = compactedHistory({
+      task: 'Fix the bug.\n\nDetails...',
+      header: '<conversation-summary>S</conversation-summary>',
+      ledger: '<work-ledger>L</work-ledger>',
+      files: [{ path: 'src/a.ts', text: '     1\tx' }],
+      tail
+    });
+    expect(next[0]!.role).toBe('user');
+    expect((next[0]!.content as Array<{ text: string }>).map((b) => b.text)).toEqual([
+      'Fix the bug.\n\nDetails...',
+      '<conversation-summary>S</conversation-summary>',
+      '<work-ledger>L</work-ledger>',
+      '<recent-file path="src/a.ts" note="re-read from disk after the compaction">\n     1\tx\n</recent-file>'
+    ]);
+    expect(next.slice(1)).toEqual(tail);
+    const alone = compactedHistory({ task: 'T', header: 'H', ledger: 'L', files: [], tail: [] });
+    expect(alone).toHaveLength(1);
+    expect(JSON.stringify(alone)).toContain('Continue the task');
+  });
+});
+
+describe('token meter', () => {
+  it('counts measured tokens exactly, estimates only new messages, and learns the ratio', () => {
+    const meter = new TokenMeter(1000);
+    const history: MessageParam[] = [user(codeText(30_000))];
+    const firstEstimate = meter.contextTokens(history);
+    meter.recordSent(history, 0);
+    // The API measured 9,000 prompt tokens and 100 output tokens for it.
+    meter.observe({ input: 1000, cacheWrite: 8000, cacheRead: 0, output: 100 });
+    history.push({ role: 'assistant', content: [{ type: 'text', text: 'ok' }] }, user(codeText(3_400)));
+    const next = meter.contextTokens(history);
+    const learned = meter.ratio;
+    expect(learned).toBeCloseTo(
+      0.3 * 2.5 + 0.7 * ((1000 + JSON.stringify(history[0]!.content).length + 20) / 9000),
+      5
+    );
+    // 9000 measured + 100 output + the new user message estimated with the learned ratio and margin.
+    expect(next).toBe(
+      9000 + 100 + Math.ceil(((JSON.stringify(history[2]!.content).length + 20) / learned) * 1.1)
+    );
+    expect(firstEstimate).toBeGreaterThan(9000);
+  });
+
+  it('estimates everything again once a sent message changed', () => {
+    const meter = new TokenMeter(0);
+    const history: MessageParam[] = [user(codeText(4_000))];
+    meter.recordSent(history, 0);
+    meter.observe({ input: 1000, cacheWrite: 0, cacheRead: 0, output: 0 });
+    meter.recordSent([user('short')], 0);
+    expect(meter.contextTokens([user('short')])).toBe(meter.estimateRequest([user('short')]));
+  });
+});
+
+describe('settings', () => {
+  it('derives the threshold from the window and the output reserve', () => {
+    expect(autoCompactThreshold(200_000, 64_000)).toBe(167_000);
+    expect(autoCompactThreshold(200_000, 16_384)).toBe(170_616);
+    expect(autoCompactThreshold(40_000, 16_384)).toBe(20_000);
+    expect(
+      compactionSettings({ contextWindow: 200_000, maxOutputTokens: 64_000, thresholdTokens: 90_000 })
+        .thresholdTokens
+    ).toBe(90_000);
+  });
+});
