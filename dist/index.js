@@ -43274,6 +43274,8 @@ function summaryFromReply(reply) {
 const INITIAL_CHARS_PER_TOKEN = 2.5;
 /** Added to every estimated (not measured) part, so an estimate errs on the side of compacting early. */
 const ESTIMATE_SAFETY_MARGIN = 0.1;
+/** Growth below this many tokens says more about rounding than about the content's ratio. */
+const MIN_GROWTH_TO_LEARN = 200;
 /**
  * Context accounting. What the API measured for the last request is exact; only the messages added
  * since are estimated, with a chars-per-token ratio learned from the same measurements.
@@ -43288,6 +43290,9 @@ class TokenMeter {
     sentChars;
     measuredTokens;
     lastUsageSeen;
+    /** The last measurement and the size it measured, while the history only grew since. */
+    previous;
+    seeded = false;
     constructor(prefixChars) {
         this.prefixChars = prefixChars;
     }
@@ -43305,18 +43310,34 @@ class TokenMeter {
     estimateRequest(history) {
         return this.estimate(this.prefixChars + historyChars(history));
     }
-    /** Learns from the last response's usage, once per response. */
+    /**
+     * Learns from the last response's usage, once per response. The ratio that matters is the one of
+     * what gets added (tool results, mostly code), so it is learned from the growth between two
+     * measurements of the same history; the whole prompt's ratio (tools and prose) only seeds it.
+     */
     observe(lastUsage) {
         if (!lastUsage || lastUsage === this.lastUsageSeen || this.sentChars === undefined)
             return;
         this.lastUsageSeen = lastUsage;
         const measured = promptTokens(lastUsage);
-        if (measured > 0) {
-            const observed = this.sentChars / measured;
-            // Weighted toward the newest measurement: the content mix (prose, code, JSON) drifts.
-            this.charsPerToken = 0.3 * this.charsPerToken + 0.7 * observed;
+        if (measured <= 0)
+            return;
+        const growth = this.previous && measured - this.previous.tokens;
+        if (this.previous && growth !== undefined && growth >= MIN_GROWTH_TO_LEARN) {
+            this.learn((this.sentChars - this.previous.chars) / growth);
+        }
+        else if (!this.seeded) {
+            this.learn(this.sentChars / measured);
+            this.seeded = true;
         }
         this.measuredTokens = measured;
+        this.previous = { tokens: measured, chars: this.sentChars };
+    }
+    learn(observed) {
+        if (!Number.isFinite(observed) || observed <= 0)
+            return;
+        // Weighted toward the newest measurement: the content mix drifts during a run.
+        this.charsPerToken = 0.4 * this.charsPerToken + 0.6 * observed;
     }
     /**
      * The context the next request would have: measured tokens of what was sent, plus the last
@@ -43348,13 +43369,29 @@ class TokenMeter {
             this.sentChars = this.prefixChars + historyChars(history);
             // The old measurement no longer describes this history: estimate everything until the next response.
             this.measuredTokens = undefined;
+            this.previous = undefined;
         }
         this.sentCount = history.length;
+    }
+    /**
+     * Already-sent messages were rewritten in place (placeholders for cleared results): the measured
+     * base stays valid, less the tokens of the characters that went away.
+     */
+    rewroteSent(charsBefore, charsAfter) {
+        if (this.measuredTokens === undefined || this.sentChars === undefined)
+            return;
+        const removed = charsBefore - charsAfter;
+        const removedTokens = Math.round(removed / this.charsPerToken);
+        this.measuredTokens = Math.max(0, this.measuredTokens - removedTokens);
+        this.sentChars -= removed;
+        if (this.previous)
+            this.previous = { tokens: this.previous.tokens - removedTokens, chars: this.previous.chars - removed };
     }
     /** The history was replaced: nothing measured applies to it until the next response. */
     forget() {
         this.sentChars = undefined;
         this.measuredTokens = undefined;
+        this.previous = undefined;
         this.sentCount = 0;
     }
     /** Re-bases the measurement after the API told us a prompt's real size (a prompt-too-long error). */
@@ -43542,14 +43579,21 @@ class CompactionPipeline {
         if (!decision.clear)
             return;
         const before = this.tokensOf(run);
-        run.history = clearResults(run.history, candidates);
-        run.changedOldMessages = true;
+        const cleared = clearResults(run.history, candidates);
+        const changed = [...new Set(candidates.map((result) => result.messageIndex))];
+        const sentBefore = historyChars(changed.map((index) => run.history[index]));
+        const sentAfter = historyChars(changed.map((index) => cleared[index]));
+        run.history = cleared;
+        if (changed.every((index) => index < this.sentCount))
+            this.meter.rewroteSent(sentBefore, sentAfter);
+        else
+            run.changedOldMessages = true;
         forgetCleared(this.micro, candidates);
         run.event({
             layer: 'micro',
             reason: decision.reason,
             tokens_before: before,
-            tokens_after: this.meter.estimateRequest(run.history),
+            tokens_after: this.tokensOf(run),
             results_cleared: candidates.length,
             tool_use_ids: candidates.map((result) => result.toolUseId)
         });

@@ -182,25 +182,26 @@ describe('rebuild', () => {
 });
 
 describe('token meter', () => {
-  it('counts measured tokens exactly, estimates only new messages, and learns the ratio', () => {
+  it('counts measured tokens exactly, estimates only new messages, and learns the ratio of what is added', () => {
     const meter = new TokenMeter(1000);
     const history: MessageParam[] = [user(codeText(30_000))];
-    const firstEstimate = meter.contextTokens(history);
+    const firstChars = 1000 + JSON.stringify(history[0]!.content).length + 20;
     meter.recordSent(history, 0);
-    // The API measured 9,000 prompt tokens and 100 output tokens for it.
+    // The API measured 9,000 prompt tokens and 100 output tokens: the whole prompt seeds the ratio.
     meter.observe({ input: 1000, cacheWrite: 8000, cacheRead: 0, output: 100 });
+    const seeded = 0.4 * 2.5 + 0.6 * (firstChars / 9000);
+    expect(meter.ratio).toBeCloseTo(seeded, 9);
+
     history.push({ role: 'assistant', content: [{ type: 'text', text: 'ok' }] }, user(codeText(3_400)));
-    const next = meter.contextTokens(history);
-    const learned = meter.ratio;
-    expect(learned).toBeCloseTo(
-      0.3 * 2.5 + 0.7 * ((1000 + JSON.stringify(history[0]!.content).length + 20) / 9000),
-      5
-    );
-    // 9000 measured + 100 output + the new user message estimated with the learned ratio and margin.
-    expect(next).toBe(
-      9000 + 100 + Math.ceil(((JSON.stringify(history[2]!.content).length + 20) / learned) * 1.1)
-    );
-    expect(firstEstimate).toBeGreaterThan(9000);
+    const added = (message: MessageParam) => JSON.stringify(message.content).length + 20;
+    // 9000 measured + 100 output + the new user message estimated with the ratio and the 10% margin.
+    expect(meter.contextTokens(history)).toBe(9000 + 100 + Math.ceil((added(history[2]!) / seeded) * 1.1));
+
+    // The next measurement: the growth (1,500 tokens for the two new messages) teaches the ratio.
+    meter.recordSent(history, 1);
+    meter.observe({ input: 500, cacheWrite: 1000, cacheRead: 9000, output: 50 });
+    const growthRatio = (added(history[1]!) + added(history[2]!)) / 1500;
+    expect(meter.ratio).toBeCloseTo(0.4 * seeded + 0.6 * growthRatio, 9);
   });
 
   it('estimates everything again once a sent message changed', () => {

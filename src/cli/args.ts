@@ -22,6 +22,9 @@ Options:
                              override the model table (needed for unknown models)
   --bash-timeout-seconds N   default timeout of a bash command (default 120)
   --bash-env-passthrough A,B extra environment variables the bash tool may see
+  --compaction-threshold-tokens N, --micro-keep-recent N, --micro-clear-at-least N,
+  --micro-preserve-tools A,B, --compaction-keep-tail N, --restore-recent-files N,
+  --max-compactions N        compaction settings (see the README)
   -h, --help                 show this help`;
 
 const VALUE_OPTIONS = [
@@ -40,7 +43,14 @@ const VALUE_OPTIONS = [
   'cache-write-price-per-mtok',
   'cache-read-price-per-mtok',
   'bash-timeout-seconds',
-  'bash-env-passthrough'
+  'bash-env-passthrough',
+  'compaction-threshold-tokens',
+  'micro-keep-recent',
+  'micro-clear-at-least',
+  'micro-preserve-tools',
+  'compaction-keep-tail',
+  'restore-recent-files',
+  'max-compactions'
 ] as const;
 
 export interface CliArguments {

@@ -11,7 +11,7 @@ import type {
   CompactionTrigger,
   Compactor
 } from './compactor.js';
-import { taskOf } from './history.js';
+import { historyChars, taskOf } from './history.js';
 import {
   clearCandidates,
   clearResults,
@@ -156,14 +156,19 @@ export class CompactionPipeline implements Compactor {
     const decision = decideMicroClear(candidates, this.settings.micro, idle, this.settings.cacheTtlMs);
     if (!decision.clear) return;
     const before = this.tokensOf(run);
-    run.history = clearResults(run.history, candidates);
-    run.changedOldMessages = true;
+    const cleared = clearResults(run.history, candidates);
+    const changed = [...new Set(candidates.map((result) => result.messageIndex))];
+    const sentBefore = historyChars(changed.map((index) => run.history[index]!));
+    const sentAfter = historyChars(changed.map((index) => cleared[index]!));
+    run.history = cleared;
+    if (changed.every((index) => index < this.sentCount)) this.meter.rewroteSent(sentBefore, sentAfter);
+    else run.changedOldMessages = true;
     forgetCleared(this.micro, candidates);
     run.event({
       layer: 'micro',
       reason: decision.reason,
       tokens_before: before,
-      tokens_after: this.meter.estimateRequest(run.history),
+      tokens_after: this.tokensOf(run),
       results_cleared: candidates.length,
       tool_use_ids: candidates.map((result) => result.toolUseId)
     });

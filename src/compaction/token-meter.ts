@@ -6,6 +6,8 @@ import { historyChars, messageChars } from './history.js';
 export const INITIAL_CHARS_PER_TOKEN = 2.5;
 /** Added to every estimated (not measured) part, so an estimate errs on the side of compacting early. */
 export const ESTIMATE_SAFETY_MARGIN = 0.1;
+/** Growth below this many tokens says more about rounding than about the content's ratio. */
+const MIN_GROWTH_TO_LEARN = 200;
 
 /**
  * Context accounting. What the API measured for the last request is exact; only the messages added
@@ -20,6 +22,9 @@ export class TokenMeter {
   private sentChars: number | undefined;
   private measuredTokens: number | undefined;
   private lastUsageSeen: TokenUsage | undefined;
+  /** The last measurement and the size it measured, while the history only grew since. */
+  private previous: { tokens: number; chars: number } | undefined;
+  private seeded = false;
 
   constructor(private readonly prefixChars: number) {}
 
@@ -41,17 +46,31 @@ export class TokenMeter {
     return this.estimate(this.prefixChars + historyChars(history));
   }
 
-  /** Learns from the last response's usage, once per response. */
+  /**
+   * Learns from the last response's usage, once per response. The ratio that matters is the one of
+   * what gets added (tool results, mostly code), so it is learned from the growth between two
+   * measurements of the same history; the whole prompt's ratio (tools and prose) only seeds it.
+   */
   observe(lastUsage: TokenUsage | undefined): void {
     if (!lastUsage || lastUsage === this.lastUsageSeen || this.sentChars === undefined) return;
     this.lastUsageSeen = lastUsage;
     const measured = promptTokens(lastUsage);
-    if (measured > 0) {
-      const observed = this.sentChars / measured;
-      // Weighted toward the newest measurement: the content mix (prose, code, JSON) drifts.
-      this.charsPerToken = 0.3 * this.charsPerToken + 0.7 * observed;
+    if (measured <= 0) return;
+    const growth = this.previous && measured - this.previous.tokens;
+    if (this.previous && growth !== undefined && growth >= MIN_GROWTH_TO_LEARN) {
+      this.learn((this.sentChars - this.previous.chars) / growth);
+    } else if (!this.seeded) {
+      this.learn(this.sentChars / measured);
+      this.seeded = true;
     }
     this.measuredTokens = measured;
+    this.previous = { tokens: measured, chars: this.sentChars };
+  }
+
+  private learn(observed: number): void {
+    if (!Number.isFinite(observed) || observed <= 0) return;
+    // Weighted toward the newest measurement: the content mix drifts during a run.
+    this.charsPerToken = 0.4 * this.charsPerToken + 0.6 * observed;
   }
 
   /**
@@ -86,14 +105,30 @@ export class TokenMeter {
       this.sentChars = this.prefixChars + historyChars(history);
       // The old measurement no longer describes this history: estimate everything until the next response.
       this.measuredTokens = undefined;
+      this.previous = undefined;
     }
     this.sentCount = history.length;
+  }
+
+  /**
+   * Already-sent messages were rewritten in place (placeholders for cleared results): the measured
+   * base stays valid, less the tokens of the characters that went away.
+   */
+  rewroteSent(charsBefore: number, charsAfter: number): void {
+    if (this.measuredTokens === undefined || this.sentChars === undefined) return;
+    const removed = charsBefore - charsAfter;
+    const removedTokens = Math.round(removed / this.charsPerToken);
+    this.measuredTokens = Math.max(0, this.measuredTokens - removedTokens);
+    this.sentChars -= removed;
+    if (this.previous)
+      this.previous = { tokens: this.previous.tokens - removedTokens, chars: this.previous.chars - removed };
   }
 
   /** The history was replaced: nothing measured applies to it until the next response. */
   forget(): void {
     this.sentChars = undefined;
     this.measuredTokens = undefined;
+    this.previous = undefined;
     this.sentCount = 0;
   }
 
