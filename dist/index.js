@@ -43547,7 +43547,13 @@ class CompactionPipeline {
             this.sentCount = run.history.length;
             this.lastRequestAt = this.deps.now();
         }
-        return { history: run.history, events: run.events, usage: run.usage, estimatedContextTokens: estimated };
+        return {
+            history: run.history,
+            events: run.events,
+            usage: run.usage,
+            exchanges: run.exchanges,
+            estimatedContextTokens: estimated
+        };
     }
     /** Measured plus estimated, unless a sent message changed in this call: then all of it is estimated. */
     tokensOf(run) {
@@ -43628,7 +43634,7 @@ class CompactionPipeline {
         else if (overBudget)
             failure = `max_compactions (${this.settings.maxCompactions}) reached`;
         else {
-            const attempt = await this.requestSummary(run.history, focus, context.signal);
+            const attempt = await this.requestSummary(run, focus, context.signal);
             run.usage = addUsage(run.usage, attempt.usage);
             if (attempt.text !== undefined)
                 summary = { text: attempt.text, usage: attempt.usage };
@@ -43663,8 +43669,8 @@ class CompactionPipeline {
         });
     }
     /** Asks the model for the summary, up to `summaryAttempts` times. Never throws: failures fall back. */
-    async requestSummary(history, focus, signal) {
-        const messages = withSummaryInstruction(this.fitForSummary(history), summaryInstruction(focus));
+    async requestSummary(run, focus, signal) {
+        const messages = withSummaryInstruction(this.fitForSummary(run.history), summaryInstruction(focus));
         const request = this.deps.requests.build(messages, this.settings.summaryMaxTokens);
         let usage = NO_USAGE;
         let error = 'no attempt made';
@@ -43676,10 +43682,13 @@ class CompactionPipeline {
                 return { error: 'aborted', usage };
             try {
                 const reply = await this.deps.model.complete(request, signal ? { signal } : {});
+                run.exchanges.push({ messages, reply: reply.content });
                 usage = addUsage(usage, reply.usage);
                 return { text: summaryFromReply(reply), usage };
             }
             catch (failure) {
+                if (run.exchanges.at(-1)?.messages !== messages)
+                    run.exchanges.push({ messages, reply: undefined });
                 error = failure instanceof Error ? failure.message : String(failure);
             }
         }
@@ -43781,6 +43790,7 @@ class CompactionRun {
     history;
     turn;
     events = [];
+    exchanges = [];
     usage = NO_USAGE;
     /** True once a message that was already sent has changed: the token base must be measured again. */
     changedOldMessages = false;
@@ -87888,14 +87898,15 @@ async function runAgent(task, settings, deps) {
         history.push(message);
         record(message, history.length - 1);
     };
-    const record = (message, index) => {
+    const record = (message, index, context) => {
         recorded.add(message);
         deps.transcript.append({
             type: 'message',
             turn: ledger.turns,
             index,
             role: message.role,
-            content: message.content
+            content: message.content,
+            ...(context ? { context } : {})
         });
     };
     let estimatedContext;
@@ -87906,6 +87917,15 @@ async function runAgent(task, settings, deps) {
             signal
         });
         estimatedContext = result.estimatedContextTokens;
+        for (const exchange of result.exchanges ?? []) {
+            exchange.messages.forEach((message, index) => {
+                if (!recorded.has(message))
+                    record(message, index, 'summary_request');
+            });
+            if (exchange.reply) {
+                record({ role: 'assistant', content: [...exchange.reply] }, exchange.messages.length, 'summary_reply');
+            }
+        }
         if (result.usage)
             ledger.charge(result.usage, settings.modelSpec.prices);
         if (result.history !== history) {

@@ -104,14 +104,15 @@ export async function runAgent(
     history.push(message);
     record(message, history.length - 1);
   };
-  const record = (message: MessageParam, index: number) => {
+  const record = (message: MessageParam, index: number, context?: 'summary_request' | 'summary_reply') => {
     recorded.add(message);
     deps.transcript.append({
       type: 'message',
       turn: ledger.turns,
       index,
       role: message.role,
-      content: message.content
+      content: message.content,
+      ...(context ? { context } : {})
     });
   };
 
@@ -123,6 +124,18 @@ export async function runAgent(
       signal
     });
     estimatedContext = result.estimatedContextTokens;
+    for (const exchange of result.exchanges ?? []) {
+      exchange.messages.forEach((message, index) => {
+        if (!recorded.has(message)) record(message, index, 'summary_request');
+      });
+      if (exchange.reply) {
+        record(
+          { role: 'assistant', content: [...exchange.reply] },
+          exchange.messages.length,
+          'summary_reply'
+        );
+      }
+    }
     if (result.usage) ledger.charge(result.usage, settings.modelSpec.prices);
     if (result.history !== history) {
       history = result.history;

@@ -1,4 +1,4 @@
-import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
+import type { ContentBlockParam, MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import type { TokenUsage } from '../model/usage.js';
 
 /** Why the loop is asking: before every request, after a `compact` call, or after a prompt-too-long 400. */
@@ -40,9 +40,17 @@ export interface CompactionEvent {
   readonly tool_use_ids?: readonly string[];
 }
 
+/** A model call a compaction made: what it sent (before cache markers) and what came back. */
+export interface CompactionExchange {
+  readonly messages: readonly MessageParam[];
+  readonly reply: readonly ContentBlockParam[] | undefined;
+}
+
 export interface CompactionResult {
   readonly history: MessageParam[];
   readonly events: readonly CompactionEvent[];
+  /** Summary calls, so the transcript can hold every message sent and received. */
+  readonly exchanges?: readonly CompactionExchange[];
   /** Tokens the compaction's own model calls used: billed like any turn. */
   readonly usage?: TokenUsage;
   /** The context the next request is expected to have, by the token meter. */

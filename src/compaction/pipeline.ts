@@ -6,6 +6,7 @@ import { addUsage, costUsd, NO_USAGE, type TokenUsage } from '../model/usage.js'
 import type {
   CompactionContext,
   CompactionEvent,
+  CompactionExchange,
   CompactionLayer,
   CompactionResult,
   CompactionTrigger,
@@ -118,7 +119,13 @@ export class CompactionPipeline implements Compactor {
       this.sentCount = run.history.length;
       this.lastRequestAt = this.deps.now();
     }
-    return { history: run.history, events: run.events, usage: run.usage, estimatedContextTokens: estimated };
+    return {
+      history: run.history,
+      events: run.events,
+      usage: run.usage,
+      exchanges: run.exchanges,
+      estimatedContextTokens: estimated
+    };
   }
 
   /** Measured plus estimated, unless a sent message changed in this call: then all of it is estimated. */
@@ -213,7 +220,7 @@ export class CompactionPipeline implements Compactor {
     if (breakerOpen) failure = `circuit breaker open after ${this.consecutiveFailures} failed summaries`;
     else if (overBudget) failure = `max_compactions (${this.settings.maxCompactions}) reached`;
     else {
-      const attempt = await this.requestSummary(run.history, focus, context.signal);
+      const attempt = await this.requestSummary(run, focus, context.signal);
       run.usage = addUsage(run.usage, attempt.usage);
       if (attempt.text !== undefined) summary = { text: attempt.text, usage: attempt.usage };
       else failure = attempt.error;
@@ -248,11 +255,11 @@ export class CompactionPipeline implements Compactor {
 
   /** Asks the model for the summary, up to `summaryAttempts` times. Never throws: failures fall back. */
   private async requestSummary(
-    history: readonly MessageParam[],
+    run: CompactionRun,
     focus: string | undefined,
     signal: AbortSignal | undefined
   ): Promise<{ text?: string; error?: string; usage: TokenUsage }> {
-    const messages = withSummaryInstruction(this.fitForSummary(history), summaryInstruction(focus));
+    const messages = withSummaryInstruction(this.fitForSummary(run.history), summaryInstruction(focus));
     const request = this.deps.requests.build(messages, this.settings.summaryMaxTokens);
     let usage = NO_USAGE;
     let error = 'no attempt made';
@@ -263,9 +270,11 @@ export class CompactionPipeline implements Compactor {
       if (signal?.aborted) return { error: 'aborted', usage };
       try {
         const reply = await this.deps.model.complete(request, signal ? { signal } : {});
+        run.exchanges.push({ messages, reply: reply.content });
         usage = addUsage(usage, reply.usage);
         return { text: summaryFromReply(reply), usage };
       } catch (failure) {
+        if (run.exchanges.at(-1)?.messages !== messages) run.exchanges.push({ messages, reply: undefined });
         error = failure instanceof Error ? failure.message : String(failure);
       }
     }
@@ -370,6 +379,7 @@ export class CompactionPipeline implements Compactor {
 /** One call's working state: the history as it evolves, the events, and the model usage. */
 class CompactionRun {
   readonly events: CompactionEvent[] = [];
+  readonly exchanges: CompactionExchange[] = [];
   usage: TokenUsage = NO_USAGE;
   /** True once a message that was already sent has changed: the token base must be measured again. */
   changedOldMessages = false;

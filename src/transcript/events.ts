@@ -37,6 +37,11 @@ export type TranscriptEvent =
       readonly index: number;
       readonly role: MessageParam['role'];
       readonly content: MessageParam['content'];
+      /**
+       * Set on messages that were never part of the agent's history: what a summary request sent
+       * (history copies a compaction made on the way, the instruction) and the summary reply.
+       */
+      readonly context?: 'summary_request' | 'summary_reply';
     }
   | {
       readonly type: 'request';
