@@ -43169,6 +43169,74 @@ function selectTail(history, budgetTokens, tokensOf) {
     return history.slice(start);
 }
 
+;// CONCATENATED MODULE: ./src/compaction/settings.ts
+/** Production numbers from ../shared/notes/compaction.md until the benchmark tunes them. */
+const COMPACTION_DEFAULTS = {
+    microKeepRecent: 8,
+    microClearAtLeast: 20_000,
+    microMinResultTokens: 250,
+    keepTailTokens: 20_000,
+    restoreRecentFiles: 5,
+    maxCompactions: 50,
+    minSavingsTokens: 20_000
+};
+/**
+ * context_window - min(max_output, 20000) - 13000: room for the summary's output and the instruction.
+ * Never below half the window, so small test windows still leave a working threshold.
+ */
+function autoCompactThreshold(contextWindow, maxOutputTokens) {
+    const formula = contextWindow - Math.min(maxOutputTokens, 20_000) - 13_000;
+    return Math.max(formula, Math.floor(contextWindow / 2));
+}
+/** Fills in every setting from the few the user can set. Floors scale down with small thresholds. */
+function compactionSettings(options) {
+    const threshold = options.thresholdTokens ?? autoCompactThreshold(options.contextWindow, options.maxOutputTokens);
+    const scaled = (value, share) => Math.min(value, Math.floor(threshold * share));
+    return {
+        contextWindow: options.contextWindow,
+        thresholdTokens: threshold,
+        summaryMaxTokens: Math.min(options.maxOutputTokens, 20_000, Math.floor(options.contextWindow / 8)),
+        minSavingsTokens: scaled(COMPACTION_DEFAULTS.minSavingsTokens, 0.1),
+        micro: {
+            keepRecent: options.microKeepRecent ?? COMPACTION_DEFAULTS.microKeepRecent,
+            clearAtLeast: options.microClearAtLeast ?? scaled(COMPACTION_DEFAULTS.microClearAtLeast, 0.12),
+            minResultTokens: scaled(COMPACTION_DEFAULTS.microMinResultTokens, 0.01),
+            preserveTools: options.microPreserveTools ?? []
+        },
+        cacheTtlMs: 5 * 60_000,
+        keepTailTokens: options.keepTailTokens ?? scaled(COMPACTION_DEFAULTS.keepTailTokens, 0.15),
+        restoreRecentFiles: options.restoreRecentFiles ?? COMPACTION_DEFAULTS.restoreRecentFiles,
+        maxFileTokens: scaled(5_000, 0.03),
+        maxRestoredTokens: scaled(25_000, 0.15),
+        maxCompactions: options.maxCompactions ?? COMPACTION_DEFAULTS.maxCompactions,
+        maxConsecutiveFailures: 3,
+        summaryAttempts: 2,
+        spill: { maxResultChars: 50_000, previewChars: 2_000 },
+        layers: options.layers ?? { micro: true, auto: true }
+    };
+}
+/**
+ * The settings for a smaller window than configured, once the API has said what it allows: the
+ * threshold and every budget scaled to it, so a compaction still fits and still saves something.
+ */
+function withLowerWindow(settings, maximumTokens) {
+    if (maximumTokens >= settings.contextWindow)
+        return settings;
+    const threshold = Math.min(settings.thresholdTokens, autoCompactThreshold(maximumTokens, settings.summaryMaxTokens));
+    const scaled = (value, share) => Math.min(value, Math.floor(threshold * share));
+    return {
+        ...settings,
+        contextWindow: maximumTokens,
+        thresholdTokens: threshold,
+        summaryMaxTokens: Math.min(settings.summaryMaxTokens, Math.floor(maximumTokens / 8)),
+        minSavingsTokens: scaled(settings.minSavingsTokens, 0.1),
+        micro: { ...settings.micro, clearAtLeast: scaled(settings.micro.clearAtLeast, 0.12) },
+        keepTailTokens: scaled(settings.keepTailTokens, 0.15),
+        maxFileTokens: scaled(settings.maxFileTokens, 0.03),
+        maxRestoredTokens: scaled(settings.maxRestoredTokens, 0.15)
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/compaction/spill.ts
 
 /**
@@ -43492,6 +43560,7 @@ function indent(text) {
 
 
 
+
 /**
  * The three layers and the spill, composed: spill new oversized results, micro-clear in batches,
  * auto-compact past the threshold, and compact on request. Holds the run's compaction state; the
@@ -43508,13 +43577,12 @@ class CompactionPipeline {
     summaryCompactions = 0;
     consecutiveFailures = 0;
     segments = 0;
-    /** The configured window, lowered if the API ever reports a smaller maximum. */
-    windowTokens;
-    constructor(settings, deps) {
+    constructor(
+    /** Replaced, never mutated, if the API reports a smaller window. */
+    settings, deps) {
         this.settings = settings;
         this.deps = deps;
         this.meter = new TokenMeter(deps.requests.prefixChars());
-        this.windowTokens = settings.contextWindow;
     }
     /** The chars-per-token ratio learned so far (reported by the benchmark). */
     get charsPerToken() {
@@ -43537,8 +43605,9 @@ class CompactionPipeline {
         else {
             if (trigger.actualTokens)
                 this.meter.correct(trigger.actualTokens, run.history);
+            // The API knows the real window: a gateway or a model may allow less than the table says.
             if (trigger.maximumTokens)
-                this.windowTokens = Math.min(this.windowTokens, trigger.maximumTokens);
+                this.settings = withLowerWindow(this.settings, trigger.maximumTokens);
             await this.summarize(run, context, 'auto', `the API answered prompt is too long (${trigger.actualTokens ?? '?'} tokens)`, undefined);
         }
         const estimated = this.tokensOf(run);
@@ -43674,7 +43743,7 @@ class CompactionPipeline {
         const request = this.deps.requests.build(messages, this.settings.summaryMaxTokens);
         let usage = NO_USAGE;
         let error = 'no attempt made';
-        if (this.meter.estimateRequest(messages) + this.settings.summaryMaxTokens > this.windowTokens) {
+        if (this.meter.estimateRequest(messages) + this.settings.summaryMaxTokens > this.settings.contextWindow) {
             return { error: 'even the shortest summary request would not fit the context window', usage };
         }
         for (let attempt = 1; attempt <= this.settings.summaryAttempts; attempt++) {
@@ -43699,7 +43768,7 @@ class CompactionPipeline {
      * (so the cached prefix is read), else the task and as many recent turns as fit.
      */
     fitForSummary(history) {
-        const budget = this.windowTokens - this.settings.summaryMaxTokens - 2_000;
+        const budget = this.settings.contextWindow - this.settings.summaryMaxTokens - 2_000;
         if (this.meter.estimateRequest(history) <= budget)
             return history;
         const prefix = this.meter.estimate(this.deps.requests.prefixChars());
@@ -43894,53 +43963,6 @@ class RunFolderStore {
         const relative = external_node_path_default().relative(this.workspace.root, file);
         return relative.startsWith('..') || external_node_path_default().isAbsolute(relative) ? file : relative.split((external_node_path_default()).sep).join('/');
     }
-}
-
-;// CONCATENATED MODULE: ./src/compaction/settings.ts
-/** Production numbers from ../shared/notes/compaction.md until the benchmark tunes them. */
-const COMPACTION_DEFAULTS = {
-    microKeepRecent: 8,
-    microClearAtLeast: 20_000,
-    microMinResultTokens: 250,
-    keepTailTokens: 20_000,
-    restoreRecentFiles: 5,
-    maxCompactions: 50,
-    minSavingsTokens: 20_000
-};
-/**
- * context_window - min(max_output, 20000) - 13000: room for the summary's output and the instruction.
- * Never below half the window, so small test windows still leave a working threshold.
- */
-function autoCompactThreshold(contextWindow, maxOutputTokens) {
-    const formula = contextWindow - Math.min(maxOutputTokens, 20_000) - 13_000;
-    return Math.max(formula, Math.floor(contextWindow / 2));
-}
-/** Fills in every setting from the few the user can set. Floors scale down with small thresholds. */
-function compactionSettings(options) {
-    const threshold = options.thresholdTokens ?? autoCompactThreshold(options.contextWindow, options.maxOutputTokens);
-    const scaled = (value, share) => Math.min(value, Math.floor(threshold * share));
-    return {
-        contextWindow: options.contextWindow,
-        thresholdTokens: threshold,
-        summaryMaxTokens: Math.min(options.maxOutputTokens, 20_000, Math.floor(options.contextWindow / 8)),
-        minSavingsTokens: scaled(COMPACTION_DEFAULTS.minSavingsTokens, 0.1),
-        micro: {
-            keepRecent: options.microKeepRecent ?? COMPACTION_DEFAULTS.microKeepRecent,
-            clearAtLeast: options.microClearAtLeast ?? scaled(COMPACTION_DEFAULTS.microClearAtLeast, 0.12),
-            minResultTokens: scaled(COMPACTION_DEFAULTS.microMinResultTokens, 0.01),
-            preserveTools: options.microPreserveTools ?? []
-        },
-        cacheTtlMs: 5 * 60_000,
-        keepTailTokens: options.keepTailTokens ?? scaled(COMPACTION_DEFAULTS.keepTailTokens, 0.15),
-        restoreRecentFiles: options.restoreRecentFiles ?? COMPACTION_DEFAULTS.restoreRecentFiles,
-        maxFileTokens: scaled(5_000, 0.03),
-        maxRestoredTokens: scaled(25_000, 0.15),
-        maxCompactions: options.maxCompactions ?? COMPACTION_DEFAULTS.maxCompactions,
-        maxConsecutiveFailures: 3,
-        summaryAttempts: 2,
-        spill: { maxResultChars: 50_000, previewChars: 2_000 },
-        layers: options.layers ?? { micro: true, auto: true }
-    };
 }
 
 // EXTERNAL MODULE: ./node_modules/@anthropic-ai/sdk/internal/tslib.mjs

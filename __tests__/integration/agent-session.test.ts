@@ -161,9 +161,9 @@ describe('faults', () => {
     ]);
   });
 
-  it("answers a prompt-too-long 400 with one compaction and one retry, then ends the run with the API's words", async () => {
+  it("ends the run with the API's words when even the first request cannot fit, after one retry", async () => {
     // A window smaller than the tools and the task: the API answers 400 prompt is too long.
-    fake = await startFakeAnthropic({ contextWindow: 1500, script: explorerScript(10) });
+    fake = await startFakeAnthropic({ contextWindow: 800, script: explorerScript(10) });
     const client = new AnthropicModelClient({ apiKey: 'test-key', baseURL: fake.url, retryBaseDelayMs: 1 });
     const config = parseAgentConfig(() => '', { ANTHROPIC_API_KEY: 'test-key' });
     const outcome = await runSession({
@@ -176,11 +176,11 @@ describe('faults', () => {
       model: client
     });
     expect(outcome.result.stopReason).toBe('error_during_execution');
-    expect(outcome.result.error).toMatch(/400 .*prompt is too long: \d+ tokens > 1500 maximum/);
-    // The turn and its single retry; no summary request is sent that could not fit the window.
+    expect(outcome.result.error).toMatch(/400 .*prompt is too long: \d+ tokens > 800 maximum/);
+    // The tools and the task alone overflow: there is nothing to compact, so the retry fails the same way.
     const rejected = messageRequests(fake.requests).filter((r) => r.response?.kind === 'error');
     expect(rejected).toHaveLength(2);
-    expect(outcome.result.compactionLog.map((event) => event.layer)).toEqual(['fallback']);
+    expect(outcome.result.compactionLog).toEqual([]);
     expect(readTranscript(outcome.transcriptPath).at(-1)).toMatchObject({
       type: 'run_end',
       stop_reason: 'error_during_execution'

@@ -1,5 +1,4 @@
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { runSession, type SessionOutcome } from '../../src/agent/session.js';
 import type { CompactionEvent } from '../../src/compaction/compactor.js';
@@ -13,7 +12,12 @@ import {
   type RecordedRequest,
   type WireContentBlock
 } from '../../test-support/fake-anthropic/index.js';
-import { COMPACTION_REQUEST_TAG, longRunScript, type LongRunScript } from '../support/long-run-script.js';
+import {
+  COMPACTION_REQUEST_TAG,
+  longRunScript,
+  realCodeSeed,
+  type LongRunScript
+} from '../support/long-run-script.js';
 import { createTempRepo, type TempRepo } from '../support/temp-repo.js';
 
 /**
@@ -26,17 +30,6 @@ const TURNS = 301;
 const TASK = 'Explore this code base: read its big files, check the syntax of what you touch, keep notes.';
 
 /** Real code: fast-glob's compiled output (many small CommonJS files), globby and js-yaml (big files). */
-function seedFolder(): string {
-  const stage = mkdtempSync(path.join(tmpdir(), 'compact-agent-seed-'));
-  cpSync(path.resolve('node_modules/fast-glob/out'), path.join(stage, 'fast-glob'), { recursive: true });
-  const globby = path.resolve('node_modules/globby');
-  for (const file of readdirSync(globby).filter((name) => /\.(js|d\.ts|json|md)$/.test(name))) {
-    cpSync(path.join(globby, file), path.join(stage, 'globby', file));
-  }
-  cpSync(path.resolve('node_modules/js-yaml/lib'), path.join(stage, 'js-yaml'), { recursive: true });
-  return stage;
-}
-
 type Message = { role: string; content: string | readonly object[] };
 
 /** JSON with sorted keys, so objects compare by content whatever order their fields were written in. */
@@ -146,7 +139,7 @@ describe('a 301-turn session in a 60k window, through the real SDK against the s
   // One run (about 10 s), several checks: each group of assertions reports on its own.
   beforeAll(async () => {
     const started = Date.now();
-    const seed = seedFolder();
+    const seed = realCodeSeed();
     try {
       repo = createTempRepo(seed);
     } finally {

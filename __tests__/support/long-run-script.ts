@@ -1,3 +1,6 @@
+import { cpSync, mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import {
   blocksOf,
   lastUserText,
@@ -12,6 +15,21 @@ import {
   type ScriptedReply,
   type ToolUseBlockParam
 } from '../../test-support/fake-anthropic/index.js';
+
+/**
+ * A folder of real code nobody here wrote, staged from installed packages: fast-glob's build,
+ * globby, and js-yaml's library (whose loader is big enough to matter). Remove it after seeding.
+ */
+export function realCodeSeed(): string {
+  const stage = mkdtempSync(path.join(tmpdir(), 'compact-agent-seed-'));
+  cpSync(path.resolve('node_modules/fast-glob/out'), path.join(stage, 'fast-glob'), { recursive: true });
+  const globby = path.resolve('node_modules/globby');
+  for (const file of readdirSync(globby).filter((name) => /\.(js|d\.ts|json|md)$/.test(name))) {
+    cpSync(path.join(globby, file), path.join(stage, 'globby', file));
+  }
+  cpSync(path.resolve('node_modules/js-yaml/lib'), path.join(stage, 'js-yaml'), { recursive: true });
+  return stage;
+}
 
 /** Opens the instruction block the compaction pipeline appends to a summary request. */
 export const COMPACTION_REQUEST_TAG = '<compaction-request>';

@@ -23,7 +23,7 @@ import {
   type MicroIndex
 } from './micro.js';
 import { compactedHistory, selectTail, type RestoredFile } from './rebuild.js';
-import type { CompactionSettings } from './settings.js';
+import { withLowerWindow, type CompactionSettings } from './settings.js';
 import { spillLargeResults, type SpillWriter } from './spill.js';
 import { summaryFromReply, summaryInstruction, withSummaryInstruction } from './summary.js';
 import { TokenMeter } from './token-meter.js';
@@ -70,15 +70,13 @@ export class CompactionPipeline implements Compactor {
   private summaryCompactions = 0;
   private consecutiveFailures = 0;
   private segments = 0;
-  /** The configured window, lowered if the API ever reports a smaller maximum. */
-  private windowTokens: number;
 
   constructor(
-    private readonly settings: CompactionSettings,
+    /** Replaced, never mutated, if the API reports a smaller window. */
+    private settings: CompactionSettings,
     private readonly deps: CompactionDependencies
   ) {
     this.meter = new TokenMeter(deps.requests.prefixChars());
-    this.windowTokens = settings.contextWindow;
   }
 
   /** The chars-per-token ratio learned so far (reported by the benchmark). */
@@ -103,7 +101,8 @@ export class CompactionPipeline implements Compactor {
       await this.summarize(run, context, 'manual', 'the agent called compact', trigger.focus);
     } else {
       if (trigger.actualTokens) this.meter.correct(trigger.actualTokens, run.history);
-      if (trigger.maximumTokens) this.windowTokens = Math.min(this.windowTokens, trigger.maximumTokens);
+      // The API knows the real window: a gateway or a model may allow less than the table says.
+      if (trigger.maximumTokens) this.settings = withLowerWindow(this.settings, trigger.maximumTokens);
       await this.summarize(
         run,
         context,
@@ -263,7 +262,7 @@ export class CompactionPipeline implements Compactor {
     const request = this.deps.requests.build(messages, this.settings.summaryMaxTokens);
     let usage = NO_USAGE;
     let error = 'no attempt made';
-    if (this.meter.estimateRequest(messages) + this.settings.summaryMaxTokens > this.windowTokens) {
+    if (this.meter.estimateRequest(messages) + this.settings.summaryMaxTokens > this.settings.contextWindow) {
       return { error: 'even the shortest summary request would not fit the context window', usage };
     }
     for (let attempt = 1; attempt <= this.settings.summaryAttempts; attempt++) {
@@ -286,7 +285,7 @@ export class CompactionPipeline implements Compactor {
    * (so the cached prefix is read), else the task and as many recent turns as fit.
    */
   private fitForSummary(history: readonly MessageParam[]): readonly MessageParam[] {
-    const budget = this.windowTokens - this.settings.summaryMaxTokens - 2_000;
+    const budget = this.settings.contextWindow - this.settings.summaryMaxTokens - 2_000;
     if (this.meter.estimateRequest(history) <= budget) return history;
     const prefix = this.meter.estimate(this.deps.requests.prefixChars());
     const first = history[0]!;

@@ -90,3 +90,27 @@ export function compactionSettings(options: CompactionOptions): CompactionSettin
     layers: options.layers ?? { micro: true, auto: true }
   };
 }
+
+/**
+ * The settings for a smaller window than configured, once the API has said what it allows: the
+ * threshold and every budget scaled to it, so a compaction still fits and still saves something.
+ */
+export function withLowerWindow(settings: CompactionSettings, maximumTokens: number): CompactionSettings {
+  if (maximumTokens >= settings.contextWindow) return settings;
+  const threshold = Math.min(
+    settings.thresholdTokens,
+    autoCompactThreshold(maximumTokens, settings.summaryMaxTokens)
+  );
+  const scaled = (value: number, share: number) => Math.min(value, Math.floor(threshold * share));
+  return {
+    ...settings,
+    contextWindow: maximumTokens,
+    thresholdTokens: threshold,
+    summaryMaxTokens: Math.min(settings.summaryMaxTokens, Math.floor(maximumTokens / 8)),
+    minSavingsTokens: scaled(settings.minSavingsTokens, 0.1),
+    micro: { ...settings.micro, clearAtLeast: scaled(settings.micro.clearAtLeast, 0.12) },
+    keepTailTokens: scaled(settings.keepTailTokens, 0.15),
+    maxFileTokens: scaled(settings.maxFileTokens, 0.03),
+    maxRestoredTokens: scaled(settings.maxRestoredTokens, 0.15)
+  };
+}
