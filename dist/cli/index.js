@@ -56443,6 +56443,57 @@ function describeLimit(reason, limits) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/agent/history-recorder.ts
+/**
+ * Writes every message the model is sent or sends back to the transcript, once. Compaction creates
+ * new message objects (summaries, placeholders, previews); identity tells which are new, so the
+ * work per call is the size of what changed, and nothing sent can be missing.
+ */
+class HistoryRecorder {
+    transcript;
+    turn;
+    recorded = new WeakSet();
+    constructor(transcript, turn) {
+        this.transcript = transcript;
+        this.turn = turn;
+    }
+    /** Appends a message to the history and records it. */
+    append(history, message) {
+        history.push(message);
+        this.record(message, history.length - 1);
+    }
+    /** Records the messages of a history that were not recorded yet (after a compaction). */
+    recordNew(history) {
+        history.forEach((message, index) => {
+            if (!this.recorded.has(message))
+                this.record(message, index);
+        });
+    }
+    /** Records a compaction's model calls: what they sent beyond the history, and the replies. */
+    recordExchanges(exchanges) {
+        for (const exchange of exchanges) {
+            exchange.messages.forEach((message, index) => {
+                if (!this.recorded.has(message))
+                    this.record(message, index, 'summary_request');
+            });
+            if (exchange.reply) {
+                this.record({ role: 'assistant', content: [...exchange.reply] }, exchange.messages.length, 'summary_reply');
+            }
+        }
+    }
+    record(message, index, context) {
+        this.recorded.add(message);
+        this.transcript.append({
+            type: 'message',
+            turn: this.turn(),
+            index,
+            role: message.role,
+            content: message.content,
+            ...(context ? { context } : {})
+        });
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/agent/tool-turn.ts
 function toolUseBlocks(content) {
     return content.filter((block) => block.type === 'tool_use');
@@ -56489,6 +56540,7 @@ async function answerToolCalls(calls, turn, deps) {
 
 
 
+
 const CONTINUE_AFTER_MAX_TOKENS = 'Your reply was cut off by the output limit. Continue where you stopped.';
 /** Mutable bookkeeping of one run, kept apart from the control flow that reads it. */
 class RunLedger {
@@ -56517,7 +56569,6 @@ async function runAgent(task, settings, deps) {
     const now = deps.now ?? Date.now;
     const startedAt = now();
     const ledger = new RunLedger();
-    const recorded = new WeakSet();
     let history = [];
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(new Error('timeout')), settings.limits.timeoutMs);
@@ -56528,21 +56579,8 @@ async function runAgent(task, settings, deps) {
         costUsd: ledger.cost,
         activity
     });
-    const append = (message) => {
-        history.push(message);
-        record(message, history.length - 1);
-    };
-    const record = (message, index, context) => {
-        recorded.add(message);
-        deps.transcript.append({
-            type: 'message',
-            turn: ledger.turns,
-            index,
-            role: message.role,
-            content: message.content,
-            ...(context ? { context } : {})
-        });
-    };
+    const recorder = new HistoryRecorder(deps.transcript, () => ledger.turns);
+    const append = (message) => recorder.append(history, message);
     let estimatedContext;
     const compact = async (trigger) => {
         const result = await deps.compactor.compact(history, trigger, {
@@ -56551,24 +56589,12 @@ async function runAgent(task, settings, deps) {
             signal
         });
         estimatedContext = result.estimatedContextTokens;
-        for (const exchange of result.exchanges ?? []) {
-            exchange.messages.forEach((message, index) => {
-                if (!recorded.has(message))
-                    record(message, index, 'summary_request');
-            });
-            if (exchange.reply) {
-                record({ role: 'assistant', content: [...exchange.reply] }, exchange.messages.length, 'summary_reply');
-            }
-        }
+        recorder.recordExchanges(result.exchanges ?? []);
         if (result.usage)
             ledger.charge(result.usage, settings.modelSpec.prices);
         if (result.history !== history) {
             history = result.history;
-            // Messages the compactor wrote (summaries, placeholders) are sent from now on: record them too.
-            history.forEach((message, index) => {
-                if (!recorded.has(message))
-                    record(message, index);
-            });
+            recorder.recordNew(history);
         }
         for (const event of result.events) {
             ledger.compactionLog.push(event);

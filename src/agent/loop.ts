@@ -17,6 +17,7 @@ import type { TranscriptSink } from '../transcript/writer.js';
 import { describeLimit, reachedLimit, type RunLimits } from './limits.js';
 import type { RunResult } from './run-result.js';
 import type { StopReason } from './stop-reason.js';
+import { HistoryRecorder } from './history-recorder.js';
 import { answerToolCalls, toolUseBlocks } from './tool-turn.js';
 
 export interface AgentSettings {
@@ -85,7 +86,6 @@ export async function runAgent(
   const now = deps.now ?? Date.now;
   const startedAt = now();
   const ledger = new RunLedger();
-  const recorded = new WeakSet<MessageParam>();
   let history: MessageParam[] = [];
 
   const deadline = new AbortController();
@@ -100,21 +100,8 @@ export async function runAgent(
       activity
     });
 
-  const append = (message: MessageParam) => {
-    history.push(message);
-    record(message, history.length - 1);
-  };
-  const record = (message: MessageParam, index: number, context?: 'summary_request' | 'summary_reply') => {
-    recorded.add(message);
-    deps.transcript.append({
-      type: 'message',
-      turn: ledger.turns,
-      index,
-      role: message.role,
-      content: message.content,
-      ...(context ? { context } : {})
-    });
-  };
+  const recorder = new HistoryRecorder(deps.transcript, () => ledger.turns);
+  const append = (message: MessageParam) => recorder.append(history, message);
 
   let estimatedContext: number | undefined;
   const compact = async (trigger: CompactionTrigger) => {
@@ -124,25 +111,11 @@ export async function runAgent(
       signal
     });
     estimatedContext = result.estimatedContextTokens;
-    for (const exchange of result.exchanges ?? []) {
-      exchange.messages.forEach((message, index) => {
-        if (!recorded.has(message)) record(message, index, 'summary_request');
-      });
-      if (exchange.reply) {
-        record(
-          { role: 'assistant', content: [...exchange.reply] },
-          exchange.messages.length,
-          'summary_reply'
-        );
-      }
-    }
+    recorder.recordExchanges(result.exchanges ?? []);
     if (result.usage) ledger.charge(result.usage, settings.modelSpec.prices);
     if (result.history !== history) {
       history = result.history;
-      // Messages the compactor wrote (summaries, placeholders) are sent from now on: record them too.
-      history.forEach((message, index) => {
-        if (!recorded.has(message)) record(message, index);
-      });
+      recorder.recordNew(history);
     }
     for (const event of result.events) {
       ledger.compactionLog.push(event);

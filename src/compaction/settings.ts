@@ -49,9 +49,8 @@ export function autoCompactThreshold(contextWindow: number, maxOutputTokens: num
   return Math.max(formula, Math.floor(contextWindow / 2));
 }
 
-export interface CompactionOptions {
-  readonly contextWindow: number;
-  readonly maxOutputTokens: number;
+/** What users tune (the action's compaction inputs); everything else is derived. */
+export interface CompactionTunables {
   readonly thresholdTokens?: number;
   readonly microKeepRecent?: number;
   readonly microClearAtLeast?: number;
@@ -59,6 +58,11 @@ export interface CompactionOptions {
   readonly keepTailTokens?: number;
   readonly restoreRecentFiles?: number;
   readonly maxCompactions?: number;
+}
+
+export interface CompactionOptions extends CompactionTunables {
+  readonly contextWindow: number;
+  readonly maxOutputTokens: number;
   readonly layers?: { readonly micro: boolean; readonly auto: boolean };
 }
 

@@ -1,5 +1,6 @@
 import { DEFAULT_MODEL, resolveModelSpec, UnknownModelError, type ModelSpec } from './models.js';
 import type { RunLimits } from '../agent/limits.js';
+import type { CompactionTunables } from '../compaction/settings.js';
 
 /** Everything a run needs, parsed and checked once: the action and the CLI both build it here. */
 export interface AgentConfig {
@@ -16,15 +17,7 @@ export interface AgentConfig {
 }
 
 /** The compaction inputs; unset ones take the defaults in compaction/settings.ts. */
-export interface CompactionInputs {
-  readonly thresholdTokens?: number;
-  readonly microKeepRecent?: number;
-  readonly microClearAtLeast?: number;
-  readonly microPreserveTools?: readonly string[];
-  readonly keepTailTokens?: number;
-  readonly restoreRecentFiles?: number;
-  readonly maxCompactions?: number;
-}
+export type CompactionInputs = CompactionTunables;
 
 /** Reads one input by its action.yml name; '' when unset (as @actions/core's getInput does). */
 export type InputReader = (name: string) => string;
