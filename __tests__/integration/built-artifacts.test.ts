@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { startFakeAnthropic, type FakeAnthropic } from '../../test-support/fake-anthropic/index.js';
-import { createTempDir, createTempRepo, type TempRepo } from '../support/temp-repo.js';
+import { createTempRepo, type TempRepo } from '../support/temp-repo.js';
 import { explorerScript } from '../support/explorer-script.js';
 
 interface Finished {
@@ -76,51 +76,6 @@ describe('dist/cli/index.js', () => {
     );
     expect(noTask.code).toBe(2);
     expect(noTask.stderr).toContain('No task');
-    expect(messageCalls()).toBe(0);
-  });
-});
-
-describe('dist/index.js (the action)', () => {
-  function actionEnv(inputs: Record<string, string>): {
-    env: NodeJS.ProcessEnv;
-    output: string;
-    summary: string;
-  } {
-    const dir = createTempDir('compact-agent-runner-');
-    const output = path.join(dir, 'output');
-    const summary = path.join(dir, 'summary.md');
-    writeFileSync(output, '');
-    writeFileSync(summary, '');
-    const env = cleanEnv({
-      GITHUB_WORKSPACE: repo.root,
-      GITHUB_OUTPUT: output,
-      GITHUB_STEP_SUMMARY: summary,
-      GITHUB_RUN_ID: '4242',
-      GITHUB_RUN_ATTEMPT: '1',
-      ANTHROPIC_BASE_URL: fake.url,
-      ...Object.fromEntries(
-        Object.entries(inputs).map(([name, value]) => [`INPUT_${name.toUpperCase()}`, value])
-      )
-    });
-    return { env, output, summary };
-  }
-
-  it('runs the prompt on the workspace and sets outputs and the job summary', async () => {
-    const { env, output, summary } = actionEnv({ prompt: 'Explore.', anthropic_api_key: 'sk-ant-test' });
-    const finished = await runNode([path.resolve('dist/index.js')], env, repo.root);
-    expect(finished.code).toBe(0);
-    const outputs = readFileSync(output, 'utf8');
-    expect(outputs).toMatch(/stop_reason<<.+\nsuccess\n/);
-    expect(outputs).toMatch(/num_turns<<.+\n6\n/);
-    expect(outputs).toContain(path.join(repo.root, '.transcripts', '4242-1'));
-    expect(readFileSync(summary, 'utf8')).toContain('## compact-agent: success');
-  });
-
-  it('fails with a clear error and makes no model call when the key is missing', async () => {
-    const { env } = actionEnv({ prompt: 'Explore.' });
-    const finished = await runNode([path.resolve('dist/index.js')], env, repo.root);
-    expect(finished.code).toBe(1);
-    expect(finished.stdout).toContain('::error::Invalid configuration:%0A- No Anthropic API key');
     expect(messageCalls()).toBe(0);
   });
 });

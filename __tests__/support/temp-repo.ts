@@ -48,3 +48,34 @@ export function createTempRepo(seedFrom?: string): TempRepo {
 export function createTempDir(prefix = 'compact-agent-outside-'): string {
   return mkdtempSync(path.join(tmpdir(), prefix));
 }
+
+export interface RepoWithRemote extends TempRepo {
+  /** The bare repository that is `origin`. */
+  readonly remote: string;
+  /** `git` in the bare remote, to see what was pushed. */
+  remoteGit(...args: string[]): string;
+}
+
+/** A repository whose `origin` is a local bare repository, with `main` pushed: pushes stay on this machine. */
+export function createRepoWithRemote(seedFrom?: string): RepoWithRemote {
+  const remote = mkdtempSync(path.join(tmpdir(), 'compact-agent-remote-'));
+  execFileSync('git', ['init', '--quiet', '--bare', '--initial-branch=main', remote]);
+  const repo = createTempRepo(seedFrom);
+  if (!seedFrom) {
+    repo.write('README.md', '# demo\n');
+    repo.git('add', '-A');
+    repo.git('commit', '--quiet', '-m', 'first');
+  }
+  repo.git('remote', 'add', 'origin', remote);
+  repo.git('push', '--quiet', 'origin', 'main');
+  const remoteGit = (...args: string[]) => execFileSync('git', args, { cwd: remote, encoding: 'utf8' });
+  return {
+    ...repo,
+    remote,
+    remoteGit,
+    remove: () => {
+      repo.remove();
+      rmSync(remote, { recursive: true, force: true });
+    }
+  };
+}

@@ -30,6 +30,8 @@ export interface ProgressUpdate {
   readonly turn: number;
   readonly contextTokens: number;
   readonly costUsd: number;
+  /** Compaction events so far (micro clears, summaries, spills). */
+  readonly compactions: number;
   /** What the agent is doing now, e.g. "waiting for the model" or "bash npm test". */
   readonly activity: string;
 }
@@ -97,6 +99,7 @@ export async function runAgent(
       turn: ledger.turns,
       contextTokens: ledger.contextTokens(),
       costUsd: ledger.cost,
+      compactions: ledger.compactionLog.length,
       activity
     });
 

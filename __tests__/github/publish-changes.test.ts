@@ -1,0 +1,146 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { publishChanges, type PublishOptions } from '../../src/action/publish-changes.js';
+import { prepareWorkTarget } from '../../src/action/work-target.js';
+import { GitRepository } from '../../src/git/repository.js';
+import { parseEvent } from '../../src/github/event.js';
+import { MemoryGitHub } from '../support/memory-github.js';
+import { createRepoWithRemote, createTempDir, type RepoWithRemote } from '../support/temp-repo.js';
+import { webhookExample } from '../support/webhook-examples.js';
+
+let repo: RepoWithRemote;
+let git: GitRepository;
+let api: MemoryGitHub;
+beforeEach(async () => {
+  repo = createRepoWithRemote();
+  git = new GitRepository(repo.root);
+  await git.excludeFromCommits('.transcripts/');
+  api = new MemoryGitHub();
+});
+afterEach(() => repo.remove());
+
+const options = (overrides: Partial<PublishOptions> = {}): PublishOptions => ({
+  identity: { name: 'compact-agent[bot]', email: 'bot@example.com' },
+  defaultBranch: 'main',
+  pullRequestType: 'draft',
+  commitTitle: 'agent: fix the README',
+  runUrl: 'https://github.com/octo/repo/actions/runs/1',
+  runDir: createTempDir(),
+  describe: () => 'Fixed the README.',
+  ...overrides
+});
+const newBranch = { kind: 'new-branch', branch: 'agent/1-abc123', base: 'main', issueNumber: 1 } as const;
+
+describe("publishing the agent's changes", () => {
+  it('commits as the bot on a new branch, pushes it, and opens a draft PR that links the issue', async () => {
+    const base = await git.head();
+    repo.write('README.md', '# demo, fixed\n');
+    repo.write('.transcripts/run/transcript.jsonl', '{}\n');
+    const outcome = await publishChanges(newBranch, base, git, api, options());
+    expect(outcome).toMatchObject({
+      kind: 'pushed',
+      branch: 'agent/1-abc123',
+      pullRequestUrl: 'https://github.com/octo/repo/pull/7'
+    });
+    expect(repo.remoteGit('log', '--format=%an <%ae>|%s', 'agent/1-abc123', '-1').trim()).toBe(
+      'compact-agent[bot] <bot@example.com>|agent: fix the README'
+    );
+    expect(repo.remoteGit('show', 'agent/1-abc123:README.md')).toBe('# demo, fixed\n');
+    // Transcripts never enter a commit; main is untouched.
+    expect(repo.remoteGit('ls-tree', '-r', '--name-only', 'agent/1-abc123')).not.toContain('.transcripts');
+    expect(repo.remoteGit('rev-parse', 'main').trim()).toBe(base);
+    expect(api.pulls).toEqual([
+      expect.objectContaining({
+        head: 'agent/1-abc123',
+        base: 'main',
+        draft: true,
+        body: expect.stringContaining('For #1')
+      })
+    ]);
+  });
+
+  it('makes no branch and no PR when nothing changed', async () => {
+    const outcome = await publishChanges(newBranch, await git.head(), git, api, options());
+    expect(outcome).toEqual({ kind: 'none' });
+    expect(repo.remoteGit('branch', '--list', 'agent/*').trim()).toBe('');
+    expect(api.pulls).toEqual([]);
+  });
+
+  it('keeps the pushed branch and says so when the PR cannot be opened', async () => {
+    const base = await git.head();
+    repo.write('a.txt', 'a\n');
+    api.failing.add('createPullRequest');
+    const outcome = await publishChanges(newBranch, base, git, api, options());
+    expect(outcome).toMatchObject({
+      kind: 'pushed',
+      pullRequestUrl: undefined,
+      pullRequestError: expect.stringContaining('422')
+    });
+    expect(repo.remoteGit('rev-parse', '--verify', 'agent/1-abc123').trim()).toMatch(/^[0-9a-f]{40}$/);
+  });
+
+  it('pushes only the branch with pr_type branch, and refuses to push the default branch', async () => {
+    const base = await git.head();
+    repo.write('a.txt', 'a\n');
+    expect(
+      await publishChanges(newBranch, base, git, api, options({ pullRequestType: 'branch' }))
+    ).toMatchObject({
+      kind: 'pushed',
+      pullRequestUrl: undefined
+    });
+    expect(api.pulls).toEqual([]);
+    await expect(git.push('main', 'main')).rejects.toThrow(/refusing to push the default branch/);
+  });
+
+  it('pushes to the PR branch for a same-repository PR comment (fast-forward only)', async () => {
+    repo.git('checkout', '-q', '-b', 'changes');
+    repo.write('b.txt', 'b\n');
+    repo.git('add', '-A');
+    repo.git('commit', '-q', '-m', 'pr work');
+    repo.git('push', '-q', 'origin', 'changes');
+    repo.git('checkout', '-q', 'main');
+    const payload = webhookExample('issue_comment', 'created');
+    (payload.issue as Record<string, unknown>).pull_request = { url: 'x' };
+    api.pullRequest = {
+      number: 1,
+      title: 't',
+      body: '',
+      headRef: 'changes',
+      headRepoFullName: 'Codertocat/Hello-World',
+      baseRef: 'master'
+    };
+    const target = await prepareWorkTarget(parseEvent('issue_comment', payload), api, git, {
+      branchPrefix: 'agent/',
+      shortId: 'x',
+      defaultBranch: 'main',
+      repositoryFullName: 'Codertocat/Hello-World'
+    });
+    expect(target).toEqual({ kind: 'pull-request-branch', branch: 'changes', pullNumber: 1 });
+    expect(existsSync(path.join(repo.root, 'b.txt'))).toBe(true);
+    const base = await git.head();
+    repo.write('b.txt', 'b, reviewed\n');
+    const outcome = await publishChanges(target, base, git, api, options());
+    expect(outcome).toMatchObject({ kind: 'pushed', branch: 'changes', pullRequestUrl: undefined });
+    expect(repo.remoteGit('show', 'changes:b.txt')).toBe('b, reviewed\n');
+    expect(repo.remoteGit('rev-list', '--count', 'changes').trim()).toBe('3');
+  });
+
+  it('for a fork, pushes nothing and keeps the patch in the run folder and the report', async () => {
+    const runDir = createTempDir();
+    const base = await git.head();
+    repo.write('README.md', '# demo, from a fork PR\n');
+    const outcome = await publishChanges(
+      { kind: 'fork', pullNumber: 3, headRepo: 'someone/fork' },
+      base,
+      git,
+      api,
+      options({ runDir })
+    );
+    expect(outcome).toMatchObject({
+      kind: 'patch',
+      reason: 'the pull request comes from the fork someone/fork'
+    });
+    expect(readFileSync(path.join(runDir, 'changes.patch'), 'utf8')).toContain('+# demo, from a fork PR');
+    expect(repo.remoteGit('branch', '--list', '--format=%(refname:short)').trim()).toBe('main');
+  });
+});

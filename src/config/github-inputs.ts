@@ -1,0 +1,96 @@
+import { InputError, parseAgentConfig, type AgentConfig, type InputReader } from './inputs.js';
+
+export type PullRequestType = 'draft' | 'ready' | 'branch';
+
+/** The inputs of the GitHub round trip: who may start a run, and where its work and report go. */
+export interface GitHubSettings {
+  readonly token: string;
+  readonly triggerPhrase: string;
+  readonly labelTrigger: string | undefined;
+  readonly assigneeTrigger: string | undefined;
+  readonly allowedBots: readonly string[];
+  readonly branchPrefix: string;
+  readonly pullRequestType: PullRequestType;
+  readonly reportIssue: number | undefined;
+  readonly promptFile: string | undefined;
+  readonly transcriptRetentionDays: number | undefined;
+  /** Commits are authored as this identity; comments by `botName` never start a run. */
+  readonly botName: string;
+  readonly botEmail: string;
+  /** Tokens of issue or PR thread the model is given. */
+  readonly contextBudgetTokens: number;
+}
+
+export interface ActionConfig {
+  readonly agent: AgentConfig;
+  readonly github: GitHubSettings;
+}
+
+export const GITHUB_DEFAULTS = {
+  trigger_phrase: '/agent',
+  branch_prefix: 'agent/',
+  pr_type: 'draft',
+  bot_name: 'github-actions[bot]',
+  bot_email: '41898282+github-actions[bot]@users.noreply.github.com',
+  context_budget_tokens: 8_000
+} as const;
+
+/** All the action's inputs, checked together: every problem is reported at once, before any call. */
+export function parseActionConfig(read: InputReader, env: NodeJS.ProcessEnv): ActionConfig {
+  const problems: string[] = [];
+  let agent: AgentConfig | undefined;
+  try {
+    agent = parseAgentConfig(read, env);
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    problems.push(...error.problems);
+  }
+  const github = readGitHubSettings(read, env, problems);
+  if (problems.length > 0 || !agent) throw new InputError(problems);
+  return { agent, github };
+}
+
+function readGitHubSettings(read: InputReader, env: NodeJS.ProcessEnv, problems: string[]): GitHubSettings {
+  const token = read('github_token').trim() || env.GITHUB_TOKEN?.trim() || '';
+  if (token === '')
+    problems.push('No GitHub token: set the input github_token (its default is `${{ github.token }}`).');
+  const pullRequestType = (read('pr_type').trim() || GITHUB_DEFAULTS.pr_type) as PullRequestType;
+  if (!['draft', 'ready', 'branch'].includes(pullRequestType)) {
+    problems.push(`pr_type must be draft, ready or branch, got "${pullRequestType}".`);
+  }
+  const triggerPhrase = read('trigger_phrase').trim() || GITHUB_DEFAULTS.trigger_phrase;
+  if (/\s/.test(triggerPhrase)) problems.push(`trigger_phrase must be one word, got "${triggerPhrase}".`);
+  const branchPrefix = read('branch_prefix').trim() || GITHUB_DEFAULTS.branch_prefix;
+  if (!/^[A-Za-z0-9._/-]*$/.test(branchPrefix) || branchPrefix.includes('..')) {
+    problems.push(`branch_prefix may hold letters, digits, '.', '_', '-' and '/', got "${branchPrefix}".`);
+  }
+  return {
+    token,
+    triggerPhrase,
+    labelTrigger: read('label_trigger').trim() || undefined,
+    assigneeTrigger: read('assignee_trigger').trim().replace(/^@/, '') || undefined,
+    allowedBots: read('allowed_bots')
+      .split(/[\s,]+/)
+      .filter((name) => name !== ''),
+    branchPrefix,
+    pullRequestType,
+    reportIssue: positiveInteger(read, 'report_issue', problems),
+    promptFile: read('prompt_file').trim() || undefined,
+    transcriptRetentionDays: positiveInteger(read, 'transcript_retention_days', problems),
+    botName: read('bot_name').trim() || GITHUB_DEFAULTS.bot_name,
+    botEmail: read('bot_email').trim() || GITHUB_DEFAULTS.bot_email,
+    contextBudgetTokens:
+      positiveInteger(read, 'context_budget_tokens', problems) ?? GITHUB_DEFAULTS.context_budget_tokens
+  };
+}
+
+function positiveInteger(read: InputReader, name: string, problems: string[]): number | undefined {
+  const raw = read(name).trim();
+  if (raw === '') return undefined;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0) {
+    problems.push(`${name} must be a positive whole number, got "${raw}".`);
+    return undefined;
+  }
+  return value;
+}

@@ -1,0 +1,102 @@
+import { execFile } from 'node:child_process';
+import { appendFile, mkdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+
+export interface GitIdentity {
+  readonly name: string;
+  readonly email: string;
+}
+
+export class GitError extends Error {
+  constructor(args: readonly string[], stderr: string) {
+    super(`git ${args.join(' ')} failed: ${stderr.trim().split('\n').slice(-3).join(' ')}`);
+    this.name = 'GitError';
+  }
+}
+
+/**
+ * The git boundary: the few commands the action runs, each with fixed arguments. Only the action
+ * commits and pushes; it never force-pushes and never pushes the default branch.
+ */
+export class GitRepository {
+  constructor(
+    readonly root: string,
+    private readonly env: NodeJS.ProcessEnv = process.env
+  ) {}
+
+  run(args: readonly string[]): Promise<string> {
+    return new Promise((resolve, reject) => {
+      execFile(
+        'git',
+        [...args],
+        { cwd: this.root, env: { ...this.env, GIT_TERMINAL_PROMPT: '0' }, maxBuffer: 64 * 1024 * 1024 },
+        (error, stdout, stderr) =>
+          error ? reject(new GitError(args, stderr || error.message)) : resolve(stdout)
+      );
+    });
+  }
+
+  async currentBranch(): Promise<string> {
+    return (await this.run(['rev-parse', '--abbrev-ref', 'HEAD'])).trim();
+  }
+
+  async head(): Promise<string> {
+    return (await this.run(['rev-parse', 'HEAD'])).trim();
+  }
+
+  /** Keeps the run's transcripts out of every commit, without touching the repository's .gitignore. */
+  async excludeFromCommits(relativePath: string): Promise<void> {
+    const exclude = path.join(this.root, '.git', 'info', 'exclude');
+    await mkdir(path.dirname(exclude), { recursive: true });
+    const current = await readFile(exclude, 'utf8').catch(() => '');
+    const line = `/${relativePath.replace(/^\/+/, '')}`;
+    if (!current.split('\n').includes(line))
+      await appendFile(exclude, `${current.endsWith('\n') || current === '' ? '' : '\n'}${line}\n`);
+  }
+
+  /** Fetches a branch or pull ref from origin and checks it out (the PR's head, for PR comments). */
+  async checkoutFromOrigin(ref: string, localBranch: string | undefined): Promise<void> {
+    await this.run(['fetch', '--no-tags', 'origin', ref]);
+    await this.run(
+      localBranch ? ['checkout', '-B', localBranch, 'FETCH_HEAD'] : ['checkout', '--detach', 'FETCH_HEAD']
+    );
+  }
+
+  async createBranch(name: string): Promise<void> {
+    await this.run(['checkout', '-b', name]);
+  }
+
+  /** Stages everything (the exclude file keeps transcripts out) and commits when something changed. */
+  async commitAll(message: string, identity: GitIdentity): Promise<boolean> {
+    await this.run(['add', '--all']);
+    const staged = await this.run(['diff', '--cached', '--name-only']);
+    if (staged.trim() === '') return false;
+    await this.run([
+      '-c',
+      `user.name=${identity.name}`,
+      '-c',
+      `user.email=${identity.email}`,
+      'commit',
+      '--quiet',
+      '--no-verify',
+      '-m',
+      message
+    ]);
+    return true;
+  }
+
+  async diffStat(base: string): Promise<string> {
+    return (await this.run(['diff', '--stat', base, 'HEAD'])).trimEnd();
+  }
+
+  async patch(base: string): Promise<string> {
+    return this.run(['diff', '--binary', base, 'HEAD']);
+  }
+
+  /** The only push there is: `push origin <branch>`, never forced, never the default branch. */
+  async push(branch: string, defaultBranch: string): Promise<void> {
+    if (branch === defaultBranch)
+      throw new GitError(['push', 'origin', branch], 'refusing to push the default branch');
+    await this.run(['push', 'origin', branch]);
+  }
+}

@@ -1,0 +1,173 @@
+import type { RunResult } from '../agent/run-result.js';
+import type { CompactionEvent } from '../compaction/compactor.js';
+
+/** GitHub refuses comment and PR bodies above 65,536 characters; stay clear of it. */
+export const MAX_BODY_CHARS = 65_000;
+const MAX_CHART_POINTS = 150;
+
+export type ChangesOutcome =
+  | { readonly kind: 'none' }
+  | {
+      readonly kind: 'pushed';
+      readonly branch: string;
+      readonly diffStat: string;
+      readonly pullRequestUrl: string | undefined;
+      /** Set when the push worked but the pull request could not be opened. */
+      readonly pullRequestError: string | undefined;
+    }
+  | { readonly kind: 'patch'; readonly reason: string; readonly diffStat: string; readonly patch: string }
+  | { readonly kind: 'failed'; readonly error: string; readonly diffStat: string };
+
+export type ArtifactOutcome =
+  | { readonly kind: 'uploaded'; readonly id: number; readonly url: string }
+  | { readonly kind: 'failed'; readonly error: string };
+
+export interface ReportInput {
+  readonly result: RunResult;
+  readonly runUrl: string;
+  readonly changes: ChangesOutcome;
+  readonly artifact: ArtifactOutcome;
+  readonly transcriptDir: string;
+}
+
+const STATUS: Readonly<Record<RunResult['stopReason'], string>> = {
+  success: '✅ Done',
+  error_max_turns: '⏹️ Stopped at the turn limit',
+  error_timeout: '⏹️ Stopped at the time limit',
+  error_max_budget_usd: '⏹️ Stopped at the budget limit',
+  error_during_execution: '❌ Failed'
+};
+
+/** The final report: the tracking comment's last text, the job summary, and the PR body's tail. */
+export function renderReport(input: ReportInput): string {
+  const { result } = input;
+  const sections = [
+    `${STATUS[result.stopReason]} · \`${result.stopReason}\` · ${formatDuration(result.durationMs)} · [workflow run](${input.runUrl})`,
+    result.error ? `> **What failed:** ${result.error}` : '',
+    `### Summary\n\n${result.summary || '_The model gave no summary._'}`,
+    `### Changes\n\n${renderChanges(input.changes)}`,
+    `### Usage\n\n${renderUsage(result)}`,
+    renderCompactions(result.compactionLog),
+    renderChart(result.contextTokensPerTurn, result.compactionLog),
+    renderArtifact(input.artifact, input.transcriptDir)
+  ].filter((section) => section !== '');
+  return fitBody(sections, input.artifact);
+}
+
+function renderChanges(changes: ChangesOutcome): string {
+  switch (changes.kind) {
+    case 'none':
+      return 'No files changed, so no branch was pushed.';
+    case 'pushed':
+      return [
+        `Pushed to \`${changes.branch}\`.`,
+        changes.pullRequestUrl ? `Pull request: ${changes.pullRequestUrl}` : '',
+        changes.pullRequestError
+          ? `⚠️ The pull request could not be opened: ${changes.pullRequestError}`
+          : '',
+        fence(changes.diffStat)
+      ]
+        .filter((line) => line !== '')
+        .join('\n\n');
+    case 'patch':
+      return [
+        `Not pushed: ${changes.reason}. The patch is below and in the transcript artifact.`,
+        fence(changes.diffStat),
+        `<details><summary>Patch</summary>\n\n${fence(changes.patch, 'diff')}\n\n</details>`
+      ].join('\n\n');
+    case 'failed':
+      return [`⚠️ The changes could not be pushed: ${changes.error}`, fence(changes.diffStat)].join('\n\n');
+  }
+}
+
+function renderUsage(result: RunResult): string {
+  const u = result.usage;
+  return [
+    '| turns | input | cache write | cache read | output | cost |',
+    '| ---: | ---: | ---: | ---: | ---: | ---: |',
+    `| ${result.turns} | ${n(u.input)} | ${n(u.cacheWrite)} | ${n(u.cacheRead)} | ${n(u.output)} | $${result.costUsd.toFixed(4)} |`
+  ].join('\n');
+}
+
+function renderCompactions(log: readonly CompactionEvent[]): string {
+  if (log.length === 0) return '';
+  const rows = log.map(
+    (event) =>
+      `| ${event.turn} | ${event.layer} | ${event.reason.replace(/\|/g, '\\|')} | ${n(event.tokens_before)} | ` +
+      `${n(event.tokens_after)} | ${event.results_cleared} | ${n(event.summary_tokens)} | $${event.summary_cost_usd.toFixed(4)} |`
+  );
+  return [
+    `<details><summary>Compaction log (${log.length} events)</summary>`,
+    '',
+    '| turn | layer | reason | tokens before | tokens after | cleared | summary tokens | summary cost |',
+    '| ---: | --- | --- | ---: | ---: | ---: | ---: | ---: |',
+    ...rows,
+    '',
+    '</details>'
+  ].join('\n');
+}
+
+/** Context tokens per turn as a mermaid xychart; each compaction shows as a drop. */
+export function renderChart(perTurn: readonly number[], log: readonly CompactionEvent[]): string {
+  if (perTurn.length < 2) return '';
+  const step = Math.ceil(perTurn.length / MAX_CHART_POINTS);
+  const points: number[] = [];
+  // The highest value of each bucket, so a long run keeps its peaks.
+  for (let start = 0; start < perTurn.length; start += step)
+    points.push(Math.max(...perTurn.slice(start, start + step)));
+  const compactions = log.filter((event) => event.layer !== 'spill').length;
+  return [
+    `<details open><summary>Context tokens per turn (${compactions} compactions)</summary>`,
+    '',
+    '```mermaid',
+    'xychart-beta',
+    `  title "Context tokens per turn${step > 1 ? ` (max of each ${step} turns)` : ''}"`,
+    `  x-axis "turn" 1 --> ${perTurn.length}`,
+    '  y-axis "tokens"',
+    `  line [${points.join(', ')}]`,
+    '```',
+    '',
+    '</details>'
+  ].join('\n');
+}
+
+function renderArtifact(artifact: ArtifactOutcome, transcriptDir: string): string {
+  return artifact.kind === 'uploaded'
+    ? `📜 Transcript: [transcript artifact](${artifact.url}) (\`${transcriptDir}\` in the run's workspace)`
+    : `⚠️ The transcripts could not be uploaded (${artifact.error}); they are missing from this run's artifacts.`;
+}
+
+/** Drops the biggest sections' detail first, so the status, links and usage always survive. */
+function fitBody(sections: string[], artifact: ArtifactOutcome): string {
+  const body = sections.join('\n\n');
+  if (body.length <= MAX_BODY_CHARS) return body;
+  const pointer =
+    artifact.kind === 'uploaded'
+      ? `\n\n_Report cut to fit GitHub's limit; the full details are in the [transcript artifact](${artifact.url})._`
+      : "\n\n_Report cut to fit GitHub's limit._";
+  const room = MAX_BODY_CHARS - pointer.length;
+  const trimmed = sections.map((section) =>
+    section.length > room / sections.length
+      ? `${section.slice(0, Math.floor(room / sections.length) - 40)}\n\n[… cut]`
+      : section
+  );
+  return `${trimmed.join('\n\n').slice(0, room)}${pointer}`;
+}
+
+function fence(text: string, language = ''): string {
+  const safe = text.replace(/```/g, '`\u200b``');
+  return `\`\`\`${language}\n${safe.trimEnd()}\n\`\`\``;
+}
+
+function n(value: number): string {
+  return value.toLocaleString('en-US');
+}
+
+export function formatDuration(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  return minutes < 60
+    ? `${minutes} min ${seconds % 60} s`
+    : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}

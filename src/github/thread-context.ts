@@ -1,0 +1,85 @@
+import type { ActionEvent } from './event.js';
+import type { GitHubApi } from './github-api.js';
+import { isBot } from './permissions.js';
+import { untrustedBlock } from './untrusted-text.js';
+
+/** Characters per token for budgeting prose and markdown (a conservative reading of ~3.6). */
+const CHARS_PER_TOKEN = 3;
+
+/**
+ * What the model is told about the thread that started it: title, body and recent comments as
+ * untrusted data; for a pull request its branches and changed files; for a review comment the
+ * file, line and diff hunk. Long threads keep to `budgetTokens`, newest comments first.
+ */
+export async function buildThreadContext(
+  event: ActionEvent,
+  api: GitHubApi,
+  budgetTokens: number,
+  skipCommentId?: number
+): Promise<string> {
+  const budget = budgetTokens * CHARS_PER_TOKEN;
+  const parts: string[] = [];
+  if (event.kind === 'issue_comment' || event.kind === 'issues') {
+    const { issue } = event;
+    parts.push(`${issue.isPullRequest ? 'Pull request' : 'Issue'} #${issue.number}: ${issue.title}`);
+    parts.push(
+      untrustedBlock(issue.isPullRequest ? 'pull request body' : 'issue body', issue.user.login, issue.body)
+    );
+    if (issue.isPullRequest) parts.push(await pullRequestFacts(api, issue.number));
+    parts.push(await recentComments(api, issue.number, budget - length(parts), skipCommentId));
+  } else if (event.kind === 'pull_request_review_comment') {
+    const pr = event.pullRequest;
+    parts.push(`Pull request #${pr.number}: ${pr.title}`);
+    parts.push(untrustedBlock('pull request body', pr.user.login, pr.body));
+    parts.push(await pullRequestFacts(api, pr.number));
+    const { comment } = event;
+    parts.push(
+      [
+        `The request is a review comment on ${comment.path}${comment.line ? `, line ${comment.line}` : ''}.`,
+        'Diff hunk it refers to:',
+        '```diff',
+        comment.diffHunk,
+        '```'
+      ].join('\n')
+    );
+  } else {
+    return '';
+  }
+  const text = parts.filter((part) => part !== '').join('\n\n');
+  return `<github-context>\n${text.length > budget ? `${text.slice(0, budget)}\n[... cut to the context budget]` : text}\n</github-context>`;
+}
+
+async function pullRequestFacts(api: GitHubApi, number: number): Promise<string> {
+  const [pr, files] = await Promise.all([api.getPullRequest(number), api.listPullRequestFiles(number)]);
+  const shown = files
+    .slice(0, 100)
+    .map((file) => `- ${file.filename} (${file.status}, +${file.additions} -${file.deletions})`);
+  if (files.length > shown.length) shown.push(`- ... and ${files.length - shown.length} more files`);
+  return [`Base branch: ${pr.baseRef}; head branch: ${pr.headRef}.`, 'Changed files:', ...shown].join('\n');
+}
+
+/** The newest comments that fit, shown oldest first; bots' and the trigger comment are left out. */
+async function recentComments(
+  api: GitHubApi,
+  issue: number,
+  budget: number,
+  skipCommentId?: number
+): Promise<string> {
+  const comments = (await api.listComments(issue)).filter(
+    (comment) => comment.id !== skipCommentId && !isBot({ login: comment.login, type: comment.userType })
+  );
+  const kept: string[] = [];
+  let used = 0;
+  for (const comment of [...comments].reverse()) {
+    const block = untrustedBlock(`comment ${comment.createdAt}`, comment.login, comment.body);
+    if (used + block.length > budget) break;
+    kept.unshift(block);
+    used += block.length;
+  }
+  const dropped = comments.length - kept.length;
+  return [...(dropped > 0 ? [`(${dropped} older comments left out for length)`] : []), ...kept].join('\n\n');
+}
+
+function length(parts: readonly string[]): number {
+  return parts.reduce((sum, part) => sum + part.length, 0);
+}

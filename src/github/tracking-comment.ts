@@ -1,0 +1,99 @@
+import type { GitHubApi } from './github-api.js';
+
+export interface TrackedProgress {
+  readonly turn: number;
+  readonly contextTokens: number;
+  readonly compactions: number;
+  readonly costUsd: number;
+  readonly activity: string;
+}
+
+export interface TrackingOptions {
+  readonly runUrl: string;
+  /** Edits closer together than this are merged into the next one. */
+  readonly minIntervalMs: number;
+  readonly now: () => number;
+  readonly warn: (message: string) => void;
+}
+
+/**
+ * The comment that shows a run while it goes on, edited in place, and becomes its report. Edits are
+ * throttled and serialized; a failed edit is a warning, never the end of the run.
+ */
+export class TrackingComment {
+  private commentId: number | undefined;
+  private lastEditAt = -Infinity;
+  private chain: Promise<void> = Promise.resolve();
+  edits = 0;
+
+  constructor(
+    private readonly api: GitHubApi,
+    private readonly issueNumber: number,
+    private readonly options: TrackingOptions
+  ) {}
+
+  get id(): number | undefined {
+    return this.commentId;
+  }
+
+  async start(): Promise<void> {
+    try {
+      const created = await this.api.createComment(this.issueNumber, this.render(undefined));
+      this.commentId = created.id;
+    } catch (error) {
+      this.options.warn(`Could not post the tracking comment: ${describe(error)}`);
+    }
+  }
+
+  /** Shows progress if the last edit is old enough (or `force`); a skipped update is superseded by the next. */
+  update(progress: TrackedProgress, force = false): void {
+    if (!force && this.options.now() - this.lastEditAt < this.options.minIntervalMs) return;
+    this.lastEditAt = this.options.now();
+    const body = this.render(progress);
+    this.enqueue(body);
+  }
+
+  /** Replaces the comment with the final report (or posts it, if the first post failed). */
+  async finish(report: string): Promise<void> {
+    this.enqueue(report);
+    await this.chain;
+    if (this.commentId === undefined) {
+      try {
+        this.commentId = (await this.api.createComment(this.issueNumber, report)).id;
+      } catch (error) {
+        this.options.warn(`Could not post the report comment: ${describe(error)}`);
+      }
+    }
+  }
+
+  private enqueue(body: string): void {
+    this.chain = this.chain.then(async () => {
+      if (this.commentId === undefined) return;
+      try {
+        await this.api.updateComment(this.commentId, body);
+        this.edits++;
+      } catch (error) {
+        this.options.warn(`Could not edit the tracking comment: ${describe(error)}`);
+      }
+    });
+  }
+
+  private render(progress: TrackedProgress | undefined): string {
+    const lines = [`🤖 **compact-agent is working on this** · [workflow run](${this.options.runUrl})`, ''];
+    if (!progress) {
+      lines.push('Starting…');
+    } else {
+      lines.push(
+        `Turn ${progress.turn} · ${progress.contextTokens.toLocaleString('en-US')} context tokens · ` +
+          `${progress.compactions} compactions · $${progress.costUsd.toFixed(4)}`,
+        '',
+        `Now: ${progress.activity.replace(/`/g, "'")}`
+      );
+    }
+    return lines.join('\n');
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
