@@ -10,6 +10,8 @@ import type {
 
 type Octokit = ReturnType<typeof getOctokit>;
 
+const STANDARD_ROLES = new Set(['admin', 'maintain', 'write', 'triage', 'read']);
+
 /** GitHubApi over Octokit. The base URL comes from GITHUB_API_URL (GHES, and our fakes). */
 export class OctokitGitHubApi implements GitHubApi {
   private readonly octokit: Octokit;

@@ -1,0 +1,13 @@
+/**
+ * Fake GitHub REST API for tests and spawned actions.
+ *
+ *   const fake = await startFakeGitHub({ ...stateFromPayload(payload, { senderPermission: 'write' }) });
+ *   const octokit = getOctokit(fake.token, { baseUrl: fake.url });
+ *   ...
+ *   fake.comments(1); fake.createdPulls; fake.requestsTo('POST', /\/comments$/);
+ *   await fake.close();
+ */
+export * from './types.js';
+export * from './server.js';
+export * from './payload.js';
+export { ACTIONS_BOT, WEB_URL, legacyPermission, nodeId, stableId } from './render.js';

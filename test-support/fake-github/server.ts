@@ -1,0 +1,924 @@
+/**
+ * A fake GitHub REST API on 127.0.0.1 for Octokit (`getOctokit(token, { baseUrl: fake.url })`) and
+ * for spawned actions (GITHUB_API_URL). It answers the routes compact-agent uses from in-memory
+ * state, validates like github.com (auth, 422 shapes, body limits), records every request and
+ * injects faults. One instance holds all of its state, so several can run at once.
+ */
+import { randomBytes } from 'node:crypto';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse
+} from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  ACTIONS_BOT,
+  commentJson,
+  fakeSha,
+  issueJson,
+  permissionJson,
+  pullFileJson,
+  pullJson,
+  reactionJson,
+  repoJson,
+  reviewCommentJson
+} from './render.js';
+import { GitHubState, sameSubject } from './state.js';
+import {
+  REACTION_CONTENTS,
+  type CommentSeed,
+  type FakeComment,
+  type FakeGitHubSeed,
+  type FakeIssue,
+  type FakePull,
+  type FakeReaction,
+  type FakeUser,
+  type FaultRule,
+  type IssueSeed,
+  type Permission,
+  type PullSeed,
+  type ReactionContent,
+  type ReactionSubject,
+  type RecordedGitHubRequest,
+  type UserSeed
+} from './types.js';
+
+/** GitHub's limit on issue, comment and pull request bodies (characters). */
+export const MAX_BODY_CHARS = 65_536;
+/** GitHub's limit on issue and pull request titles. */
+export const MAX_TITLE_CHARS = 256;
+export const DEFAULT_TOKEN = 'ghs_test';
+
+export interface FakeGitHubOptions extends FakeGitHubSeed {
+  /** The only token accepted (as `token <t>` or `Bearer <t>`). Default 'ghs_test'. */
+  token?: string;
+  /** Who the token acts as: author of created comments and PRs, reactor. Default github-actions[bot]. */
+  actor?: UserSeed;
+  /**
+   * The repository setting "Allow GitHub Actions to create and approve pull requests" (default
+   * true). When false, POST /pulls by github-actions[bot] gets GitHub's 403.
+   */
+  allowActionsToCreatePullRequests?: boolean;
+  /** Faults that apply to every matching request, for the whole life of the server. */
+  failRoutes?: FaultRule[];
+  /** Clock for timestamps (default Date.now). */
+  clock?: () => number;
+  port?: number;
+}
+
+export interface FakeGitHub {
+  /** Base URL for Octokit's `baseUrl` and GITHUB_API_URL, e.g. http://127.0.0.1:PORT */
+  readonly url: string;
+  readonly port: number;
+  readonly token: string;
+  readonly repo: { owner: string; name: string; full_name: string; id: number; default_branch: string };
+  readonly actor: FakeUser;
+  /** Every request in arrival order, with what was answered. */
+  readonly requests: readonly RecordedGitHubRequest[];
+  /** Requests with that method (case-insensitive) whose path matches (a string must be equal). */
+  requestsTo(method: string, path: RegExp | string): RecordedGitHubRequest[];
+  /** Comments of an issue or PR, oldest first (seeded and created). */
+  comments(issueNumber: number): FakeComment[];
+  comment(id: number): FakeComment | undefined;
+  /** Comments created through the API (by any route), in creation order. */
+  readonly createdComments: readonly FakeComment[];
+  issue(number: number): FakeIssue | undefined;
+  pull(number: number): FakePull | undefined;
+  /** Pull requests made through POST /pulls, in creation order. */
+  readonly createdPulls: readonly FakePull[];
+  readonly reactions: readonly FakeReaction[];
+  reactionsOn(subject: ReactionSubject): FakeReaction[];
+  permission(login: string): Permission;
+  setPermission(login: string, role: Permission): void;
+  addIssue(seed: IssueSeed): FakeIssue;
+  addPull(seed: PullSeed): FakePull;
+  addComment(issueNumber: number, seed: CommentSeed): FakeComment;
+  /** Makes a branch exist (only matters when the seed listed `branches`). */
+  addBranch(name: string): void;
+  /** Fail the next `times` (default 1) matching requests with that status. */
+  failNext(rule: FaultRule): void;
+  /** Fail every matching request until the returned function is called. */
+  failAlways(rule: FaultRule): () => void;
+  clearFaults(): void;
+  close(): Promise<void>;
+}
+
+const DOCS = 'https://docs.github.com/rest';
+const DOC = {
+  repo: `${DOCS}/repos/repos#get-a-repository`,
+  permission: `${DOCS}/collaborators/collaborators#get-repository-permissions-for-a-user`,
+  getIssue: `${DOCS}/issues/issues#get-an-issue`,
+  listComments: `${DOCS}/issues/comments#list-issue-comments`,
+  createComment: `${DOCS}/issues/comments#create-an-issue-comment`,
+  getComment: `${DOCS}/issues/comments#get-an-issue-comment`,
+  updateComment: `${DOCS}/issues/comments#update-an-issue-comment`,
+  reactComment: `${DOCS}/reactions/reactions#create-reaction-for-an-issue-comment`,
+  listCommentReactions: `${DOCS}/reactions/reactions#list-reactions-for-an-issue-comment`,
+  reactIssue: `${DOCS}/reactions/reactions#create-reaction-for-an-issue`,
+  reactReviewComment: `${DOCS}/reactions/reactions#create-reaction-for-a-pull-request-review-comment`,
+  getReviewComment: `${DOCS}/pulls/comments#get-a-review-comment-for-a-pull-request`,
+  getPull: `${DOCS}/pulls/pulls#get-a-pull-request`,
+  listPulls: `${DOCS}/pulls/pulls#list-pull-requests`,
+  listFiles: `${DOCS}/pulls/pulls#list-pull-requests-files`,
+  createPull: `${DOCS}/pulls/pulls#create-a-pull-request`
+} as const;
+
+const DEFAULT_MESSAGES: Readonly<Record<number, string>> = {
+  400: 'Bad Request',
+  401: 'Bad credentials',
+  403: 'Resource not accessible by integration',
+  404: 'Not Found',
+  409: 'Conflict',
+  410: 'Gone',
+  422: 'Validation Failed',
+  429: 'API rate limit exceeded for installation.',
+  500: 'Server Error',
+  502: 'Server Error',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout'
+};
+
+const RATE_LIMIT = 1000; // GITHUB_TOKEN: 1,000 requests per hour per repository
+
+type Json = Record<string, unknown>;
+
+interface Answer {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+interface Ctx {
+  method: string;
+  rest: string;
+  query: URLSearchParams;
+  body: unknown;
+  record: RecordedGitHubRequest;
+}
+
+type Handler = (ctx: Ctx, params: string[]) => Answer;
+
+interface Route {
+  method: string;
+  pattern: RegExp;
+  handler: Handler;
+}
+
+interface ActiveFault {
+  rule: FaultRule;
+  remaining: number;
+}
+
+function flattenHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return flat;
+}
+
+function readBody(req: IncomingMessage): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', () => resolve(undefined));
+  });
+}
+
+function error(status: number, message: string, documentation_url = DOCS, extra: Json = {}): Answer {
+  return { status, body: { message, ...extra, documentation_url, status: String(status) } };
+}
+
+/** 422 "Validation Failed" with GitHub's `errors` array. */
+function validationFailed(doc: string, ...errors: Json[]): Answer {
+  return error(422, 'Validation Failed', doc, { errors });
+}
+
+/** 422 for a body that fails the endpoint's JSON schema (missing or mistyped parameter). */
+function invalidRequest(doc: string, detail: string): Answer {
+  return error(422, `Invalid request.\n\n${detail}`, doc);
+}
+
+const notFound = (doc = DOCS): Answer => error(404, 'Not Found', doc);
+
+function charLength(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+}
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function showValue(value: unknown): string {
+  return value === null ? 'nil' : JSON.stringify(value);
+}
+
+/** Checks a required string parameter; returns an answer when it is wrong. */
+function requireString(body: Json, field: string, doc: string): Answer | undefined {
+  if (!(field in body) || body[field] === undefined)
+    return invalidRequest(doc, `"${field}" wasn't supplied.`);
+  if (typeof body[field] !== 'string')
+    return invalidRequest(doc, `For 'properties/${field}', ${showValue(body[field])} is not a string.`);
+  return undefined;
+}
+
+function optionalType(
+  body: Json,
+  field: string,
+  type: 'string' | 'boolean' | 'integer',
+  doc: string,
+  nullable = false
+): Answer | undefined {
+  const value = body[field];
+  if (value === undefined || (nullable && value === null)) return undefined;
+  const ok =
+    type === 'integer' ? typeof value === 'number' && Number.isInteger(value) : typeof value === type;
+  return ok
+    ? undefined
+    : invalidRequest(doc, `For 'properties/${field}', ${showValue(value)} is not a ${type}.`);
+}
+
+function bodyTooLong(resource: string, doc: string): Answer {
+  return validationFailed(doc, {
+    resource,
+    code: 'custom',
+    field: 'body',
+    message: `body is too long (maximum is ${MAX_BODY_CHARS} characters)`
+  });
+}
+
+function requestId(): string {
+  const hex = (n: number): string => randomBytes(n).toString('hex').toUpperCase();
+  return `${hex(2)}:${hex(2)}:${hex(3)}:${hex(3)}:${hex(4)}`;
+}
+
+class FakeGitHubServer implements FakeGitHub {
+  readonly token: string;
+  readonly actor: FakeUser;
+  private readonly state: GitHubState;
+  private readonly records: RecordedGitHubRequest[] = [];
+  private readonly faults: ActiveFault[] = [];
+  private readonly created: FakePull[] = [];
+  private readonly createdCommentList: FakeComment[] = [];
+  private readonly routes: Route[];
+  private address: AddressInfo | undefined;
+  private seq = 0;
+  private used = 0;
+
+  constructor(
+    private readonly server: Server,
+    private readonly options: FakeGitHubOptions
+  ) {
+    this.token = options.token ?? DEFAULT_TOKEN;
+    this.state = new GitHubState(options, options.clock ?? Date.now);
+    this.actor = this.state.user(options.actor ?? ACTIONS_BOT);
+    for (const rule of options.failRoutes ?? []) this.faults.push({ rule, remaining: Infinity });
+    this.routes = this.buildRoutes();
+    server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      this.handle(req, res).catch((e: unknown) => {
+        const message = `fake GitHub bug: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`;
+        if (!res.headersSent) this.send(res, undefined, { status: 500, body: { message } });
+        else res.destroy();
+      });
+    });
+  }
+
+  async listen(): Promise<void> {
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(this.options.port ?? 0, '127.0.0.1', () => resolve());
+    });
+    this.address = this.server.address() as AddressInfo;
+  }
+
+  get port(): number {
+    if (!this.address) throw new Error('fake GitHub is not listening');
+    return this.address.port;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  get repo(): FakeGitHub['repo'] {
+    const r = this.state.repo;
+    return {
+      owner: r.owner.login,
+      name: r.name,
+      full_name: this.state.fullName,
+      id: r.id,
+      default_branch: r.default_branch
+    };
+  }
+
+  get requests(): readonly RecordedGitHubRequest[] {
+    return this.records;
+  }
+
+  requestsTo(method: string, path: RegExp | string): RecordedGitHubRequest[] {
+    return this.records.filter(
+      (r) =>
+        r.method === method.toUpperCase() && (typeof path === 'string' ? r.path === path : path.test(r.path))
+    );
+  }
+
+  comments(issueNumber: number): FakeComment[] {
+    return this.state.commentsOn(issueNumber);
+  }
+
+  comment(id: number): FakeComment | undefined {
+    return this.state.comments.get(id);
+  }
+
+  get createdComments(): readonly FakeComment[] {
+    return this.createdCommentList;
+  }
+
+  issue(number: number): FakeIssue | undefined {
+    return this.state.issues.get(number);
+  }
+
+  pull(number: number): FakePull | undefined {
+    return this.state.pulls.get(number);
+  }
+
+  get createdPulls(): readonly FakePull[] {
+    return this.created;
+  }
+
+  get reactions(): readonly FakeReaction[] {
+    return this.state.reactions;
+  }
+
+  reactionsOn(subject: ReactionSubject): FakeReaction[] {
+    return this.state.reactions.filter((r) => sameSubject(r.subject, subject));
+  }
+
+  permission(login: string): Permission {
+    return this.state.permission(login);
+  }
+
+  setPermission(login: string, role: Permission): void {
+    this.state.setPermission(login, role);
+  }
+
+  addIssue(seed: IssueSeed): FakeIssue {
+    return this.state.addIssue(seed);
+  }
+
+  addPull(seed: PullSeed): FakePull {
+    return this.state.addPull(seed);
+  }
+
+  addComment(issueNumber: number, seed: CommentSeed): FakeComment {
+    return this.state.addComment(issueNumber, seed);
+  }
+
+  addBranch(name: string): void {
+    this.state.branches?.add(name);
+  }
+
+  failNext(rule: FaultRule): void {
+    this.faults.push({ rule, remaining: rule.times ?? 1 });
+  }
+
+  failAlways(rule: FaultRule): () => void {
+    const fault: ActiveFault = { rule, remaining: Infinity };
+    this.faults.push(fault);
+    return () => {
+      const index = this.faults.indexOf(fault);
+      if (index >= 0) this.faults.splice(index, 1);
+    };
+  }
+
+  clearFaults(): void {
+    this.faults.length = 0;
+  }
+
+  async close(): Promise<void> {
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    this.server.closeAllConnections();
+    await closed;
+  }
+
+  // -------------------------------------------------------------------------------------------
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const method = (req.method ?? 'GET').toUpperCase();
+    const record: RecordedGitHubRequest = {
+      seq: this.seq++,
+      method,
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      headers: flattenHeaders(req.headers),
+      body: undefined,
+      rawBody: '',
+      status: 0,
+      response: undefined,
+      faulted: false
+    };
+    this.records.push(record);
+    const raw = await readBody(req);
+    if (raw === undefined) return;
+    record.rawBody = raw;
+
+    if (!req.headers['user-agent']) {
+      // github.com refuses requests without a User-Agent, with a plain-text 403.
+      record.status = 403;
+      res.writeHead(403, { 'content-type': 'text/plain; charset=utf-8' });
+      res.end(
+        'Request forbidden by administrative rules. Please make sure your request has a User-Agent header (https://docs.github.com/en/rest/overview/resources-in-the-rest-api#user-agent-required). Check https://githubstatus.com for possible causes.\n'
+      );
+      return;
+    }
+
+    const auth = /^(?:token|bearer)\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
+    if (!auth) {
+      const message = req.headers.authorization ? 'Bad credentials' : 'Requires authentication';
+      return this.send(res, record, error(401, message));
+    }
+    if (auth[1] !== this.token) return this.send(res, record, error(401, 'Bad credentials'));
+
+    if (raw.trim() !== '' && method !== 'GET' && method !== 'HEAD') {
+      try {
+        record.body = JSON.parse(raw);
+      } catch {
+        return this.send(res, record, error(400, 'Problems parsing JSON'));
+      }
+    }
+
+    const fault = this.takeFault(method, url.pathname);
+    if (fault) {
+      record.faulted = true;
+      const body = fault.body ?? {
+        message: fault.message ?? DEFAULT_MESSAGES[fault.status] ?? `Error ${fault.status}`,
+        documentation_url: DOCS,
+        status: String(fault.status)
+      };
+      return this.send(res, record, { status: fault.status, body, headers: fault.headers ?? {} });
+    }
+
+    const rest = this.repoRelative(url.pathname);
+    if (rest === undefined) return this.send(res, record, notFound());
+    for (const route of this.routes) {
+      if (route.method !== method) continue;
+      const match = route.pattern.exec(rest);
+      if (!match) continue;
+      const answer = route.handler({ method, rest, query: url.searchParams, body: record.body, record }, [
+        ...match.slice(1)
+      ]);
+      return this.send(res, record, answer);
+    }
+    return this.send(res, record, notFound());
+  }
+
+  /** The path after `/repos/{owner}/{repo}` or `/repositories/{id}` for this repository. */
+  private repoRelative(pathname: string): string | undefined {
+    const repo = this.state.repo;
+    const byName = /^\/repos\/([^/]+)\/([^/]+)(\/.*)?$/.exec(pathname);
+    if (byName) {
+      const owner = decodeURIComponent(byName[1] ?? '');
+      const name = decodeURIComponent(byName[2] ?? '');
+      if (
+        owner.toLowerCase() !== repo.owner.login.toLowerCase() ||
+        name.toLowerCase() !== repo.name.toLowerCase()
+      )
+        return undefined;
+      return byName[3] ?? '';
+    }
+    const byId = /^\/repositories\/(\d+)(\/.*)?$/.exec(pathname);
+    if (byId && Number(byId[1]) === repo.id) return byId[2] ?? '';
+    return undefined;
+  }
+
+  private takeFault(method: string, path: string): FaultRule | undefined {
+    for (const fault of this.faults) {
+      if (fault.remaining <= 0) continue;
+      if (fault.rule.method !== undefined && fault.rule.method.toUpperCase() !== method) continue;
+      fault.rule.path.lastIndex = 0;
+      if (!fault.rule.path.test(path)) continue;
+      fault.remaining--;
+      return fault.rule;
+    }
+    return undefined;
+  }
+
+  private send(res: ServerResponse, record: RecordedGitHubRequest | undefined, answer: Answer): void {
+    this.used++;
+    const payload = answer.body === undefined ? '' : JSON.stringify(answer.body);
+    if (record) {
+      record.status = answer.status;
+      record.response = answer.body;
+    }
+    res.writeHead(answer.status, {
+      ...(payload ? { 'content-type': 'application/json; charset=utf-8' } : {}),
+      'content-length': String(Buffer.byteLength(payload)),
+      'x-github-api-version-selected': '2022-11-28',
+      'x-github-media-type': 'github.v3; format=json',
+      'x-github-request-id': requestId(),
+      'x-ratelimit-limit': String(RATE_LIMIT),
+      'x-ratelimit-remaining': String(Math.max(0, RATE_LIMIT - this.used)),
+      'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 3600),
+      'x-ratelimit-used': String(Math.min(this.used, RATE_LIMIT)),
+      'x-ratelimit-resource': 'core',
+      ...answer.headers
+    });
+    res.end(payload);
+  }
+
+  /** One page of `items` with GitHub's `link` header (links use /repositories/{id}/..., like github.com). */
+  private page<T>(ctx: Ctx, items: T[]): Answer {
+    const perPageRaw = Number(ctx.query.get('per_page') ?? 30);
+    const perPage = Number.isInteger(perPageRaw) && perPageRaw > 0 ? Math.min(perPageRaw, 100) : 30;
+    const pageRaw = Number(ctx.query.get('page') ?? 1);
+    const page = Number.isInteger(pageRaw) && pageRaw > 0 ? pageRaw : 1;
+    const last = Math.max(1, Math.ceil(items.length / perPage));
+    const body = items.slice((page - 1) * perPage, page * perPage);
+    const link = (p: number): string => {
+      const query = new URLSearchParams(ctx.query);
+      query.set('page', String(p));
+      return `<${this.url}/repositories/${this.state.repo.id}${ctx.rest}?${query.toString()}>`;
+    };
+    const links: string[] = [];
+    if (page > 1) links.push(`${link(Math.min(page - 1, last))}; rel="prev"`);
+    if (page < last) links.push(`${link(page + 1)}; rel="next"`, `${link(last)}; rel="last"`);
+    if (page > 1) links.push(`${link(1)}; rel="first"`);
+    return { status: 200, body, headers: links.length > 0 ? { link: links.join(', ') } : {} };
+  }
+
+  private renderComment(comment: FakeComment): unknown {
+    const issue = this.state.issues.get(comment.issueNumber);
+    return commentJson(
+      this.url,
+      this.state.repo,
+      comment,
+      issue?.isPullRequest ?? false,
+      this.state.reactionCounts({ kind: 'issue_comment', id: comment.id })
+    );
+  }
+
+  private renderIssue(issue: FakeIssue): unknown {
+    return issueJson(
+      this.url,
+      this.state.repo,
+      issue,
+      this.state.commentsOn(issue.number).length,
+      this.state.reactionCounts({ kind: 'issue', number: issue.number }),
+      this.state.pulls.get(issue.number)
+    );
+  }
+
+  private renderPull(pull: FakePull): unknown {
+    const issue = this.state.issues.get(pull.number);
+    const reviewComments = [...this.state.reviewComments.values()].filter(
+      (c) => c.pullNumber === pull.number
+    );
+    return pullJson(
+      this.url,
+      this.state.repo,
+      pull,
+      issue?.labels ?? [],
+      this.state.commentsOn(pull.number).length,
+      reviewComments.length
+    );
+  }
+
+  private react(ctx: Ctx, subject: ReactionSubject, doc: string): Answer {
+    if (!isObject(ctx.body)) return invalidRequest(doc, `"content" wasn't supplied.`);
+    const content = ctx.body.content;
+    if (content === undefined) return invalidRequest(doc, `"content" wasn't supplied.`);
+    if (typeof content !== 'string' || !REACTION_CONTENTS.includes(content as ReactionContent)) {
+      return invalidRequest(
+        doc,
+        `For 'properties/content', ${showValue(content)} is not one of [${REACTION_CONTENTS.map((c) => `"${c}"`).join(', ')}].`
+      );
+    }
+    const { reaction, created } = this.state.react(subject, this.actor, content as ReactionContent);
+    return { status: created ? 201 : 200, body: reactionJson(this.url, reaction) };
+  }
+
+  private buildRoutes(): Route[] {
+    const s = this.state;
+    const n = (text: string | undefined): number => Number(text);
+    const issueOr404 = (text: string | undefined): FakeIssue | undefined => s.issues.get(n(text));
+    const pullOr404 = (text: string | undefined): FakePull | undefined => s.pulls.get(n(text));
+    const commentOr404 = (text: string | undefined): FakeComment | undefined => s.comments.get(n(text));
+
+    return [
+      {
+        method: 'GET',
+        pattern: /^$/,
+        handler: () => ({
+          status: 200,
+          body: repoJson(this.url, s.repo, [...s.issues.values()].filter((i) => i.state === 'open').length)
+        })
+      },
+      {
+        method: 'GET',
+        pattern: /^\/collaborators\/([^/]+)\/permission$/,
+        handler: (_ctx, [login]) => {
+          const name = decodeURIComponent(login ?? '');
+          return { status: 200, body: permissionJson(this.url, s.user(name), s.permission(name)) };
+        }
+      },
+      {
+        method: 'GET',
+        pattern: /^\/issues\/(\d+)$/,
+        handler: (_ctx, [num]) => {
+          const issue = issueOr404(num);
+          return issue ? { status: 200, body: this.renderIssue(issue) } : notFound(DOC.getIssue);
+        }
+      },
+      {
+        method: 'GET',
+        pattern: /^\/issues\/(\d+)\/comments$/,
+        handler: (ctx, [num]) => {
+          const issue = issueOr404(num);
+          if (!issue) return notFound(DOC.listComments);
+          const since = ctx.query.get('since');
+          const comments = s
+            .commentsOn(issue.number)
+            .filter((c) => since === null || c.updated_at >= since)
+            .map((c) => this.renderComment(c));
+          return this.page(ctx, comments);
+        }
+      },
+      {
+        method: 'POST',
+        pattern: /^\/issues\/(\d+)\/comments$/,
+        handler: (ctx, [num]) => {
+          const issue = issueOr404(num);
+          if (!issue) return notFound(DOC.createComment);
+          const body = isObject(ctx.body) ? ctx.body : {};
+          const bad = requireString(body, 'body', DOC.createComment);
+          if (bad) return bad;
+          const text = body.body as string;
+          if (text.trim() === '') {
+            return validationFailed(DOC.createComment, {
+              resource: 'IssueComment',
+              code: 'missing_field',
+              field: 'body'
+            });
+          }
+          if (charLength(text) > MAX_BODY_CHARS) return bodyTooLong('IssueComment', DOC.createComment);
+          const comment = s.addComment(issue.number, { user: this.actor, body: text });
+          issue.updated_at = comment.created_at;
+          this.createdCommentList.push(comment);
+          const json = this.renderComment(comment);
+          return { status: 201, body: json, headers: { location: (json as { url: string }).url } };
+        }
+      },
+      {
+        method: 'GET',
+        pattern: /^\/issues\/comments\/(\d+)$/,
+        handler: (_ctx, [id]) => {
+          const comment = commentOr404(id);
+          return comment ? { status: 200, body: this.renderComment(comment) } : notFound(DOC.getComment);
+        }
+      },
+      {
+        method: 'PATCH',
+        pattern: /^\/issues\/comments\/(\d+)$/,
+        handler: (ctx, [id]) => {
+          const comment = commentOr404(id);
+          if (!comment) return notFound(DOC.updateComment);
+          const body = isObject(ctx.body) ? ctx.body : {};
+          const bad = requireString(body, 'body', DOC.updateComment);
+          if (bad) return bad;
+          const text = body.body as string;
+          if (text.trim() === '') {
+            return validationFailed(DOC.updateComment, {
+              resource: 'IssueComment',
+              code: 'missing_field',
+              field: 'body'
+            });
+          }
+          if (charLength(text) > MAX_BODY_CHARS) return bodyTooLong('IssueComment', DOC.updateComment);
+          comment.history.push(comment.body);
+          comment.body = text;
+          comment.updated_at = s.now();
+          return { status: 200, body: this.renderComment(comment) };
+        }
+      },
+      {
+        method: 'GET',
+        pattern: /^\/issues\/comments\/(\d+)\/reactions$/,
+        handler: (ctx, [id]) => {
+          const comment = commentOr404(id);
+          if (!comment) return notFound(DOC.listCommentReactions);
+          const content = ctx.query.get('content');
+          const list = this.reactionsOn({ kind: 'issue_comment', id: comment.id })
+            .filter((r) => content === null || r.content === content)
+            .map((r) => reactionJson(this.url, r));
+          return this.page(ctx, list);
+        }
+      },
+      {
+        method: 'POST',
+        pattern: /^\/issues\/comments\/(\d+)\/reactions$/,
+        handler: (ctx, [id]) => {
+          const comment = commentOr404(id);
+          if (!comment) return notFound(DOC.reactComment);
+          return this.react(ctx, { kind: 'issue_comment', id: comment.id }, DOC.reactComment);
+        }
+      },
+      {
+        method: 'POST',
+        pattern: /^\/issues\/(\d+)\/reactions$/,
+        handler: (ctx, [num]) => {
+          const issue = issueOr404(num);
+          if (!issue) return notFound(DOC.reactIssue);
+          return this.react(ctx, { kind: 'issue', number: issue.number }, DOC.reactIssue);
+        }
+      },
+      {
+        method: 'GET',
+        pattern: /^\/pulls\/comments\/(\d+)$/,
+        handler: (_ctx, [id]) => {
+          const comment = s.reviewComments.get(n(id));
+          const pull = comment ? s.pulls.get(comment.pullNumber) : undefined;
+          if (!comment || !pull) return notFound(DOC.getReviewComment);
+          return {
+            status: 200,
+            body: reviewCommentJson(
+              this.url,
+              s.repo,
+              comment,
+              pull,
+              s.reactionCounts({ kind: 'pull_request_review_comment', id: comment.id })
+            )
+          };
+        }
+      },
+      {
+        method: 'POST',
+        pattern: /^\/pulls\/comments\/(\d+)\/reactions$/,
+        handler: (ctx, [id]) => {
+          const comment = s.reviewComments.get(n(id));
+          if (!comment) return notFound(DOC.reactReviewComment);
+          return this.react(
+            ctx,
+            { kind: 'pull_request_review_comment', id: comment.id },
+            DOC.reactReviewComment
+          );
+        }
+      },
+      {
+        method: 'GET',
+        pattern: /^\/pulls\/(\d+)$/,
+        handler: (_ctx, [num]) => {
+          const pull = pullOr404(num);
+          return pull ? { status: 200, body: this.renderPull(pull) } : notFound(DOC.getPull);
+        }
+      },
+      {
+        method: 'GET',
+        pattern: /^\/pulls\/(\d+)\/files$/,
+        handler: (ctx, [num]) => {
+          const pull = pullOr404(num);
+          if (!pull) return notFound(DOC.listFiles);
+          // GitHub lists at most 3000 files of a pull request.
+          const files = pull.files.slice(0, 3000).map((f) => pullFileJson(this.url, s.repo, pull, f));
+          return this.page(ctx, files);
+        }
+      },
+      {
+        method: 'GET',
+        pattern: /^\/pulls$/,
+        handler: (ctx) => {
+          const state = ctx.query.get('state') ?? 'open';
+          const head = ctx.query.get('head');
+          const base = ctx.query.get('base');
+          const pulls = [...s.pulls.values()]
+            .filter((p) => state === 'all' || p.state === state)
+            .filter((p) => head === null || this.headLabel(p).toLowerCase() === head.toLowerCase())
+            .filter((p) => base === null || p.base.ref === base)
+            .sort((a, b) => b.number - a.number)
+            .map((p) => this.renderPull(p));
+          return this.page(ctx, pulls);
+        }
+      },
+      { method: 'POST', pattern: /^\/pulls$/, handler: (ctx) => this.createPull(ctx) }
+    ];
+  }
+
+  private headLabel(pull: FakePull): string {
+    const owner = pull.head.repoFullName?.split('/')[0] ?? pull.user.login;
+    return `${owner}:${pull.head.ref}`;
+  }
+
+  private createPull(ctx: Ctx): Answer {
+    const doc = DOC.createPull;
+    const s = this.state;
+    const body = isObject(ctx.body) ? ctx.body : {};
+    for (const field of ['head', 'base']) {
+      const bad = requireString(body, field, doc);
+      if (bad) return bad;
+    }
+    if (body.issue === undefined) {
+      const bad = requireString(body, 'title', doc);
+      if (bad) return bad;
+    }
+    const bad =
+      optionalType(body, 'body', 'string', doc, true) ??
+      optionalType(body, 'draft', 'boolean', doc) ??
+      optionalType(body, 'maintainer_can_modify', 'boolean', doc) ??
+      optionalType(body, 'head_repo', 'string', doc) ??
+      optionalType(body, 'issue', 'integer', doc);
+    if (bad) return bad;
+    if (body.issue !== undefined) {
+      return validationFailed(doc, {
+        resource: 'PullRequest',
+        code: 'custom',
+        message: 'the fake GitHub does not support turning an issue into a pull request'
+      });
+    }
+
+    if (this.actor.id === ACTIONS_BOT.id && this.options.allowActionsToCreatePullRequests === false) {
+      return error(403, 'GitHub Actions is not permitted to create or approve pull requests.', doc);
+    }
+
+    const title = body.title as string;
+    const head = body.head as string;
+    const base = body.base as string;
+    const text = (body.body as string | null | undefined) ?? null;
+    if (title.trim() === '') {
+      return validationFailed(doc, { resource: 'PullRequest', code: 'missing_field', field: 'title' });
+    }
+    if (charLength(title) > MAX_TITLE_CHARS) {
+      return validationFailed(doc, {
+        resource: 'Issue',
+        code: 'custom',
+        field: 'title',
+        message: `title is too long (maximum is ${MAX_TITLE_CHARS} characters)`
+      });
+    }
+    if (text !== null && charLength(text) > MAX_BODY_CHARS) return bodyTooLong('PullRequest', doc);
+
+    const ownerLogin = s.repo.owner.login;
+    const [headOwner, headRef] = head.includes(':')
+      ? [head.slice(0, head.indexOf(':')), head.slice(head.indexOf(':') + 1)]
+      : [ownerLogin, head];
+    const sameRepo = headOwner.toLowerCase() === ownerLogin.toLowerCase();
+    const branches = s.branches;
+    if (branches && sameRepo && !branches.has(headRef)) {
+      return validationFailed(doc, { resource: 'PullRequest', field: 'head', code: 'invalid' });
+    }
+    if (branches && !branches.has(base)) {
+      return validationFailed(doc, { resource: 'PullRequest', field: 'base', code: 'invalid' });
+    }
+    if (sameRepo && headRef === base) {
+      return validationFailed(doc, {
+        resource: 'PullRequest',
+        code: 'custom',
+        message: `No commits between ${base} and ${headRef}`
+      });
+    }
+    const label = `${sameRepo ? ownerLogin : headOwner}:${headRef}`;
+    const duplicate = [...s.pulls.values()].find(
+      (p) =>
+        p.state === 'open' && p.base.ref === base && this.headLabel(p).toLowerCase() === label.toLowerCase()
+    );
+    if (duplicate) {
+      return validationFailed(doc, {
+        resource: 'PullRequest',
+        code: 'custom',
+        message: `A pull request already exists for ${label}.`
+      });
+    }
+
+    const pull = s.addPull(
+      {
+        number: s.nextNumber(),
+        title,
+        body: text,
+        user: this.actor,
+        head: {
+          ref: headRef,
+          sha: fakeSha(`head:${label}:${s.now()}`),
+          repo: { full_name: sameRepo ? s.fullName : `${headOwner}/${s.repo.name}` }
+        },
+        base: { ref: base },
+        draft: body.draft === true,
+        author_association: 'NONE'
+      },
+      true
+    );
+    pull.maintainer_can_modify = body.maintainer_can_modify === true;
+    this.created.push(pull);
+    const json = this.renderPull(pull);
+    return { status: 201, body: json, headers: { location: (json as { url: string }).url } };
+  }
+}
+
+export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<FakeGitHub> {
+  const fake = new FakeGitHubServer(createServer(), options);
+  await fake.listen();
+  return fake;
+}
