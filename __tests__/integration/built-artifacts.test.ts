@@ -81,15 +81,16 @@ describe('dist/cli/index.js', () => {
 });
 
 describe('npm run demo', () => {
-  it('fixes the example repository for real, offline', async () => {
+  it('runs the built action on a webhook payload against the fakes, and the pushed fix passes the tests', async () => {
     const finished = await runNode(
       [path.resolve('node_modules/tsx/dist/cli.mjs'), 'demo/run-demo.ts'],
       cleanEnv({})
     );
     expect(finished.stdout).toContain('before: npm test fails');
-    expect(finished.stdout).toContain('after: npm test passes');
+    expect(finished.stdout).toMatch(/pushed branch: agent\/1-[0-9a-f]{6}; npm test on it passes/);
     expect(finished.stdout).toContain('rejected by the strict fake: 0');
-    expect(finished.stdout).toContain('stop reason: success');
+    expect(finished.stdout).toContain('✅ Done · `success`');
+    expect(finished.stdout).toContain('artifact: agent-transcripts-4242-1');
     expect(finished.code).toBe(0);
   });
 });

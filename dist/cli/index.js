@@ -11420,6 +11420,7 @@ Options:
                              override the model table (needed for unknown models)
   --bash-timeout-seconds N   default timeout of a bash command (default 120)
   --bash-env-passthrough A,B extra environment variables the bash tool may see
+  --api-max-retries N        retries of a failed model request (default 4)
   --compaction-threshold-tokens N, --micro-keep-recent N, --micro-clear-at-least N,
   --micro-preserve-tools A,B, --compaction-keep-tail N, --restore-recent-files N,
   --max-compactions N        compaction settings (see the README)
@@ -11441,6 +11442,7 @@ const VALUE_OPTIONS = [
     'cache-read-price-per-mtok',
     'bash-timeout-seconds',
     'bash-env-passthrough',
+    'api-max-retries',
     'compaction-threshold-tokens',
     'micro-keep-recent',
     'micro-clear-at-least',
@@ -43377,10 +43379,9 @@ class AnthropicModelClient {
  * Only the final, complete message is returned, so usage is never counted twice.
  */
 function isRetryableStreamFailure(error) {
-    if (error instanceof core_error/* APIUserAbortError */.cH)
+    // The SDK already retried a connection that failed before the answer began; again would multiply.
+    if (error instanceof core_error/* APIUserAbortError */.cH || error instanceof core_error/* APIConnectionError */.xX)
         return false;
-    if (error instanceof core_error/* APIConnectionError */.xX)
-        return true;
     // A status means the SDK already made its own retries; retrying again would multiply them.
     if (error instanceof core_error/* APIError */.LG)
         return error.status === undefined && error.type !== 'invalid_request_error';
@@ -56834,6 +56835,8 @@ async function runSession(options) {
         const model = options.model ??
             new AnthropicModelClient({
                 apiKey: config.apiKey,
+                httpRetries: config.apiMaxRetries,
+                streamRetries: config.apiMaxRetries,
                 ...(config.baseURL !== undefined ? { baseURL: config.baseURL } : {})
             });
         const requests = new RequestBuilder({
@@ -56947,7 +56950,8 @@ const INPUT_DEFAULTS = {
     max_turns: 200,
     timeout_minutes: 60,
     max_budget_usd: 10,
-    bash_timeout_seconds: 120
+    bash_timeout_seconds: 120,
+    api_max_retries: 4
 };
 /** A bad input: the message says which input, what was given and what is expected. */
 class InputError extends Error {
@@ -56995,6 +56999,7 @@ function parseAgentConfig(read, env) {
         maxBudgetUsd: numbers.number('max_budget_usd', INPUT_DEFAULTS.max_budget_usd)
     };
     const bashTimeoutMs = numbers.number('bash_timeout_seconds', INPUT_DEFAULTS.bash_timeout_seconds) * 1000;
+    const apiMaxRetries = numbers.optionalCount('api_max_retries') ?? INPUT_DEFAULTS.api_max_retries;
     const prompt = read('prompt').trim() || undefined;
     const preserveTools = splitList(read('micro_preserve_tools'));
     const compaction = {
@@ -57022,6 +57027,7 @@ function parseAgentConfig(read, env) {
         maxOutputTokens,
         limits,
         bashTimeoutMs,
+        apiMaxRetries,
         bashEnvPassthrough: splitList(read('bash_env_passthrough')),
         prompt,
         compaction: withoutUndefined(compaction)

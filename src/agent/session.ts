@@ -61,6 +61,8 @@ export async function runSession(options: SessionOptions): Promise<SessionOutcom
       options.model ??
       new AnthropicModelClient({
         apiKey: config.apiKey,
+        httpRetries: config.apiMaxRetries,
+        streamRetries: config.apiMaxRetries,
         ...(config.baseURL !== undefined ? { baseURL: config.baseURL } : {})
       });
     const requests = new RequestBuilder({

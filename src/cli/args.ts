@@ -22,6 +22,7 @@ Options:
                              override the model table (needed for unknown models)
   --bash-timeout-seconds N   default timeout of a bash command (default 120)
   --bash-env-passthrough A,B extra environment variables the bash tool may see
+  --api-max-retries N        retries of a failed model request (default 4)
   --compaction-threshold-tokens N, --micro-keep-recent N, --micro-clear-at-least N,
   --micro-preserve-tools A,B, --compaction-keep-tail N, --restore-recent-files N,
   --max-compactions N        compaction settings (see the README)
@@ -44,6 +45,7 @@ const VALUE_OPTIONS = [
   'cache-read-price-per-mtok',
   'bash-timeout-seconds',
   'bash-env-passthrough',
+  'api-max-retries',
   'compaction-threshold-tokens',
   'micro-keep-recent',
   'micro-clear-at-least',

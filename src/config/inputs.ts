@@ -11,6 +11,8 @@ export interface AgentConfig {
   readonly maxOutputTokens: number;
   readonly limits: RunLimits;
   readonly bashTimeoutMs: number;
+  /** Retries of a failed model request (429, 5xx, 529, connection errors), with backoff. */
+  readonly apiMaxRetries: number;
   readonly bashEnvPassthrough: readonly string[];
   readonly prompt: string | undefined;
   readonly compaction: CompactionInputs;
@@ -28,7 +30,8 @@ export const INPUT_DEFAULTS = {
   max_turns: 200,
   timeout_minutes: 60,
   max_budget_usd: 10,
-  bash_timeout_seconds: 120
+  bash_timeout_seconds: 120,
+  api_max_retries: 4
 } as const;
 
 /** A bad input: the message says which input, what was given and what is expected. */
@@ -79,6 +82,7 @@ export function parseAgentConfig(read: InputReader, env: NodeJS.ProcessEnv): Age
     maxBudgetUsd: numbers.number('max_budget_usd', INPUT_DEFAULTS.max_budget_usd)
   };
   const bashTimeoutMs = numbers.number('bash_timeout_seconds', INPUT_DEFAULTS.bash_timeout_seconds) * 1000;
+  const apiMaxRetries = numbers.optionalCount('api_max_retries') ?? INPUT_DEFAULTS.api_max_retries;
   const prompt = read('prompt').trim() || undefined;
   const preserveTools = splitList(read('micro_preserve_tools'));
   const compaction: CompactionInputs = {
@@ -110,6 +114,7 @@ export function parseAgentConfig(read: InputReader, env: NodeJS.ProcessEnv): Age
     maxOutputTokens,
     limits,
     bashTimeoutMs,
+    apiMaxRetries,
     bashEnvPassthrough: splitList(read('bash_env_passthrough')),
     prompt,
     compaction: withoutUndefined(compaction)

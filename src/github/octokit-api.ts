@@ -26,12 +26,16 @@ export class OctokitGitHubApi implements GitHubApi {
     this.repo = { owner: repository.owner, repo: repository.name };
   }
 
+  /**
+   * The role, not the legacy `permission` field (which reports maintain as write and triage as
+   * read). A custom role falls back to the legacy field, which reflects the role's base.
+   */
   async permission(login: string): Promise<string> {
     const { data } = await this.octokit.rest.repos.getCollaboratorPermissionLevel({
       ...this.repo,
       username: login
     });
-    return data.permission;
+    return STANDARD_ROLES.has(data.role_name) ? data.role_name : data.permission;
   }
 
   async addReaction(target: ReactionTarget, content: 'eyes' | 'rocket' | 'confused'): Promise<void> {

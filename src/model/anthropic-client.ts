@@ -70,8 +70,8 @@ export class AnthropicModelClient implements ModelClient {
  * Only the final, complete message is returned, so usage is never counted twice.
  */
 export function isRetryableStreamFailure(error: unknown): boolean {
-  if (error instanceof APIUserAbortError) return false;
-  if (error instanceof APIConnectionError) return true;
+  // The SDK already retried a connection that failed before the answer began; again would multiply.
+  if (error instanceof APIUserAbortError || error instanceof APIConnectionError) return false;
   // A status means the SDK already made its own retries; retrying again would multiply them.
   if (error instanceof APIError) return error.status === undefined && error.type !== 'invalid_request_error';
   // undici reports a socket closed mid-body as a TypeError ("terminated").

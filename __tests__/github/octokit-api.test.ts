@@ -1,0 +1,23 @@
+import { OctokitGitHubApi } from '../../src/github/octokit-api.js';
+import { checkActor } from '../../src/github/permissions.js';
+import { startFakeGitHub, type FakeGitHub } from '../../test-support/fake-github/index.js';
+
+let fake: FakeGitHub;
+beforeAll(async () => {
+  fake = await startFakeGitHub({
+    repo: { owner: 'octo', name: 'repo', default_branch: 'main' },
+    permissions: { keeper: 'maintain', sorter: 'triage', writer: 'write' }
+  });
+});
+afterAll(() => fake.close());
+
+describe('OctokitGitHubApi against the fake GitHub', () => {
+  it('reads the role, so maintainers may start a run and triagers may not', async () => {
+    const api = new OctokitGitHubApi(fake.token, { owner: 'octo', name: 'repo' }, fake.url);
+    expect(await api.permission('keeper')).toBe('maintain');
+    expect(await api.permission('sorter')).toBe('triage');
+    expect(await checkActor(api, { login: 'keeper', type: 'User' }, [])).toEqual({ allowed: true });
+    expect(await checkActor(api, { login: 'sorter', type: 'User' }, [])).toMatchObject({ allowed: false });
+    expect(await checkActor(api, { login: 'nobody', type: 'User' }, [])).toMatchObject({ allowed: false });
+  });
+});

@@ -1,0 +1,93 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { artifactEnv, type FakeArtifacts } from './fake-artifacts/index.js';
+import type { FakeGitHub } from './fake-github/index.js';
+
+export interface ActionRun {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly outputs: Record<string, string>;
+  readonly summary: string;
+}
+
+export interface ActionSetup {
+  readonly eventName: string;
+  readonly payload: unknown;
+  readonly inputs: Record<string, string>;
+  readonly workspace: string;
+  readonly github: FakeGitHub;
+  readonly artifacts: FakeArtifacts;
+  readonly anthropicUrl: string;
+  readonly runId?: string;
+}
+
+/**
+ * Runs the built action (dist/index.js) as the runner would: a child process whose environment
+ * points every service at the loopback fakes, with the event payload in a file.
+ */
+export function runAction(setup: ActionSetup): Promise<ActionRun> {
+  const runner = mkdtempSync(path.join(tmpdir(), 'compact-agent-runner-'));
+  const files = {
+    event: path.join(runner, 'event.json'),
+    output: path.join(runner, 'output'),
+    summary: path.join(runner, 'summary.md')
+  };
+  writeFileSync(files.event, JSON.stringify(setup.payload));
+  writeFileSync(files.output, '');
+  writeFileSync(files.summary, '');
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    GITHUB_EVENT_NAME: setup.eventName,
+    GITHUB_EVENT_PATH: files.event,
+    GITHUB_REPOSITORY: setup.github.repo.full_name,
+    GITHUB_RUN_ID: setup.runId ?? '4242',
+    GITHUB_RUN_ATTEMPT: '1',
+    GITHUB_API_URL: setup.github.url,
+    GITHUB_WORKSPACE: setup.workspace,
+    GITHUB_OUTPUT: files.output,
+    GITHUB_STEP_SUMMARY: files.summary,
+    RUNNER_TEMP: runner,
+    ANTHROPIC_BASE_URL: setup.anthropicUrl,
+    ...artifactEnv(setup.artifacts),
+    ...Object.fromEntries(
+      Object.entries({
+        github_token: setup.github.token,
+        anthropic_api_key: 'sk-ant-test',
+        ...setup.inputs
+      }).map(([name, value]) => [`INPUT_${name.toUpperCase()}`, value])
+    )
+  };
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.resolve('dist/index.js')], {
+      cwd: setup.workspace,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe']
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) =>
+      resolve({
+        code,
+        stdout,
+        stderr,
+        outputs: parseOutputs(readFileSync(files.output, 'utf8')),
+        summary: readFileSync(files.summary, 'utf8')
+      })
+    );
+  });
+}
+
+/** GITHUB_OUTPUT holds `name<<delimiter`, the value, then the delimiter, per output. */
+export function parseOutputs(text: string): Record<string, string> {
+  const outputs: Record<string, string> = {};
+  const pattern = /^([^<\n]+)<<(\S+)\n([\s\S]*?)\n\2$/gm;
+  for (const match of text.matchAll(pattern)) outputs[match[1]!] = match[3]!;
+  return outputs;
+}
