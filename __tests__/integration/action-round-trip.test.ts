@@ -50,8 +50,12 @@ async function start(
     'repository' in payload
       ? stateFromPayload(payload, seed)
       : { repo: { owner: 'Codertocat', name: 'Hello-World', default_branch: 'main' } };
+  // The issue a dispatched run reports to, when the test names one.
+  const issues = inputs.report_issue
+    ? [{ number: Number(inputs.report_issue), title: 'Weekly agent runs', user: 'octocat' }]
+    : [];
   const [github, artifacts, anthropic] = await Promise.all([
-    startFakeGitHub(state),
+    startFakeGitHub({ ...state, issues: [...(state.issues ?? []), ...issues] }),
     startFakeArtifacts(),
     startFakeAnthropic({ script: wordStatsFixer })
   ]);
@@ -193,6 +197,24 @@ describe('a scheduled run', () => {
     expect(w.github.createdComments).toEqual([]);
     expect(w.github.createdPulls[0]!.body).toContain('Fixed `countWords`');
     expect(run.outputs.branch_name).toMatch(/^agent\/run-[0-9a-f]{6}$/);
+  });
+});
+
+describe('a dispatched run with report_issue', () => {
+  it('tracks and reports on that issue, and opens a PR from the prompt', async () => {
+    const payload = webhookExample('workflow_dispatch');
+    (payload.repository as { default_branch: string }).default_branch = 'main';
+    const { run, world: w } = await start(
+      'workflow_dispatch',
+      payload,
+      {},
+      { prompt: 'Make the test suite pass.', report_issue: '7', pr_type: 'ready' }
+    );
+    expect(run.code).toBe(0);
+    expect(w.github.createdComments.map((c) => c.issueNumber)).toEqual([7]);
+    expect(w.github.createdComments[0]!.body).toMatch(/^✅ Done/);
+    expect(w.github.createdPulls).toEqual([expect.objectContaining({ draft: false })]);
+    expect(run.outputs.comment_id).toBe(String(w.github.createdComments[0]!.id));
   });
 });
 
