@@ -60,6 +60,7 @@ function result(overrides: Partial<RunResult> = {}): RunResult {
     durationMs: 125_000,
     summary: 'Fixed the parser.',
     error: undefined,
+    cancelled: false,
     contextTokensPerTurn: [1000, 5000, 9000, 2000, 4000],
     compactionLog: [],
     history: [],

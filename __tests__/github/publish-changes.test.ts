@@ -27,6 +27,7 @@ const options = (overrides: Partial<PublishOptions> = {}): PublishOptions => ({
   runUrl: 'https://github.com/octo/repo/actions/runs/1',
   runDir: createTempDir(),
   describe: () => 'Fixed the README.',
+  readOnlyFolders: ['.github/workflows/'],
   ...overrides
 });
 const newBranch = { kind: 'new-branch', branch: 'agent/1-abc123', base: 'main', issueNumber: 1 } as const;

@@ -12530,10 +12530,14 @@ function changedFiles(repoRoot) {
 class RunFolderStore {
     workspace;
     transcriptPath;
+    redact;
     runDir;
-    constructor(runDir, workspace, transcriptPath) {
+    constructor(runDir, workspace, transcriptPath, 
+    /** Segments and spilled results leave with the artifact: they are redacted like the transcript. */
+    redact = (text) => text) {
         this.workspace = workspace;
         this.transcriptPath = transcriptPath;
+        this.redact = redact;
         (0,external_node_fs_.mkdirSync)(runDir, { recursive: true });
         // Real path, so it compares with the workspace root (also real) when shown relative to it.
         this.runDir = (0,external_node_fs_.realpathSync)(runDir);
@@ -12541,14 +12545,14 @@ class RunFolderStore {
     saveSegment(number, history) {
         const file = external_node_path_default().join(this.runDir, 'segments', `segment-${String(number).padStart(3, '0')}.json`);
         (0,external_node_fs_.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
-        (0,external_node_fs_.writeFileSync)(file, JSON.stringify(history));
+        (0,external_node_fs_.writeFileSync)(file, this.redact(JSON.stringify(history)));
         return this.shown(file);
     }
     spill = (toolUseId, text) => {
         const safeId = toolUseId.replace(/[^A-Za-z0-9_-]/g, '_');
         const file = external_node_path_default().join(this.runDir, 'tool-results', `${safeId}.txt`);
         (0,external_node_fs_.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
-        (0,external_node_fs_.writeFileSync)(file, text);
+        (0,external_node_fs_.writeFileSync)(file, this.redact(text));
         return this.shown(file);
     };
     readRecentFile(requested, maxTokens, estimate) {
@@ -56269,14 +56273,12 @@ function createDefaultTools(settings = {}) {
 
 
 
-/**
- * The file-system boundary: every path a tool touches is resolved here and must stay inside the
- * repository root. Real paths are compared, so a symlink cannot lead a read or a write outside.
- */
 class Workspace {
     root;
-    constructor(root) {
+    readOnlyFolders;
+    constructor(root, options = {}) {
         this.root = (0,external_node_fs_.realpathSync)(external_node_path_default().resolve(root));
+        this.readOnlyFolders = options.readOnlyFolders ?? [];
     }
     /** Resolves a path for reading: it must exist (or its nearest ancestor must) inside the root. */
     resolveForRead(requested) {
@@ -56288,6 +56290,11 @@ class Workspace {
         const relative = external_node_path_default().relative(this.root, resolved);
         if (relative === '.git' || relative.startsWith(`.git${(external_node_path_default()).sep}`)) {
             throw new tool_ToolError(`Refused: ${requested} is inside .git/, which tools may not write.`);
+        }
+        const shown = relative.split((external_node_path_default()).sep).join('/');
+        const folder = this.readOnlyFolders.find((prefix) => `${shown}/`.startsWith(prefix));
+        if (folder) {
+            throw new tool_ToolError(`Refused: ${requested} is in ${folder}, which this run may not change (allow_workflow_changes is off).`);
         }
         return resolved;
     }
@@ -56605,7 +56612,7 @@ async function runAgent(task, settings, deps) {
             progress(`compacted (${event.layer}): ${event.tokens_before} → ${event.tokens_after} tokens`);
         }
     };
-    const finish = (stopReason, summary, error) => {
+    const finish = (stopReason, summary, error, cancelled = false) => {
         const durationMs = now() - startedAt;
         deps.transcript.append({
             type: 'run_end',
@@ -56625,6 +56632,7 @@ async function runAgent(task, settings, deps) {
             durationMs,
             summary,
             error,
+            cancelled,
             contextTokensPerTurn: ledger.contextTokensPerTurn,
             compactionLog: ledger.compactionLog,
             history
@@ -56756,8 +56764,9 @@ async function runAgent(task, settings, deps) {
         if (deadline.signal.aborted) {
             return finish('error_timeout', describeLimit('error_timeout', settings.limits));
         }
-        const message = deps.signal?.aborted ? 'The run was cancelled.' : describeError(error);
-        return finish('error_during_execution', '', message);
+        if (deps.signal?.aborted)
+            return finish('error_during_execution', '', 'The run was cancelled.', true);
+        return finish('error_during_execution', '', describeError(error));
     }
     finally {
         clearTimeout(timer);
@@ -56822,16 +56831,21 @@ function buildSystemPrompt() {
 
 
 
+/** Workflows run with the repository's secrets: changing them is opt-in. */
+const WORKFLOWS_FOLDER = '.github/workflows/';
 /** Assembles one run from its parts (model, tools, workspace, transcript, compaction) and runs it. */
 async function runSession(options) {
     const { config } = options;
     const runDir = external_node_path_default().join(options.transcriptsDir, options.runId);
-    const transcript = new TranscriptWriter(runDir);
-    const compactionLog = compactionLogWriter(runDir);
+    const redact = options.redact ?? ((text) => text);
+    const transcript = new TranscriptWriter(runDir, { redact });
+    const compactionLog = compactionLogWriter(runDir, redact);
     const now = options.now ?? Date.now;
     try {
         const tools = createDefaultTools({ bashTimeoutMs: config.bashTimeoutMs });
-        const workspace = new Workspace(options.repoDir);
+        const workspace = new Workspace(options.repoDir, {
+            readOnlyFolders: config.allowWorkflowChanges ? [] : [WORKFLOWS_FOLDER]
+        });
         const model = options.model ??
             new AnthropicModelClient({
                 apiKey: config.apiKey,
@@ -56848,7 +56862,7 @@ async function runSession(options) {
         const parts = {
             model,
             requests,
-            store: new RunFolderStore(runDir, workspace, displayPath(workspace.root, transcript.path)),
+            store: new RunFolderStore(runDir, workspace, displayPath(workspace.root, transcript.path), redact),
             config
         };
         const compactor = options.compactor ? options.compactor(parts) : defaultCompactor(parts, now);
@@ -57029,6 +57043,7 @@ function parseAgentConfig(read, env) {
         bashTimeoutMs,
         apiMaxRetries,
         bashEnvPassthrough: splitList(read('bash_env_passthrough')),
+        allowWorkflowChanges: read('allow_workflow_changes').trim().toLowerCase() === 'true',
         prompt,
         compaction: withoutUndefined(compaction)
     };

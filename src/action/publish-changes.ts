@@ -17,6 +17,8 @@ export interface PublishOptions {
   readonly runDir: string;
   /** The report so far, for the pull request's body. */
   readonly describe: () => string;
+  /** Folders whose changes are withheld (reverted before the commit), e.g. `.github/workflows/`. */
+  readonly readOnlyFolders: readonly string[];
 }
 
 /**
@@ -24,6 +26,25 @@ export interface PublishOptions {
  * a new branch and pull request, the PR's own branch, or, for a fork, a patch in the report.
  */
 export async function publishChanges(
+  target: WorkTarget,
+  baseCommit: string,
+  git: GitRepository,
+  api: GitHubApi,
+  options: PublishOptions
+): Promise<ChangesOutcome> {
+  // The tools refuse these folders, but bash can write anywhere: the commit is the last gate.
+  const withheld: string[] = [];
+  for (const folder of options.readOnlyFolders) {
+    const changed = await git.changedUnder(baseCommit, folder).catch(() => []);
+    if (changed.length === 0) continue;
+    withheld.push(...changed);
+    await git.revertFolder(baseCommit, folder);
+  }
+  const outcome = await commitAndSend(target, baseCommit, git, api, options);
+  return withheld.length > 0 ? { ...outcome, withheld } : outcome;
+}
+
+async function commitAndSend(
   target: WorkTarget,
   baseCommit: string,
   git: GitRepository,

@@ -2,63 +2,70 @@ import * as core from '@actions/core';
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { runSession, type SessionOutcome } from '../agent/session.js';
-import {
-  ActionsArtifactUploader,
-  transcriptArtifactName,
-  type ArtifactUploader
-} from '../artifacts/transcript-artifact.js';
-import { parseActionConfig, type ActionConfig } from '../config/github-inputs.js';
+import { runSession, WORKFLOWS_FOLDER, type SessionOutcome } from '../agent/session.js';
+import { ActionsArtifactUploader, transcriptArtifactName } from '../artifacts/transcript-artifact.js';
+import { GITHUB_DEFAULTS, parseActionConfig, type ActionConfig } from '../config/github-inputs.js';
 import { InputError } from '../config/inputs.js';
-import { parseEvent, type ActionEvent, type Actor } from '../github/event.js';
+import { hideCredentials } from '../git/credentials.js';
+import { GitRepository } from '../git/repository.js';
+import { parseEvent, type ActionEvent } from '../github/event.js';
 import type { GitHubApi } from '../github/github-api.js';
 import { OctokitGitHubApi } from '../github/octokit-api.js';
-import { checkActor } from '../github/permissions.js';
+import { checkActor, writeAccessCheck } from '../github/permissions.js';
+import { redactingGitHubApi } from '../github/redacting-api.js';
 import { renderReport, type ArtifactOutcome } from '../github/report.js';
 import { buildThreadContext } from '../github/thread-context.js';
 import { TrackingComment } from '../github/tracking-comment.js';
 import { decideTrigger } from '../github/trigger.js';
-import { GitRepository } from '../git/repository.js';
+import { knownSecrets, Redactor } from '../security/redactor.js';
+import { actorOf, commentIdOf, reactToTrigger, repositoryOf, threadOf } from './event-parts.js';
 import { publishOutputs } from './outputs.js';
 import { publishChanges } from './publish-changes.js';
 import { readRunnerEnv, runUrl, type RunnerEnv } from './runner-env.js';
 import { prepareWorkTarget } from './work-target.js';
 
 const TRANSCRIPTS = '.transcripts';
+/** A task longer than this is refused: it is a paste, not a request; put it in a file instead. */
+export const MAX_TASK_CHARS = 20_000;
+
+/** What every step needs: the runner, the inputs, the redactor, and a log that redacts. */
+interface RunContext {
+  readonly runner: RunnerEnv;
+  readonly env: NodeJS.ProcessEnv;
+  readonly config: ActionConfig;
+  readonly redact: (text: string) => string;
+}
 
 /** The action: route the event, check who asked, run the agent, publish its work, report. */
 export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const runner = readRunnerEnv(env);
-  let config: ActionConfig;
+  // Secrets are masked in the runner's log before anything is printed.
+  const secrets = knownSecrets(env, [core.getInput('anthropic_api_key'), core.getInput('github_token')]);
+  for (const secret of secrets) core.setSecret(secret);
+  const redactor = new Redactor(secrets);
   let event: ActionEvent;
   try {
-    config = parseActionConfig((name) => core.getInput(name), env);
-    core.setSecret(config.agent.apiKey);
-    core.setSecret(config.github.token);
     event = parseEvent(runner.eventName, await readPayload(runner.eventPath));
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    await core.summary
-      .addRaw(`## compact-agent did not start\n\n${message}\n`)
-      .write()
-      .catch(() => undefined);
-    core.setFailed(message);
-    publishOutputs({ conclusion: 'failure' });
-    return;
+    return failBeforeStart(redactor.redact(describe(error)));
+  }
+  let config: ActionConfig;
+  try {
+    config = parseActionConfig((name) => core.getInput(name), env);
+  } catch (error) {
+    const message = redactor.redact(describe(error));
+    await replyIfAsked(event, runner, env, `⚠️ compact-agent could not start.\n\n${message}`);
+    return failBeforeStart(message);
   }
   try {
-    await runForEvent(event, config, runner, env);
+    await runForEvent(event, { runner, env, config, redact: redactor.redact });
   } catch (error) {
-    core.setFailed(error instanceof Error ? error.message : String(error));
+    core.setFailed(redactor.redact(describe(error)));
   }
 }
 
-async function runForEvent(
-  event: ActionEvent,
-  config: ActionConfig,
-  runner: RunnerEnv,
-  env: NodeJS.ProcessEnv
-): Promise<void> {
+async function runForEvent(event: ActionEvent, context: RunContext): Promise<void> {
+  const { config, runner } = context;
   const settings = config.github;
   const prompt =
     config.agent.prompt ??
@@ -75,37 +82,49 @@ async function runForEvent(
     publishOutputs({ conclusion: 'skipped' });
     return;
   }
-  const repository = repositoryOf(event, runner);
-  const api = new OctokitGitHubApi(settings.token, repository, runner.apiUrl);
+  const api = redactingGitHubApi(
+    new OctokitGitHubApi(settings.token, repositoryOf(event, runner), runner.apiUrl),
+    context.redact
+  );
   const thread = threadOf(event, settings.reportIssue);
+  const say = async (text: string) => {
+    if (thread === undefined) return;
+    await api
+      .createComment(thread, text)
+      .catch((error: unknown) => core.warning(`Could not reply: ${describe(error)}`));
+  };
 
   const actor = actorOf(event);
   if (actor) {
     const check = await checkActor(api, actor, settings.allowedBots);
     if (!check.allowed) {
       core.info(`compact-agent refused: ${check.reason}.`);
-      if (thread !== undefined) {
-        await api
-          .createComment(thread, `🚫 compact-agent did not start: ${check.reason}.`)
-          .catch((error: unknown) => core.warning(`Could not post the refusal: ${String(error)}`));
-      }
+      await say(`🚫 compact-agent did not start: ${check.reason}.`);
       publishOutputs({ conclusion: 'refused' });
       return;
     }
   }
+  if (decision.task.length > MAX_TASK_CHARS) {
+    const message =
+      `The request is ${decision.task.length.toLocaleString('en-US')} characters long; compact-agent takes at most ` +
+      `${MAX_TASK_CHARS.toLocaleString('en-US')}. Put long material in a file in the repository and refer to it.`;
+    await say(`⚠️ compact-agent did not start. ${message}`);
+    core.setFailed(message);
+    publishOutputs({ conclusion: 'failure' });
+    return;
+  }
   await reactToTrigger(event, api);
-  await runAndReport(event, decision.task, config, runner, env, api, thread);
+  await runAndReport(event, decision.task, context, api, thread);
 }
 
 async function runAndReport(
   event: ActionEvent,
   task: string,
-  config: ActionConfig,
-  runner: RunnerEnv,
-  env: NodeJS.ProcessEnv,
+  context: RunContext,
   api: GitHubApi,
   thread: number | undefined
 ): Promise<void> {
+  const { config, runner, env, redact } = context;
   const settings = config.github;
   const link = runUrl(runner);
   const tracking =
@@ -131,49 +150,60 @@ async function runAndReport(
     repositoryFullName: `${repository.owner}/${repository.name}`
   });
   const baseCommit = await git.head();
-  const context = await buildThreadContext(event, api, settings.contextBudgetTokens, commentIdOf(event));
+  const threadContext = await buildThreadContext(event, api, {
+    budgetTokens: settings.contextBudgetTokens,
+    skipCommentId: commentIdOf(event),
+    isTrusted: settings.includeUntrustedComments ? async () => true : writeAccessCheck(api)
+  });
 
   const cancel = new AbortController();
-  process.once('SIGINT', () => cancel.abort());
-  process.once('SIGTERM', () => cancel.abort());
-  const session: SessionOutcome = await runSession({
-    config: config.agent,
-    task: context ? `${task}\n\n${context}` : task,
-    repoDir: runner.workspace,
-    transcriptsDir: path.join(runner.workspace, TRANSCRIPTS),
-    runId: `${runner.runId}-${runner.runAttempt}`,
-    env,
-    signal: cancel.signal,
-    onProgress: (update) => tracking?.update(update, update.activity.startsWith('compacted'))
-  });
+  const onSignal = () => cancel.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  // The agent must not find the push token: it is taken out of git's config for the run.
+  const credentials = await hideCredentials(git);
+  let session: SessionOutcome;
+  try {
+    session = await runSession({
+      config: config.agent,
+      task: threadContext ? `${task}\n\n${threadContext}` : task,
+      repoDir: runner.workspace,
+      transcriptsDir: path.join(runner.workspace, TRANSCRIPTS),
+      runId: `${runner.runId}-${runner.runAttempt}`,
+      env,
+      signal: cancel.signal,
+      redact,
+      onProgress: (update) => tracking?.update(update, update.activity.startsWith('compacted'))
+    });
+  } finally {
+    await credentials.restore();
+  }
 
   const changes = await publishChanges(target, baseCommit, git, api, {
     identity: { name: settings.botName, email: settings.botEmail },
     defaultBranch,
     pullRequestType: settings.pullRequestType,
-    commitTitle: commitTitle(task),
+    commitTitle: redact(commitTitle(task)),
     runUrl: link,
     runDir: session.runDir,
-    describe: () => session.result.summary || '(no summary)'
+    describe: () => session.result.summary || '(no summary)',
+    readOnlyFolders: config.agent.allowWorkflowChanges ? [] : [WORKFLOWS_FOLDER]
   });
-  const artifact = await uploadTranscripts(
-    new ActionsArtifactUploader(),
-    runner,
-    session,
-    settings.transcriptRetentionDays
+  const artifact = await uploadTranscripts(runner, session, settings.transcriptRetentionDays);
+  const report = redact(
+    renderReport({
+      result: session.result,
+      runUrl: link,
+      changes,
+      artifact,
+      transcriptDir: path.relative(runner.workspace, session.runDir)
+    })
   );
-  const report = renderReport({
-    result: session.result,
-    runUrl: link,
-    changes,
-    artifact,
-    transcriptDir: session.runDir
-  });
   await tracking?.finish(report);
   await core.summary
     .addRaw(report)
     .write()
-    .catch((error: unknown) => core.warning(`No job summary: ${String(error)}`));
+    .catch((error: unknown) => core.warning(`No job summary: ${describe(error)}`));
   publishOutputs({
     conclusion: session.result.stopReason === 'success' ? 'success' : 'failure',
     session,
@@ -183,85 +213,68 @@ async function runAndReport(
   });
   if (session.result.stopReason !== 'success') {
     core.setFailed(
-      `compact-agent stopped with ${session.result.stopReason}: ${session.result.error ?? session.result.summary}`
+      redact(
+        `compact-agent stopped with ${session.result.stopReason}: ${session.result.error ?? session.result.summary}`
+      )
     );
   }
 }
 
 /** Uploads `.transcripts/`, whatever happened: a failure is a warning and the report says so. */
 async function uploadTranscripts(
-  uploader: ArtifactUploader,
   runner: RunnerEnv,
   session: SessionOutcome,
   retentionDays: number | undefined
 ): Promise<ArtifactOutcome> {
   try {
-    const uploaded = await uploader.upload(
+    const uploaded = await new ActionsArtifactUploader().upload(
       transcriptArtifactName(runner.runId, runner.runAttempt),
       path.dirname(session.runDir),
       retentionDays
     );
     return { kind: 'uploaded', id: uploaded.id, url: `${runUrl(runner)}/artifacts/${uploaded.id}` };
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    core.warning(`The transcripts could not be uploaded: ${message}`);
-    return { kind: 'failed', error: message };
+    core.warning(`The transcripts could not be uploaded: ${describe(error)}`);
+    return { kind: 'failed', error: describe(error) };
   }
 }
 
-async function reactToTrigger(event: ActionEvent, api: GitHubApi): Promise<void> {
-  const target =
-    event.kind === 'issue_comment'
-      ? ({ kind: 'issue_comment', id: event.comment.id } as const)
-      : event.kind === 'pull_request_review_comment'
-        ? ({ kind: 'review_comment', id: event.comment.id } as const)
-        : undefined;
-  if (!target) return;
-  await api
-    .addReaction(target, 'eyes')
-    .catch((error: unknown) => core.warning(`Could not react: ${String(error)}`));
-}
-
-/** The issue or PR the run answers in: the event's thread, or report_issue for dispatched runs. */
-function threadOf(event: ActionEvent, reportIssue: number | undefined): number | undefined {
-  switch (event.kind) {
-    case 'issue_comment':
-    case 'issues':
-      return event.issue.number;
-    case 'pull_request_review_comment':
-      return event.pullRequest.number;
-    default:
-      return reportIssue;
-  }
-}
-
-function actorOf(event: ActionEvent): Actor | undefined {
-  switch (event.kind) {
-    case 'issue_comment':
-    case 'pull_request_review_comment':
-      return event.comment.user;
-    case 'issues':
-      return event.sender;
-    default:
-      return undefined;
-  }
-}
-
-function commentIdOf(event: ActionEvent): number | undefined {
-  return event.kind === 'issue_comment' || event.kind === 'pull_request_review_comment'
-    ? event.comment.id
-    : undefined;
-}
-
-function repositoryOf(
+/**
+ * Bad inputs are said where the person who asked will see them: a reply on the thread, when the
+ * event was meant to start a run and a token is at hand.
+ */
+async function replyIfAsked(
   event: ActionEvent,
-  runner: RunnerEnv
-): { owner: string; name: string; defaultBranch: string | undefined } {
-  const fromEvent = event.kind === 'other' ? undefined : event.repository;
-  if (fromEvent) return fromEvent;
-  if (!runner.repository)
-    throw new InputError(['GITHUB_REPOSITORY is not set: the action must run in a workflow.']);
-  return { ...runner.repository, defaultBranch: undefined };
+  runner: RunnerEnv,
+  env: NodeJS.ProcessEnv,
+  text: string
+): Promise<void> {
+  const token = core.getInput('github_token') || env.GITHUB_TOKEN;
+  const thread = threadOf(event, undefined);
+  if (!token || thread === undefined) return;
+  const decision = decideTrigger(event, {
+    triggerPhrase: core.getInput('trigger_phrase') || GITHUB_DEFAULTS.trigger_phrase,
+    labelTrigger: core.getInput('label_trigger') || undefined,
+    assigneeTrigger: core.getInput('assignee_trigger') || undefined,
+    botLogin: core.getInput('bot_name') || GITHUB_DEFAULTS.bot_name,
+    prompt: undefined
+  });
+  if (!decision.run) return;
+  try {
+    const api = new OctokitGitHubApi(token, repositoryOf(event, runner), runner.apiUrl);
+    await api.createComment(thread, text);
+  } catch (error) {
+    core.warning(`Could not post the error on #${thread}: ${describe(error)}`);
+  }
+}
+
+function failBeforeStart(message: string): void {
+  core.setFailed(message);
+  publishOutputs({ conclusion: 'failure' });
+  void core.summary
+    .addRaw(`## compact-agent did not start\n\n${message}\n`)
+    .write()
+    .catch(() => undefined);
 }
 
 function commitTitle(task: string): string {
@@ -274,9 +287,7 @@ async function readPayload(eventPath: string | undefined): Promise<unknown> {
   try {
     return JSON.parse(await readFile(eventPath, 'utf8'));
   } catch (error) {
-    throw new InputError([
-      `The event payload at ${eventPath} could not be read as JSON: ${(error as Error).message}`
-    ]);
+    throw new InputError([`The event payload at ${eventPath} could not be read as JSON: ${describe(error)}`]);
   }
 }
 
@@ -286,6 +297,10 @@ async function readPromptFile(workspace: string, file: string): Promise<string> 
     if (text === '') throw new Error('it is empty');
     return text;
   } catch (error) {
-    throw new InputError([`prompt_file ${file} could not be used: ${(error as Error).message}`]);
+    throw new InputError([`prompt_file ${file} could not be used: ${describe(error)}`]);
   }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

@@ -128,7 +128,7 @@ export async function runAgent(
     }
   };
 
-  const finish = (stopReason: StopReason, summary: string, error?: string): RunResult => {
+  const finish = (stopReason: StopReason, summary: string, error?: string, cancelled = false): RunResult => {
     const durationMs = now() - startedAt;
     deps.transcript.append({
       type: 'run_end',
@@ -148,6 +148,7 @@ export async function runAgent(
       durationMs,
       summary,
       error,
+      cancelled,
       contextTokensPerTurn: ledger.contextTokensPerTurn,
       compactionLog: ledger.compactionLog,
       history
@@ -284,8 +285,8 @@ export async function runAgent(
     if (deadline.signal.aborted) {
       return finish('error_timeout', describeLimit('error_timeout', settings.limits));
     }
-    const message = deps.signal?.aborted ? 'The run was cancelled.' : describeError(error);
-    return finish('error_during_execution', '', message);
+    if (deps.signal?.aborted) return finish('error_during_execution', '', 'The run was cancelled.', true);
+    return finish('error_during_execution', '', describeError(error));
   } finally {
     clearTimeout(timer);
   }

@@ -12,6 +12,8 @@ export interface RunResult {
   /** The model's final text, or what the loop can say about why it stopped. */
   readonly summary: string;
   readonly error: string | undefined;
+  /** The run was stopped from outside (the runner's SIGINT or SIGTERM, Ctrl-C). */
+  readonly cancelled: boolean;
   /** Prompt size of each response, for the context chart: compactions show as drops. */
   readonly contextTokensPerTurn: readonly number[];
   readonly compactionLog: readonly CompactionEvent[];

@@ -16,6 +16,9 @@ import { runAgent, type ProgressUpdate } from './loop.js';
 import type { RunResult } from './run-result.js';
 import { buildSystemPrompt } from './system-prompt.js';
 
+/** Workflows run with the repository's secrets: changing them is opt-in. */
+export const WORKFLOWS_FOLDER = '.github/workflows/';
+
 export interface SessionOptions {
   readonly config: AgentConfig;
   readonly task: string;
@@ -30,6 +33,8 @@ export interface SessionOptions {
   readonly model?: ModelClient;
   readonly compactor?: (parts: CompactorParts) => Compactor;
   readonly now?: () => number;
+  /** Applied to everything written under the run folder (transcript, log, segments, spills). */
+  readonly redact?: (text: string) => string;
 }
 
 /** What a custom compactor may build on: the same model, request shape and run folder. */
@@ -51,12 +56,15 @@ export interface SessionOutcome {
 export async function runSession(options: SessionOptions): Promise<SessionOutcome> {
   const { config } = options;
   const runDir = path.join(options.transcriptsDir, options.runId);
-  const transcript = new TranscriptWriter(runDir);
-  const compactionLog = compactionLogWriter(runDir);
+  const redact = options.redact ?? ((text: string) => text);
+  const transcript = new TranscriptWriter(runDir, { redact });
+  const compactionLog = compactionLogWriter(runDir, redact);
   const now = options.now ?? Date.now;
   try {
     const tools = createDefaultTools({ bashTimeoutMs: config.bashTimeoutMs });
-    const workspace = new Workspace(options.repoDir);
+    const workspace = new Workspace(options.repoDir, {
+      readOnlyFolders: config.allowWorkflowChanges ? [] : [WORKFLOWS_FOLDER]
+    });
     const model =
       options.model ??
       new AnthropicModelClient({
@@ -74,7 +82,7 @@ export async function runSession(options: SessionOptions): Promise<SessionOutcom
     const parts: CompactorParts = {
       model,
       requests,
-      store: new RunFolderStore(runDir, workspace, displayPath(workspace.root, transcript.path)),
+      store: new RunFolderStore(runDir, workspace, displayPath(workspace.root, transcript.path), redact),
       config
     };
     const compactor = options.compactor ? options.compactor(parts) : defaultCompactor(parts, now);

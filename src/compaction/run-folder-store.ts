@@ -15,7 +15,9 @@ export class RunFolderStore implements CompactionStore {
   constructor(
     runDir: string,
     private readonly workspace: Workspace,
-    readonly transcriptPath: string
+    readonly transcriptPath: string,
+    /** Segments and spilled results leave with the artifact: they are redacted like the transcript. */
+    private readonly redact: (text: string) => string = (text) => text
   ) {
     mkdirSync(runDir, { recursive: true });
     // Real path, so it compares with the workspace root (also real) when shown relative to it.
@@ -25,7 +27,7 @@ export class RunFolderStore implements CompactionStore {
   saveSegment(number: number, history: readonly MessageParam[]): string {
     const file = path.join(this.runDir, 'segments', `segment-${String(number).padStart(3, '0')}.json`);
     mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, JSON.stringify(history));
+    writeFileSync(file, this.redact(JSON.stringify(history)));
     return this.shown(file);
   }
 
@@ -33,7 +35,7 @@ export class RunFolderStore implements CompactionStore {
     const safeId = toolUseId.replace(/[^A-Za-z0-9_-]/g, '_');
     const file = path.join(this.runDir, 'tool-results', `${safeId}.txt`);
     mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, text);
+    writeFileSync(file, this.redact(text));
     return this.shown(file);
   };
 

@@ -19,6 +19,8 @@ export interface GitHubSettings {
   readonly botEmail: string;
   /** Tokens of issue or PR thread the model is given. */
   readonly contextBudgetTokens: number;
+  /** Whether comments by people without write access reach the model (as data). */
+  readonly includeUntrustedComments: boolean;
 }
 
 export interface ActionConfig {
@@ -80,7 +82,8 @@ function readGitHubSettings(read: InputReader, env: NodeJS.ProcessEnv, problems:
     botName: read('bot_name').trim() || GITHUB_DEFAULTS.bot_name,
     botEmail: read('bot_email').trim() || GITHUB_DEFAULTS.bot_email,
     contextBudgetTokens:
-      positiveInteger(read, 'context_budget_tokens', problems) ?? GITHUB_DEFAULTS.context_budget_tokens
+      positiveInteger(read, 'context_budget_tokens', problems) ?? GITHUB_DEFAULTS.context_budget_tokens,
+    includeUntrustedComments: read('include_untrusted_comments').trim().toLowerCase() === 'true'
   };
 }
 

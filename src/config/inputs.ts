@@ -14,6 +14,8 @@ export interface AgentConfig {
   /** Retries of a failed model request (429, 5xx, 529, connection errors), with backoff. */
   readonly apiMaxRetries: number;
   readonly bashEnvPassthrough: readonly string[];
+  /** Whether the agent may change `.github/workflows/` (a workflow change can exfiltrate secrets). */
+  readonly allowWorkflowChanges: boolean;
   readonly prompt: string | undefined;
   readonly compaction: CompactionInputs;
 }
@@ -116,6 +118,7 @@ export function parseAgentConfig(read: InputReader, env: NodeJS.ProcessEnv): Age
     bashTimeoutMs,
     apiMaxRetries,
     bashEnvPassthrough: splitList(read('bash_env_passthrough')),
+    allowWorkflowChanges: read('allow_workflow_changes').trim().toLowerCase() === 'true',
     prompt,
     compaction: withoutUndefined(compaction)
   };

@@ -85,6 +85,26 @@ export class GitRepository {
     return true;
   }
 
+  /** Paths under `folder` that differ from `base`, committed or not, tracked or new. */
+  async changedUnder(base: string, folder: string): Promise<string[]> {
+    const committed = await this.run(['diff', '--name-only', base, '--', folder]);
+    const uncommitted = await this.run(['status', '--porcelain', '--untracked-files=all', '--', folder]);
+    const paths = [
+      ...committed.split('\n'),
+      ...uncommitted.split('\n').map((line) => line.slice(3).replace(/^.* -> /, ''))
+    ].filter((line) => line.trim() !== '');
+    return [...new Set(paths)].sort();
+  }
+
+  /** Puts `folder` back as it is in `base`: changes undone, new files removed. */
+  async revertFolder(base: string, folder: string): Promise<void> {
+    await this.run(['checkout', base, '--', folder]).catch(() => undefined); // the folder may not exist in base
+    await this.run(['clean', '-fdq', '--', folder]);
+    const left = await this.run(['diff', '--name-only', base, '--', folder]);
+    for (const file of left.split('\n').filter((line) => line !== ''))
+      await this.run(['rm', '-q', '--cached', '--ignore-unmatch', file]);
+  }
+
   async diffStat(base: string): Promise<string> {
     return (await this.run(['diff', '--stat', base, 'HEAD'])).trimEnd();
   }

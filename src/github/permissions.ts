@@ -39,3 +39,19 @@ export function isBot(actor: Actor): boolean {
 function botName(login: string): string {
   return login.replace(/\[bot\]$/, '').toLowerCase();
 }
+
+/** Whether a commenter has write access; each login is asked once per run. */
+export function writeAccessCheck(api: GitHubApi): (login: string) => Promise<boolean> {
+  const known = new Map<string, Promise<boolean>>();
+  return (login) => {
+    let answer = known.get(login);
+    if (!answer) {
+      answer = api.permission(login).then(
+        (permission) => CAN_START.has(permission),
+        () => false
+      );
+      known.set(login, answer);
+    }
+    return answer;
+  };
+}

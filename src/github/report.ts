@@ -5,7 +5,7 @@ import type { CompactionEvent } from '../compaction/compactor.js';
 export const MAX_BODY_CHARS = 65_000;
 const MAX_CHART_POINTS = 150;
 
-export type ChangesOutcome =
+export type ChangesOutcome = (
   | { readonly kind: 'none' }
   | {
       readonly kind: 'pushed';
@@ -16,7 +16,11 @@ export type ChangesOutcome =
       readonly pullRequestError: string | undefined;
     }
   | { readonly kind: 'patch'; readonly reason: string; readonly diffStat: string; readonly patch: string }
-  | { readonly kind: 'failed'; readonly error: string; readonly diffStat: string };
+  | { readonly kind: 'failed'; readonly error: string; readonly diffStat: string }
+) & {
+  /** Changes that were not published because the run may not make them (workflow files). */
+  readonly withheld?: readonly string[];
+};
 
 export type ArtifactOutcome =
   | { readonly kind: 'uploaded'; readonly id: number; readonly url: string }
@@ -42,7 +46,7 @@ const STATUS: Readonly<Record<RunResult['stopReason'], string>> = {
 export function renderReport(input: ReportInput): string {
   const { result } = input;
   const sections = [
-    `${STATUS[result.stopReason]} · \`${result.stopReason}\` · ${formatDuration(result.durationMs)} · [workflow run](${input.runUrl})`,
+    `${result.cancelled ? '🛑 Cancelled' : STATUS[result.stopReason]} · \`${result.stopReason}\` · ${formatDuration(result.durationMs)} · [workflow run](${input.runUrl})`,
     result.error ? `> **What failed:** ${result.error}` : '',
     `### Summary\n\n${result.summary || '_The model gave no summary._'}`,
     `### Changes\n\n${renderChanges(input.changes)}`,
@@ -55,6 +59,13 @@ export function renderReport(input: ReportInput): string {
 }
 
 function renderChanges(changes: ChangesOutcome): string {
+  const withheld = changes.withheld?.length
+    ? `\n\n⚠️ Not published, because this run may not change workflows (allow_workflow_changes is off): ${changes.withheld.map((file) => `\`${file}\``).join(', ')}`
+    : '';
+  return renderPublished(changes) + withheld;
+}
+
+function renderPublished(changes: ChangesOutcome): string {
   switch (changes.kind) {
     case 'none':
       return 'No files changed, so no branch was pushed.';

@@ -1,5 +1,5 @@
 import type { ActionEvent } from './event.js';
-import type { GitHubApi } from './github-api.js';
+import type { GitHubApi, ThreadComment } from './github-api.js';
 import { isBot } from './permissions.js';
 import { untrustedBlock } from './untrusted-text.js';
 
@@ -11,12 +11,20 @@ const CHARS_PER_TOKEN = 3;
  * untrusted data; for a pull request its branches and changed files; for a review comment the
  * file, line and diff hunk. Long threads keep to `budgetTokens`, newest comments first.
  */
+export interface ThreadContextOptions {
+  readonly budgetTokens: number;
+  /** The comment that started the run: its text is the task already. */
+  readonly skipCommentId: number | undefined;
+  /** Whether a commenter may be heard; comments by others are left out. */
+  readonly isTrusted: (login: string) => Promise<boolean>;
+}
+
 export async function buildThreadContext(
   event: ActionEvent,
   api: GitHubApi,
-  budgetTokens: number,
-  skipCommentId?: number
+  options: ThreadContextOptions
 ): Promise<string> {
+  const { budgetTokens } = options;
   const budget = budgetTokens * CHARS_PER_TOKEN;
   const parts: string[] = [];
   if (event.kind === 'issue_comment' || event.kind === 'issues') {
@@ -26,7 +34,7 @@ export async function buildThreadContext(
       untrustedBlock(issue.isPullRequest ? 'pull request body' : 'issue body', issue.user.login, issue.body)
     );
     if (issue.isPullRequest) parts.push(await pullRequestFacts(api, issue.number));
-    parts.push(await recentComments(api, issue.number, budget - length(parts), skipCommentId));
+    parts.push(await recentComments(api, issue.number, budget - length(parts), options));
   } else if (event.kind === 'pull_request_review_comment') {
     const pr = event.pullRequest;
     parts.push(`Pull request #${pr.number}: ${pr.title}`);
@@ -58,16 +66,24 @@ async function pullRequestFacts(api: GitHubApi, number: number): Promise<string>
   return [`Base branch: ${pr.baseRef}; head branch: ${pr.headRef}.`, 'Changed files:', ...shown].join('\n');
 }
 
-/** The newest comments that fit, shown oldest first; bots' and the trigger comment are left out. */
+/**
+ * The newest comments that fit, shown oldest first. Left out: the trigger comment, bots, and people
+ * without write access (unless include_untrusted_comments), whose words could steer the agent.
+ */
 async function recentComments(
   api: GitHubApi,
   issue: number,
   budget: number,
-  skipCommentId?: number
+  options: ThreadContextOptions
 ): Promise<string> {
-  const comments = (await api.listComments(issue)).filter(
-    (comment) => comment.id !== skipCommentId && !isBot({ login: comment.login, type: comment.userType })
-  );
+  const comments: ThreadComment[] = [];
+  let untrusted = 0;
+  for (const comment of await api.listComments(issue)) {
+    if (comment.id === options.skipCommentId || isBot({ login: comment.login, type: comment.userType }))
+      continue;
+    if (await options.isTrusted(comment.login)) comments.push(comment);
+    else untrusted++;
+  }
   const kept: string[] = [];
   let used = 0;
   for (const comment of [...comments].reverse()) {
@@ -77,7 +93,11 @@ async function recentComments(
     used += block.length;
   }
   const dropped = comments.length - kept.length;
-  return [...(dropped > 0 ? [`(${dropped} older comments left out for length)`] : []), ...kept].join('\n\n');
+  return [
+    ...(untrusted > 0 ? [`(${untrusted} comments by people without write access left out)`] : []),
+    ...(dropped > 0 ? [`(${dropped} older comments left out for length)`] : []),
+    ...kept
+  ].join('\n\n');
 }
 
 function length(parts: readonly string[]): number {

@@ -6,11 +6,18 @@ import { ToolError } from './tool.js';
  * The file-system boundary: every path a tool touches is resolved here and must stay inside the
  * repository root. Real paths are compared, so a symlink cannot lead a read or a write outside.
  */
+export interface WorkspaceOptions {
+  /** Folders (relative, with a trailing slash) no tool may write, e.g. `.github/workflows/`. */
+  readonly readOnlyFolders?: readonly string[];
+}
+
 export class Workspace {
   readonly root: string;
+  private readonly readOnlyFolders: readonly string[];
 
-  constructor(root: string) {
+  constructor(root: string, options: WorkspaceOptions = {}) {
     this.root = realpathSync(path.resolve(root));
+    this.readOnlyFolders = options.readOnlyFolders ?? [];
   }
 
   /** Resolves a path for reading: it must exist (or its nearest ancestor must) inside the root. */
@@ -24,6 +31,13 @@ export class Workspace {
     const relative = path.relative(this.root, resolved);
     if (relative === '.git' || relative.startsWith(`.git${path.sep}`)) {
       throw new ToolError(`Refused: ${requested} is inside .git/, which tools may not write.`);
+    }
+    const shown = relative.split(path.sep).join('/');
+    const folder = this.readOnlyFolders.find((prefix) => `${shown}/`.startsWith(prefix));
+    if (folder) {
+      throw new ToolError(
+        `Refused: ${requested} is in ${folder}, which this run may not change (allow_workflow_changes is off).`
+      );
     }
     return resolved;
   }

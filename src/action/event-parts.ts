@@ -1,0 +1,62 @@
+import * as core from '@actions/core';
+import type { ActionEvent, Actor } from '../github/event.js';
+import type { GitHubApi } from '../github/github-api.js';
+import { InputError } from '../config/inputs.js';
+import type { RunnerEnv } from './runner-env.js';
+
+/** The issue or PR the run answers in: the event's thread, or report_issue for dispatched runs. */
+export function threadOf(event: ActionEvent, reportIssue: number | undefined): number | undefined {
+  switch (event.kind) {
+    case 'issue_comment':
+    case 'issues':
+      return event.issue.number;
+    case 'pull_request_review_comment':
+      return event.pullRequest.number;
+    default:
+      return reportIssue;
+  }
+}
+
+/** Who asked: the commenter, or whoever opened, labeled or assigned the issue. */
+export function actorOf(event: ActionEvent): Actor | undefined {
+  switch (event.kind) {
+    case 'issue_comment':
+    case 'pull_request_review_comment':
+      return event.comment.user;
+    case 'issues':
+      return event.sender;
+    default:
+      return undefined;
+  }
+}
+
+export function commentIdOf(event: ActionEvent): number | undefined {
+  return event.kind === 'issue_comment' || event.kind === 'pull_request_review_comment'
+    ? event.comment.id
+    : undefined;
+}
+
+export function repositoryOf(
+  event: ActionEvent,
+  runner: RunnerEnv
+): { owner: string; name: string; defaultBranch: string | undefined } {
+  const fromEvent = event.kind === 'other' ? undefined : event.repository;
+  if (fromEvent) return fromEvent;
+  if (!runner.repository)
+    throw new InputError(['GITHUB_REPOSITORY is not set: the action must run in a workflow.']);
+  return { ...runner.repository, defaultBranch: undefined };
+}
+
+/** 👀 on the comment that asked; a failure is only a warning. */
+export async function reactToTrigger(event: ActionEvent, api: GitHubApi): Promise<void> {
+  const target =
+    event.kind === 'issue_comment'
+      ? ({ kind: 'issue_comment', id: event.comment.id } as const)
+      : event.kind === 'pull_request_review_comment'
+        ? ({ kind: 'review_comment', id: event.comment.id } as const)
+        : undefined;
+  if (!target) return;
+  await api
+    .addReaction(target, 'eyes')
+    .catch((error: unknown) => core.warning(`Could not react: ${String(error)}`));
+}
