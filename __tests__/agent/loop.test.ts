@@ -186,15 +186,36 @@ describe('the agent loop', () => {
 });
 
 describe('limits and failures', () => {
-  it('stops at max_turns', async () => {
-    const model = new ScriptedModelClient(
-      Array.from({ length: 10 }, (_, i) => reply([toolUse(`t${i}`, 'glob', { pattern: '*' })]))
-    );
+  it('stops at max_turns, then asks once for a short closing summary without tools', async () => {
+    const model = new ScriptedModelClient([
+      ...Array.from({ length: 3 }, (_, i) => reply([toolUse(`t${i}`, 'glob', { pattern: '*' })])),
+      reply([text('I listed the files three times; nothing is changed yet.')])
+    ]);
     const transcript = new MemoryTranscript();
     const result = await runTestAgent({ model, repoRoot: repo.root, transcript, limits: { maxTurns: 3 } });
     expect(result).toMatchObject({ stopReason: 'error_max_turns', turns: 3 });
-    expect(model.requests).toHaveLength(3);
+    expect(result.summary).toBe(
+      'Stopped at the turn limit (max_turns = 3).\n\nI listed the files three times; nothing is changed yet.'
+    );
+    const closing = model.requests[3]!;
+    expect(model.requests).toHaveLength(4);
+    expect(closing.maxTokens).toBe(1024);
+    expect(JSON.stringify(closing.messages.at(-1))).toContain('<run-stopped>Stopped at the turn limit');
+    // The last tool results are still answered in the same message, before the instruction.
+    expect(JSON.stringify(closing.messages.at(-1))).toContain('"tool_use_id":"t2"');
     expect(transcript.ofType('run_end')[0]).toMatchObject({ stop_reason: 'error_max_turns', turns: 3 });
+    expect(JSON.stringify(transcript.ofType('message').at(-1))).toContain('nothing is changed yet');
+  });
+
+  it('keeps the plain limit text when the closing summary gives nothing', async () => {
+    const model = new ScriptedModelClient([reply([toolUse('x', 'glob', { pattern: '*' })])]);
+    const result = await runTestAgent({
+      model,
+      repoRoot: repo.root,
+      transcript: new MemoryTranscript(),
+      limits: { maxTurns: 2 }
+    });
+    expect(result.summary).toBe('Stopped at the turn limit (max_turns = 2).');
   });
 
   it('stops at max_budget_usd', async () => {
@@ -212,15 +233,17 @@ describe('limits and failures', () => {
       limits: { maxBudgetUsd: 7 }
     });
     expect(result).toMatchObject({ stopReason: 'error_max_budget_usd', turns: 3 });
-    expect(result.costUsd).toBeCloseTo(9, 6);
+    // Three turns, and the closing request (which gave no text, but was billed all the same).
+    expect(result.costUsd).toBeCloseTo(12, 6);
   });
 
-  it('stops at the timeout, aborting the request in flight', async () => {
+  it('stops at the timeout, aborting the request in flight, and still gets a closing summary', async () => {
     const model = new ScriptedModelClient([
       (_request, hooks) =>
         new Promise((_resolve, reject) => {
           hooks.signal?.addEventListener('abort', () => reject(new Error('aborted')));
-        })
+        }),
+      reply([text('Ran out of time while reading.')])
     ]);
     const result = await runTestAgent({
       model,
@@ -230,6 +253,7 @@ describe('limits and failures', () => {
     });
     expect(result.stopReason).toBe('error_timeout');
     expect(result.summary).toContain('timeout_minutes');
+    expect(result.summary).toContain('Ran out of time while reading.');
   });
 
   it('ends with error_during_execution when the model fails for good, and says why', async () => {

@@ -216,3 +216,39 @@ describe('limits against the fake', () => {
     expect(readTranscript(byTime.transcriptPath).at(-1)).toMatchObject({ stop_reason: 'error_timeout' });
   });
 });
+
+describe('a stream that stalls', () => {
+  it('is dropped after the stall timeout and tried again, billed once', async () => {
+    fake = await startFakeAnthropic({
+      script: explorerScript(6),
+      faults: (callIndex, _request, { attempt }) =>
+        callIndex === 2 && attempt === 0 ? { kind: 'slow_stream', delayMs: 1500 } : undefined
+    });
+    const config = parseAgentConfig(() => '', { ANTHROPIC_API_KEY: 'test-key' });
+    const outcome = await runSession({
+      config,
+      task: 'Explore.',
+      repoDir: repo.root,
+      transcriptsDir: path.join(repo.root, '.transcripts'),
+      runId: 'stall',
+      env: process.env,
+      model: new AnthropicModelClient({
+        apiKey: 'test-key',
+        baseURL: fake.url,
+        retryBaseDelayMs: 1,
+        stallTimeoutMs: 500
+      })
+    });
+    expect(outcome.result.stopReason).toBe('success');
+    const retries = readTranscript(outcome.transcriptPath).filter((line) => line.type === 'retry');
+    expect(retries).toEqual([
+      expect.objectContaining({ turn: 3, error: 'The response stream stalled: no event for 1 s.' })
+    ]);
+    // The stalled attempt was dropped before its usage arrived: only complete answers are counted.
+    const answered = messageRequests(fake.requests).flatMap((r) =>
+      r.response?.kind === 'message' ? [r.response.usage.input_tokens] : []
+    );
+    expect(answered).toHaveLength(outcome.result.turns + 1);
+    expect(outcome.result.usage.input).toBe(answered.reduce((sum, n) => sum + n, 0) - answered[2]!);
+  });
+});

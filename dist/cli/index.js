@@ -11421,6 +11421,7 @@ Options:
   --bash-timeout-seconds N   default timeout of a bash command (default 120)
   --bash-env-passthrough A,B extra environment variables the bash tool may see
   --api-max-retries N        retries of a failed model request (default 4)
+  --api-stall-timeout-seconds N  drop and retry a response stream silent this long (default 120)
   --compaction-threshold-tokens N, --micro-keep-recent N, --micro-clear-at-least N,
   --micro-preserve-tools A,B, --compaction-keep-tail N, --restore-recent-files N,
   --max-compactions N        compaction settings (see the README)
@@ -11443,6 +11444,7 @@ const VALUE_OPTIONS = [
     'bash-timeout-seconds',
     'bash-env-passthrough',
     'api-max-retries',
+    'api-stall-timeout-seconds',
     'compaction-threshold-tokens',
     'micro-keep-recent',
     'micro-clear-at-least',
@@ -43334,11 +43336,21 @@ var Anthropic = /* @__PURE__ */ (() => {
 ;// CONCATENATED MODULE: ./src/model/anthropic-client.ts
 
 
+/** No event arrived on a stream for too long: retried like an overload. */
+class StreamStalledError extends Error {
+    idleMs;
+    constructor(idleMs) {
+        super(`The response stream stalled: no event for ${Math.round(idleMs / 1000)} s.`);
+        this.idleMs = idleMs;
+        this.name = 'StreamStalledError';
+    }
+}
 /** The model boundary over @anthropic-ai/sdk, always streaming (long replies would time out otherwise). */
 class AnthropicModelClient {
     client;
     streamRetries;
     retryBaseDelayMs;
+    stallTimeoutMs;
     sleep;
     constructor(options) {
         this.client = new Anthropic({
@@ -43349,6 +43361,7 @@ class AnthropicModelClient {
         });
         this.streamRetries = options.streamRetries ?? 4;
         this.retryBaseDelayMs = options.retryBaseDelayMs ?? 1000;
+        this.stallTimeoutMs = options.stallTimeoutMs ?? 120_000;
         this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     }
     async complete(request, hooks = {}) {
@@ -43365,7 +43378,15 @@ class AnthropicModelClient {
             }
         }
     }
-    streamOnce(request, signal) {
+    /** One streamed attempt, dropped when no event arrives for `stallTimeoutMs` (the API sends pings). */
+    async streamOnce(request, signal) {
+        const stalled = new AbortController();
+        let timer;
+        const rearm = () => {
+            clearTimeout(timer);
+            timer = setTimeout(() => stalled.abort(), this.stallTimeoutMs);
+        };
+        rearm();
         const stream = this.client.messages.stream({
             model: request.model,
             max_tokens: request.maxTokens,
@@ -43373,8 +43394,19 @@ class AnthropicModelClient {
             tools: [...request.tools],
             messages: [...request.messages],
             ...(request.toolChoice ? { tool_choice: request.toolChoice } : {})
-        }, signal ? { signal } : {});
-        return stream.finalMessage();
+        }, { signal: signal ? AbortSignal.any([signal, stalled.signal]) : stalled.signal });
+        stream.on('streamEvent', rearm);
+        try {
+            return await stream.finalMessage();
+        }
+        catch (error) {
+            if (stalled.signal.aborted && !signal?.aborted)
+                throw new StreamStalledError(this.stallTimeoutMs);
+            throw error;
+        }
+        finally {
+            clearTimeout(timer);
+        }
     }
 }
 /**
@@ -43383,6 +43415,8 @@ class AnthropicModelClient {
  * Only the final, complete message is returned, so usage is never counted twice.
  */
 function isRetryableStreamFailure(error) {
+    if (error instanceof StreamStalledError)
+        return true;
     // The SDK already retried a connection that failed before the answer began; again would multiply.
     if (error instanceof core_error/* APIUserAbortError */.cH || error instanceof core_error/* APIConnectionError */.xX)
         return false;
@@ -56451,6 +56485,51 @@ function describeLimit(reason, limits) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/agent/final-summary.ts
+/** Output tokens the closing summary may use: the run is over its limit, so this is kept small. */
+const FINAL_SUMMARY_MAX_TOKENS = 1_024;
+/** Time the closing summary may take, even after the run's own deadline has passed. */
+const FINAL_SUMMARY_GRACE_MS = 60_000;
+/**
+ * When a limit stops the run, the model is asked once, with a small budget and no new work, what
+ * it did and what is left, so the report can say so. Undefined when the call fails: the run is over.
+ * The text may be empty (a model that still tried to call tools); the reply is billed either way.
+ */
+async function requestFinalSummary(history, why, deps) {
+    const instruction = {
+        type: 'text',
+        text: `<run-stopped>${why} Do not call tools. Reply with a short summary for the people who will review ` +
+            'this work: what you changed, what you verified, what is left undone, and the state the files are in.</run-stopped>'
+    };
+    const last = history.at(-1);
+    const request = last?.role === 'user'
+        ? { role: 'user', content: [...asBlocks(last.content), instruction] }
+        : { role: 'user', content: [instruction] };
+    const messages = last?.role === 'user' ? [...history.slice(0, -1), request] : [...history, request];
+    const grace = new AbortController();
+    const timer = setTimeout(() => grace.abort(), deps.graceMs ?? FINAL_SUMMARY_GRACE_MS);
+    const signal = deps.signal ? AbortSignal.any([grace.signal, deps.signal]) : grace.signal;
+    try {
+        const reply = await deps.model.complete(deps.requests.build(messages, FINAL_SUMMARY_MAX_TOKENS), {
+            signal
+        });
+        const text = reply.content
+            .flatMap((block) => (block.type === 'text' ? [block.text] : []))
+            .join('\n')
+            .trim();
+        return { request, reply, text };
+    }
+    catch {
+        return undefined;
+    }
+    finally {
+        clearTimeout(timer);
+    }
+}
+function asBlocks(content) {
+    return typeof content === 'string' ? [{ type: 'text', text: content }] : content;
+}
+
 ;// CONCATENATED MODULE: ./src/agent/history-recorder.ts
 /**
  * Writes every message the model is sent or sends back to the transcript, once. Compaction creates
@@ -56543,6 +56622,7 @@ async function answerToolCalls(calls, turn, deps) {
 }
 
 ;// CONCATENATED MODULE: ./src/agent/loop.ts
+
 
 
 
@@ -56726,11 +56806,29 @@ async function runAgent(task, settings, deps) {
             await compact({ kind: 'manual', focus: result.compactionRequest.focus });
         }
     };
+    /** A limit ends the run; the model is asked once for a closing summary the report can show. */
+    const finishAtLimit = async (limit) => {
+        const why = describeLimit(limit, settings.limits);
+        const closing = await requestFinalSummary(history, why, {
+            model: deps.model,
+            requests: deps.requests,
+            signal: deps.signal
+        });
+        if (!closing)
+            return finish(limit, why);
+        ledger.charge(closing.reply.usage, settings.modelSpec.prices);
+        if (closing.text === '')
+            return finish(limit, why);
+        history = history.at(-1)?.role === 'user' ? history.slice(0, -1) : history;
+        append(closing.request);
+        append({ role: 'assistant', content: closing.reply.content });
+        return finish(limit, `${why}\n\n${closing.text}`);
+    };
     try {
         for (;;) {
             const limit = reachedLimit({ turns: ledger.turns, elapsedMs: now() - startedAt, costUsd: ledger.cost }, settings.limits);
             if (limit)
-                return finish(limit, describeLimit(limit, settings.limits));
+                return await finishAtLimit(limit);
             await compact({ kind: 'before_request' });
             const reply = await requestTurnOrCompact();
             if (reply.content.length > 0)
@@ -56761,9 +56859,8 @@ async function runAgent(task, settings, deps) {
         }
     }
     catch (error) {
-        if (deadline.signal.aborted) {
-            return finish('error_timeout', describeLimit('error_timeout', settings.limits));
-        }
+        if (deadline.signal.aborted && !deps.signal?.aborted)
+            return await finishAtLimit('error_timeout');
         if (deps.signal?.aborted)
             return finish('error_during_execution', '', 'The run was cancelled.', true);
         return finish('error_during_execution', '', describeError(error));
@@ -56851,6 +56948,7 @@ async function runSession(options) {
                 apiKey: config.apiKey,
                 httpRetries: config.apiMaxRetries,
                 streamRetries: config.apiMaxRetries,
+                stallTimeoutMs: config.apiStallTimeoutMs,
                 ...(config.baseURL !== undefined ? { baseURL: config.baseURL } : {})
             });
         const requests = new RequestBuilder({
@@ -56965,7 +57063,8 @@ const INPUT_DEFAULTS = {
     timeout_minutes: 60,
     max_budget_usd: 10,
     bash_timeout_seconds: 120,
-    api_max_retries: 4
+    api_max_retries: 4,
+    api_stall_timeout_seconds: 120
 };
 /** A bad input: the message says which input, what was given and what is expected. */
 class InputError extends Error {
@@ -57014,6 +57113,7 @@ function parseAgentConfig(read, env) {
     };
     const bashTimeoutMs = numbers.number('bash_timeout_seconds', INPUT_DEFAULTS.bash_timeout_seconds) * 1000;
     const apiMaxRetries = numbers.optionalCount('api_max_retries') ?? INPUT_DEFAULTS.api_max_retries;
+    const apiStallTimeoutMs = numbers.number('api_stall_timeout_seconds', INPUT_DEFAULTS.api_stall_timeout_seconds) * 1000;
     const prompt = read('prompt').trim() || undefined;
     const preserveTools = splitList(read('micro_preserve_tools'));
     const compaction = {
@@ -57042,6 +57142,7 @@ function parseAgentConfig(read, env) {
         limits,
         bashTimeoutMs,
         apiMaxRetries,
+        apiStallTimeoutMs,
         bashEnvPassthrough: splitList(read('bash_env_passthrough')),
         allowWorkflowChanges: read('allow_workflow_changes').trim().toLowerCase() === 'true',
         prompt,

@@ -17,6 +17,7 @@ import type { TranscriptSink } from '../transcript/writer.js';
 import { describeLimit, reachedLimit, type RunLimits } from './limits.js';
 import type { RunResult } from './run-result.js';
 import type { StopReason } from './stop-reason.js';
+import { requestFinalSummary } from './final-summary.js';
 import { HistoryRecorder } from './history-recorder.js';
 import { answerToolCalls, toolUseBlocks } from './tool-turn.js';
 
@@ -246,13 +247,30 @@ export async function runAgent(
     }
   };
 
+  /** A limit ends the run; the model is asked once for a closing summary the report can show. */
+  const finishAtLimit = async (limit: StopReason): Promise<RunResult> => {
+    const why = describeLimit(limit, settings.limits);
+    const closing = await requestFinalSummary(history, why, {
+      model: deps.model,
+      requests: deps.requests,
+      signal: deps.signal
+    });
+    if (!closing) return finish(limit, why);
+    ledger.charge(closing.reply.usage, settings.modelSpec.prices);
+    if (closing.text === '') return finish(limit, why);
+    history = history.at(-1)?.role === 'user' ? history.slice(0, -1) : history;
+    append(closing.request);
+    append({ role: 'assistant', content: closing.reply.content });
+    return finish(limit, `${why}\n\n${closing.text}`);
+  };
+
   try {
     for (;;) {
       const limit = reachedLimit(
         { turns: ledger.turns, elapsedMs: now() - startedAt, costUsd: ledger.cost },
         settings.limits
       );
-      if (limit) return finish(limit, describeLimit(limit, settings.limits));
+      if (limit) return await finishAtLimit(limit);
 
       await compact({ kind: 'before_request' });
       const reply = await requestTurnOrCompact();
@@ -282,9 +300,7 @@ export async function runAgent(
       }
     }
   } catch (error) {
-    if (deadline.signal.aborted) {
-      return finish('error_timeout', describeLimit('error_timeout', settings.limits));
-    }
+    if (deadline.signal.aborted && !deps.signal?.aborted) return await finishAtLimit('error_timeout');
     if (deps.signal?.aborted) return finish('error_during_execution', '', 'The run was cancelled.', true);
     return finish('error_during_execution', '', describeError(error));
   } finally {

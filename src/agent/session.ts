@@ -71,6 +71,7 @@ export async function runSession(options: SessionOptions): Promise<SessionOutcom
         apiKey: config.apiKey,
         httpRetries: config.apiMaxRetries,
         streamRetries: config.apiMaxRetries,
+        stallTimeoutMs: config.apiStallTimeoutMs,
         ...(config.baseURL !== undefined ? { baseURL: config.baseURL } : {})
       });
     const requests = new RequestBuilder({

@@ -23,6 +23,7 @@ Options:
   --bash-timeout-seconds N   default timeout of a bash command (default 120)
   --bash-env-passthrough A,B extra environment variables the bash tool may see
   --api-max-retries N        retries of a failed model request (default 4)
+  --api-stall-timeout-seconds N  drop and retry a response stream silent this long (default 120)
   --compaction-threshold-tokens N, --micro-keep-recent N, --micro-clear-at-least N,
   --micro-preserve-tools A,B, --compaction-keep-tail N, --restore-recent-files N,
   --max-compactions N        compaction settings (see the README)
@@ -46,6 +47,7 @@ const VALUE_OPTIONS = [
   'bash-timeout-seconds',
   'bash-env-passthrough',
   'api-max-retries',
+  'api-stall-timeout-seconds',
   'compaction-threshold-tokens',
   'micro-keep-recent',
   'micro-clear-at-least',

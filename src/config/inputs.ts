@@ -13,6 +13,8 @@ export interface AgentConfig {
   readonly bashTimeoutMs: number;
   /** Retries of a failed model request (429, 5xx, 529, connection errors), with backoff. */
   readonly apiMaxRetries: number;
+  /** A response stream with no event for this long is dropped and retried. */
+  readonly apiStallTimeoutMs: number;
   readonly bashEnvPassthrough: readonly string[];
   /** Whether the agent may change `.github/workflows/` (a workflow change can exfiltrate secrets). */
   readonly allowWorkflowChanges: boolean;
@@ -33,7 +35,8 @@ export const INPUT_DEFAULTS = {
   timeout_minutes: 60,
   max_budget_usd: 10,
   bash_timeout_seconds: 120,
-  api_max_retries: 4
+  api_max_retries: 4,
+  api_stall_timeout_seconds: 120
 } as const;
 
 /** A bad input: the message says which input, what was given and what is expected. */
@@ -85,6 +88,8 @@ export function parseAgentConfig(read: InputReader, env: NodeJS.ProcessEnv): Age
   };
   const bashTimeoutMs = numbers.number('bash_timeout_seconds', INPUT_DEFAULTS.bash_timeout_seconds) * 1000;
   const apiMaxRetries = numbers.optionalCount('api_max_retries') ?? INPUT_DEFAULTS.api_max_retries;
+  const apiStallTimeoutMs =
+    numbers.number('api_stall_timeout_seconds', INPUT_DEFAULTS.api_stall_timeout_seconds) * 1000;
   const prompt = read('prompt').trim() || undefined;
   const preserveTools = splitList(read('micro_preserve_tools'));
   const compaction: CompactionInputs = {
@@ -117,6 +122,7 @@ export function parseAgentConfig(read: InputReader, env: NodeJS.ProcessEnv): Age
     limits,
     bashTimeoutMs,
     apiMaxRetries,
+    apiStallTimeoutMs,
     bashEnvPassthrough: splitList(read('bash_env_passthrough')),
     allowWorkflowChanges: read('allow_workflow_changes').trim().toLowerCase() === 'true',
     prompt,

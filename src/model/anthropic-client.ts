@@ -13,7 +13,17 @@ export interface AnthropicClientOptions {
   readonly streamRetries?: number;
   readonly retryBaseDelayMs?: number;
   readonly requestTimeoutMs?: number;
+  /** A stream with no event for this long has stalled: it is dropped and tried again. */
+  readonly stallTimeoutMs?: number;
   readonly sleep?: (ms: number) => Promise<void>;
+}
+
+/** No event arrived on a stream for too long: retried like an overload. */
+export class StreamStalledError extends Error {
+  constructor(readonly idleMs: number) {
+    super(`The response stream stalled: no event for ${Math.round(idleMs / 1000)} s.`);
+    this.name = 'StreamStalledError';
+  }
 }
 
 /** The model boundary over @anthropic-ai/sdk, always streaming (long replies would time out otherwise). */
@@ -21,6 +31,7 @@ export class AnthropicModelClient implements ModelClient {
   private readonly client: Anthropic;
   private readonly streamRetries: number;
   private readonly retryBaseDelayMs: number;
+  private readonly stallTimeoutMs: number;
   private readonly sleep: (ms: number) => Promise<void>;
 
   constructor(options: AnthropicClientOptions) {
@@ -32,6 +43,7 @@ export class AnthropicModelClient implements ModelClient {
     });
     this.streamRetries = options.streamRetries ?? 4;
     this.retryBaseDelayMs = options.retryBaseDelayMs ?? 1000;
+    this.stallTimeoutMs = options.stallTimeoutMs ?? 120_000;
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   }
 
@@ -48,7 +60,15 @@ export class AnthropicModelClient implements ModelClient {
     }
   }
 
-  private streamOnce(request: ModelRequest, signal: AbortSignal | undefined): Promise<Message> {
+  /** One streamed attempt, dropped when no event arrives for `stallTimeoutMs` (the API sends pings). */
+  private async streamOnce(request: ModelRequest, signal: AbortSignal | undefined): Promise<Message> {
+    const stalled = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const rearm = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => stalled.abort(), this.stallTimeoutMs);
+    };
+    rearm();
     const stream = this.client.messages.stream(
       {
         model: request.model,
@@ -58,9 +78,17 @@ export class AnthropicModelClient implements ModelClient {
         messages: [...request.messages],
         ...(request.toolChoice ? { tool_choice: request.toolChoice } : {})
       },
-      signal ? { signal } : {}
+      { signal: signal ? AbortSignal.any([signal, stalled.signal]) : stalled.signal }
     );
-    return stream.finalMessage();
+    stream.on('streamEvent', rearm);
+    try {
+      return await stream.finalMessage();
+    } catch (error) {
+      if (stalled.signal.aborted && !signal?.aborted) throw new StreamStalledError(this.stallTimeoutMs);
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 }
 
@@ -70,6 +98,7 @@ export class AnthropicModelClient implements ModelClient {
  * Only the final, complete message is returned, so usage is never counted twice.
  */
 export function isRetryableStreamFailure(error: unknown): boolean {
+  if (error instanceof StreamStalledError) return true;
   // The SDK already retried a connection that failed before the answer began; again would multiply.
   if (error instanceof APIUserAbortError || error instanceof APIConnectionError) return false;
   // A status means the SDK already made its own retries; retrying again would multiply them.
