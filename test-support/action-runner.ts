@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -22,6 +22,8 @@ export interface ActionSetup {
   readonly artifacts: FakeArtifacts;
   readonly anthropicUrl: string;
   readonly runId?: string;
+  /** Called with the spawned process, e.g. to send it the runner's SIGINT. */
+  readonly onSpawn?: (child: ChildProcess) => void;
 }
 
 /**
@@ -67,6 +69,7 @@ export function runAction(setup: ActionSetup): Promise<ActionRun> {
       env,
       stdio: ['ignore', 'pipe', 'pipe']
     });
+    setup.onSpawn?.(child);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
