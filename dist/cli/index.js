@@ -12323,7 +12323,7 @@ class CompactionPipeline {
         else if (overBudget)
             failure = `max_compactions (${this.settings.maxCompactions}) reached`;
         else {
-            const attempt = await this.requestSummary(run, focus, context.signal);
+            const attempt = await this.requestSummary(run, focus, context);
             run.usage = addUsage(run.usage, attempt.usage);
             if (attempt.text !== undefined)
                 summary = { text: attempt.text, usage: attempt.usage };
@@ -12358,7 +12358,8 @@ class CompactionPipeline {
         });
     }
     /** Asks the model for the summary, up to `summaryAttempts` times. Never throws: failures fall back. */
-    async requestSummary(run, focus, signal) {
+    async requestSummary(run, focus, context) {
+        const { signal, onRetry } = context;
         const messages = withSummaryInstruction(this.fitForSummary(run.history), summaryInstruction(focus));
         const request = this.deps.requests.build(messages, this.settings.summaryMaxTokens);
         let usage = NO_USAGE;
@@ -12370,7 +12371,10 @@ class CompactionPipeline {
             if (signal?.aborted)
                 return { error: 'aborted', usage };
             try {
-                const reply = await this.deps.model.complete(request, signal ? { signal } : {});
+                const reply = await this.deps.model.complete(request, {
+                    ...(signal ? { signal } : {}),
+                    ...(onRetry ? { onRetry } : {})
+                });
                 run.exchanges.push({ messages, reply: reply.content });
                 usage = addUsage(usage, reply.usage);
                 return { text: summaryFromReply(reply), usage };
@@ -12379,6 +12383,8 @@ class CompactionPipeline {
                 if (run.exchanges.at(-1)?.messages !== messages)
                     run.exchanges.push({ messages, reply: undefined });
                 error = failure instanceof Error ? failure.message : String(failure);
+                if (attempt < this.settings.summaryAttempts)
+                    onRetry?.(attempt, failure instanceof Error ? failure : new Error(error));
             }
         }
         return { error, usage };
@@ -43340,7 +43346,7 @@ var Anthropic = /* @__PURE__ */ (() => {
 class StreamStalledError extends Error {
     idleMs;
     constructor(idleMs) {
-        super(`The response stream stalled: no event for ${Math.round(idleMs / 1000)} s.`);
+        super(`The response stream stalled: no event for ${idleMs < 10_000 ? (idleMs / 1000).toFixed(1) : Math.round(idleMs / 1000)} s.`);
         this.idleMs = idleMs;
         this.name = 'StreamStalledError';
     }
@@ -56511,7 +56517,8 @@ async function requestFinalSummary(history, why, deps) {
     const signal = deps.signal ? AbortSignal.any([grace.signal, deps.signal]) : grace.signal;
     try {
         const reply = await deps.model.complete(deps.requests.build(messages, FINAL_SUMMARY_MAX_TOKENS), {
-            signal
+            signal,
+            ...(deps.onRetry ? { onRetry: deps.onRetry } : {})
         });
         const text = reply.content
             .flatMap((block) => (block.type === 'text' ? [block.text] : []))
@@ -56675,7 +56682,8 @@ async function runAgent(task, settings, deps) {
         const result = await deps.compactor.compact(history, trigger, {
             turn: ledger.turns,
             lastUsage: ledger.lastUsage,
-            signal
+            signal,
+            onRetry: (attempt, error) => deps.transcript.append({ type: 'retry', turn: ledger.turns, attempt, error: error.message })
         });
         estimatedContext = result.estimatedContextTokens;
         recorder.recordExchanges(result.exchanges ?? []);
@@ -56812,7 +56820,8 @@ async function runAgent(task, settings, deps) {
         const closing = await requestFinalSummary(history, why, {
             model: deps.model,
             requests: deps.requests,
-            signal: deps.signal
+            signal: deps.signal,
+            onRetry: (attempt, error) => deps.transcript.append({ type: 'retry', turn: ledger.turns, attempt, error: error.message })
         });
         if (!closing)
             return finish(limit, why);

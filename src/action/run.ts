@@ -49,12 +49,20 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   } catch (error) {
     return failBeforeStart(redactor.redact(describe(error)));
   }
+  // An event that does not ask for the agent is skipped before the inputs are judged: a comment
+  // thread is no place for configuration errors nobody asked to see.
+  const asked = earlyDecision(event);
+  if (!asked.run) {
+    core.info(`compact-agent skipped: ${asked.reason}.`);
+    publishOutputs({ conclusion: 'skipped' });
+    return;
+  }
   let config: ActionConfig;
   try {
     config = parseActionConfig((name) => core.getInput(name), env);
   } catch (error) {
     const message = redactor.redact(describe(error));
-    await replyIfAsked(event, runner, env, `⚠️ compact-agent could not start.\n\n${message}`);
+    await replyOnThread(event, runner, env, `⚠️ compact-agent could not start.\n\n${message}`);
     return failBeforeStart(message);
   }
   try {
@@ -189,6 +197,13 @@ async function runAndReport(
     describe: () => session.result.summary || '(no summary)',
     readOnlyFolders: config.agent.allowWorkflowChanges ? [] : [WORKFLOWS_FOLDER]
   });
+  if (changes.kind === 'pushed' && changes.pullRequestError) {
+    core.warning(
+      redact(
+        `The branch ${changes.branch} was pushed, but the pull request failed: ${changes.pullRequestError}`
+      )
+    );
+  }
   const artifact = await uploadTranscripts(runner, session, settings.transcriptRetentionDays);
   const report = redact(
     renderReport({
@@ -234,16 +249,26 @@ async function uploadTranscripts(
     );
     return { kind: 'uploaded', id: uploaded.id, url: `${runUrl(runner)}/artifacts/${uploaded.id}` };
   } catch (error) {
-    core.warning(`The transcripts could not be uploaded: ${describe(error)}`);
-    return { kind: 'failed', error: describe(error) };
+    // Storage errors come with request ids on several lines: the first says what failed.
+    const message = describe(error).split('\n')[0]!.trim();
+    core.warning(`The transcripts could not be uploaded: ${message}`);
+    return { kind: 'failed', error: message };
   }
 }
 
-/**
- * Bad inputs are said where the person who asked will see them: a reply on the thread, when the
- * event was meant to start a run and a token is at hand.
- */
-async function replyIfAsked(
+/** Whether the event asks for the agent, judged from the raw trigger inputs (they need no validation). */
+function earlyDecision(event: ActionEvent) {
+  return decideTrigger(event, {
+    triggerPhrase: core.getInput('trigger_phrase') || GITHUB_DEFAULTS.trigger_phrase,
+    labelTrigger: core.getInput('label_trigger') || undefined,
+    assigneeTrigger: core.getInput('assignee_trigger') || undefined,
+    botLogin: core.getInput('bot_name') || GITHUB_DEFAULTS.bot_name,
+    prompt: core.getInput('prompt') || core.getInput('prompt_file') || undefined
+  });
+}
+
+/** Bad inputs are said where the person who asked will see them: a reply on the thread. */
+async function replyOnThread(
   event: ActionEvent,
   runner: RunnerEnv,
   env: NodeJS.ProcessEnv,
@@ -252,14 +277,6 @@ async function replyIfAsked(
   const token = core.getInput('github_token') || env.GITHUB_TOKEN;
   const thread = threadOf(event, undefined);
   if (!token || thread === undefined) return;
-  const decision = decideTrigger(event, {
-    triggerPhrase: core.getInput('trigger_phrase') || GITHUB_DEFAULTS.trigger_phrase,
-    labelTrigger: core.getInput('label_trigger') || undefined,
-    assigneeTrigger: core.getInput('assignee_trigger') || undefined,
-    botLogin: core.getInput('bot_name') || GITHUB_DEFAULTS.bot_name,
-    prompt: undefined
-  });
-  if (!decision.run) return;
   try {
     const api = new OctokitGitHubApi(token, repositoryOf(event, runner), runner.apiUrl);
     await api.createComment(thread, text);

@@ -13,6 +13,7 @@ export interface FinalSummaryDependencies {
   /** Cancellation from outside still stops it. */
   readonly signal: AbortSignal | undefined;
   readonly graceMs?: number;
+  readonly onRetry?: (attempt: number, error: Error) => void;
 }
 
 export interface FinalSummary {
@@ -49,7 +50,8 @@ export async function requestFinalSummary(
   const signal = deps.signal ? AbortSignal.any([grace.signal, deps.signal]) : grace.signal;
   try {
     const reply = await deps.model.complete(deps.requests.build(messages, FINAL_SUMMARY_MAX_TOKENS), {
-      signal
+      signal,
+      ...(deps.onRetry ? { onRetry: deps.onRetry } : {})
     });
     const text = reply.content
       .flatMap((block) => (block.type === 'text' ? [block.text] : []))

@@ -112,7 +112,9 @@ export async function runAgent(
     const result = await deps.compactor.compact(history, trigger, {
       turn: ledger.turns,
       lastUsage: ledger.lastUsage,
-      signal
+      signal,
+      onRetry: (attempt, error) =>
+        deps.transcript.append({ type: 'retry', turn: ledger.turns, attempt, error: error.message })
     });
     estimatedContext = result.estimatedContextTokens;
     recorder.recordExchanges(result.exchanges ?? []);
@@ -253,7 +255,9 @@ export async function runAgent(
     const closing = await requestFinalSummary(history, why, {
       model: deps.model,
       requests: deps.requests,
-      signal: deps.signal
+      signal: deps.signal,
+      onRetry: (attempt, error) =>
+        deps.transcript.append({ type: 'retry', turn: ledger.turns, attempt, error: error.message })
     });
     if (!closing) return finish(limit, why);
     ledger.charge(closing.reply.usage, settings.modelSpec.prices);

@@ -17,6 +17,8 @@ export interface CompactionContext {
   /** Usage of the last response: the measured base for token accounting. */
   readonly lastUsage: TokenUsage | undefined;
   readonly signal?: AbortSignal;
+  /** Told about each failed model call before it is tried again, so the transcript says so. */
+  readonly onRetry?: (attempt: number, error: Error) => void;
 }
 
 export type CompactionLayer = 'micro' | 'auto' | 'manual' | 'spill' | 'fallback';

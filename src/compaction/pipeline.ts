@@ -219,7 +219,7 @@ export class CompactionPipeline implements Compactor {
     if (breakerOpen) failure = `circuit breaker open after ${this.consecutiveFailures} failed summaries`;
     else if (overBudget) failure = `max_compactions (${this.settings.maxCompactions}) reached`;
     else {
-      const attempt = await this.requestSummary(run, focus, context.signal);
+      const attempt = await this.requestSummary(run, focus, context);
       run.usage = addUsage(run.usage, attempt.usage);
       if (attempt.text !== undefined) summary = { text: attempt.text, usage: attempt.usage };
       else failure = attempt.error;
@@ -256,8 +256,9 @@ export class CompactionPipeline implements Compactor {
   private async requestSummary(
     run: CompactionRun,
     focus: string | undefined,
-    signal: AbortSignal | undefined
+    context: CompactionContext
   ): Promise<{ text?: string; error?: string; usage: TokenUsage }> {
+    const { signal, onRetry } = context;
     const messages = withSummaryInstruction(this.fitForSummary(run.history), summaryInstruction(focus));
     const request = this.deps.requests.build(messages, this.settings.summaryMaxTokens);
     let usage = NO_USAGE;
@@ -268,13 +269,18 @@ export class CompactionPipeline implements Compactor {
     for (let attempt = 1; attempt <= this.settings.summaryAttempts; attempt++) {
       if (signal?.aborted) return { error: 'aborted', usage };
       try {
-        const reply = await this.deps.model.complete(request, signal ? { signal } : {});
+        const reply = await this.deps.model.complete(request, {
+          ...(signal ? { signal } : {}),
+          ...(onRetry ? { onRetry } : {})
+        });
         run.exchanges.push({ messages, reply: reply.content });
         usage = addUsage(usage, reply.usage);
         return { text: summaryFromReply(reply), usage };
       } catch (failure) {
         if (run.exchanges.at(-1)?.messages !== messages) run.exchanges.push({ messages, reply: undefined });
         error = failure instanceof Error ? failure.message : String(failure);
+        if (attempt < this.settings.summaryAttempts)
+          onRetry?.(attempt, failure instanceof Error ? failure : new Error(error));
       }
     }
     return { error, usage };

@@ -24,6 +24,7 @@ export class TrackingComment {
   private commentId: number | undefined;
   private lastEditAt = -Infinity;
   private chain: Promise<void> = Promise.resolve();
+  private lastEditSucceeded = false;
   edits = 0;
 
   constructor(
@@ -54,15 +55,18 @@ export class TrackingComment {
   }
 
   /** Replaces the comment with the final report (or posts it, if the first post failed). */
+  /**
+   * Replaces the comment with the final report. If that edit fails (or the first post did), the
+   * report is posted as a new comment: it must reach the thread.
+   */
   async finish(report: string): Promise<void> {
     this.enqueue(report);
     await this.chain;
-    if (this.commentId === undefined) {
-      try {
-        this.commentId = (await this.api.createComment(this.issueNumber, report)).id;
-      } catch (error) {
-        this.options.warn(`Could not post the report comment: ${describe(error)}`);
-      }
+    if (this.commentId !== undefined && this.lastEditSucceeded) return;
+    try {
+      this.commentId = (await this.api.createComment(this.issueNumber, report)).id;
+    } catch (error) {
+      this.options.warn(`Could not post the report comment: ${describe(error)}`);
     }
   }
 
@@ -72,7 +76,9 @@ export class TrackingComment {
       try {
         await this.api.updateComment(this.commentId, body);
         this.edits++;
+        this.lastEditSucceeded = true;
       } catch (error) {
+        this.lastEditSucceeded = false;
         this.options.warn(`Could not edit the tracking comment: ${describe(error)}`);
       }
     });

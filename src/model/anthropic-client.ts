@@ -21,7 +21,9 @@ export interface AnthropicClientOptions {
 /** No event arrived on a stream for too long: retried like an overload. */
 export class StreamStalledError extends Error {
   constructor(readonly idleMs: number) {
-    super(`The response stream stalled: no event for ${Math.round(idleMs / 1000)} s.`);
+    super(
+      `The response stream stalled: no event for ${idleMs < 10_000 ? (idleMs / 1000).toFixed(1) : Math.round(idleMs / 1000)} s.`
+    );
     this.name = 'StreamStalledError';
   }
 }
