@@ -28,6 +28,7 @@ const options = (overrides: Partial<PublishOptions> = {}): PublishOptions => ({
   runDir: createTempDir(),
   describe: () => 'Fixed the README.',
   readOnlyFolders: ['.github/workflows/'],
+  containsSecret: (text) => text.includes('ghs_planted'),
   ...overrides
 });
 const newBranch = { kind: 'new-branch', branch: 'agent/1-abc123', base: 'main', issueNumber: 1 } as const;
@@ -58,6 +59,24 @@ describe("publishing the agent's changes", () => {
         body: expect.stringContaining('For #1')
       })
     ]);
+  });
+
+  it('pushes nothing when the changes hold a secret', async () => {
+    const base = await git.head();
+    repo.write('loot.txt', 'token=ghs_planted\n');
+    const outcome = await publishChanges(newBranch, base, git, api, options());
+    expect(outcome).toMatchObject({ kind: 'failed', error: expect.stringContaining('looks like a secret') });
+    expect(repo.remoteGit('branch', '--list', '--format=%(refname:short)').trim()).toBe('main');
+    expect(api.pulls).toEqual([]);
+  });
+
+  it("withholds workflow changes made behind the tools' back, and names them", async () => {
+    const base = await git.head();
+    repo.write('.github/workflows/evil.yml', 'on: push\n');
+    repo.write('README.md', '# changed\n');
+    const outcome = await publishChanges(newBranch, base, git, api, options());
+    expect(outcome).toMatchObject({ kind: 'pushed', withheld: ['.github/workflows/evil.yml'] });
+    expect(repo.remoteGit('ls-tree', '-r', '--name-only', 'agent/1-abc123')).not.toContain('.github');
   });
 
   it('makes no branch and no PR when nothing changed', async () => {

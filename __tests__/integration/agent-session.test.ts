@@ -242,7 +242,7 @@ describe('a stream that stalls', () => {
     expect(outcome.result.stopReason).toBe('success');
     const retries = readTranscript(outcome.transcriptPath).filter((line) => line.type === 'retry');
     expect(retries).toEqual([
-      expect.objectContaining({ turn: 3, error: 'The response stream stalled: no event for 1 s.' })
+      expect.objectContaining({ turn: 3, error: 'The response stream stalled: no event for 0.5 s.' })
     ]);
     // The stalled attempt was dropped before its usage arrived: only complete answers are counted.
     const answered = messageRequests(fake.requests).flatMap((r) =>

@@ -43556,7 +43556,6 @@ const SAFE_VARIABLES = [
     'NODE_VERSION',
     'RUNNER_OS',
     'RUNNER_ARCH',
-    'RUNNER_TEMP',
     'RUNNER_TOOL_CACHE',
     'GITHUB_WORKSPACE',
     'GITHUB_REPOSITORY',
@@ -56106,7 +56105,10 @@ async function findFiles(workspace, pattern, under) {
         onlyFiles: true,
         followSymbolicLinks: false
     });
-    return matches.map((relative) => workspace.display(external_node_path_default().join(base, relative))).sort();
+    return matches
+        .map((relative) => workspace.display(external_node_path_default().join(base, relative)))
+        .filter((shown) => !shown.startsWith('..'))
+        .sort();
 }
 
 ;// CONCATENATED MODULE: ./src/tools/glob.ts
@@ -56621,7 +56623,7 @@ async function answerToolCalls(calls, turn, deps) {
         results.push({
             type: 'tool_result',
             tool_use_id: call.id,
-            content: outcome.content,
+            content: deps.redact ? deps.redact(outcome.content) : outcome.content,
             ...(outcome.isError ? { is_error: true } : {})
         });
     }
@@ -56802,7 +56804,8 @@ async function runAgent(task, settings, deps) {
             env: deps.toolEnv,
             signal,
             transcript: deps.transcript,
-            onToolStart: (call) => progress(describeToolCall(call.name, call.input))
+            onToolStart: (call) => progress(describeToolCall(call.name, call.input)),
+            ...(deps.redact ? { redact: deps.redact } : {})
         });
         append(result.message);
         if (result.compactionRequest) {
@@ -56937,8 +56940,8 @@ function buildSystemPrompt() {
 
 
 
-/** Workflows run with the repository's secrets: changing them is opt-in. */
-const WORKFLOWS_FOLDER = '.github/workflows/';
+/** Workflows (and the local actions they use) run with the repository's secrets: changing them is opt-in. */
+const WORKFLOW_FOLDERS = ['.github/workflows/', '.github/actions/'];
 /** Assembles one run from its parts (model, tools, workspace, transcript, compaction) and runs it. */
 async function runSession(options) {
     const { config } = options;
@@ -56950,7 +56953,7 @@ async function runSession(options) {
     try {
         const tools = createDefaultTools({ bashTimeoutMs: config.bashTimeoutMs });
         const workspace = new Workspace(options.repoDir, {
-            readOnlyFolders: config.allowWorkflowChanges ? [] : [WORKFLOWS_FOLDER]
+            readOnlyFolders: config.allowWorkflowChanges ? [] : WORKFLOW_FOLDERS
         });
         const model = options.model ??
             new AnthropicModelClient({
@@ -56983,6 +56986,7 @@ async function runSession(options) {
             compactor,
             now,
             onCompaction: (event) => compactionLog.append(event),
+            redact,
             ...(options.signal ? { signal: options.signal } : {}),
             ...(options.onProgress ? { onProgress: options.onProgress } : {})
         });

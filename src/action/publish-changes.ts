@@ -19,6 +19,8 @@ export interface PublishOptions {
   readonly describe: () => string;
   /** Folders whose changes are withheld (reverted before the commit), e.g. `.github/workflows/`. */
   readonly readOnlyFolders: readonly string[];
+  /** True when a text holds a known secret or something shaped like one. */
+  readonly containsSecret: (text: string) => boolean;
 }
 
 /**
@@ -57,6 +59,15 @@ async function commitAndSend(
     await git.commitAll(`${options.commitTitle}\n\nRun: ${options.runUrl}`, options.identity);
     if ((await git.head()) === baseCommit) return { kind: 'none' };
     diffStat = await git.diffStat(baseCommit);
+    // Whatever the agent read, it must not publish it: a diff holding a secret stays here.
+    if (options.containsSecret(await git.patch(baseCommit))) {
+      return {
+        kind: 'failed',
+        error:
+          'the changes contain what looks like a secret (a token, a key or a private key), so nothing was pushed',
+        diffStat
+      };
+    }
     if (target.kind === 'fork') {
       const patch = await git.patch(baseCommit);
       await writeFile(path.join(options.runDir, 'changes.patch'), patch);

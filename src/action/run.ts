@@ -2,7 +2,7 @@ import * as core from '@actions/core';
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { runSession, WORKFLOWS_FOLDER, type SessionOutcome } from '../agent/session.js';
+import { runSession, WORKFLOW_FOLDERS, type SessionOutcome } from '../agent/session.js';
 import { ActionsArtifactUploader, transcriptArtifactName } from '../artifacts/transcript-artifact.js';
 import { GITHUB_DEFAULTS, parseActionConfig, type ActionConfig } from '../config/github-inputs.js';
 import { InputError } from '../config/inputs.js';
@@ -18,6 +18,7 @@ import { buildThreadContext } from '../github/thread-context.js';
 import { TrackingComment } from '../github/tracking-comment.js';
 import { decideTrigger } from '../github/trigger.js';
 import { knownSecrets, Redactor } from '../security/redactor.js';
+import { guardRunnerFiles } from '../security/runner-files.js';
 import { actorOf, commentIdOf, reactToTrigger, repositoryOf, threadOf } from './event-parts.js';
 import { publishOutputs } from './outputs.js';
 import { publishChanges } from './publish-changes.js';
@@ -168,8 +169,10 @@ async function runAndReport(
   const onSignal = () => cancel.abort();
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
-  // The agent must not find the push token: it is taken out of git's config for the run.
+  // The agent must not find the push token: it is taken out of git's config for the run. Nor may
+  // it leave anything in the runner's file commands for later steps.
   const credentials = await hideCredentials(git);
+  const runnerFiles = await guardRunnerFiles(env);
   let session: SessionOutcome;
   try {
     session = await runSession({
@@ -185,6 +188,11 @@ async function runAndReport(
     });
   } finally {
     await credentials.restore();
+    for (const file of await runnerFiles.restore()) {
+      core.warning(
+        `The agent's run changed the runner file ${path.basename(file)}; it was put back as it was.`
+      );
+    }
   }
 
   const changes = await publishChanges(target, baseCommit, git, api, {
@@ -195,7 +203,8 @@ async function runAndReport(
     runUrl: link,
     runDir: session.runDir,
     describe: () => session.result.summary || '(no summary)',
-    readOnlyFolders: config.agent.allowWorkflowChanges ? [] : [WORKFLOWS_FOLDER]
+    readOnlyFolders: config.agent.allowWorkflowChanges ? [] : WORKFLOW_FOLDERS,
+    containsSecret: (text) => redact(text) !== text
   });
   if (changes.kind === 'pushed' && changes.pullRequestError) {
     core.warning(

@@ -51,6 +51,8 @@ export interface AgentDependencies {
   readonly signal?: AbortSignal;
   readonly onProgress?: (update: ProgressUpdate) => void;
   readonly onCompaction?: (event: CompactionEvent) => void;
+  /** Secrets a tool printed never reach the model: tool results pass this first. */
+  readonly redact?: (text: string) => string;
 }
 
 const CONTINUE_AFTER_MAX_TOKENS = 'Your reply was cut off by the output limit. Continue where you stopped.';
@@ -236,7 +238,8 @@ export async function runAgent(
       env: deps.toolEnv,
       signal,
       transcript: deps.transcript,
-      onToolStart: (call) => progress(describeToolCall(call.name, call.input))
+      onToolStart: (call) => progress(describeToolCall(call.name, call.input)),
+      ...(deps.redact ? { redact: deps.redact } : {})
     });
     append(result.message);
     if (result.compactionRequest) {

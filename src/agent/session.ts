@@ -16,8 +16,8 @@ import { runAgent, type ProgressUpdate } from './loop.js';
 import type { RunResult } from './run-result.js';
 import { buildSystemPrompt } from './system-prompt.js';
 
-/** Workflows run with the repository's secrets: changing them is opt-in. */
-export const WORKFLOWS_FOLDER = '.github/workflows/';
+/** Workflows (and the local actions they use) run with the repository's secrets: changing them is opt-in. */
+export const WORKFLOW_FOLDERS: readonly string[] = ['.github/workflows/', '.github/actions/'];
 
 export interface SessionOptions {
   readonly config: AgentConfig;
@@ -63,7 +63,7 @@ export async function runSession(options: SessionOptions): Promise<SessionOutcom
   try {
     const tools = createDefaultTools({ bashTimeoutMs: config.bashTimeoutMs });
     const workspace = new Workspace(options.repoDir, {
-      readOnlyFolders: config.allowWorkflowChanges ? [] : [WORKFLOWS_FOLDER]
+      readOnlyFolders: config.allowWorkflowChanges ? [] : WORKFLOW_FOLDERS
     });
     const model =
       options.model ??
@@ -100,6 +100,7 @@ export async function runSession(options: SessionOptions): Promise<SessionOutcom
         compactor,
         now,
         onCompaction: (event) => compactionLog.append(event),
+        redact,
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.onProgress ? { onProgress: options.onProgress } : {})
       }

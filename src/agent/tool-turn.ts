@@ -16,6 +16,8 @@ export interface ToolTurnDependencies {
   readonly signal: AbortSignal;
   readonly transcript: TranscriptSink;
   readonly onToolStart?: (call: ToolUseBlockParam) => void;
+  /** Applied to every tool result before the model (and the transcript) sees it. */
+  readonly redact?: (text: string) => string;
 }
 
 export interface ToolTurnResult {
@@ -62,7 +64,7 @@ export async function answerToolCalls(
     results.push({
       type: 'tool_result',
       tool_use_id: call.id,
-      content: outcome.content,
+      content: deps.redact ? deps.redact(outcome.content) : outcome.content,
       ...(outcome.isError ? { is_error: true } : {})
     });
   }

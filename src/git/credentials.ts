@@ -18,6 +18,9 @@ export interface HiddenCredentials {
 export async function hideCredentials(git: GitRepository): Promise<HiddenCredentials> {
   const origins = await credentialOrigins(git);
   const saved = new Map<string, Buffer>();
+  // The repository's own config comes back whole, whatever the agent set in it (hooks, helpers).
+  const localConfig = path.join(git.root, '.git', 'config');
+  const localSnapshot = await readFile(localConfig).catch(() => undefined);
   for (const [file, keys] of origins) {
     saved.set(file, await readFile(file));
     for (const key of keys) await git.run(['config', '--file', file, '--unset-all', key]);
@@ -26,6 +29,7 @@ export async function hideCredentials(git: GitRepository): Promise<HiddenCredent
     files: [...saved.keys()],
     restore: async () => {
       for (const [file, content] of saved) await writeFile(file, content);
+      if (localSnapshot && !saved.has(localConfig)) await writeFile(localConfig, localSnapshot);
     }
   };
 }

@@ -24,12 +24,17 @@ export class GitRepository {
     private readonly env: NodeJS.ProcessEnv = process.env
   ) {}
 
+  /**
+   * Runs git for the action itself. The agent may have planted hooks, an fsmonitor or a credential
+   * helper (in .git or in ~/.gitconfig): hooks and fsmonitor are switched off, global and system
+   * config are not read, and git gets a minimal environment without the action's secrets.
+   */
   run(args: readonly string[]): Promise<string> {
     return new Promise((resolve, reject) => {
       execFile(
         'git',
-        [...args],
-        { cwd: this.root, env: { ...this.env, GIT_TERMINAL_PROMPT: '0' }, maxBuffer: 64 * 1024 * 1024 },
+        ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false', ...args],
+        { cwd: this.root, env: gitEnvironment(this.env), maxBuffer: 64 * 1024 * 1024 },
         (error, stdout, stderr) =>
           error ? reject(new GitError(args, stderr || error.message)) : resolve(stdout)
       );
@@ -119,4 +124,16 @@ export class GitRepository {
       throw new GitError(['push', 'origin', branch], 'refusing to push the default branch');
     await this.run(['push', 'origin', branch]);
   }
+}
+
+/** What git needs to run, and nothing more: no tokens, no inputs. */
+function gitEnvironment(source: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return {
+    PATH: source.PATH,
+    HOME: source.HOME,
+    LANG: source.LANG ?? 'C.UTF-8',
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_CONFIG_NOSYSTEM: '1'
+  };
 }

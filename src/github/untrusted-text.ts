@@ -7,11 +7,15 @@ export function cleanUntrusted(text: string): string {
     text
       // HTML comments are invisible on GitHub: a favourite place for injected instructions.
       .replace(/<!--[\s\S]*?(-->|$)/g, '')
-      // Zero-width characters and bidi controls hide or reorder text.
-      .replace(/[\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g, '')
-      // Image alt text and link titles are not shown in the thread.
-      .replace(/!\[[^\]]*\]\(([^)\s]*)(?:\s+"[^"]*")?\)/g, '![]($1)')
-      .replace(/\[([^\]]*)\]\(([^)\s]+)\s+"[^"]*"\)/g, '[$1]($2)')
+      // Format characters (zero-width, bidi controls, Unicode tags) hide or reorder text.
+      .replace(/\p{Cf}/gu, '')
+      // Reference definitions (`[x]: url "title"`, `[//]: # (...)`) are never shown.
+      .replace(/^ {0,3}\[[^\]\n]+\]:[^\n]*$/gm, '')
+      // Image alt text (brackets may nest) and link titles in any of their three quotings.
+      .replace(/!\[(?:[^[\]]|\[[^\]]*\])*\]\(\s*([^)\s]*)[^)]*\)/g, '![]($1)')
+      .replace(/\]\(\s*([^)\s]+)\s+(?:"[^"]*"|'[^']*'|\([^)]*\))\s*\)/g, ']($1)')
+      // HTML attributes that render no text: alt and title.
+      .replace(/\s(?:alt|title)\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+)/gi, '')
       .replace(/<details[^>]*>|<\/details>|<summary[^>]*>|<\/summary>/gi, '')
       .trim()
   );

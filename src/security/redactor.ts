@@ -45,11 +45,23 @@ export class Redactor {
 
 /** The secrets the action knows by value: its inputs and what the runner hands it. */
 export function knownSecrets(env: NodeJS.ProcessEnv, inputs: readonly (string | undefined)[]): string[] {
+  // Any variable whose name says it holds a secret counts, not only the ones we know by name.
+  const named = Object.entries(env).flatMap(([name, value]) =>
+    SECRET_NAME.test(name) && !NOT_SECRET.has(name) && value ? [value] : []
+  );
   return [
     ...inputs,
     env.ACTIONS_RUNTIME_TOKEN,
     env.ACTIONS_ID_TOKEN_REQUEST_TOKEN,
     env.GITHUB_TOKEN,
-    env.ANTHROPIC_API_KEY
-  ].filter((value): value is string => typeof value === 'string' && value !== '');
+    ...named
+  ].filter((value): value is string => typeof value === 'string' && value.length >= 8);
 }
+
+const SECRET_NAME = /(TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|PRIVATE_?KEY|CREDENTIAL)/i;
+/** Names that match the pattern but hold no secret (URLs, paths, flags). */
+const NOT_SECRET = new Set([
+  'ACTIONS_ID_TOKEN_REQUEST_URL',
+  'INPUT_MAX_OUTPUT_TOKENS',
+  'INPUT_CONTEXT_BUDGET_TOKENS'
+]);

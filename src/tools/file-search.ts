@@ -29,5 +29,8 @@ export async function findFiles(
     onlyFiles: true,
     followSymbolicLinks: false
   });
-  return matches.map((relative) => workspace.display(path.join(base, relative))).sort();
+  return matches
+    .map((relative) => workspace.display(path.join(base, relative)))
+    .filter((shown) => !shown.startsWith('..'))
+    .sort();
 }
