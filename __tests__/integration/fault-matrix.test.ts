@@ -21,6 +21,7 @@ import { startFakeGitHub, stateFromPayload, type FakeGitHub } from '../../test-s
 import { COMPACTION_REQUEST_TAG, longRunScript, realCodeSeed } from '../support/long-run-script.js';
 import { createRepoWithRemote, type RepoWithRemote } from '../support/temp-repo.js';
 import { webhookExample } from '../support/webhook-examples.js';
+import { normalizeMessage, type ComparableMessage } from '../support/message-compare.js';
 
 /**
  * The fault matrix: the built action (dist/index.js) on an `/agent` comment, against loopback fakes
@@ -210,32 +211,8 @@ interface Expected {
   readonly layers?: { readonly auto?: boolean; readonly fallback?: boolean };
 }
 
-type Message = { role: string; content: string | readonly object[] };
-
-/** JSON with sorted keys, so objects compare by content whatever order their fields were written in. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, field]) => field !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([key, field]) => `${JSON.stringify(key)}:${canonical(field)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
-
-/** A message as the API sees it: string content is one text block, cache markers are not content. */
-function normalize(message: Message): string {
-  const blocks =
-    typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
-  return canonical({
-    role: message.role,
-    content: blocks.map((block) => {
-      const { cache_control: _marker, ...rest } = block as { cache_control?: unknown };
-      return rest;
-    })
-  });
-}
+type Message = ComparableMessage;
+const normalize = normalizeMessage;
 
 /** A reply as the loop keeps it in the history: request params, without empty text blocks. */
 function replyAsMessage(content: readonly WireContentBlock[]): Message {

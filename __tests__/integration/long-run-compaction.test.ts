@@ -19,6 +19,7 @@ import {
   type LongRunScript
 } from '../support/long-run-script.js';
 import { createTempRepo, type TempRepo } from '../support/temp-repo.js';
+import { normalizeMessage, type ComparableMessage } from '../support/message-compare.js';
 
 /**
  * The acceptance test of three-layer compaction: a 301-turn session through the real SDK against the
@@ -30,32 +31,8 @@ const TURNS = 301;
 const TASK = 'Explore this code base: read its big files, check the syntax of what you touch, keep notes.';
 
 /** Real code: fast-glob's compiled output (many small CommonJS files), globby and js-yaml (big files). */
-type Message = { role: string; content: string | readonly object[] };
-
-/** JSON with sorted keys, so objects compare by content whatever order their fields were written in. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, field]) => field !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([key, field]) => `${JSON.stringify(key)}:${canonical(field)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
-
-/** A message as the API sees it: string content is one text block, cache markers are not content. */
-function normalize(message: Message): string {
-  const blocks =
-    typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
-  return canonical({
-    role: message.role,
-    content: blocks.map((block) => {
-      const { cache_control: _marker, ...rest } = block as { cache_control?: unknown };
-      return rest;
-    })
-  });
-}
+type Message = ComparableMessage;
+const normalize = normalizeMessage;
 
 const isInstruction = (block: object) =>
   (block as { type?: string }).type === 'text' &&
