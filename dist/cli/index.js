@@ -11401,11 +11401,16 @@ var external_node_util_ = __nccwpck_require__(7975);
 
 const CLI_USAGE = `Usage:
   compact-agent run --repo DIR --prompt "TASK" [options]
+  compact-agent transcript PATH [--json] [--html report.html]
 
 Runs the agent loop on a local folder. The API key comes from ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL
 points it at a gateway or a fake server.
 
-Options:
+transcript: PATH is a run folder, a transcript.jsonl, a .transcripts folder (its newest run) or the
+downloaded artifact zip. It prints the task, stop reason, turns, tokens and cost, the compactions, the
+tools used and the files changed; --json prints the same as JSON; --html writes a self-contained report.
+
+Options of run:
   --repo DIR                 the repository to work in (default: current folder)
   --prompt TEXT              the task
   --prompt-file FILE         read the task from a file instead
@@ -11451,13 +11456,14 @@ const VALUE_OPTIONS = [
     'micro-preserve-tools',
     'compaction-keep-tail',
     'restore-recent-files',
-    'max-compactions'
+    'max-compactions',
+    'html'
 ];
 function parseCliArguments(argv) {
     const options = Object.fromEntries(VALUE_OPTIONS.map((name) => [name, { type: 'string' }]));
     const parsed = (0,external_node_util_.parseArgs)({
         args: [...argv],
-        options: { ...options, help: { type: 'boolean', short: 'h' } },
+        options: { ...options, help: { type: 'boolean', short: 'h' }, json: { type: 'boolean' } },
         allowPositionals: true,
         strict: true
     });
@@ -11466,7 +11472,13 @@ function parseCliArguments(argv) {
         if (typeof value === 'string')
             values.set(name, value);
     }
-    return { command: parsed.positionals[0], help: parsed.values.help === true, values };
+    return {
+        command: parsed.positionals[0],
+        positionals: parsed.positionals.slice(1),
+        help: parsed.values.help === true,
+        json: parsed.values.json === true,
+        values
+    };
 }
 /** Lets the CLI feed the same parser as the action: `max_turns` is read from `--max-turns`. */
 function cliInputReader(values) {
@@ -57306,7 +57318,1478 @@ function formatOutcome({ result, transcriptPath }) {
     ].join('\n');
 }
 
+;// CONCATENATED MODULE: external "node:zlib"
+const external_node_zlib_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
+;// CONCATENATED MODULE: ./src/audit/zip-reader.ts
+/**
+ * A small zip reader (central directory, stored and deflated entries, ZIP64 fields, CRC-32 check):
+ * `compact-agent transcript` opens a downloaded artifact with it, and tests look inside uploads.
+ */
+
+const EOCD = 0x06054b50;
+const ZIP64_EOCD = 0x06064b50;
+const ZIP64_LOCATOR = 0x07064b50;
+const CENTRAL = 0x02014b50;
+const LOCAL = 0x04034b50;
+let crcTable;
+function crc32(data) {
+    if (!crcTable) {
+        crcTable = new Uint32Array(256);
+        for (let n = 0; n < 256; n++) {
+            let c = n;
+            for (let k = 0; k < 8; k++)
+                c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+            crcTable[n] = c >>> 0;
+        }
+    }
+    let crc = 0xffffffff;
+    for (const byte of data)
+        crc = (crcTable[(crc ^ byte) & 0xff] ?? 0) ^ (crc >>> 8);
+    return (crc ^ 0xffffffff) >>> 0;
+}
+function fail(message) {
+    throw new Error(`unzip: ${message}`);
+}
+function u16(buf, at) {
+    if (at + 2 > buf.length)
+        fail('truncated archive');
+    return buf.readUInt16LE(at);
+}
+function u32(buf, at) {
+    if (at + 4 > buf.length)
+        fail('truncated archive');
+    return buf.readUInt32LE(at);
+}
+function u64(buf, at) {
+    if (at + 8 > buf.length)
+        fail('truncated archive');
+    const value = buf.readBigUInt64LE(at);
+    if (value > BigInt(Number.MAX_SAFE_INTEGER))
+        fail('ZIP64 value too large');
+    return Number(value);
+}
+function findEndOfCentralDirectory(buf) {
+    // The EOCD record is 22 bytes plus a comment of at most 65535 bytes.
+    const stop = Math.max(0, buf.length - 22 - 0xffff);
+    for (let at = buf.length - 22; at >= stop; at--) {
+        if (buf.readUInt32LE(at) === EOCD && at + 22 + buf.readUInt16LE(at + 20) === buf.length)
+            return at;
+    }
+    return fail('no end of central directory record (not a zip file?)');
+}
+/** Every entry of a zip archive, in central-directory order, with its data inflated and checked. */
+function readZip(buf) {
+    if (buf.length < 22)
+        fail('too short to be a zip file');
+    const eocd = findEndOfCentralDirectory(buf);
+    let count = u16(buf, eocd + 10);
+    let cdSize = u32(buf, eocd + 12);
+    let cdOffset = u32(buf, eocd + 16);
+    if (count === 0xffff || cdSize === 0xffffffff || cdOffset === 0xffffffff) {
+        const locator = eocd - 20;
+        if (locator < 0 || u32(buf, locator) !== ZIP64_LOCATOR)
+            fail('ZIP64 values without a ZIP64 locator');
+        const zip64 = u64(buf, locator + 8);
+        if (u32(buf, zip64) !== ZIP64_EOCD)
+            fail('bad ZIP64 end of central directory record');
+        count = u64(buf, zip64 + 32);
+        cdSize = u64(buf, zip64 + 40);
+        cdOffset = u64(buf, zip64 + 48);
+    }
+    if (cdOffset + cdSize > buf.length)
+        fail('central directory outside the file');
+    const entries = [];
+    let at = cdOffset;
+    for (let i = 0; i < count; i++) {
+        if (u32(buf, at) !== CENTRAL)
+            fail(`bad central directory header #${i}`);
+        const madeBy = u16(buf, at + 4);
+        const flags = u16(buf, at + 8);
+        const method = u16(buf, at + 10);
+        const crc = u32(buf, at + 16);
+        let compressedSize = u32(buf, at + 20);
+        let size = u32(buf, at + 24);
+        const nameLength = u16(buf, at + 28);
+        const extraLength = u16(buf, at + 30);
+        const commentLength = u16(buf, at + 32);
+        const external = u32(buf, at + 38);
+        let localOffset = u32(buf, at + 42);
+        const name = buf.toString(flags & 0x800 ? 'utf8' : 'latin1', at + 46, at + 46 + nameLength);
+        // ZIP64 extended information: only the fields whose 32-bit value is 0xffffffff, in this order.
+        let extra = at + 46 + nameLength;
+        const extraEnd = extra + extraLength;
+        while (extra + 4 <= extraEnd) {
+            const id = u16(buf, extra);
+            const length = u16(buf, extra + 2);
+            if (id === 0x0001) {
+                let field = extra + 4;
+                if (size === 0xffffffff) {
+                    size = u64(buf, field);
+                    field += 8;
+                }
+                if (compressedSize === 0xffffffff) {
+                    compressedSize = u64(buf, field);
+                    field += 8;
+                }
+                if (localOffset === 0xffffffff)
+                    localOffset = u64(buf, field);
+            }
+            extra += 4 + length;
+        }
+        at = extraEnd + commentLength;
+        if (u32(buf, localOffset) !== LOCAL)
+            fail(`bad local header for ${name}`);
+        const dataStart = localOffset + 30 + u16(buf, localOffset + 26) + u16(buf, localOffset + 28);
+        if (dataStart + compressedSize > buf.length)
+            fail(`data of ${name} runs past the end`);
+        const raw = buf.subarray(dataStart, dataStart + compressedSize);
+        let data;
+        if (method === 0)
+            data = Buffer.from(raw);
+        else if (method === 8)
+            data = (0,external_node_zlib_namespaceObject.inflateRawSync)(raw);
+        else
+            fail(`${name}: unsupported compression method ${method}`);
+        if (data.length !== size)
+            fail(`${name}: size ${data.length}, central directory says ${size}`);
+        if (crc32(data) !== crc)
+            fail(`${name}: CRC-32 mismatch`);
+        entries.push({
+            name,
+            isDirectory: name.endsWith('/'),
+            method,
+            compressedSize,
+            size,
+            crc32: crc,
+            flags,
+            unixMode: madeBy >> 8 === 3 ? external >>> 16 : 0,
+            data
+        });
+    }
+    return entries;
+}
+/** The files of a zip archive (directories left out): path inside the archive → contents. */
+function unzip(buf) {
+    const files = new Map();
+    for (const entry of readZip(buf)) {
+        if (entry.isDirectory)
+            continue;
+        if (files.has(entry.name))
+            fail(`duplicate entry ${entry.name}`);
+        files.set(entry.name, entry.data);
+    }
+    return files;
+}
+
+;// CONCATENATED MODULE: ./src/audit/load-transcript.ts
+
+
+
+
+class TranscriptNotFoundError extends Error {
+}
+/**
+ * Finds a transcript where a reviewer would point: a run folder, a `.transcripts` folder (its newest
+ * run), a transcript.jsonl, or the downloaded artifact zip.
+ */
+async function loadTranscript(target) {
+    const info = await (0,promises_.stat)(target).catch(() => {
+        throw new TranscriptNotFoundError(`${target} does not exist.`);
+    });
+    if (info.isDirectory())
+        return fromFolder(target);
+    const bytes = await (0,promises_.readFile)(target);
+    if (bytes.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04])))
+        return fromZip(target, bytes);
+    return { text: bytes.toString('utf8'), source: target };
+}
+async function fromFolder(folder) {
+    const direct = external_node_path_default().join(folder, TRANSCRIPT_FILE);
+    const text = await (0,promises_.readFile)(direct, 'utf8').catch(() => undefined);
+    if (text !== undefined)
+        return { text, source: direct };
+    const runs = (await (0,promises_.readdir)(folder, { withFileTypes: true }))
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => entry.name);
+    for (const run of runs.sort().reverse()) {
+        const candidate = external_node_path_default().join(folder, run, TRANSCRIPT_FILE);
+        const found = await (0,promises_.readFile)(candidate, 'utf8').catch(() => undefined);
+        if (found !== undefined)
+            return { text: found, source: candidate };
+    }
+    throw new TranscriptNotFoundError(`No ${TRANSCRIPT_FILE} in ${folder} or in a run folder inside it.`);
+}
+function fromZip(file, bytes) {
+    let entries;
+    try {
+        entries = unzip(bytes);
+    }
+    catch (error) {
+        throw new TranscriptNotFoundError(`${file} is not a readable zip: ${error.message}`);
+    }
+    const names = [...entries.keys()].filter((name) => name.endsWith(TRANSCRIPT_FILE)).sort();
+    const newest = names.at(-1);
+    if (!newest)
+        throw new TranscriptNotFoundError(`${file} holds no ${TRANSCRIPT_FILE}.`);
+    return { text: entries.get(newest).toString('utf8'), source: `${file}:${newest}` };
+}
+
+;// CONCATENATED MODULE: ./src/audit/html-report.ts
+
+
+const DEFAULT_MAX_OUTPUT_CHARS = 12_000;
+const LAYERS = ['micro', 'auto', 'manual', 'spill', 'fallback'];
+const LAYER_HELP = {
+    micro: 'old tool results cleared, no model call',
+    auto: 'history summarized past the threshold',
+    manual: 'the model called compact',
+    spill: 'an oversized tool result saved to a file',
+    fallback: 'a summary failed: the oldest turns were dropped'
+};
+/**
+ * The audit as one self-contained HTML page: inline CSS and script, no request of any kind, so it opens
+ * from file:// on a machine with no network. Every text from the transcript is escaped; the data the
+ * script needs (tool inputs and outputs, compaction summaries) is JSON in a non-executed script element,
+ * and outputs are only put into the page when their tool call is opened.
+ */
+function renderHtmlReport(audit, options = {}) {
+    const maxChars = options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS;
+    const title = `compact-agent run ${audit.runId ?? '(no run id)'}`;
+    const data = {
+        compactions: audit.compactions,
+        turns: audit.timeline.map((turn) => ({
+            turn: turn.turn,
+            calls: turn.toolCalls.map((call) => ({
+                id: call.id,
+                name: call.name,
+                input: html_report_clip(inputText(call), maxChars),
+                output: call.output === undefined ? null : html_report_clip(call.output, maxChars),
+                error: call.isError
+            }))
+        })),
+        chart: chartGeometry(audit)
+    };
+    const script = CLIENT_SCRIPT;
+    const csp = [
+        "default-src 'none'",
+        `style-src '${sha256(STYLE)}'`,
+        `script-src '${sha256(script)}'`,
+        'img-src data:',
+        "base-uri 'none'",
+        "form-action 'none'"
+    ].join('; ');
+    return [
+        '<!doctype html>',
+        '<html lang="en">',
+        '<head>',
+        '<meta charset="utf-8">',
+        `<meta http-equiv="Content-Security-Policy" content="${csp}">`,
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        '<meta name="referrer" content="no-referrer">',
+        '<link rel="icon" href="data:,">',
+        `<title>${escapeHtml(title)}</title>`,
+        `<style>${STYLE}</style>`,
+        '</head>',
+        '<body>',
+        renderHeader(audit, title),
+        '<div class="overview">',
+        '<div class="main-col">',
+        renderChart(audit),
+        renderCompactionList(audit),
+        '</div>',
+        '<aside id="compaction-detail" class="panel detail" aria-live="polite">',
+        '<h2>Compaction details</h2>',
+        audit.compactions.length === 0
+            ? '<p class="muted">This run had no compaction.</p>'
+            : '<p class="muted">Click a compaction in the chart or the list to see its summary and what it cleared.</p>',
+        '</aside>',
+        '</div>',
+        '<div class="lower">',
+        renderTimeline(audit),
+        '<aside class="side">',
+        renderTools(audit),
+        renderFiles(audit),
+        '</aside>',
+        '</div>',
+        `<script type="application/json" id="audit-data">${jsonForScript(data)}</script>`,
+        `<script>${script}</script>`,
+        '</body>',
+        '</html>',
+        ''
+    ].join('\n');
+}
+// ---------------------------------------------------------------------------------------------------
+// Header
+function renderHeader(audit, title) {
+    const u = audit.usage;
+    const task = audit.task ?? '';
+    const taskLines = task.split('\n');
+    const shownTask = taskLines.slice(0, 4).join('\n');
+    const stopClass = audit.stopReason === 'success' ? 'ok' : audit.stopReason ? 'bad' : 'muted';
+    const facts = [
+        ['Model', escapeHtml(audit.model ?? '—')],
+        ['Stop reason', `<span class="${stopClass}">${escapeHtml(audit.stopReason ?? 'no end recorded')}</span>`],
+        ['Turns', formatInt(audit.turns)],
+        ['Duration', audit.durationMs === undefined ? '—' : formatDuration(audit.durationMs)],
+        ['Cost', formatUsd(audit.costUsd)],
+        ['Started', escapeHtml(audit.startedAt ? formatTime(audit.startedAt) : '—')],
+        ['Context window', audit.contextWindow === undefined ? '—' : formatInt(audit.contextWindow)],
+        ['Compactions', formatInt(audit.compactions.length)]
+    ];
+    const tokens = [
+        ['input', u.input],
+        ['cache write', u.cache_write],
+        ['cache read', u.cache_read],
+        ['output', u.output]
+    ];
+    return [
+        '<header class="top">',
+        `<h1>${escapeHtml(title)}</h1>`,
+        renderBanner(audit),
+        '<div class="task">',
+        '<span class="label">Task</span>',
+        task === ''
+            ? '<p class="muted">(not recorded)</p>'
+            : `<pre class="task-text">${escapeHtml(shownTask)}${taskLines.length > 4 ? '\n…' : ''}</pre>` +
+                (taskLines.length > 4
+                    ? `<details class="more"><summary>Whole task (${formatInt(taskLines.length)} lines)</summary><pre>${escapeHtml(task)}</pre></details>`
+                    : ''),
+        '</div>',
+        '<dl class="facts">',
+        ...facts.map(([label, value]) => `<div><dt>${label}</dt><dd>${value}</dd></div>`),
+        '</dl>',
+        '<dl class="facts tokens">',
+        ...tokens.map(([label, value]) => `<div><dt>Tokens: ${label}</dt><dd>${formatInt(value)}</dd></div>`),
+        '</dl>',
+        audit.error ? `<p class="run-error"><strong>Error:</strong> ${escapeHtml(audit.error)}</p>` : '',
+        audit.summary
+            ? `<details class="more"><summary>The agent's final summary</summary><pre>${escapeHtml(audit.summary)}</pre></details>`
+            : '',
+        '</header>'
+    ].join('\n');
+}
+function renderBanner(audit) {
+    const parts = [];
+    if (audit.incomplete) {
+        parts.push('<p><strong>Incomplete transcript:</strong> it has no run_end line, so the run crashed, was killed, ' +
+            `or the file was cut. What follows is what the ${formatInt(audit.lineCount)} lines recorded.</p>`);
+    }
+    const skipped = audit.skippedLines;
+    if (skipped.length > 0) {
+        const shown = skipped.slice(0, 20);
+        parts.push(`<p><strong>${formatInt(skipped.length)} of ${formatInt(audit.lineCount)} lines were skipped</strong> ` +
+            '(they could not be read, so the report may miss what they held):</p>', '<ul>', ...shown.map((skip) => `<li>line ${formatInt(skip.line)}: ${escapeHtml(skip.reason)}</li>`), skipped.length > shown.length ? `<li>… and ${formatInt(skipped.length - shown.length)} more</li>` : '', '</ul>');
+    }
+    if (parts.length === 0)
+        return '';
+    return `<div id="warning-banner" class="banner" role="alert">${parts.join('\n')}</div>`;
+}
+// ---------------------------------------------------------------------------------------------------
+// Chart
+const CHART = { width: 900, left: 64, right: 18, top: 18, plotHeight: 200, laneTop: 250, laneHeight: 15 };
+function chartGeometry(audit) {
+    const turns = [
+        ...audit.contextTokensPerTurn.map((point) => point.turn),
+        ...audit.compactions.map((event) => event.turn),
+        ...audit.timeline.map((turn) => turn.turn),
+        audit.turns
+    ];
+    const turnMin = Math.min(1, ...turns);
+    const turnMax = Math.max(turnMin + 1, ...turns);
+    const peak = Math.max(1, audit.contextWindow ?? 0, ...audit.contextTokensPerTurn.map((point) => point.tokens), ...audit.compactions.filter((event) => event.layer !== 'spill').map((event) => event.tokens_before));
+    const step = niceStep(peak / 4);
+    return {
+        left: CHART.left,
+        right: CHART.width - CHART.right,
+        top: CHART.top,
+        bottom: CHART.top + CHART.plotHeight,
+        turnMin,
+        turnMax,
+        yMax: Math.ceil(peak / step) * step,
+        points: audit.contextTokensPerTurn.map((point) => [point.turn, point.tokens])
+    };
+}
+function renderChart(audit) {
+    const g = chartGeometry(audit);
+    const x = (turn) => g.left + ((turn - g.turnMin) / (g.turnMax - g.turnMin)) * (g.right - g.left);
+    const y = (tokens) => g.bottom - (Math.min(tokens, g.yMax) / g.yMax) * (g.bottom - g.top);
+    const f = (value) => value.toFixed(1);
+    const height = CHART.laneTop + LAYERS.length * CHART.laneHeight + 8;
+    const out = [];
+    out.push('<section class="panel chart-panel" aria-labelledby="chart-title">', '<h2 id="chart-title">Context per turn</h2>', `<svg id="context-chart" viewBox="0 0 ${CHART.width} ${height}" role="img" aria-label="Context tokens per turn, with compactions">`);
+    // Horizontal grid and token labels.
+    const yStep = niceStep(g.yMax / 4);
+    for (let value = 0; value <= g.yMax + 0.5; value += yStep) {
+        out.push(`<line class="grid" x1="${g.left}" x2="${g.right}" y1="${f(y(value))}" y2="${f(y(value))}"/>`, `<text class="axis" x="${g.left - 6}" y="${f(y(value) + 4)}" text-anchor="end">${formatTokensShort(value)}</text>`);
+    }
+    // Turn ticks.
+    const xStep = Math.max(1, niceStep((g.turnMax - g.turnMin) / 10));
+    const firstTick = Math.ceil(g.turnMin / xStep) * xStep;
+    for (let turn = firstTick; turn <= g.turnMax; turn += xStep) {
+        out.push(`<line class="tick" x1="${f(x(turn))}" x2="${f(x(turn))}" y1="${g.bottom}" y2="${g.bottom + 4}"/>`, `<text class="axis" x="${f(x(turn))}" y="${g.bottom + 16}" text-anchor="middle">${turn}</text>`);
+    }
+    out.push(`<text class="axis" x="${g.left - 6}" y="${g.bottom + 16}" text-anchor="end">turn</text>`);
+    out.push(`<line class="axis-line" x1="${g.left}" x2="${g.right}" y1="${g.bottom}" y2="${g.bottom}"/>`);
+    // Plot area under the line: hovered for a readout, clicked to open that turn.
+    out.push(`<rect id="plot-hit" class="plot-hit" x="${g.left}" y="${g.top}" width="${g.right - g.left}" height="${g.bottom - g.top}"/>`);
+    if (audit.contextWindow !== undefined) {
+        const wy = f(y(audit.contextWindow));
+        out.push(`<line class="window-line" x1="${g.left}" x2="${g.right}" y1="${wy}" y2="${wy}"/>`, `<text class="window-label" x="${g.right - 4}" y="${f(y(audit.contextWindow) - 5)}" text-anchor="end">context window ${formatInt(audit.contextWindow)}</text>`);
+    }
+    if (g.points.length > 0) {
+        const coords = g.points.map(([turn, tokens]) => `${f(x(turn))},${f(y(tokens))}`);
+        const first = g.points[0];
+        const last = g.points[g.points.length - 1];
+        out.push(`<path class="context-area" d="M${f(x(first[0]))},${g.bottom} L${coords.join(' L')} L${f(x(last[0]))},${g.bottom} Z"/>`, `<polyline id="context-line" class="context-line" points="${coords.join(' ')}"/>`);
+        if (g.points.length <= 120) {
+            for (const [turn, tokens] of g.points) {
+                out.push(`<circle class="context-point" cx="${f(x(turn))}" cy="${f(y(tokens))}" r="2"/>`);
+            }
+        }
+    }
+    else {
+        out.push(`<text class="axis" x="${(g.left + g.right) / 2}" y="${(g.top + g.bottom) / 2}" text-anchor="middle">No response was recorded.</text>`);
+    }
+    // The drop each compaction made to the context (spills are one result, not the context: no drop).
+    audit.compactions.forEach((event, index) => {
+        if (event.layer === 'spill')
+            return;
+        const cx = f(x(event.turn));
+        out.push(`<line class="compaction-drop layer-${event.layer}" data-index="${index}" x1="${cx}" x2="${cx}" y1="${f(y(event.tokens_before))}" y2="${f(y(event.tokens_after))}"/>`);
+    });
+    // One lane per layer, one clickable marker per event.
+    LAYERS.forEach((layer, lane) => {
+        const ly = CHART.laneTop + lane * CHART.laneHeight;
+        out.push(`<line class="lane" x1="${g.left}" x2="${g.right}" y1="${ly}" y2="${ly}"/>`, `<text class="lane-label layer-text-${layer}" x="${g.left - 8}" y="${ly + 4}" text-anchor="end">${layer}</text>`);
+    });
+    // Markers shrink on long runs, where many share a few pixels.
+    const radius = Math.max(3, Math.min(5.5, ((g.right - g.left) / (g.turnMax - g.turnMin)) * 1.5)).toFixed(1);
+    audit.compactions.forEach((event, index) => {
+        const lane = Math.max(0, LAYERS.indexOf(event.layer));
+        const ly = CHART.laneTop + lane * CHART.laneHeight;
+        out.push(`<circle class="compaction-marker layer-${escapeHtml(event.layer)}" data-index="${index}" data-layer="${escapeHtml(event.layer)}" cx="${f(x(event.turn))}" cy="${ly}" r="${radius}">` +
+            `<title>${escapeHtml(`#${index + 1} ${event.layer} at turn ${event.turn}: ${formatInt(event.tokens_before)} → ${formatInt(event.tokens_after)} tokens`)}</title></circle>`);
+    });
+    out.push('<g id="chart-hover" class="hover" visibility="hidden">', `<line class="hover-line" x1="0" x2="0" y1="${g.top}" y2="${g.bottom}"/>`, '<circle class="hover-dot" cx="0" cy="0" r="4"/>', '<text class="hover-text" x="0" y="0"></text>', '</g>', '</svg>');
+    out.push('<ul class="legend">', `<li><span class="swatch line-swatch"></span>context tokens (prompt of each response)</li>`, audit.contextWindow !== undefined
+        ? '<li><span class="swatch window-swatch"></span>context window</li>'
+        : '', ...LAYERS.map((layer) => {
+        const count = audit.compactions.filter((event) => event.layer === layer).length;
+        return `<li title="${escapeHtml(LAYER_HELP[layer])}"><span class="swatch layer-bg-${layer}"></span>${layer} (${count})</li>`;
+    }), '</ul>', '</section>');
+    return out.join('\n');
+}
+// ---------------------------------------------------------------------------------------------------
+// Compactions
+function renderCompactionList(audit) {
+    const out = [
+        '<section class="panel" aria-labelledby="compactions-title">',
+        `<h2 id="compactions-title">Compactions (${formatInt(audit.compactions.length)})</h2>`
+    ];
+    if (audit.compactions.length === 0) {
+        out.push('<p class="muted">None: the context never had to be cut.</p>', '</section>');
+        return out.join('\n');
+    }
+    out.push('<div class="table-wrap">', '<table id="compaction-list" class="compactions">', '<thead><tr><th>#</th><th>Turn</th><th>Layer</th><th>Reason and focus</th><th class="num">Tokens before → after</th>' +
+        '<th class="num">Cleared</th><th class="num">Summary</th></tr></thead>', '<tbody>');
+    audit.compactions.forEach((event, index) => {
+        out.push(`<tr class="compaction-row" data-index="${index}" tabindex="0">` +
+            `<td>${index + 1}</td>` +
+            `<td>${formatInt(event.turn)}</td>` +
+            `<td>${layerBadge(event.layer)}</td>` +
+            `<td class="reason">${escapeHtml(event.reason)}` +
+            (event.focus ? `<div class="focus">focus: ${escapeHtml(event.focus)}</div>` : '') +
+            '</td>' +
+            `<td class="num">${formatInt(event.tokens_before)} → ${formatInt(event.tokens_after)}${savedNote(event)}</td>` +
+            `<td class="num">${formatInt(event.results_cleared)}</td>` +
+            `<td class="num">${event.summary_tokens > 0 ? `${formatInt(event.summary_tokens)} tok<br>${formatUsd(event.summary_cost_usd)}` : '—'}</td>` +
+            '</tr>');
+    });
+    out.push('</tbody>', '</table>', '</div>', '</section>');
+    return out.join('\n');
+}
+function savedNote(event) {
+    if (event.tokens_before <= 0 || event.tokens_after >= event.tokens_before)
+        return '';
+    const share = Math.round((1 - event.tokens_after / event.tokens_before) * 100);
+    return `<br><span class="muted">−${share}%</span>`;
+}
+function layerBadge(layer) {
+    const safe = escapeHtml(layer);
+    return `<span class="badge layer-bg-${safe}">${safe}</span>`;
+}
+// ---------------------------------------------------------------------------------------------------
+// Timeline
+function renderTimeline(audit) {
+    const byTurn = new Map();
+    audit.compactions.forEach((event, index) => {
+        const list = byTurn.get(event.turn) ?? [];
+        list.push(index);
+        byTurn.set(event.turn, list);
+    });
+    const out = [
+        '<section id="timeline-section" class="panel" aria-labelledby="timeline-title">',
+        `<h2 id="timeline-title">Timeline (${formatInt(audit.timeline.length)} turns)</h2>`,
+        '<div class="search-bar">',
+        '<input id="search" type="search" placeholder="Search text, tool calls and outputs…" autocomplete="off" spellcheck="false" aria-label="Search the timeline">',
+        '<span id="search-count" class="muted" aria-live="polite"></span>',
+        '</div>',
+        '<div id="timeline">'
+    ];
+    const placed = new Set();
+    const dividers = (indexes) => indexes.map((index) => {
+        placed.add(index);
+        return compactionDivider(audit.compactions[index], index);
+    });
+    const turnsShown = new Set(audit.timeline.map((turn) => turn.turn));
+    // Compactions before the first turn, or at a turn the timeline lacks, go before the next turn shown.
+    const pending = [...byTurn.keys()].filter((turn) => !turnsShown.has(turn)).sort((a, b) => a - b);
+    audit.timeline.forEach((turn, index) => {
+        while (pending.length > 0 && pending[0] < turn.turn)
+            out.push(...dividers(byTurn.get(pending.shift())));
+        out.push(renderTurn(turn, index));
+        out.push(...dividers(byTurn.get(turn.turn) ?? []));
+    });
+    for (const turn of pending)
+        out.push(...dividers(byTurn.get(turn)));
+    if (audit.timeline.length === 0)
+        out.push('<p class="muted">No turn was recorded.</p>');
+    out.push('</div>', '</section>');
+    return out.join('\n');
+}
+function compactionDivider(event, index) {
+    return (`<button type="button" class="compaction-divider layer-border-${escapeHtml(event.layer)}" data-index="${index}">` +
+        `${layerBadge(event.layer)} compaction #${index + 1} after turn ${formatInt(event.turn)}: ` +
+        `${formatInt(event.tokens_before)} → ${formatInt(event.tokens_after)} tokens` +
+        (event.results_cleared > 0 ? `, ${formatInt(event.results_cleared)} results cleared` : '') +
+        (event.focus ? ` · focus: ${escapeHtml(event.focus)}` : '') +
+        '</button>');
+}
+function renderTurn(turn, index) {
+    const failed = turn.toolCalls.filter((call) => call.isError).length;
+    const meta = [
+        turn.time ? `<time>${escapeHtml(formatTime(turn.time))}</time>` : '',
+        turn.contextTokens !== undefined ? `context ${formatInt(turn.contextTokens)}` : '',
+        turn.costUsd !== undefined ? formatUsd(turn.costUsd) : '',
+        turn.stopReason ? `stop: ${escapeHtml(turn.stopReason)}` : '',
+        failed > 0 ? `<span class="badge error">${failed} failed</span>` : ''
+    ].filter((part) => part !== '');
+    return [
+        `<article class="turn${failed > 0 ? ' has-error' : ''}" id="turn-${turn.turn}" data-i="${index}">`,
+        `<header><a class="turn-link" href="#turn-${turn.turn}">Turn ${formatInt(turn.turn)}</a> <span class="meta">${meta.join(' · ')}</span></header>`,
+        turn.text.trim() === '' ? '' : `<div class="text">${escapeHtml(turn.text.trim())}</div>`,
+        ...turn.toolCalls.map((call, callIndex) => renderCall(call, callIndex)),
+        '</article>'
+    ].join('\n');
+}
+function renderCall(call, index) {
+    const described = describeToolCall(call.name, call.input, 140);
+    const key = described.slice(call.name.length).trim();
+    const status = call.isError
+        ? '<span class="badge error">error</span>'
+        : call.output === undefined
+            ? '<span class="badge muted-badge">no result</span>'
+            : '';
+    const size = call.output === undefined ? '' : `${formatInt(call.output.length)} chars`;
+    const duration = call.durationMs === undefined ? '' : formatDuration(call.durationMs);
+    return (`<details class="call${call.isError ? ' error' : ''}" data-c="${index}" data-call-id="${escapeHtml(call.id)}">` +
+        `<summary><span class="tool">${escapeHtml(call.name)}</span> ` +
+        (key ? `<code class="key">${escapeHtml(key)}</code> ` : '') +
+        `${status}<span class="call-meta">${[duration, size].filter(Boolean).join(' · ')}</span></summary>` +
+        '<div class="call-body"></div>' +
+        '</details>');
+}
+// ---------------------------------------------------------------------------------------------------
+// Tools and files
+function renderTools(audit) {
+    const stats = [...audit.toolStats].sort((a, b) => b.calls - a.calls || a.name.localeCompare(b.name));
+    const most = Math.max(1, ...stats.map((tool) => tool.calls));
+    return [
+        '<section class="panel" id="tools" aria-labelledby="tools-title">',
+        '<h2 id="tools-title">Tools used</h2>',
+        stats.length === 0
+            ? '<p class="muted">No tool was called.</p>'
+            : [
+                '<table class="tools"><thead><tr><th>Tool</th><th class="num">Calls</th><th class="num">Failed</th><th></th></tr></thead><tbody>',
+                ...stats.map((tool) => `<tr><td><code>${escapeHtml(tool.name)}</code></td><td class="num">${formatInt(tool.calls)}</td>` +
+                    `<td class="num${tool.failures > 0 ? ' bad' : ''}">${formatInt(tool.failures)}</td>` +
+                    `<td class="bar-cell"><svg class="bar" viewBox="0 0 100 8" preserveAspectRatio="none" aria-hidden="true">` +
+                    `<rect class="bar-ok" x="0" y="0" height="8" width="${((100 * (tool.calls - tool.failures)) / most).toFixed(1)}"/>` +
+                    `<rect class="bar-bad" x="${((100 * (tool.calls - tool.failures)) / most).toFixed(1)}" y="0" height="8" width="${((100 * tool.failures) / most).toFixed(1)}"/>` +
+                    '</svg></td></tr>'),
+                '</tbody></table>'
+            ].join('\n'),
+        '</section>'
+    ].join('\n');
+}
+function renderFiles(audit) {
+    return [
+        '<section class="panel" id="files" aria-labelledby="files-title">',
+        `<h2 id="files-title">Files changed (${formatInt(audit.filesChanged.length)})</h2>`,
+        audit.filesChanged.length === 0
+            ? '<p class="muted">No file was written or edited.</p>'
+            : `<ul class="files">${audit.filesChanged.map((path) => `<li><code>${escapeHtml(path)}</code></li>`).join('')}</ul>`,
+        '</section>'
+    ].join('\n');
+}
+// ---------------------------------------------------------------------------------------------------
+// Helpers
+/** Escapes text for HTML content and quoted attribute values. */
+function escapeHtml(text) {
+    return text.replace(/[&<>"']/g, (char) => ESCAPES[char]);
+}
+const ESCAPES = {
+    '&': '&amp;',
+    '<': '&lt;',
+    '>': '&gt;',
+    '"': '&quot;',
+    "'": '&#39;'
+};
+/** JSON that is safe inside a script element: no `<` can end it or open a comment. */
+function jsonForScript(value) {
+    return JSON.stringify(value)
+        .replace(/</g, '\\u003c')
+        .replace(/\u2028/g, '\\u2028')
+        .replace(/\u2029/g, '\\u2029');
+}
+function inputText(call) {
+    const input = call.input;
+    if (typeof input === 'string')
+        return input;
+    if (call.name === 'bash' && html_report_isRecord(input) && typeof input.command === 'string') {
+        const rest = Object.fromEntries(Object.entries(input).filter(([key]) => key !== 'command'));
+        return Object.keys(rest).length === 0
+            ? input.command
+            : `${input.command}\n\n${JSON.stringify(rest, null, 2)}`;
+    }
+    return JSON.stringify(input, null, 2) ?? '';
+}
+function html_report_clip(text, limit) {
+    if (text.length <= limit)
+        return text;
+    const keep = Math.floor(limit / 2);
+    const omitted = text.length - 2 * keep;
+    return (`${text.slice(0, keep)}\n\n[… ${formatInt(omitted)} characters left out of this report; ` +
+        `the transcript has the whole text …]\n\n${text.slice(text.length - keep)}`);
+}
+function html_report_isRecord(value) {
+    return typeof value === 'object' && value !== null;
+}
+function sha256(text) {
+    return `sha256-${(0,external_node_crypto_.createHash)('sha256').update(text, 'utf8').digest('base64')}`;
+}
+function niceStep(raw) {
+    if (!(raw > 0))
+        return 1;
+    const power = 10 ** Math.floor(Math.log10(raw));
+    const fraction = raw / power;
+    const nice = fraction <= 1 ? 1 : fraction <= 2 ? 2 : fraction <= 2.5 ? 2.5 : fraction <= 5 ? 5 : 10;
+    return nice * power;
+}
+function formatInt(value) {
+    return Math.round(value).toLocaleString('en-US');
+}
+function formatTokensShort(value) {
+    if (value >= 1_000_000)
+        return `${+(value / 1_000_000).toFixed(2)}M`;
+    if (value >= 1_000)
+        return `${+(value / 1_000).toFixed(1)}k`;
+    return String(value);
+}
+function formatUsd(value) {
+    return `$${value.toFixed(value >= 10 ? 2 : value >= 0.1 ? 3 : 4)}`;
+}
+/** `2025-05-03T02:14:07.412Z` as `2025-05-03 02:14:07 UTC`; anything else as it is. */
+function formatTime(iso) {
+    const match = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})(?:\.\d+)?Z$/.exec(iso);
+    return match ? `${match[1]} ${match[2]} UTC` : iso;
+}
+function formatDuration(ms) {
+    if (ms < 1_000)
+        return `${Math.round(ms)} ms`;
+    if (ms < 60_000)
+        return `${(ms / 1_000).toFixed(1)} s`;
+    const seconds = Math.round(ms / 1_000);
+    const hours = Math.floor(seconds / 3_600);
+    const minutes = Math.floor((seconds % 3_600) / 60);
+    const rest = seconds % 60;
+    return hours > 0 ? `${hours} h ${String(minutes).padStart(2, '0')} min` : `${minutes} min ${rest} s`;
+}
+// ---------------------------------------------------------------------------------------------------
+// Style and script, inline (the page's Content-Security-Policy allows exactly these two by hash).
+const STYLE = `
+:root {
+  --bg: #f6f7f9; --panel: #fff; --ink: #1d2430; --muted: #667085; --line: #d8dde6; --accent: #2f5fd0;
+  --micro: #3b82c4; --auto: #8e44ad; --manual: #e07b16; --spill: #7c8a91; --fallback: #c0392b;
+  --ok: #1e8e4e; --bad: #c0392b;
+}
+* { box-sizing: border-box; }
+body { margin: 0; padding: 16px 20px 40px; background: var(--bg); color: var(--ink);
+  font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; }
+h1 { font-size: 20px; margin: 0 0 8px; }
+h2 { font-size: 15px; margin: 0 0 10px; }
+h3 { font-size: 13px; margin: 14px 0 6px; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); }
+code, pre, .key { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, "DejaVu Sans Mono", monospace; font-size: 12.5px; }
+pre { white-space: pre-wrap; word-break: break-word; margin: 0; }
+.muted { color: var(--muted); }
+.ok { color: var(--ok); font-weight: 600; }
+.bad { color: var(--bad); font-weight: 600; }
+.panel { background: var(--panel); border: 1px solid var(--line); border-radius: 8px; padding: 12px 14px; margin-bottom: 14px; }
+header.top { background: var(--panel); border: 1px solid var(--line); border-radius: 8px; padding: 14px 16px; margin-bottom: 14px; }
+.task { margin: 6px 0 10px; }
+.label { font-size: 12px; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); }
+.task-text { font-family: inherit; font-size: 14px; background: #f2f4f8; border-radius: 6px; padding: 8px 10px; margin-top: 4px; }
+.facts { display: flex; flex-wrap: wrap; gap: 6px 22px; margin: 6px 0; }
+.facts div { min-width: 90px; }
+.facts dt { font-size: 11.5px; color: var(--muted); }
+.facts dd { margin: 0; font-weight: 600; font-variant-numeric: tabular-nums; }
+.facts.tokens dd { font-weight: 500; }
+.run-error { color: var(--bad); margin: 8px 0 0; }
+details.more { margin-top: 6px; }
+details.more > summary { cursor: pointer; color: var(--accent); }
+details.more pre { background: #f2f4f8; border-radius: 6px; padding: 8px 10px; margin-top: 6px; max-height: 360px; overflow: auto; }
+.banner { background: #fff4e0; border: 1px solid #f0b44c; border-radius: 6px; padding: 8px 12px; margin: 8px 0; }
+.banner p { margin: 2px 0; }
+.banner ul { margin: 4px 0 2px; padding-left: 20px; font-size: 13px; }
+.overview { display: grid; grid-template-columns: minmax(0, 1fr) 400px; gap: 14px; align-items: start; }
+.detail { position: sticky; top: 10px; max-height: calc(100vh - 20px); overflow: auto; }
+.lower { display: grid; grid-template-columns: minmax(0, 1fr) 300px; gap: 14px; align-items: start; }
+.side { position: sticky; top: 10px; }
+@media (max-width: 1000px) { .overview, .lower { grid-template-columns: 1fr; } .detail, .side { position: static; max-height: none; } }
+#context-chart { width: 100%; height: auto; display: block; }
+#context-chart text { font: 11px system-ui, "DejaVu Sans", sans-serif; fill: var(--muted); }
+#context-chart .grid { stroke: #eceff4; }
+#context-chart .tick, #context-chart .axis-line { stroke: #aab2bf; }
+#context-chart .lane { stroke: #eceff4; stroke-dasharray: 2 3; }
+#context-chart .plot-hit { fill: transparent; cursor: crosshair; }
+#context-chart .context-area { fill: rgba(47, 95, 208, .10); pointer-events: none; }
+#context-chart .context-line { fill: none; stroke: var(--accent); stroke-width: 2; stroke-linejoin: round; pointer-events: none; }
+#context-chart .context-point { fill: var(--accent); pointer-events: none; }
+#context-chart .window-line { stroke: #9aa3ae; stroke-width: 1.5; stroke-dasharray: 6 4; pointer-events: none; }
+#context-chart text.window-label { fill: #4a5563; }
+#context-chart .compaction-drop { stroke-width: 2.5; stroke-dasharray: 3 2; pointer-events: none; opacity: .85; }
+#context-chart .compaction-marker { stroke: #fff; stroke-width: 1.5; cursor: pointer; }
+#context-chart .compaction-marker:hover { stroke: var(--ink); }
+#context-chart .compaction-marker.selected { stroke: var(--ink); stroke-width: 3; r: 7px; }
+#context-chart .compaction-drop.selected { stroke-width: 4; opacity: 1; stroke-dasharray: none; }
+#context-chart .hover-line { stroke: #aab2bf; pointer-events: none; }
+#context-chart .hover-dot { fill: var(--ink); pointer-events: none; }
+#context-chart text.hover-text { fill: var(--ink); font-weight: 600; pointer-events: none; }
+.compaction-marker.layer-micro { fill: var(--micro); } .compaction-drop.layer-micro { stroke: var(--micro); }
+.compaction-marker.layer-auto { fill: var(--auto); } .compaction-drop.layer-auto { stroke: var(--auto); }
+.compaction-marker.layer-manual { fill: var(--manual); } .compaction-drop.layer-manual { stroke: var(--manual); }
+.compaction-marker.layer-spill { fill: var(--spill); } .compaction-drop.layer-spill { stroke: var(--spill); }
+.compaction-marker.layer-fallback { fill: var(--fallback); } .compaction-drop.layer-fallback { stroke: var(--fallback); }
+.layer-text-micro { fill: var(--micro) !important; } .layer-text-auto { fill: var(--auto) !important; }
+.layer-text-manual { fill: var(--manual) !important; } .layer-text-spill { fill: var(--spill) !important; }
+.layer-text-fallback { fill: var(--fallback) !important; }
+.legend { list-style: none; display: flex; flex-wrap: wrap; gap: 4px 16px; padding: 0; margin: 6px 0 0; font-size: 12.5px; color: var(--muted); }
+.swatch { display: inline-block; width: 12px; height: 12px; border-radius: 3px; margin-right: 5px; vertical-align: -2px; }
+.line-swatch { background: var(--accent); height: 3px; vertical-align: 3px; }
+.window-swatch { border-top: 2px dashed #9aa3ae; height: 0; vertical-align: 3px; border-radius: 0; }
+.layer-bg-micro { background: var(--micro); } .layer-bg-auto { background: var(--auto); }
+.layer-bg-manual { background: var(--manual); } .layer-bg-spill { background: var(--spill); }
+.layer-bg-fallback { background: var(--fallback); }
+.badge { display: inline-block; color: #fff; font-size: 11.5px; font-weight: 600; border-radius: 4px; padding: 0 6px; line-height: 18px; }
+.badge.error { background: var(--bad); }
+.badge.muted-badge { background: #98a2b3; }
+.table-wrap { max-height: 420px; overflow: auto; }
+table { border-collapse: collapse; width: 100%; }
+th, td { text-align: left; padding: 5px 7px; border-bottom: 1px solid #edf0f4; vertical-align: top; font-size: 13px; }
+th { font-size: 11.5px; color: var(--muted); font-weight: 600; position: sticky; top: 0; background: var(--panel); }
+.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+td.reason { min-width: 260px; }
+td.reason .focus { color: #4a5563; font-style: italic; margin-top: 2px; }
+.compaction-row { cursor: pointer; }
+.compaction-row:hover { background: #f4f6fb; }
+.compaction-row.selected { background: #e8eefc; box-shadow: inset 3px 0 0 var(--accent); }
+.detail h2 { margin-bottom: 6px; }
+.detail dl { display: grid; grid-template-columns: 110px 1fr; gap: 3px 8px; margin: 8px 0; font-size: 13px; }
+.detail dt { color: var(--muted); }
+.detail dd { margin: 0; word-break: break-word; }
+.detail .summary-text { background: #f7f5fb; border-left: 3px solid var(--auto); padding: 8px 10px; border-radius: 4px; font-size: 12.5px; max-height: 480px; overflow: auto; }
+.detail .ids { list-style: none; padding: 0; margin: 0; font-size: 12.5px; }
+.detail .ids li { margin: 2px 0; }
+.detail .nav { display: flex; gap: 8px; margin-top: 12px; }
+button.link { background: none; border: 0; padding: 0; color: var(--accent); cursor: pointer; font: inherit; text-align: left; }
+button.link:hover { text-decoration: underline; }
+.nav button { font: inherit; font-size: 12.5px; padding: 3px 10px; border: 1px solid var(--line); border-radius: 5px; background: #fff; cursor: pointer; }
+.nav button:disabled { opacity: .4; cursor: default; }
+.search-bar { display: flex; gap: 12px; align-items: center; margin-bottom: 10px; position: sticky; top: 0; background: var(--panel); padding: 4px 0; z-index: 2; }
+#search { flex: 1; font: inherit; padding: 7px 10px; border: 1px solid #b8c0cc; border-radius: 6px; }
+#search:focus { outline: 2px solid var(--accent); outline-offset: -1px; }
+.turn { border-top: 1px solid #edf0f4; padding: 8px 0 8px; content-visibility: auto; contain-intrinsic-size: auto 90px; }
+.turn.hidden, .compaction-divider.hidden { display: none; }
+.turn.has-error { box-shadow: inset 3px 0 0 var(--bad); padding-left: 8px; }
+.turn.flash { background: #fff8d6; transition: background .6s; }
+.turn header { font-size: 12.5px; color: var(--muted); margin-bottom: 3px; }
+.turn-link { font-weight: 700; color: var(--ink); text-decoration: none; margin-right: 6px; }
+.turn .text { white-space: pre-wrap; word-break: break-word; margin: 2px 0 6px; }
+details.call { margin: 3px 0 3px 10px; border: 1px solid #e3e7ee; border-radius: 6px; background: #fafbfc; }
+details.call.error { border-color: #eab0aa; background: #fff7f6; }
+details.call.match { border-color: #e7b53c; box-shadow: 0 0 0 1px #e7b53c; }
+details.call.flash { outline: 3px solid var(--accent); }
+details.call > summary { cursor: pointer; padding: 4px 8px; font-size: 13px; }
+.tool { font-weight: 600; color: #31405a; }
+.key { color: #374151; background: #eef1f6; padding: 0 4px; border-radius: 3px; }
+.call-meta { color: var(--muted); font-size: 11.5px; margin-left: 6px; }
+.call-body { padding: 4px 10px 8px; }
+.call-body h4 { margin: 6px 0 3px; font-size: 11.5px; color: var(--muted); text-transform: uppercase; letter-spacing: .04em; }
+.call-body pre { background: #fff; border: 1px solid #e3e7ee; border-radius: 4px; padding: 6px 8px; max-height: 420px; overflow: auto; }
+.call-body pre.error-output { border-color: #eab0aa; color: #8a1f14; }
+.compaction-divider { display: block; width: 100%; text-align: left; font: inherit; font-size: 12.5px; margin: 6px 0; padding: 4px 10px; cursor: pointer;
+  background: #f7f8fb; border: 1px dashed #b8c0cc; border-left-width: 4px; border-radius: 4px; color: #374151; }
+.layer-border-micro { border-left-color: var(--micro); } .layer-border-auto { border-left-color: var(--auto); }
+.layer-border-manual { border-left-color: var(--manual); } .layer-border-spill { border-left-color: var(--spill); }
+.layer-border-fallback { border-left-color: var(--fallback); }
+.tools td, .tools th { font-size: 12.5px; padding: 4px 5px; }
+.bar-cell { width: 80px; }
+.bar { width: 80px; height: 8px; display: block; }
+.bar-ok { fill: #9db4e8; } .bar-bad { fill: var(--bad); }
+ul.files { list-style: none; padding: 0; margin: 0; font-size: 12.5px; }
+ul.files li { padding: 2px 0; word-break: break-all; }
+`;
+const CLIENT_SCRIPT = String.raw `
+(function () {
+  'use strict';
+  var data = JSON.parse(document.getElementById('audit-data').textContent);
+  var compactions = data.compactions;
+  var detail = document.getElementById('compaction-detail');
+  var rows = document.querySelectorAll('.compaction-row');
+  var markers = document.querySelectorAll('.compaction-marker');
+  var drops = document.querySelectorAll('.compaction-drop');
+  var dividers = document.querySelectorAll('.compaction-divider');
+  var turnEls = document.querySelectorAll('#timeline .turn');
+  var search = document.getElementById('search');
+  var searchCount = document.getElementById('search-count');
+  var selected = -1;
+  var HELP = {
+    micro: 'Old tool results replaced by short placeholders; no model call.',
+    auto: 'The history was summarized because the context passed the threshold.',
+    manual: 'The model called compact; the history was summarized with its focus.',
+    spill: 'A tool result too long for the context was saved to a file; the model got a preview.',
+    fallback: 'The summary call failed, so the oldest turns were dropped instead.'
+  };
+
+  function el(tag, cls, text) {
+    var node = document.createElement(tag);
+    if (cls) node.className = cls;
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    return node;
+  }
+  function n(value) { return Math.round(value).toLocaleString('en-US'); }
+  function usd(value) { return '$' + value.toFixed(value >= 10 ? 2 : value >= 0.1 ? 3 : 4); }
+  function ms(value) { return value < 1000 ? Math.round(value) + ' ms' : (value / 1000).toFixed(1) + ' s'; }
+
+  var callsById = null;
+  function callElement(id) {
+    if (!callsById) {
+      callsById = new Map();
+      document.querySelectorAll('#timeline details.call').forEach(function (node) {
+        callsById.set(node.getAttribute('data-call-id'), node);
+      });
+    }
+    return callsById.get(id);
+  }
+
+  function select(index) {
+    var event = compactions[index];
+    if (!event) return;
+    selected = index;
+    rows.forEach(function (row) { row.classList.toggle('selected', Number(row.dataset.index) === index); });
+    markers.forEach(function (m) { m.classList.toggle('selected', Number(m.getAttribute('data-index')) === index); });
+    drops.forEach(function (d) { d.classList.toggle('selected', Number(d.getAttribute('data-index')) === index); });
+    var row = document.querySelector('.compaction-row[data-index="' + index + '"]');
+    if (row) scrollWithin(row.closest('.table-wrap'), row);
+    renderDetail(event, index);
+  }
+
+  function renderDetail(event, index) {
+    var parts = [];
+    var head = el('h2', null, 'Compaction ' + (index + 1) + ' of ' + compactions.length + ' ');
+    var badge = el('span', 'badge layer-bg-' + event.layer, event.layer);
+    head.appendChild(badge);
+    parts.push(head);
+    parts.push(el('p', 'muted', HELP[event.layer] || ''));
+    var dl = el('dl');
+    function fact(label, value) {
+      if (value === undefined || value === null || value === '') return;
+      dl.appendChild(el('dt', null, label));
+      dl.appendChild(el('dd', null, value));
+    }
+    var saved = event.tokens_before - event.tokens_after;
+    fact('Turn', event.turn);
+    fact('Reason', event.reason);
+    fact(event.layer === 'spill' ? 'Result tokens' : 'Tokens', n(event.tokens_before) + ' → ' + n(event.tokens_after) +
+      (saved > 0 ? ' (' + n(saved) + ' fewer)' : ''));
+    fact('Results cleared', n(event.results_cleared));
+    if (event.summary_tokens > 0 || event.summary_cost_usd > 0) {
+      fact('Summary', n(event.summary_tokens) + ' tokens, ' + usd(event.summary_cost_usd));
+    }
+    fact('Duration', event.duration_ms > 0 ? ms(event.duration_ms) : '');
+    fact('Focus', event.focus);
+    fact('Segment', event.segment_path);
+    parts.push(dl);
+    if (typeof event.summary === 'string') {
+      parts.push(el('h3', null, 'Summary the model wrote'));
+      parts.push(el('pre', 'summary-text', event.summary));
+    } else if (event.layer === 'auto' || event.layer === 'manual' || event.layer === 'fallback') {
+      parts.push(el('h3', null, 'Summary'));
+      parts.push(el('p', 'muted', event.layer === 'fallback'
+        ? 'No summary: the summary call failed, and the oldest turns were dropped.'
+        : 'The transcript holds no summary text for this compaction.'));
+    }
+    var ids = event.tool_use_ids || [];
+    if (ids.length > 0) {
+      parts.push(el('h3', null, (event.layer === 'spill' ? 'Spilled tool result' : 'Cleared tool results') + ' (' + ids.length + ')'));
+      var list = el('ul', 'ids');
+      ids.forEach(function (id) {
+        var li = el('li');
+        var target = callElement(id);
+        if (target) {
+          var button = el('button', 'link', id);
+          button.type = 'button';
+          button.addEventListener('click', function () { showCall(target); });
+          li.appendChild(button);
+          var turnEl = target.closest('.turn');
+          var what = target.querySelector('summary');
+          li.appendChild(el('span', 'muted', ' — ' + (what ? what.querySelector('.tool').textContent + ' ' +
+            (what.querySelector('.key') ? what.querySelector('.key').textContent : '') : '') +
+            (turnEl ? ' (turn ' + turnEl.id.replace('turn-', '') + ')' : '')));
+        } else {
+          li.appendChild(el('code', null, id));
+        }
+        list.appendChild(li);
+      });
+      parts.push(list);
+    }
+    var nav = el('div', 'nav');
+    var prev = el('button', null, '← previous');
+    prev.type = 'button';
+    prev.disabled = index === 0;
+    prev.addEventListener('click', function () { select(index - 1); });
+    var next = el('button', null, 'next →');
+    next.type = 'button';
+    next.disabled = index === compactions.length - 1;
+    next.addEventListener('click', function () { select(index + 1); });
+    var jump = el('button', null, 'show in timeline');
+    jump.type = 'button';
+    jump.addEventListener('click', function () {
+      var divider = document.querySelector('.compaction-divider[data-index="' + index + '"]');
+      if (divider) { clearSearchIfHidden(divider); divider.scrollIntoView({ block: 'center' }); }
+    });
+    nav.appendChild(prev);
+    nav.appendChild(next);
+    nav.appendChild(jump);
+    parts.push(nav);
+    detail.replaceChildren.apply(detail, parts);
+  }
+
+  // Brings a row into view inside its scrolled container, without moving the page.
+  function scrollWithin(container, node) {
+    if (!container) return;
+    var box = container.getBoundingClientRect();
+    var rect = node.getBoundingClientRect();
+    var head = container.querySelector('thead');
+    var top = box.top + (head ? head.getBoundingClientRect().height : 0);
+    if (rect.top < top || rect.bottom > box.bottom) {
+      container.scrollTop += rect.top - box.top - container.clientHeight / 2 + rect.height / 2;
+    }
+  }
+
+  function indexOf(node) { return Number(node.getAttribute('data-index')); }
+  rows.forEach(function (row) {
+    row.addEventListener('click', function () { select(indexOf(row)); });
+    row.addEventListener('keydown', function (e) {
+      if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); select(indexOf(row)); }
+      if (e.key === 'ArrowDown' && row.nextElementSibling) { e.preventDefault(); row.nextElementSibling.focus(); select(indexOf(row.nextElementSibling)); }
+      if (e.key === 'ArrowUp' && row.previousElementSibling) { e.preventDefault(); row.previousElementSibling.focus(); select(indexOf(row.previousElementSibling)); }
+    });
+  });
+  markers.forEach(function (marker) {
+    marker.addEventListener('click', function () { select(indexOf(marker)); });
+  });
+  dividers.forEach(function (divider) {
+    divider.addEventListener('click', function () { select(indexOf(divider)); });
+  });
+
+  // Tool calls: input and output are put into the page only when a call is opened.
+  function fillCall(details) {
+    if (details.dataset.filled) return;
+    details.dataset.filled = '1';
+    var turnEl = details.closest('.turn');
+    var call = data.turns[Number(turnEl.dataset.i)].calls[Number(details.dataset.c)];
+    var body = details.querySelector('.call-body');
+    body.appendChild(el('h4', null, 'Input'));
+    body.appendChild(el('pre', 'input', call.input));
+    if (call.output === null) {
+      body.appendChild(el('p', 'muted', 'No result recorded: the transcript ends before it.'));
+    } else {
+      body.appendChild(el('h4', null, call.error ? 'Output (error)' : 'Output'));
+      body.appendChild(el('pre', call.error ? 'output error-output' : 'output', call.output === '' ? '(empty)' : call.output));
+    }
+  }
+  document.getElementById('timeline').addEventListener('toggle', function (e) {
+    var target = e.target;
+    if (target && target.classList && target.classList.contains('call') && target.open) fillCall(target);
+  }, true);
+
+  function flash(node) {
+    node.classList.add('flash');
+    setTimeout(function () { node.classList.remove('flash'); }, 1600);
+  }
+  function clearSearchIfHidden(node) {
+    var turnEl = node.closest ? (node.closest('.turn') || node) : node;
+    if (turnEl.classList.contains('hidden')) { search.value = ''; applySearch(); }
+  }
+  function showCall(details) {
+    clearSearchIfHidden(details);
+    details.open = true;
+    fillCall(details);
+    details.scrollIntoView({ block: 'center' });
+    flash(details);
+  }
+  function showTurn(turn) {
+    var turnEl = document.getElementById('turn-' + turn);
+    if (!turnEl) return;
+    clearSearchIfHidden(turnEl);
+    turnEl.scrollIntoView({ block: 'start' });
+    flash(turnEl);
+  }
+
+  // Search: a turn matches when its text, a tool call (name or input) or an output holds the query.
+  var haystacks = null;
+  function buildHaystacks() {
+    haystacks = [];
+    turnEls.forEach(function (turnEl) {
+      var turnData = data.turns[Number(turnEl.dataset.i)];
+      var textNode = turnEl.querySelector('.text');
+      var calls = turnData.calls.map(function (call, i) {
+        var summary = turnEl.querySelector('details.call[data-c="' + i + '"] summary');
+        return ((summary ? summary.textContent : call.name) + '\n' + call.input + '\n' + (call.output || '')).toLowerCase();
+      });
+      haystacks.push({ text: (textNode ? textNode.textContent : '').toLowerCase(), calls: calls });
+    });
+  }
+  function applySearch() {
+    var query = search.value.trim().toLowerCase();
+    searchCount.setAttribute('data-query', query);
+    if (query === '') {
+      turnEls.forEach(function (turnEl) {
+        turnEl.classList.remove('hidden');
+        turnEl.querySelectorAll('details.call.match').forEach(function (d) { d.classList.remove('match'); });
+      });
+      dividers.forEach(function (d) { d.classList.remove('hidden'); });
+      searchCount.textContent = '';
+      return;
+    }
+    if (!haystacks) buildHaystacks();
+    var matches = 0;
+    turnEls.forEach(function (turnEl, i) {
+      var hay = haystacks[i];
+      var hit = hay.text.indexOf(query) !== -1;
+      turnEl.querySelectorAll('details.call').forEach(function (details) {
+        var callHit = hay.calls[Number(details.dataset.c)].indexOf(query) !== -1;
+        details.classList.toggle('match', callHit);
+        if (callHit) hit = true;
+      });
+      turnEl.classList.toggle('hidden', !hit);
+      if (hit) matches++;
+    });
+    dividers.forEach(function (d) { d.classList.add('hidden'); });
+    searchCount.textContent = matches === 0 ? 'no turn matches'
+      : matches + ' of ' + turnEls.length + (turnEls.length === 1 ? ' turn matches' : ' turns match');
+  }
+  var timer = 0;
+  search.addEventListener('input', function () {
+    clearTimeout(timer);
+    timer = setTimeout(applySearch, 120);
+  });
+  search.addEventListener('keydown', function (e) {
+    if (e.key === 'Enter') { clearTimeout(timer); applySearch(); }
+    if (e.key === 'Escape') { search.value = ''; applySearch(); }
+  });
+
+  // Chart readout: the context at the turn under the pointer; a click opens that turn.
+  var chart = data.chart;
+  var svg = document.getElementById('context-chart');
+  var hit = document.getElementById('plot-hit');
+  var hover = document.getElementById('chart-hover');
+  function nearest(clientX) {
+    if (chart.points.length === 0) return null;
+    var point = svg.createSVGPoint();
+    point.x = clientX;
+    point.y = 0;
+    var matrix = svg.getScreenCTM();
+    if (!matrix) return null;
+    var local = point.matrixTransform(matrix.inverse());
+    var turn = chart.turnMin + (local.x - chart.left) / (chart.right - chart.left) * (chart.turnMax - chart.turnMin);
+    var best = chart.points[0];
+    chart.points.forEach(function (p) { if (Math.abs(p[0] - turn) < Math.abs(best[0] - turn)) best = p; });
+    return best;
+  }
+  function px(turn) { return chart.left + (turn - chart.turnMin) / (chart.turnMax - chart.turnMin) * (chart.right - chart.left); }
+  function py(tokens) { return chart.bottom - Math.min(tokens, chart.yMax) / chart.yMax * (chart.bottom - chart.top); }
+  if (hit && hover) {
+    var hoverLine = hover.querySelector('line');
+    var hoverDot = hover.querySelector('circle');
+    var hoverText = hover.querySelector('text');
+    hit.addEventListener('mousemove', function (e) {
+      var p = nearest(e.clientX);
+      if (!p) return;
+      var x = px(p[0]);
+      hoverLine.setAttribute('x1', x);
+      hoverLine.setAttribute('x2', x);
+      hoverDot.setAttribute('cx', x);
+      hoverDot.setAttribute('cy', py(p[1]));
+      hoverText.textContent = 'turn ' + p[0] + ': ' + n(p[1]) + ' tokens';
+      var right = x > (chart.left + chart.right) / 2;
+      hoverText.setAttribute('x', right ? x - 8 : x + 8);
+      hoverText.setAttribute('y', chart.top + 12);
+      hoverText.setAttribute('text-anchor', right ? 'end' : 'start');
+      hover.setAttribute('visibility', 'visible');
+    });
+    hit.addEventListener('mouseleave', function () { hover.setAttribute('visibility', 'hidden'); });
+    hit.addEventListener('click', function (e) {
+      var p = nearest(e.clientX);
+      if (p) showTurn(p[0]);
+    });
+  }
+
+  if (location.hash && /^#turn-\d+$/.test(location.hash)) showTurn(location.hash.slice(6));
+})();
+`;
+
+;// CONCATENATED MODULE: ./src/audit/parse-transcript.ts
+const parse_transcript_NO_USAGE = { input: 0, cache_write: 0, cache_read: 0, output: 0 };
+const FILE_WRITERS = new Set(['write_file', 'edit_file']);
+/**
+ * Reads a transcript into a RunAudit. A damaged transcript still gives what could be read: bad
+ * lines are skipped and listed, and a missing run_end marks the run incomplete.
+ */
+function parseTranscript(text) {
+    const lines = text.split('\n');
+    if (lines.at(-1) === '')
+        lines.pop();
+    const skipped = [];
+    const events = [];
+    lines.forEach((raw, index) => {
+        const parsed = parseLine(raw);
+        if (typeof parsed === 'string')
+            skipped.push({ line: index + 1, reason: parsed });
+        else
+            events.push(parsed);
+    });
+    return buildAudit(events, skipped, lines.length);
+}
+function parseLine(raw) {
+    if (raw.trim() === '')
+        return 'empty line';
+    let value;
+    try {
+        value = JSON.parse(raw);
+    }
+    catch {
+        // A line that starts as an event but does not close is one a crash cut short.
+        return raw.trimStart().startsWith('{') && !raw.trimEnd().endsWith('}')
+            ? 'cut off (not valid JSON)'
+            : 'not valid JSON';
+    }
+    if (typeof value !== 'object' || value === null || typeof value.type !== 'string') {
+        return 'not a transcript event (no type)';
+    }
+    return value;
+}
+function buildAudit(events, skippedLines, lineCount) {
+    const start = events.find((event) => event.type === 'run_start');
+    const end = events.find((event) => event.type === 'run_end');
+    const timeline = new TimelineBuilder();
+    const compactions = [];
+    const contextTokensPerTurn = [];
+    let usage = parse_transcript_NO_USAGE;
+    let costUsd = 0;
+    for (const event of events) {
+        switch (event.type) {
+            case 'message':
+                if (event.context === undefined)
+                    timeline.message(event);
+                break;
+            case 'response': {
+                const turn = num(event.turn);
+                timeline.response(event);
+                if (turn !== undefined && typeof event.context_tokens === 'number') {
+                    contextTokensPerTurn.push({ turn, tokens: event.context_tokens });
+                }
+                if (typeof event.total_cost_usd === 'number')
+                    costUsd = event.total_cost_usd;
+                if (isUsage(event.usage))
+                    usage = add(usage, event.usage);
+                break;
+            }
+            case 'tool_result':
+                timeline.toolResult(event);
+                break;
+            case 'compaction': {
+                const { type: _type, seq: _seq, time: _time, ...rest } = event;
+                compactions.push(rest);
+                break;
+            }
+        }
+    }
+    const turns = timeline.turns();
+    return {
+        runId: str(start?.run_id),
+        task: str(start?.task),
+        model: str(start?.model),
+        stopReason: str(end?.stop_reason),
+        error: str(end?.error),
+        summary: str(end?.summary),
+        turns: num(end?.turns) ?? contextTokensPerTurn.length,
+        durationMs: num(end?.duration_ms) ?? elapsed(events),
+        startedAt: str(start?.time),
+        usage: isUsage(end?.usage) ? end.usage : usage,
+        costUsd: num(end?.cost_usd) ?? costUsd,
+        contextWindow: num(start?.context_window),
+        contextTokensPerTurn,
+        compactions,
+        toolStats: toolStats(turns),
+        filesChanged: filesChanged(turns),
+        timeline: turns,
+        incomplete: end === undefined,
+        skippedLines,
+        lineCount
+    };
+}
+/** Pairs assistant messages, tool calls and their results into turns, in the order they happened. */
+class TimelineBuilder {
+    byTurn = new Map();
+    outputs = new Map();
+    durations = new Map();
+    callTurn = new Map();
+    message(event) {
+        const role = event.role;
+        const content = event.content;
+        if (!Array.isArray(content))
+            return;
+        if (role === 'assistant') {
+            // An assistant message is recorded after its response, whose turn number it carries.
+            const turn = this.entry(num(event.turn) ?? 0);
+            for (const block of content) {
+                if (block.type === 'text')
+                    turn.text.push(block.text);
+                if (block.type === 'tool_use') {
+                    turn.calls.set(block.id, {
+                        id: block.id,
+                        name: block.name,
+                        input: block.input,
+                        output: undefined,
+                        isError: false,
+                        durationMs: undefined
+                    });
+                    this.callTurn.set(block.id, num(event.turn) ?? 0);
+                }
+            }
+        }
+        else if (role === 'user') {
+            for (const block of content) {
+                if (block.type !== 'tool_result')
+                    continue;
+                const text = typeof block.content === 'string'
+                    ? block.content
+                    : (block.content ?? []).map((part) => ('text' in part ? part.text : '')).join('\n');
+                // Only the first (full) result is kept: later copies are placeholders written by compaction.
+                if (!this.outputs.has(block.tool_use_id))
+                    this.outputs.set(block.tool_use_id, { output: text, isError: block.is_error === true });
+            }
+        }
+    }
+    response(event) {
+        const turn = num(event.turn);
+        if (turn === undefined)
+            return;
+        const entry = this.entry(turn);
+        entry.meta = {
+            stopReason: str(event.stop_reason) ?? null,
+            contextTokens: num(event.context_tokens),
+            costUsd: num(event.cost_usd),
+            time: str(event.time)
+        };
+    }
+    toolResult(event) {
+        const id = str(event.tool_use_id);
+        if (id && typeof event.duration_ms === 'number')
+            this.durations.set(id, event.duration_ms);
+    }
+    turns() {
+        return [...this.byTurn.entries()]
+            .sort(([a], [b]) => a - b)
+            .map(([turn, entry]) => ({
+            turn,
+            text: entry.text.join('\n').trim(),
+            toolCalls: [...entry.calls.values()].map((call) => {
+                const result = this.outputs.get(call.id);
+                return {
+                    ...call,
+                    output: result?.output,
+                    isError: result?.isError ?? false,
+                    durationMs: this.durations.get(call.id)
+                };
+            }),
+            stopReason: entry.meta.stopReason ?? null,
+            contextTokens: entry.meta.contextTokens,
+            costUsd: entry.meta.costUsd,
+            time: entry.meta.time
+        }));
+    }
+    entry(turn) {
+        let entry = this.byTurn.get(turn);
+        if (!entry) {
+            entry = { text: [], calls: new Map(), meta: {} };
+            this.byTurn.set(turn, entry);
+        }
+        return entry;
+    }
+}
+function toolStats(turns) {
+    const stats = new Map();
+    for (const call of turns.flatMap((turn) => turn.toolCalls)) {
+        const entry = stats.get(call.name) ?? { calls: 0, failures: 0 };
+        entry.calls++;
+        if (call.isError)
+            entry.failures++;
+        stats.set(call.name, entry);
+    }
+    return [...stats.entries()]
+        .map(([name, entry]) => ({ name, ...entry }))
+        .sort((a, b) => b.calls - a.calls || a.name.localeCompare(b.name));
+}
+function filesChanged(turns) {
+    const files = new Set();
+    for (const call of turns.flatMap((turn) => turn.toolCalls)) {
+        const path = call.input?.path;
+        if (FILE_WRITERS.has(call.name) && !call.isError && call.output !== undefined && typeof path === 'string')
+            files.add(path);
+    }
+    return [...files].sort();
+}
+function elapsed(events) {
+    const times = events
+        .flatMap((event) => (typeof event.time === 'string' ? [Date.parse(event.time)] : []))
+        .filter(Number.isFinite);
+    return times.length >= 2 ? times.at(-1) - times[0] : undefined;
+}
+function isUsage(value) {
+    return (typeof value === 'object' &&
+        value !== null &&
+        ['input', 'cache_write', 'cache_read', 'output'].every((key) => typeof value[key] === 'number'));
+}
+function add(a, b) {
+    return {
+        input: a.input + b.input,
+        cache_write: a.cache_write + b.cache_write,
+        cache_read: a.cache_read + b.cache_read,
+        output: a.output + b.output
+    };
+}
+function str(value) {
+    return typeof value === 'string' ? value : undefined;
+}
+function num(value) {
+    return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+
+;// CONCATENATED MODULE: ./src/audit/terminal-summary.ts
+/** The summary a reviewer reads first, as the JSON `--json` prints. */
+function auditSummary(audit) {
+    return {
+        run_id: audit.runId ?? null,
+        task: audit.task ?? null,
+        model: audit.model ?? null,
+        stop_reason: audit.stopReason ?? null,
+        error: audit.error ?? null,
+        turns: audit.turns,
+        duration_ms: audit.durationMs ?? null,
+        usage: audit.usage,
+        cost_usd: audit.costUsd,
+        compactions: audit.compactions.map((event) => ({
+            turn: event.turn,
+            layer: event.layer,
+            reason: event.reason,
+            tokens_before: event.tokens_before,
+            tokens_after: event.tokens_after,
+            focus: event.focus
+        })),
+        tools: audit.toolStats,
+        files_changed: audit.filesChanged,
+        incomplete: audit.incomplete,
+        skipped_lines: audit.skippedLines
+    };
+}
+/** The same summary for a terminal. */
+function renderTerminalSummary(audit, source) {
+    const n = (value) => value.toLocaleString('en-US');
+    const u = audit.usage;
+    const lines = [
+        `Transcript: ${source}`,
+        `Run ${audit.runId ?? '?'} · ${audit.model ?? '?'} · ${audit.stopReason ?? 'no end recorded'} · ${audit.turns} turns · ${audit.durationMs === undefined ? '?' : `${(audit.durationMs / 1000).toFixed(1)} s`}`,
+        `Task: ${firstLines(audit.task ?? '(not recorded)', 3)}`,
+        ...(audit.error ? [`Error: ${audit.error}`] : []),
+        `Tokens: input ${n(u.input)} · cache write ${n(u.cache_write)} · cache read ${n(u.cache_read)} · output ${n(u.output)} · cost $${audit.costUsd.toFixed(4)}`,
+        '',
+        `Compactions (${audit.compactions.length}):`,
+        ...(audit.compactions.length === 0
+            ? ['  none']
+            : audit.compactions.map((event) => `  turn ${String(event.turn).padStart(4)}  ${event.layer.padEnd(8)} ${n(event.tokens_before).padStart(9)} → ${n(event.tokens_after).padEnd(9)}${event.focus ? ` focus: ${event.focus}` : ''}`)),
+        '',
+        `Tools: ${audit.toolStats.map((tool) => `${tool.name} ${tool.calls}${tool.failures ? ` (${tool.failures} failed)` : ''}`).join(', ') || 'none'}`,
+        `Files changed: ${audit.filesChanged.join(', ') || 'none'}`
+    ];
+    if (audit.incomplete)
+        lines.push('', 'Incomplete: the transcript has no run_end line (the run crashed, was killed, or the file is cut).');
+    if (audit.skippedLines.length > 0) {
+        lines.push('', `Skipped ${audit.skippedLines.length} of ${audit.lineCount} lines:`, ...audit.skippedLines.slice(0, 20).map((skip) => `  line ${skip.line}: ${skip.reason}`), ...(audit.skippedLines.length > 20 ? [`  … and ${audit.skippedLines.length - 20} more`] : []));
+    }
+    return lines.join('\n');
+}
+function firstLines(text, count) {
+    const lines = text.split('\n');
+    return lines.slice(0, count).join('\n      ') + (lines.length > count ? ' …' : '');
+}
+
+;// CONCATENATED MODULE: ./src/cli/transcript-command.ts
+
+
+
+
+
+/** `compact-agent transcript PATH`: what the agent did, what it forgot, what it cost. */
+async function transcriptCommand(options, io) {
+    if (!options.target) {
+        io.stderr('Which transcript? Give a run folder, a transcript.jsonl, or the downloaded artifact zip.');
+        return 2;
+    }
+    let loaded;
+    try {
+        loaded = await loadTranscript(options.target);
+    }
+    catch (error) {
+        if (error instanceof TranscriptNotFoundError) {
+            io.stderr(error.message);
+            return 2;
+        }
+        throw error;
+    }
+    const audit = parseTranscript(loaded.text);
+    if (options.html) {
+        await (0,promises_.writeFile)(options.html, renderHtmlReport(audit));
+        io.stderr(`Wrote ${options.html}`);
+    }
+    io.stdout(options.json ? JSON.stringify(auditSummary(audit), null, 2) : renderTerminalSummary(audit, loaded.source));
+    return 0;
+}
+
 ;// CONCATENATED MODULE: ./src/cli/index.ts
+
 
 
 /** The CLI entry point: parse, dispatch, set the exit code. Ctrl-C ends the run cleanly. */
@@ -57322,6 +58805,13 @@ async function main(argv) {
     if (args.help || args.command === undefined) {
         process.stdout.write(`${CLI_USAGE}\n`);
         return args.help ? 0 : 2;
+    }
+    if (args.command === 'transcript') {
+        return transcriptCommand({ target: args.positionals[0], json: args.json, html: args.values.get('html') }, {
+            stdout: (text) => process.stdout.write(`${text}\n`),
+            stderr: (text) => process.stderr.write(`${text}\n`),
+            env: process.env
+        });
     }
     if (args.command !== 'run') {
         process.stderr.write(`Unknown command "${args.command}".\n\n${CLI_USAGE}\n`);

@@ -3,11 +3,16 @@ import type { InputReader } from '../config/inputs.js';
 
 export const CLI_USAGE = `Usage:
   compact-agent run --repo DIR --prompt "TASK" [options]
+  compact-agent transcript PATH [--json] [--html report.html]
 
 Runs the agent loop on a local folder. The API key comes from ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL
 points it at a gateway or a fake server.
 
-Options:
+transcript: PATH is a run folder, a transcript.jsonl, a .transcripts folder (its newest run) or the
+downloaded artifact zip. It prints the task, stop reason, turns, tokens and cost, the compactions, the
+tools used and the files changed; --json prints the same as JSON; --html writes a self-contained report.
+
+Options of run:
   --repo DIR                 the repository to work in (default: current folder)
   --prompt TEXT              the task
   --prompt-file FILE         read the task from a file instead
@@ -54,12 +59,16 @@ const VALUE_OPTIONS = [
   'micro-preserve-tools',
   'compaction-keep-tail',
   'restore-recent-files',
-  'max-compactions'
+  'max-compactions',
+  'html'
 ] as const;
 
 export interface CliArguments {
   readonly command: string | undefined;
+  /** Positional arguments after the command (the transcript's path). */
+  readonly positionals: readonly string[];
   readonly help: boolean;
+  readonly json: boolean;
   readonly values: ReadonlyMap<string, string>;
 }
 
@@ -67,7 +76,7 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
   const options = Object.fromEntries(VALUE_OPTIONS.map((name) => [name, { type: 'string' as const }]));
   const parsed = parseArgs({
     args: [...argv],
-    options: { ...options, help: { type: 'boolean', short: 'h' } },
+    options: { ...options, help: { type: 'boolean', short: 'h' }, json: { type: 'boolean' } },
     allowPositionals: true,
     strict: true
   });
@@ -75,7 +84,13 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
   for (const [name, value] of Object.entries(parsed.values)) {
     if (typeof value === 'string') values.set(name, value);
   }
-  return { command: parsed.positionals[0], help: parsed.values.help === true, values };
+  return {
+    command: parsed.positionals[0],
+    positionals: parsed.positionals.slice(1),
+    help: parsed.values.help === true,
+    json: parsed.values.json === true,
+    values
+  };
 }
 
 /** Lets the CLI feed the same parser as the action: `max_turns` is read from `--max-turns`. */

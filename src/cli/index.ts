@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { CLI_USAGE, parseCliArguments } from './args.js';
 import { runCommand } from './run-command.js';
+import { transcriptCommand } from './transcript-command.js';
 
 /** The CLI entry point: parse, dispatch, set the exit code. Ctrl-C ends the run cleanly. */
 async function main(argv: readonly string[]): Promise<number> {
@@ -14,6 +15,16 @@ async function main(argv: readonly string[]): Promise<number> {
   if (args.help || args.command === undefined) {
     process.stdout.write(`${CLI_USAGE}\n`);
     return args.help ? 0 : 2;
+  }
+  if (args.command === 'transcript') {
+    return transcriptCommand(
+      { target: args.positionals[0], json: args.json, html: args.values.get('html') },
+      {
+        stdout: (text) => process.stdout.write(`${text}\n`),
+        stderr: (text) => process.stderr.write(`${text}\n`),
+        env: process.env
+      }
+    );
   }
   if (args.command !== 'run') {
     process.stderr.write(`Unknown command "${args.command}".\n\n${CLI_USAGE}\n`);

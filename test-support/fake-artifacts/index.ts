@@ -9,4 +9,4 @@
  */
 export * from './server.js';
 export * from './token.js';
-export * from './zip.js';
+export * from '../../src/audit/zip-reader.js';

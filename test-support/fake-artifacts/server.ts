@@ -15,7 +15,7 @@ import {
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { decodeRuntimeToken, runtimeToken, type TokenScope } from './token.js';
-import { unzip } from './zip.js';
+import { unzip } from '../../src/audit/zip-reader.js';
 
 export const TWIRP_PREFIX = '/twirp/github.actions.results.api.v1.ArtifactService/';
 export const TWIRP_METHODS = [

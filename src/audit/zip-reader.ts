@@ -1,6 +1,6 @@
 /**
- * A small zip reader (central directory, stored and deflated entries, ZIP64 fields, CRC-32 check)
- * so tests can look inside an uploaded artifact without external tools.
+ * A small zip reader (central directory, stored and deflated entries, ZIP64 fields, CRC-32 check):
+ * `compact-agent transcript` opens a downloaded artifact with it, and tests look inside uploads.
  */
 import { inflateRawSync } from 'node:zlib';
 

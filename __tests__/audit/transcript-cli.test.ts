@@ -1,0 +1,66 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { runSession, type SessionOutcome } from '../../src/agent/session.js';
+import { parseAgentConfig } from '../../src/config/inputs.js';
+import { AnthropicModelClient } from '../../src/model/anthropic-client.js';
+import { startFakeAnthropic } from '../../test-support/fake-anthropic/index.js';
+import { explorerScript } from '../support/explorer-script.js';
+import { createTempDir, createTempRepo, type TempRepo } from '../support/temp-repo.js';
+
+let repo: TempRepo;
+let outcome: SessionOutcome;
+beforeAll(async () => {
+  repo = createTempRepo(path.resolve('node_modules/fast-glob/out'));
+  const fake = await startFakeAnthropic({ script: explorerScript(12) });
+  try {
+    outcome = await runSession({
+      config: parseAgentConfig(() => '', { ANTHROPIC_API_KEY: 'k' }),
+      task: 'Explore and take notes.',
+      repoDir: repo.root,
+      transcriptsDir: path.join(repo.root, '.transcripts'),
+      runId: 'cli-audit',
+      env: process.env,
+      model: new AnthropicModelClient({ apiKey: 'k', baseURL: fake.url, retryBaseDelayMs: 1 })
+    });
+  } finally {
+    await fake.close();
+  }
+});
+afterAll(() => repo.remove());
+
+const cli = (...args: string[]) =>
+  spawnSync(process.execPath, [path.resolve('dist/cli/index.js'), 'transcript', ...args], {
+    encoding: 'utf8'
+  });
+
+describe('compact-agent transcript (the built CLI)', () => {
+  it('prints the summary of a run folder', () => {
+    const run = cli(outcome.runDir);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain('Run cli-audit · claude-sonnet-5-5 · success · 12 turns');
+    expect(run.stdout).toMatch(/Tools: .*read_file \d+ \(1 failed\)/);
+    expect(run.stdout).toContain('Files changed: ');
+  });
+
+  it('prints JSON for scripts, and writes a self-contained HTML report', () => {
+    const html = path.join(createTempDir('audit-html-'), 'report.html');
+    const run = cli(path.join(repo.root, '.transcripts'), '--json', '--html', html);
+    expect(run.status).toBe(0);
+    const summary = JSON.parse(run.stdout) as { stop_reason: string; turns: number; run_id: string };
+    expect(summary).toMatchObject({ stop_reason: 'success', turns: 12, run_id: 'cli-audit' });
+    const report = readFileSync(html, 'utf8');
+    expect(report.startsWith('<!DOCTYPE html>') || report.startsWith('<!doctype html>')).toBe(true);
+    expect(report).toContain('Explore and take notes.');
+    rmSync(path.dirname(html), { recursive: true, force: true });
+  });
+
+  it('says clearly when there is nothing to read', () => {
+    const run = cli(path.join(repo.root, 'nope'));
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('does not exist');
+    const bare = cli();
+    expect(bare.status).toBe(2);
+    expect(bare.stderr).toContain('Which transcript?');
+  });
+});
