@@ -13,3 +13,4 @@ export * from './usage.js';
 export * from './sse.js';
 export * from './replies.js';
 export * from './server.js';
+export * from './prompt-cache.js';
