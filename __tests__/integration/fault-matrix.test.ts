@@ -13,15 +13,14 @@ import {
   type ParsedRequest,
   type RecordedRequest,
   type Script,
-  TokenCounter,
-  type WireContentBlock
+  TokenCounter
 } from '../../test-support/fake-anthropic/index.js';
 import { startFakeArtifacts, type FakeArtifacts } from '../../test-support/fake-artifacts/index.js';
 import { startFakeGitHub, stateFromPayload, type FakeGitHub } from '../../test-support/fake-github/index.js';
 import { COMPACTION_REQUEST_TAG, longRunScript, realCodeSeed } from '../support/long-run-script.js';
 import { createRepoWithRemote, type RepoWithRemote } from '../support/temp-repo.js';
 import { webhookExample } from '../support/webhook-examples.js';
-import { normalizeMessage, type ComparableMessage } from '../support/message-compare.js';
+import { normalizeMessage, replyAsMessage, type ComparableMessage } from '../support/message-compare.js';
 
 /**
  * The fault matrix: the built action (dist/index.js) on an `/agent` comment, against loopback fakes
@@ -213,23 +212,6 @@ interface Expected {
 
 type Message = ComparableMessage;
 const normalize = normalizeMessage;
-
-/** A reply as the loop keeps it in the history: request params, without empty text blocks. */
-function replyAsMessage(content: readonly WireContentBlock[]): Message {
-  return {
-    role: 'assistant',
-    content: content.flatMap((block): object[] => {
-      switch (block.type) {
-        case 'text':
-          return block.text.trim() === '' ? [] : [{ type: 'text', text: block.text }];
-        case 'tool_use':
-          return [{ type: 'tool_use', id: block.id, name: block.name, input: block.input }];
-        case 'thinking':
-          return [{ type: 'thinking', thinking: block.thinking, signature: block.signature }];
-      }
-    })
-  };
-}
 
 const messagesOf = (record: RecordedRequest): Message[] =>
   (record.body as { messages?: Message[] } | undefined)?.messages ?? [];

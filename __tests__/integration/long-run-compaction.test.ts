@@ -9,8 +9,7 @@ import type { TranscriptLine } from '../../src/transcript/events.js';
 import {
   startFakeAnthropic,
   type FakeAnthropic,
-  type RecordedRequest,
-  type WireContentBlock
+  type RecordedRequest
 } from '../../test-support/fake-anthropic/index.js';
 import {
   COMPACTION_REQUEST_TAG,
@@ -19,7 +18,7 @@ import {
   type LongRunScript
 } from '../support/long-run-script.js';
 import { createTempRepo, type TempRepo } from '../support/temp-repo.js';
-import { normalizeMessage, type ComparableMessage } from '../support/message-compare.js';
+import { normalizeMessage, replyAsMessage, type ComparableMessage } from '../support/message-compare.js';
 
 /**
  * The acceptance test of three-layer compaction: a 301-turn session through the real SDK against the
@@ -57,23 +56,6 @@ function withoutInstruction(messages: readonly Message[]): Message[] {
   return kept.length === 0
     ? messages.slice(0, -1)
     : [...messages.slice(0, -1), { role: lastMessage.role, content: kept }];
-}
-
-/** A reply as the loop keeps it in the history: request params, without empty text blocks. */
-function replyAsMessage(content: readonly WireContentBlock[]): Message {
-  return {
-    role: 'assistant',
-    content: content.flatMap((block): object[] => {
-      switch (block.type) {
-        case 'text':
-          return block.text.trim() === '' ? [] : [{ type: 'text', text: block.text }];
-        case 'tool_use':
-          return [{ type: 'tool_use', id: block.id, name: block.name, input: block.input }];
-        case 'thinking':
-          return [{ type: 'thinking', thinking: block.thinking, signature: block.signature }];
-      }
-    })
-  };
 }
 
 function readJsonLines<T>(file: string): T[] {

@@ -1,3 +1,5 @@
+import type { WireContentBlock } from '../../test-support/fake-anthropic/index.js';
+
 /** A message in the shape both the API and the transcript use. */
 export type ComparableMessage = { role: string; content: string | readonly object[] };
 
@@ -24,4 +26,21 @@ export function normalizeMessage(message: ComparableMessage): string {
       return rest;
     })
   });
+}
+
+/** A reply as the loop keeps it in the history: request params, without empty text blocks. */
+export function replyAsMessage(content: readonly WireContentBlock[]): ComparableMessage {
+  return {
+    role: 'assistant',
+    content: content.flatMap((block): object[] => {
+      switch (block.type) {
+        case 'text':
+          return block.text.trim() === '' ? [] : [{ type: 'text', text: block.text }];
+        case 'tool_use':
+          return [{ type: 'tool_use', id: block.id, name: block.name, input: block.input }];
+        case 'thinking':
+          return [{ type: 'thinking', thinking: block.thinking, signature: block.signature }];
+      }
+    })
+  };
 }

@@ -29,6 +29,7 @@ import type {
 } from './types.js';
 import { noCacheUsage, type UsageModel } from './usage.js';
 import { parseRequest } from './validate.js';
+import { closeLoopback, listenOnLoopback } from '../loopback.js';
 
 /** The real API's body limit (413 request_too_large above it). */
 export const MAX_BODY_BYTES = 32 * 1024 * 1024;
@@ -213,11 +214,7 @@ class FakeAnthropicServer implements FakeAnthropic {
   }
 
   async listen(): Promise<void> {
-    await new Promise<void>((resolve, reject) => {
-      this.server.once('error', reject);
-      this.server.listen(this.options.port ?? 0, '127.0.0.1', () => resolve());
-    });
-    this.address = this.server.address() as AddressInfo;
+    this.address = await listenOnLoopback(this.server, this.options.port);
   }
 
   get port(): number {
@@ -243,10 +240,7 @@ class FakeAnthropicServer implements FakeAnthropic {
 
   async close(): Promise<void> {
     this.closing.abort();
-    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
-    // Keep-alive sockets (the SDK's fetch pools them) would hold close() open forever.
-    this.server.closeAllConnections();
-    await closed;
+    await closeLoopback(this.server);
     if (this.ownsCounter) this.tokenCounter.dispose();
   }
 

@@ -16,6 +16,7 @@ import {
 import type { AddressInfo } from 'node:net';
 import { decodeRuntimeToken, runtimeToken, type TokenScope } from './token.js';
 import { unzip } from '../../src/audit/zip-reader.js';
+import { closeLoopback, listenOnLoopback } from '../loopback.js';
 
 export const TWIRP_PREFIX = '/twirp/github.actions.results.api.v1.ArtifactService/';
 export const TWIRP_METHODS = [
@@ -273,11 +274,7 @@ class FakeArtifactsServer implements FakeArtifacts {
   }
 
   async listen(): Promise<void> {
-    await new Promise<void>((resolve, reject) => {
-      this.server.once('error', reject);
-      this.server.listen(this.options.port ?? 0, '127.0.0.1', () => resolve());
-    });
-    this.address = this.server.address() as AddressInfo;
+    this.address = await listenOnLoopback(this.server, this.options.port);
   }
 
   get port(): number {
@@ -320,9 +317,7 @@ class FakeArtifactsServer implements FakeArtifacts {
   }
 
   async close(): Promise<void> {
-    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
-    this.server.closeAllConnections();
-    await closed;
+    await closeLoopback(this.server);
   }
 
   // -------------------------------------------------------------------------------------------

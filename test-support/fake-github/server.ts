@@ -44,6 +44,7 @@ import {
   type RecordedGitHubRequest,
   type UserSeed
 } from './types.js';
+import { closeLoopback, listenOnLoopback } from '../loopback.js';
 
 /** GitHub's limit on issue, comment and pull request bodies (characters). */
 export const MAX_BODY_CHARS = 65_536;
@@ -289,11 +290,7 @@ class FakeGitHubServer implements FakeGitHub {
   }
 
   async listen(): Promise<void> {
-    await new Promise<void>((resolve, reject) => {
-      this.server.once('error', reject);
-      this.server.listen(this.options.port ?? 0, '127.0.0.1', () => resolve());
-    });
-    this.address = this.server.address() as AddressInfo;
+    this.address = await listenOnLoopback(this.server, this.options.port);
   }
 
   get port(): number {
@@ -401,9 +398,7 @@ class FakeGitHubServer implements FakeGitHub {
   }
 
   async close(): Promise<void> {
-    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
-    this.server.closeAllConnections();
-    await closed;
+    await closeLoopback(this.server);
   }
 
   // -------------------------------------------------------------------------------------------
