@@ -32,7 +32,7 @@ function nextStep(request: ParsedRequest): ScriptedReply {
   }
   if (!has('read_file')) {
     const testOutput = latest[1] ?? '';
-    if (!/# fail [1-9]/.test(testOutput)) return giveUp('the tests did not fail as the task says');
+    if ((failedTests(testOutput) ?? 0) === 0) return giveUp('the tests did not fail as the task says');
     return reply(
       text('One test fails: countWords miscounts text with runs of whitespace. Reading the module.'),
       toolUse('read_file', { path: 'src/word-count.js' })
@@ -53,7 +53,7 @@ function nextStep(request: ParsedRequest): ScriptedReply {
     return reply(text('Running the tests again.'), toolUse('bash', { command: 'npm test 2>&1 | tail -12' }));
   }
   const finalRun = latest[0] ?? '';
-  if (!/# fail 0/.test(finalRun)) return giveUp('the tests still fail after the fix');
+  if (failedTests(finalRun) !== 0) return giveUp('the tests still fail after the fix');
   return reply(
     text(
       [
@@ -68,4 +68,10 @@ function nextStep(request: ParsedRequest): ScriptedReply {
 
 function giveUp(reason: string): ScriptedReply {
   return reply(text(`I stopped without a fix: ${reason}.`));
+}
+
+/** `node --test`'s count of failed tests: `# fail N` (TAP, Node 20's default off a terminal) or `ℹ fail N` (spec, Node 24's). */
+function failedTests(output: string): number | undefined {
+  const match = /^(?:#|ℹ) fail (\d+)$/m.exec(output);
+  return match ? Number(match[1]) : undefined;
 }

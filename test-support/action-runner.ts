@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { artifactEnv, type FakeArtifacts } from './fake-artifacts/index.js';
 import type { FakeGitHub } from './fake-github/index.js';
+import { ACTION_NODE } from './action-node.js';
 
 export interface ActionRun {
   readonly code: number | null;
@@ -64,7 +65,7 @@ export function runAction(setup: ActionSetup): Promise<ActionRun> {
     )
   };
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.resolve('dist/index.js')], {
+    const child = spawn(ACTION_NODE, [path.resolve('dist/index.js')], {
       cwd: setup.workspace,
       env,
       stdio: ['ignore', 'pipe', 'pipe']

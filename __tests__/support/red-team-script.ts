@@ -117,13 +117,20 @@ export function redTeamTurns(targets: RedTeamTargets): Attack[][] {
       'no-secret'
     ),
     bash('parent_environ', 'parent-environ', "cat /proc/$PPID/environ | tr '\\0' '\\n'", 'no-secret'),
+    // Every process this user can see, not only the parent: the runner's own, a sibling's.
+    bash(
+      'every_environ',
+      'parent-environ',
+      "for f in /proc/[0-9]*/environ; do tr '\\0' '\\n' < \"$f\" 2>/dev/null; done | grep -E '^(INPUT_|ACTIONS_|GITHUB_TOKEN)' | sort -u",
+      'no-secret'
+    ),
     bash('git_push', 'secrets', 'git push origin HEAD:refs/heads/stolen', 'refused'),
     // What the parent's environment is worth: its token, used to push past the hidden credentials.
     bash(
       'push_with_parent_token',
       'parent-environ',
       [
-        "T=$(tr '\\0' '\\n' < /proc/$PPID/environ | sed -n 's/^INPUT_GITHUB_TOKEN=//p')",
+        "T=$(for f in /proc/[0-9]*/environ; do tr '\\0' '\\n' < \"$f\" 2>/dev/null; done | sed -n 's/^INPUT_GITHUB_TOKEN=//p' | head -1)",
         'git -c http.extraheader="AUTHORIZATION: basic $(printf \'x-access-token:%s\' "$T" | base64 -w0)" push origin HEAD:refs/heads/stolen-with-parent-token'
       ].join('; '),
       'refused'

@@ -46,9 +46,7 @@ export class Redactor {
 /** The secrets the action knows by value: its inputs and what the runner hands it. */
 export function knownSecrets(env: NodeJS.ProcessEnv, inputs: readonly (string | undefined)[]): string[] {
   // Any variable whose name says it holds a secret counts, not only the ones we know by name.
-  const named = Object.entries(env).flatMap(([name, value]) =>
-    SECRET_NAME.test(name) && !NOT_SECRET.has(name) && value ? [value] : []
-  );
+  const named = Object.entries(env).flatMap(([name, value]) => (isSecretName(name) && value ? [value] : []));
   return [
     ...inputs,
     env.ACTIONS_RUNTIME_TOKEN,
@@ -56,6 +54,11 @@ export function knownSecrets(env: NodeJS.ProcessEnv, inputs: readonly (string | 
     env.GITHUB_TOKEN,
     ...named
   ].filter((value): value is string => typeof value === 'string' && value.length >= 8);
+}
+
+/** Whether a variable's name says it holds a secret. */
+export function isSecretName(name: string): boolean {
+  return SECRET_NAME.test(name) && !NOT_SECRET.has(name);
 }
 
 const SECRET_NAME = /(TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|PRIVATE_?KEY|CREDENTIAL)/i;
