@@ -1,6 +1,7 @@
 import type { CompactionEvent, CompactionLayer } from '../../src/compaction/compactor.js';
 import type { AuditToolCall, AuditTurn, RunAudit } from '../../src/audit/run-audit.js';
 import type { UsageRecord } from '../../src/transcript/events.js';
+import { mulberry32 } from '../../test-support/seeded-random.js';
 
 /**
  * A realistic audit of a 40-turn run: the agent finds and fixes a quadratic matcher in a ledger
@@ -1912,17 +1913,6 @@ function addUsage(
 
 function round6(value: number): number {
   return Math.round(value * 1e6) / 1e6;
-}
-
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function base62(random: () => number, length: number): string {

@@ -3,7 +3,7 @@ import type { AgentConfig } from '../config/inputs.js';
 import type { Compactor } from '../compaction/compactor.js';
 import { CompactionPipeline } from '../compaction/pipeline.js';
 import { RunFolderStore } from '../compaction/run-folder-store.js';
-import { compactionSettings } from '../compaction/settings.js';
+import { compactionSettings, type CompactionOptions } from '../compaction/settings.js';
 import { AnthropicModelClient } from '../model/anthropic-client.js';
 import type { ModelClient } from '../model/model-client.js';
 import { RequestBuilder } from '../model/request-builder.js';
@@ -111,13 +111,19 @@ export async function runSession(options: SessionOptions): Promise<SessionOutcom
   }
 }
 
-export function defaultCompactor(parts: CompactorParts, now: () => number): CompactionPipeline {
+/** Our pipeline with the run's settings; `overrides` lets the benchmark build its ablations. */
+export function defaultCompactor(
+  parts: CompactorParts,
+  now: () => number,
+  overrides: Partial<CompactionOptions> = {}
+): CompactionPipeline {
   const { config } = parts;
   return new CompactionPipeline(
     compactionSettings({
       contextWindow: config.modelSpec.contextWindow,
       maxOutputTokens: config.maxOutputTokens,
-      ...config.compaction
+      ...config.compaction,
+      ...overrides
     }),
     { model: parts.model, requests: parts.requests, prices: config.modelSpec.prices, store: parts.store, now }
   );

@@ -25,7 +25,12 @@ import {
 import { compactedHistory, selectTail, type RestoredFile } from './rebuild.js';
 import { withLowerWindow, type CompactionSettings } from './settings.js';
 import { spillLargeResults, type SpillWriter } from './spill.js';
-import { summaryFromReply, summaryInstruction, withSummaryInstruction } from './summary.js';
+import {
+  freshSummaryMessages,
+  summaryFromReply,
+  summaryInstruction,
+  withSummaryInstruction
+} from './summary.js';
 import { TokenMeter } from './token-meter.js';
 import { emptyWorkLedger, recordWork, renderWorkLedger, type WorkLedger } from './work-ledger.js';
 
@@ -259,7 +264,7 @@ export class CompactionPipeline implements Compactor {
     context: CompactionContext
   ): Promise<{ text?: string; error?: string; usage: TokenUsage }> {
     const { signal, onRetry } = context;
-    const messages = withSummaryInstruction(this.fitForSummary(run.history), summaryInstruction(focus));
+    const messages = this.summaryMessages(run.history, summaryInstruction(focus));
     const request = this.deps.requests.build(messages, this.settings.summaryMaxTokens);
     let usage = NO_USAGE;
     let error = 'no attempt made';
@@ -284,6 +289,14 @@ export class CompactionPipeline implements Compactor {
       }
     }
     return { error, usage };
+  }
+
+  private summaryMessages(history: readonly MessageParam[], instruction: string): MessageParam[] {
+    const fitted = this.fitForSummary(history);
+    if (this.settings.summaryPrefixReuse) return withSummaryInstruction(fitted, instruction);
+    const budget = this.settings.contextWindow - this.settings.summaryMaxTokens - 2_000;
+    const maxChars = Math.floor(budget * this.meter.ratio * 0.8);
+    return freshSummaryMessages(fitted, instruction, maxChars);
   }
 
   /**

@@ -27,12 +27,23 @@ export interface CompactionSettings {
   readonly spill: SpillSettings;
   /** Layers that run; the benchmark switches them off one at a time. */
   readonly layers: { readonly micro: boolean; readonly auto: boolean };
+  /**
+   * Whether the summary request is sent on the agent's own prefix (read from the prompt cache) or as
+   * a fresh request with the history pasted in (the benchmark's ablation; never better).
+   */
+  readonly summaryPrefixReuse: boolean;
 }
 
-/** Production numbers from ../shared/notes/compaction.md until the benchmark tunes them. */
+/**
+ * Production numbers from ../shared/notes/compaction.md, tuned by `npm run bench` (BENCHMARKS.md):
+ * the threshold is capped at 60k and the micro floor raised to 30k, which cut the 1,000-turn cost by
+ * 54% against the window-derived threshold (167k) with a 20k floor.
+ */
 export const COMPACTION_DEFAULTS = {
+  /** Past this, carrying the history costs more in cache reads than a summary costs to write. */
+  thresholdCapTokens: 60_000,
   microKeepRecent: 8,
-  microClearAtLeast: 20_000,
+  microClearAtLeast: 30_000,
   microMinResultTokens: 250,
   keepTailTokens: 20_000,
   restoreRecentFiles: 5,
@@ -64,12 +75,17 @@ export interface CompactionOptions extends CompactionTunables {
   readonly contextWindow: number;
   readonly maxOutputTokens: number;
   readonly layers?: { readonly micro: boolean; readonly auto: boolean };
+  readonly summaryPrefixReuse?: boolean;
 }
 
 /** Fills in every setting from the few the user can set. Floors scale down with small thresholds. */
 export function compactionSettings(options: CompactionOptions): CompactionSettings {
   const threshold =
-    options.thresholdTokens ?? autoCompactThreshold(options.contextWindow, options.maxOutputTokens);
+    options.thresholdTokens ??
+    Math.min(
+      autoCompactThreshold(options.contextWindow, options.maxOutputTokens),
+      COMPACTION_DEFAULTS.thresholdCapTokens
+    );
   const scaled = (value: number, share: number) => Math.min(value, Math.floor(threshold * share));
   return {
     contextWindow: options.contextWindow,
@@ -78,7 +94,7 @@ export function compactionSettings(options: CompactionOptions): CompactionSettin
     minSavingsTokens: scaled(COMPACTION_DEFAULTS.minSavingsTokens, 0.1),
     micro: {
       keepRecent: options.microKeepRecent ?? COMPACTION_DEFAULTS.microKeepRecent,
-      clearAtLeast: options.microClearAtLeast ?? scaled(COMPACTION_DEFAULTS.microClearAtLeast, 0.12),
+      clearAtLeast: options.microClearAtLeast ?? scaled(COMPACTION_DEFAULTS.microClearAtLeast, 0.5),
       minResultTokens: scaled(COMPACTION_DEFAULTS.microMinResultTokens, 0.01),
       preserveTools: options.microPreserveTools ?? []
     },
@@ -91,7 +107,8 @@ export function compactionSettings(options: CompactionOptions): CompactionSettin
     maxConsecutiveFailures: 3,
     summaryAttempts: 2,
     spill: { maxResultChars: 50_000, previewChars: 2_000 },
-    layers: options.layers ?? { micro: true, auto: true }
+    layers: options.layers ?? { micro: true, auto: true },
+    summaryPrefixReuse: options.summaryPrefixReuse ?? true
   };
 }
 

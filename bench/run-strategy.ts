@@ -1,0 +1,201 @@
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { runSession } from '../src/agent/session.js';
+import type { CompactionEvent, Compactor } from '../src/compaction/compactor.js';
+import { parseAgentConfig } from '../src/config/inputs.js';
+import { AnthropicModelClient } from '../src/model/anthropic-client.js';
+import {
+  createPromptCache,
+  startFakeAnthropic,
+  type ParsedRequest,
+  type TokenCounter
+} from '../test-support/fake-anthropic/index.js';
+import { BENCH_TASK, benchScript, isSummaryRequest, type RetentionProbe } from './bench-model.js';
+import type { Strategy } from './strategies/index.js';
+import type { WorkloadPlan } from './workload.js';
+
+/** What one answered request cost, as the fake's prompt-cache model billed it. */
+export interface RequestRecord {
+  readonly kind: 'agent' | 'summary';
+  readonly promptTokens: number;
+  readonly input: number;
+  readonly cacheWrite: number;
+  readonly cacheRead: number;
+  output: number;
+  /** Agent requests: the compactor changed the history since the previous agent request. */
+  readonly afterCompaction: boolean;
+  /** Agent requests: what the strategy estimated this context at (undefined: no estimate). */
+  readonly estimate: number | undefined;
+  /** Agent requests: tokens first sent here (the new tool results and the reply before them). */
+  readonly newTokens: number;
+}
+
+/** Everything measured in one run of one strategy. */
+export interface RunRecord {
+  readonly strategy: string;
+  readonly turns: number;
+  readonly agentTurns: number;
+  readonly stopReason: string;
+  readonly requests: readonly RequestRecord[];
+  /** Requests the fake refused as longer than the window, and the agent turn of the first one. */
+  readonly overflows: number;
+  readonly firstOverflowTurn: number | undefined;
+  readonly compactions: readonly CompactionEvent[];
+  readonly probes: readonly RetentionProbe[];
+}
+
+export interface RunOptions {
+  readonly strategy: Strategy;
+  readonly turns: number;
+  readonly seedDir: string;
+  readonly plan: WorkloadPlan;
+  /** Shared between runs: the same texts are tokenized once. */
+  readonly tokenCounter: TokenCounter;
+}
+
+const MODEL = 'claude-sonnet-5-5';
+/** Simulated seconds a model call takes: the clock the prompt cache's 5-minute TTL runs on. */
+const SECONDS_PER_CALL = 12;
+
+/** Runs the workload for one strategy through the real loop, the real compaction code and the fake API. */
+export async function runStrategy(options: RunOptions): Promise<RunRecord> {
+  const { strategy, turns } = options;
+  const repo = createRepo(options.seedDir);
+  let clock = Date.UTC(2026, 10, 22, 9);
+  const script = benchScript(options.plan, turns);
+  const cache = createPromptCache();
+  const records: RequestRecord[] = [];
+  // Set by the compactor wrapper before each request, read by the usage model when it is answered.
+  let pending: { estimate: number | undefined; compacted: boolean } = {
+    estimate: undefined,
+    compacted: false
+  };
+
+  const fake = await startFakeAnthropic({
+    recordBodies: false,
+    tokenCounter: options.tokenCounter,
+    clock: () => clock,
+    script: (request, context) => {
+      clock += SECONDS_PER_CALL * 1000;
+      return script(request, context);
+    },
+    usageModel: (context) => {
+      const usage = cache(context);
+      const kind = isSummaryRequest(context.request) ? 'summary' : 'agent';
+      records.push({
+        kind,
+        promptTokens: context.promptTokens,
+        input: usage.input_tokens,
+        cacheWrite: usage.cache_creation_input_tokens,
+        cacheRead: usage.cache_read_input_tokens,
+        output: 0,
+        afterCompaction: kind === 'agent' && pending.compacted,
+        estimate: kind === 'agent' ? pending.estimate : undefined,
+        newTokens: kind === 'agent' ? newTokensOf(context.request, context.segments, records.length === 0) : 0
+      });
+      if (kind === 'agent') pending = { estimate: undefined, compacted: false };
+      return usage;
+    }
+  });
+  try {
+    const inputs: Record<string, string> = {
+      model: MODEL,
+      max_turns: String(turns + 10),
+      max_budget_usd: '100000',
+      timeout_minutes: '30000'
+    };
+    const config = parseAgentConfig((name) => inputs[name] ?? '', { ANTHROPIC_API_KEY: 'bench-key' });
+    const measured = (inner: Compactor): Compactor => ({
+      async compact(history, trigger, context) {
+        const result = await inner.compact(history, trigger, context);
+        pending = {
+          estimate: result.estimatedContextTokens,
+          compacted: pending.compacted || result.events.length > 0
+        };
+        return result;
+      }
+    });
+    const outcome = await runSession({
+      config,
+      task: BENCH_TASK,
+      repoDir: repo,
+      transcriptsDir: path.join(repo, '.transcripts'),
+      runId: `bench-${strategy.name}-${turns}`,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME },
+      model: new AnthropicModelClient({ apiKey: 'bench-key', baseURL: fake.url, retryBaseDelayMs: 1 }),
+      compactor: (parts) => measured(strategy.build(parts, () => clock)),
+      now: () => clock
+    });
+    // Output tokens come from the answers, in the same order as the usage model saw the requests.
+    const answered = fake.requests.filter((request) => request.response?.kind === 'message');
+    answered.forEach((request, index) => {
+      const record = records[index];
+      if (record && request.response?.kind === 'message')
+        record.output = request.response.usage.output_tokens;
+    });
+    const overflowed = fake.requests.filter(
+      (request) => request.response?.kind === 'error' && /prompt is too long/.test(request.response.message)
+    );
+    const firstOverflow = overflowed[0];
+    return {
+      strategy: strategy.name,
+      turns,
+      agentTurns: script.agentTurns(),
+      stopReason: outcome.result.stopReason,
+      requests: records,
+      overflows: overflowed.length,
+      firstOverflowTurn:
+        firstOverflow === undefined
+          ? undefined
+          : records.filter(
+              (record, index) => record.kind === 'agent' && answered[index]!.seq < firstOverflow.seq
+            ).length,
+      compactions: outcome.result.compactionLog,
+      probes: script.probes
+    };
+  } finally {
+    await fake.close();
+    rmSync(repo, { recursive: true, force: true });
+  }
+}
+
+/** A git repository holding the seed, as actions/checkout would leave it. */
+function createRepo(seedDir: string): string {
+  const root = mkdtempSync(path.join(tmpdir(), 'compact-agent-bench-repo-'));
+  cpSync(seedDir, root, { recursive: true });
+  const git = (...args: string[]) =>
+    execFileSync('git', args, {
+      cwd: root,
+      stdio: 'ignore',
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        GIT_AUTHOR_NAME: 'Bench',
+        GIT_AUTHOR_EMAIL: 'bench@example.com',
+        GIT_COMMITTER_NAME: 'Bench',
+        GIT_COMMITTER_EMAIL: 'bench@example.com'
+      }
+    });
+  git('init', '--quiet', '--initial-branch=main');
+  git('add', '-A');
+  git('commit', '--quiet', '-m', 'seed');
+  return root;
+}
+
+/**
+ * The tokens a request sends for the first time: all of the first request, then the last message
+ * (new tool results) and the reply before it. The cost floor writes each of them once.
+ */
+function newTokensOf(
+  request: ParsedRequest,
+  segments: ReadonlyArray<{ messageIndex?: number; tokens: number }>,
+  first: boolean
+): number {
+  if (first) return segments.reduce((sum, segment) => sum + segment.tokens, 0);
+  const last = request.messages.length - 1;
+  return segments
+    .filter((segment) => segment.messageIndex !== undefined && segment.messageIndex >= last - 1)
+    .reduce((sum, segment) => sum + segment.tokens, 0);
+}

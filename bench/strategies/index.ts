@@ -1,0 +1,47 @@
+import { noCompaction, type Compactor } from '../../src/compaction/compactor.js';
+import { defaultCompactor, type CompactorParts } from '../../src/agent/session.js';
+import { ReferenceCompactor } from './reference.js';
+
+/** A compaction strategy the benchmark runs: how to build its compactor for one run. */
+export interface Strategy {
+  readonly name: string;
+  readonly description: string;
+  readonly build: (parts: CompactorParts, now: () => number) => Compactor;
+}
+
+/** Every strategy, in the order the report lists them. */
+export const STRATEGIES: readonly Strategy[] = [
+  { name: 'none', description: 'no compaction: runs until the context overflows', build: () => noCompaction },
+  {
+    name: 'reference',
+    description: 'the seed design: micro every turn keeping 3, chars/4, 50k threshold, fresh summary request',
+    build: (parts, now) =>
+      new ReferenceCompactor({
+        model: parts.model,
+        modelName: parts.config.model,
+        prices: parts.config.modelSpec.prices,
+        store: parts.store,
+        now
+      })
+  },
+  {
+    name: 'default',
+    description: 'ours, with the shipped defaults',
+    build: (parts, now) => defaultCompactor(parts, now)
+  },
+  {
+    name: 'no-micro',
+    description: 'ours without the micro layer (summaries only)',
+    build: (parts, now) => defaultCompactor(parts, now, { layers: { micro: false, auto: true } })
+  },
+  {
+    name: 'no-hysteresis',
+    description: 'ours, micro clearing whatever it can every turn (no floor)',
+    build: (parts, now) => defaultCompactor(parts, now, { microClearAtLeast: 1 })
+  },
+  {
+    name: 'no-prefix-reuse',
+    description: 'ours, the summary sent as a fresh request (history pasted as JSON)',
+    build: (parts, now) => defaultCompactor(parts, now, { summaryPrefixReuse: false })
+  }
+];
