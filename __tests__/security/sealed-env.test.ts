@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, statSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
@@ -10,12 +10,16 @@ import {
 
 const runnerEnv = (): NodeJS.ProcessEnv => ({
   PATH: '/usr/bin',
+  HOME: '/home/runner',
+  LC_ALL: 'C.UTF-8',
   GITHUB_WORKSPACE: '/work/repo',
   INPUT_GITHUB_TOKEN: 'ghs_0123456789abcdefghijklmnopqrstuvwxyz',
   INPUT_ANTHROPIC_API_KEY: 'sk-ant-api03-test-key-0123456789',
   ACTIONS_RUNTIME_TOKEN: 'eyJhbGciOiJIUzI1NiJ9.runtime',
-  ACTIONS_ID_TOKEN_REQUEST_URL: 'https://token.example/idtoken',
-  INPUT_MAX_OUTPUT_TOKENS: '4096',
+  // Secrets under names no pattern would catch.
+  DB_PASS: 'hunter2-but-longer',
+  GH_PAT: 'github_pat_0123456789',
+  DATABASE_URL: 'postgres://app:s3cret@db.internal/app',
   INPUT_PROMPT: 'fix the tests'
 });
 
@@ -32,9 +36,9 @@ function imageThatRecordsExecve(env: NodeJS.ProcessEnv): { image: ProcessImage; 
   const replaced: Replacement[] = [];
   const image: ProcessImage = {
     env,
-    execPath: '/opt/node24/bin/node',
+    execPath: process.execPath,
     execArgv: ['--enable-source-maps'],
-    argv: ['/opt/node24/bin/node', '/actions/compact-agent/dist/index.js'],
+    argv: [process.execPath, '/actions/compact-agent/dist/index.js'],
     execve: (file, args, newEnv) => {
       const sealedFile = newEnv[SEALED_ENV_VARIABLE]!;
       replaced.push({
@@ -50,96 +54,124 @@ function imageThatRecordsExecve(env: NodeJS.ProcessEnv): { image: ProcessImage; 
   return { image, replaced };
 }
 
+/** A sealed file as the first image writes it, for the second pass. */
+function sealedFile(content: string, mode = 0o600): string {
+  const folder = mkdtempSync(path.join(tmpdir(), 'compact-agent-sealed-'));
+  const file = path.join(folder, 'env.json');
+  writeFileSync(file, content, { mode });
+  return file;
+}
+
+const secondPass = (env: NodeJS.ProcessEnv): ProcessImage => ({
+  env,
+  execPath: process.execPath,
+  execArgv: [],
+  argv: ['node', 'x.js']
+});
+
 describe('splitSecretEnv', () => {
-  it('takes every variable whose name says secret, and leaves URLs, sizes and ordinary inputs', () => {
+  it('moves everything out but what Node needs to start: secrets come under any name', () => {
     const { secrets, rest } = splitSecretEnv(runnerEnv());
-    expect(Object.keys(secrets).sort()).toEqual([
-      'ACTIONS_RUNTIME_TOKEN',
-      'INPUT_ANTHROPIC_API_KEY',
-      'INPUT_GITHUB_TOKEN'
-    ]);
-    expect(Object.keys(rest).sort()).toEqual([
-      'ACTIONS_ID_TOKEN_REQUEST_URL',
-      'GITHUB_WORKSPACE',
-      'INPUT_MAX_OUTPUT_TOKENS',
-      'INPUT_PROMPT',
-      'PATH'
-    ]);
+    expect(Object.keys(rest).sort()).toEqual(['HOME', 'LC_ALL', 'PATH']);
+    expect(Object.keys(secrets)).toEqual(
+      expect.arrayContaining(['DB_PASS', 'GH_PAT', 'DATABASE_URL', 'INPUT_GITHUB_TOKEN'])
+    );
   });
 });
 
 describe('sealSecretEnvironment', () => {
-  it('re-executes the same program without the secrets, which wait in a private file', () => {
+  it('re-executes the same program with only the harmless variables; the rest waits in a private file', () => {
     const { image, replaced } = imageThatRecordsExecve(runnerEnv());
     const outcome = sealSecretEnvironment(image);
     expect(replaced).toHaveLength(1);
     const [replacement] = replaced;
-    expect(replacement!.file).toBe('/opt/node24/bin/node');
+    expect(replacement!.file).toBe(process.execPath);
     expect(replacement!.args).toEqual([
-      '/opt/node24/bin/node',
+      process.execPath,
       '--enable-source-maps',
       '/actions/compact-agent/dist/index.js'
     ]);
-    expect(replacement!.env.INPUT_GITHUB_TOKEN).toBeUndefined();
-    expect(replacement!.env.INPUT_ANTHROPIC_API_KEY).toBeUndefined();
-    expect(replacement!.env.ACTIONS_RUNTIME_TOKEN).toBeUndefined();
-    expect(replacement!.env.INPUT_PROMPT).toBe('fix the tests');
+    expect(Object.keys(replacement!.env).sort()).toEqual([SEALED_ENV_VARIABLE, 'HOME', 'LC_ALL', 'PATH']);
     expect(replacement!.sealed).toEqual(splitSecretEnv(runnerEnv()).secrets);
     expect(replacement!.mode).toBe(0o600);
-    // This execve failed, so the action goes on unsealed, says why, and leaves no secret file behind.
+    // This execve failed, so the action goes on unsealed, says why, and leaves no file behind.
     expect(outcome).toEqual({
       kind: 'unsupported',
       reason: 're-executing without secrets failed: EACCES: stand-in for a replaced process'
     });
-    expect(existsSync(replacement!.env[SEALED_ENV_VARIABLE]!)).toBe(false);
+    expect(existsSync(path.dirname(replacement!.env[SEALED_ENV_VARIABLE]!))).toBe(false);
   });
 
-  it('in the new image, reads the secrets back into memory and deletes their file', () => {
-    const { image, replaced } = imageThatRecordsExecve(runnerEnv());
+  it('puts the file in RUNNER_TEMP, which the runner empties after the job', () => {
+    const runnerTemp = mkdtempSync(path.join(tmpdir(), 'runner-temp-'));
+    const { image, replaced } = imageThatRecordsExecve({ ...runnerEnv(), RUNNER_TEMP: runnerTemp });
     sealSecretEnvironment(image);
-    // Recreate the file the replaced process would have found, and start "the new image" with its env.
-    const sealedFile = replaced[0]!.env[SEALED_ENV_VARIABLE]!;
-    const folder = mkdtempSync(path.join(tmpdir(), 'compact-agent-sealed-'));
-    const file = path.join(folder, path.basename(sealedFile));
-    writeFileSync(file, JSON.stringify(replaced[0]!.sealed), { mode: 0o600 });
-    const env = { ...replaced[0]!.env, [SEALED_ENV_VARIABLE]: file };
-    const outcome = sealSecretEnvironment({ ...image, env });
-    expect(outcome).toEqual({
-      kind: 'unsealed',
-      names: ['ACTIONS_RUNTIME_TOKEN', 'INPUT_ANTHROPIC_API_KEY', 'INPUT_GITHUB_TOKEN']
-    });
-    expect(env).toEqual(runnerEnv());
-    expect(existsSync(folder)).toBe(false);
+    expect(path.dirname(path.dirname(replaced[0]!.env[SEALED_ENV_VARIABLE]!))).toBe(runnerTemp);
+    expect(replaced[0]!.env.RUNNER_TEMP).toBe(runnerTemp);
   });
 
-  it('says so, and goes on, where the runtime has no process.execve (Node < 22.15)', () => {
+  it('in the new image, reads the variables back into memory and deletes their file and folder', () => {
+    const file = sealedFile(JSON.stringify(splitSecretEnv(runnerEnv()).secrets));
+    const env = { ...splitSecretEnv(runnerEnv()).rest, [SEALED_ENV_VARIABLE]: file };
+    const outcome = sealSecretEnvironment(secondPass(env));
+    expect(outcome.kind).toBe('unsealed');
+    expect(env).toEqual(runnerEnv());
+    expect(existsSync(path.dirname(file))).toBe(false);
+  });
+
+  it('does not re-execute where it cannot: no process.execve (Node < 22.15), or no such program', () => {
     const env = runnerEnv();
-    const outcome = sealSecretEnvironment({ env, execPath: 'node', execArgv: [], argv: ['node', 'x.js'] });
-    expect(outcome.kind).toBe('unsupported');
-    expect(outcome.kind === 'unsupported' && outcome.reason).toMatch(/no process\.execve/);
+    const old = sealSecretEnvironment({ env, execPath: 'node', execArgv: [], argv: ['node', 'x.js'] });
+    expect(old.kind === 'unsupported' && old.reason).toMatch(/no process\.execve/);
     expect(env).toEqual(runnerEnv());
-  });
-
-  it('does nothing when there is no secret to seal', () => {
-    const { image, replaced } = imageThatRecordsExecve({ PATH: '/usr/bin', INPUT_PROMPT: 'hi' });
-    expect(sealSecretEnvironment(image)).toEqual({ kind: 'nothing-to-seal' });
+    // A failed execve aborts Node rather than throwing, so a missing program is caught before it.
+    const { image, replaced } = imageThatRecordsExecve(runnerEnv());
+    const missing = sealSecretEnvironment({ ...image, execPath: '/nonexistent/node' });
+    expect(missing.kind === 'unsupported' && missing.reason).toMatch(
+      /cannot re-execute \/nonexistent\/node: .*ENOENT/
+    );
     expect(replaced).toEqual([]);
   });
 
-  it('fails with a clear error when the sealed file is gone or damaged, instead of running without keys', () => {
-    const folder = mkdtempSync(path.join(tmpdir(), 'compact-agent-sealed-'));
-    const damaged = path.join(folder, 'env.json');
-    writeFileSync(damaged, '{"INPUT_GITHUB_TOKEN": 42}');
-    const image = (file: string): ProcessImage => ({
-      env: { [SEALED_ENV_VARIABLE]: file },
-      execPath: 'node',
-      execArgv: [],
-      argv: ['node', 'x.js']
-    });
-    expect(() => sealSecretEnvironment(image(damaged))).toThrow(
-      /could not read back its sealed secrets.*Re-run the job/s
+  it('ignores an empty marker, and refuses one that points anywhere but at a file of its own', () => {
+    const { image, replaced } = imageThatRecordsExecve({ ...runnerEnv(), [SEALED_ENV_VARIABLE]: '' });
+    sealSecretEnvironment(image);
+    expect(replaced).toHaveLength(1); // an empty value is not a sealed environment: seal as usual
+
+    // A folder someone wants deleted: refused, and nothing in it is touched.
+    const victim = mkdtempSync(path.join(tmpdir(), 'victim-'));
+    writeFileSync(path.join(victim, 'env.json'), '{}', { mode: 0o600 });
+    expect(() =>
+      sealSecretEnvironment(secondPass({ [SEALED_ENV_VARIABLE]: path.join(victim, 'env.json') }))
+    ).toThrow(
+      /not a file this action wrote: its folder is not a compact-agent-sealed-\* folder.*Do not set COMPACT_AGENT_SEALED_ENV/s
     );
-    expect(existsSync(folder)).toBe(false);
-    expect(() => sealSecretEnvironment(image(path.join(folder, 'missing.json')))).toThrow(/ENOENT/);
+    expect(existsSync(path.join(victim, 'env.json'))).toBe(true);
+
+    const readable = sealedFile('{}', 0o644);
+    expect(() => sealSecretEnvironment(secondPass({ [SEALED_ENV_VARIABLE]: readable }))).toThrow(
+      /its mode is 644, not 600/
+    );
+    expect(existsSync(readable)).toBe(true);
+
+    const elsewhere = mkdtempSync(path.join(tmpdir(), 'other-'));
+    const nested = path.join(elsewhere, 'compact-agent-sealed-x');
+    mkdirSync(nested);
+    writeFileSync(path.join(nested, 'env.json'), '{}', { mode: 0o600 });
+    expect(() =>
+      sealSecretEnvironment(secondPass({ [SEALED_ENV_VARIABLE]: path.join(nested, 'env.json') }))
+    ).toThrow(/its folder is not in/);
+  });
+
+  it('fails with a clear error when its own file is gone or damaged, instead of running without keys', () => {
+    const damaged = sealedFile('{"INPUT_GITHUB_TOKEN": 42}');
+    expect(() => sealSecretEnvironment(secondPass({ [SEALED_ENV_VARIABLE]: damaged }))).toThrow(
+      /could not read back its sealed environment.*Re-run the job/s
+    );
+    expect(existsSync(path.dirname(damaged))).toBe(false);
+    const gone = path.join(path.dirname(sealedFile('{}')), 'missing', 'env.json');
+    expect(() => sealSecretEnvironment(secondPass({ [SEALED_ENV_VARIABLE]: gone }))).toThrow(
+      /not a file this action wrote/
+    );
   });
 });

@@ -12548,20 +12548,145 @@ class CompactionRun {
 var external_node_fs_ = __nccwpck_require__(3024);
 // EXTERNAL MODULE: external "node:child_process"
 var external_node_child_process_ = __nccwpck_require__(1421);
+;// CONCATENATED MODULE: ./src/git/repository.ts
+
+
+
+class GitError extends Error {
+    constructor(args, stderr) {
+        super(`git ${args.join(' ')} failed: ${stderr.trim().split('\n').slice(-3).join(' ')}`);
+        this.name = 'GitError';
+    }
+}
+/**
+ * The git boundary: the few commands the action runs, each with fixed arguments. Only the action
+ * commits and pushes; it never force-pushes and never pushes the default branch.
+ */
+class GitRepository {
+    root;
+    env;
+    constructor(root, env = process.env) {
+        this.root = root;
+        this.env = env;
+    }
+    /**
+     * Runs git for the action itself. The agent may have planted hooks, an fsmonitor or a credential
+     * helper (in .git or in ~/.gitconfig): hooks and fsmonitor are switched off, global and system
+     * config are not read, and git gets a minimal environment without the action's secrets.
+     */
+    run(args) {
+        return new Promise((resolve, reject) => {
+            (0,external_node_child_process_.execFile)('git', ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false', ...args], { cwd: this.root, env: gitEnvironment(this.env), maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => error ? reject(new GitError(args, stderr || error.message)) : resolve(stdout));
+        });
+    }
+    async currentBranch() {
+        return (await this.run(['rev-parse', '--abbrev-ref', 'HEAD'])).trim();
+    }
+    async head() {
+        return (await this.run(['rev-parse', 'HEAD'])).trim();
+    }
+    /** Keeps the run's transcripts out of every commit, without touching the repository's .gitignore. */
+    async excludeFromCommits(relativePath) {
+        const exclude = external_node_path_default().join(this.root, '.git', 'info', 'exclude');
+        await (0,promises_.mkdir)(external_node_path_default().dirname(exclude), { recursive: true });
+        const current = await (0,promises_.readFile)(exclude, 'utf8').catch(() => '');
+        const line = `/${relativePath.replace(/^\/+/, '')}`;
+        if (!current.split('\n').includes(line))
+            await (0,promises_.appendFile)(exclude, `${current.endsWith('\n') || current === '' ? '' : '\n'}${line}\n`);
+    }
+    /** Fetches a branch or pull ref from origin and checks it out (the PR's head, for PR comments). */
+    async checkoutFromOrigin(ref, localBranch) {
+        await this.run(['fetch', '--no-tags', 'origin', ref]);
+        await this.run(localBranch ? ['checkout', '-B', localBranch, 'FETCH_HEAD'] : ['checkout', '--detach', 'FETCH_HEAD']);
+    }
+    async createBranch(name) {
+        await this.run(['checkout', '-b', name]);
+    }
+    /** Stages everything (the exclude file keeps transcripts out) and commits when something changed. */
+    async commitAll(message, identity) {
+        await this.run(['add', '--all']);
+        const staged = await this.run(['diff', '--cached', '--name-only']);
+        if (staged.trim() === '')
+            return false;
+        await this.run([
+            '-c',
+            `user.name=${identity.name}`,
+            '-c',
+            `user.email=${identity.email}`,
+            'commit',
+            '--quiet',
+            '--no-verify',
+            '-m',
+            message
+        ]);
+        return true;
+    }
+    /** Paths under `folder` that differ from `base`, committed or not, tracked or new. */
+    async changedUnder(base, folder) {
+        const committed = await this.run(['diff', '--name-only', base, '--', folder]);
+        const uncommitted = await this.run(['status', '--porcelain', '--untracked-files=all', '--', folder]);
+        const paths = [
+            ...committed.split('\n'),
+            ...uncommitted.split('\n').map((line) => line.slice(3).replace(/^.* -> /, ''))
+        ].filter((line) => line.trim() !== '');
+        return [...new Set(paths)].sort();
+    }
+    /** Puts `folder` back as it is in `base`: changes undone, new files removed. */
+    async revertFolder(base, folder) {
+        await this.run(['checkout', base, '--', folder]).catch(() => undefined); // the folder may not exist in base
+        await this.run(['clean', '-fdq', '--', folder]);
+        const left = await this.run(['diff', '--name-only', base, '--', folder]);
+        for (const file of left.split('\n').filter((line) => line !== ''))
+            await this.run(['rm', '-q', '--cached', '--ignore-unmatch', file]);
+    }
+    async diffStat(base) {
+        return (await this.run(['diff', '--stat', base, 'HEAD'])).trimEnd();
+    }
+    async patch(base) {
+        return this.run(['diff', '--binary', base, 'HEAD']);
+    }
+    /** The only push there is: `push origin <branch>`, never forced, never the default branch. */
+    async push(branch, defaultBranch) {
+        if (branch === defaultBranch)
+            throw new GitError(['push', 'origin', branch], 'refusing to push the default branch');
+        await this.run(['push', 'origin', branch]);
+    }
+}
+/** What git needs to run, and nothing more: no tokens, no inputs. */
+function gitEnvironment(source) {
+    return {
+        PATH: source.PATH,
+        HOME: source.HOME,
+        LANG: source.LANG ?? 'C.UTF-8',
+        GIT_TERMINAL_PROMPT: '0',
+        GIT_CONFIG_GLOBAL: '/dev/null',
+        GIT_CONFIG_NOSYSTEM: '1'
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/git/changed-files.ts
 
 /**
  * `git status --porcelain` of the repository, without the transcripts folder: what the agent changed.
- * Undefined when git cannot answer (not a repository, git missing), so callers fall back.
+ * Undefined when git cannot answer (not a repository, git missing), so callers fall back. It runs
+ * while the agent's files are in place, so it goes through GitRepository: no planted hook or
+ * fsmonitor runs, and git gets none of the action's secrets.
  */
-function changedFiles(repoRoot) {
-    return new Promise((resolve) => {
-        (0,external_node_child_process_.execFile)('git', ['status', '--porcelain', '--untracked-files=all', '--', '.', ':(exclude).transcripts'], { cwd: repoRoot, timeout: 30_000, maxBuffer: 8 * 1024 * 1024 }, (error, stdout) => {
-            if (error)
-                return resolve(undefined);
-            resolve(stdout.split('\n').filter((line) => line.trim() !== ''));
-        });
-    });
+async function changedFiles(repoRoot) {
+    try {
+        const status = await new GitRepository(repoRoot).run([
+            'status',
+            '--porcelain',
+            '--untracked-files=all',
+            '--',
+            '.',
+            ':(exclude).transcripts'
+        ]);
+        return status.split('\n').filter((line) => line.trim() !== '');
+    }
+    catch {
+        return undefined;
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/compaction/run-folder-store.ts

@@ -1,19 +1,23 @@
-import { execFile } from 'node:child_process';
+import { GitRepository } from './repository.js';
 
 /**
  * `git status --porcelain` of the repository, without the transcripts folder: what the agent changed.
- * Undefined when git cannot answer (not a repository, git missing), so callers fall back.
+ * Undefined when git cannot answer (not a repository, git missing), so callers fall back. It runs
+ * while the agent's files are in place, so it goes through GitRepository: no planted hook or
+ * fsmonitor runs, and git gets none of the action's secrets.
  */
-export function changedFiles(repoRoot: string): Promise<string[] | undefined> {
-  return new Promise((resolve) => {
-    execFile(
-      'git',
-      ['status', '--porcelain', '--untracked-files=all', '--', '.', ':(exclude).transcripts'],
-      { cwd: repoRoot, timeout: 30_000, maxBuffer: 8 * 1024 * 1024 },
-      (error, stdout) => {
-        if (error) return resolve(undefined);
-        resolve(stdout.split('\n').filter((line) => line.trim() !== ''));
-      }
-    );
-  });
+export async function changedFiles(repoRoot: string): Promise<string[] | undefined> {
+  try {
+    const status = await new GitRepository(repoRoot).run([
+      'status',
+      '--porcelain',
+      '--untracked-files=all',
+      '--',
+      '.',
+      ':(exclude).transcripts'
+    ]);
+    return status.split('\n').filter((line) => line.trim() !== '');
+  } catch {
+    return undefined;
+  }
 }

@@ -1,18 +1,52 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  lstatSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmdirSync,
+  rmSync,
+  writeFileSync
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { isSecretName } from './redactor.js';
 
 /**
  * Why this exists: Linux shows a process's *initial* environment in /proc/<pid>/environ to every
  * process of the same user, and deleting a variable from process.env does not change it. The agent's
  * shell runs as that user, so it could read the GitHub token from the action's process and push with
- * it. The action therefore replaces itself (execve) with a copy whose initial environment holds no
- * secrets; the secrets travel through a private file that the new image reads and deletes at once,
- * and from then on live only in the process's memory.
+ * it. The action therefore replaces itself (execve) with a copy whose initial environment holds only
+ * a few harmless variables; everything else travels through a private file that the new image reads
+ * and deletes at once, and from then on lives only in the process's memory.
  */
 export const SEALED_ENV_VARIABLE = 'COMPACT_AGENT_SEALED_ENV';
+const FOLDER_PREFIX = 'compact-agent-sealed-';
+const FILE_NAME = 'env.json';
+
+/**
+ * What stays in the initial environment: what Node needs to start, and nothing a secret could hide
+ * in. An allow-list, because secrets come under any name (DB_PASS, GH_PAT, DATABASE_URL, ...).
+ */
+const KEPT_VARIABLES = new Set([
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'SHELL',
+  'LANG',
+  'LANGUAGE',
+  'TZ',
+  'TERM',
+  'TMPDIR',
+  'CI',
+  'RUNNER_TEMP',
+  // Read by Node itself while it starts, before any of our code runs.
+  'NODE_OPTIONS',
+  'NODE_EXTRA_CA_CERTS'
+]);
+const KEPT_PREFIXES = ['LC_'];
 
 /** The slice of `process` this needs, so tests can hand in their own. */
 export interface ProcessImage {
@@ -25,11 +59,10 @@ export interface ProcessImage {
 }
 
 export type SealOutcome =
-  | { readonly kind: 'nothing-to-seal' }
   | { readonly kind: 'unsealed'; readonly names: readonly string[] }
   | { readonly kind: 'unsupported'; readonly reason: string };
 
-/** The variables that must not stay in the initial environment, and the rest. */
+/** The variables to move out of the initial environment, and the few that stay. */
 export function splitSecretEnv(env: NodeJS.ProcessEnv): {
   secrets: Record<string, string>;
   rest: NodeJS.ProcessEnv;
@@ -38,69 +71,129 @@ export function splitSecretEnv(env: NodeJS.ProcessEnv): {
   const rest: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined) continue;
-    if (isSecretName(name) && value !== '') secrets[name] = value;
-    else rest[name] = value;
+    const kept = KEPT_VARIABLES.has(name) || KEPT_PREFIXES.some((prefix) => name.startsWith(prefix));
+    if (kept) rest[name] = value;
+    else secrets[name] = value;
   }
   return { secrets, rest };
 }
 
 /**
  * Called first thing by the entry point. On the first pass it re-executes the process without its
- * secrets (and does not return). On the second pass it reads the secrets back into `process.env`,
- * which changes memory only, never /proc/<pid>/environ.
+ * environment (and does not return). On the second pass it reads the variables back into
+ * `process.env`, which changes memory only, never /proc/<pid>/environ.
  */
 export function sealSecretEnvironment(image: ProcessImage): SealOutcome {
   const sealedFile = image.env[SEALED_ENV_VARIABLE];
-  if (sealedFile !== undefined) return unseal(image.env, sealedFile);
-  const { secrets, rest } = splitSecretEnv(image.env);
-  const names = Object.keys(secrets);
-  if (names.length === 0) return { kind: 'nothing-to-seal' };
+  if (sealedFile) return unseal(image.env, sealedFile);
+  delete image.env[SEALED_ENV_VARIABLE]; // set but empty: never ours
   if (!image.execve) {
     return {
       kind: 'unsupported',
       reason: `this Node.js (${process.version}) has no process.execve, so the agent's shell can read the action's initial environment`
     };
   }
+  try {
+    // A failed execve aborts Node instead of throwing: check what can be checked first.
+    accessSync(image.execPath, constants.X_OK);
+  } catch (error) {
+    return { kind: 'unsupported', reason: `cannot re-execute ${image.execPath}: ${describe(error)}` };
+  }
+  const { secrets, rest } = splitSecretEnv(image.env);
   let file: string | undefined;
   try {
-    file = writeSealedFile(secrets);
+    file = writeSealedFile(secrets, sealedFolderParent(image.env));
     return image.execve(image.execPath, [image.execPath, ...image.execArgv, ...image.argv.slice(1)], {
       ...rest,
       [SEALED_ENV_VARIABLE]: file
     });
   } catch (error) {
-    if (file) rmSync(path.dirname(file), { recursive: true, force: true });
+    if (file) removeSealedFile(file);
     return { kind: 'unsupported', reason: `re-executing without secrets failed: ${describe(error)}` };
   }
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 const SealedSecrets = z.record(z.string(), z.string());
 
 function unseal(env: NodeJS.ProcessEnv, file: string): SealOutcome {
+  const problem = sealedFileProblem(file, env);
+  if (problem) {
+    throw new Error(
+      `${SEALED_ENV_VARIABLE} is set to ${JSON.stringify(file)}, which is not a file this action wrote: ${problem}. ` +
+        `Do not set ${SEALED_ENV_VARIABLE} in the workflow; it is the action's own.`
+    );
+  }
   let secrets: Record<string, string>;
   try {
     secrets = SealedSecrets.parse(JSON.parse(readFileSync(file, 'utf8')));
   } catch (error) {
+    removeSealedFile(file);
     throw new Error(
-      `compact-agent could not read back its sealed secrets from ${file}: ${describe(error)}. ` +
+      `compact-agent could not read back its sealed environment from ${file}: ${describe(error)}. ` +
         `Re-run the job; if it happens again, report it.`
     );
-  } finally {
-    rmSync(path.dirname(file), { recursive: true, force: true });
   }
+  removeSealedFile(file);
   delete env[SEALED_ENV_VARIABLE];
   Object.assign(env, secrets);
   return { kind: 'unsealed', names: Object.keys(secrets).sort() };
 }
 
-function writeSealedFile(secrets: Record<string, string>): string {
+/**
+ * Why a path is not one of ours (undefined when it is): ours is `<parent>/compact-agent-sealed-XXXXXX/env.json`,
+ * a regular file of our user, mode 0600. Checked before anything is read or deleted.
+ */
+function sealedFileProblem(file: string, env: NodeJS.ProcessEnv): string | undefined {
+  if (!path.isAbsolute(file) || path.basename(file) !== FILE_NAME)
+    return `it is not an absolute path to ${FILE_NAME}`;
+  const folder = path.dirname(file);
+  if (!path.basename(folder).startsWith(FOLDER_PREFIX)) return `its folder is not a ${FOLDER_PREFIX}* folder`;
+  const parent = realOrSelf(path.dirname(folder));
+  const allowed = [realOrSelf(sealedFolderParent(env)), realOrSelf(tmpdir())];
+  if (!allowed.includes(parent)) return `its folder is not in ${allowed.join(' or ')}`;
+  let stats;
+  try {
+    stats = lstatSync(file);
+  } catch (error) {
+    return describe(error);
+  }
+  if (!stats.isFile()) return 'it is not a regular file';
+  if (typeof process.getuid === 'function' && stats.uid !== process.getuid()) return 'another user owns it';
+  if ((stats.mode & 0o777) !== 0o600) return `its mode is ${(stats.mode & 0o777).toString(8)}, not 600`;
+  return undefined;
+}
+
+function realOrSelf(folder: string): string {
+  try {
+    return realpathSync(folder);
+  } catch {
+    return path.resolve(folder);
+  }
+}
+
+/** RUNNER_TEMP is emptied after every job, /tmp may not be on a self-hosted runner. */
+function sealedFolderParent(env: NodeJS.ProcessEnv): string {
+  return env.RUNNER_TEMP && path.isAbsolute(env.RUNNER_TEMP) ? env.RUNNER_TEMP : tmpdir();
+}
+
+function writeSealedFile(secrets: Record<string, string>, parent: string): string {
   // A private folder (0700) and file (0600); it lives only until the new image has started.
-  const folder = mkdtempSync(path.join(tmpdir(), 'compact-agent-sealed-'));
-  const file = path.join(folder, 'env.json');
+  const folder = mkdtempSync(path.join(parent, FOLDER_PREFIX));
+  const file = path.join(folder, FILE_NAME);
   writeFileSync(file, JSON.stringify(secrets), { mode: 0o600 });
   return file;
+}
+
+/** Deletes exactly the file and its (then empty) folder: never anything recursively. */
+function removeSealedFile(file: string): void {
+  try {
+    rmSync(file, { force: true });
+    rmdirSync(path.dirname(file));
+  } catch {
+    // Left behind in a private folder of the runner's temp: not worth failing the run for.
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
