@@ -42,6 +42,25 @@ function exchange(file: SeedFile, index: number, lines = 400): MessageParam[] {
   ];
 }
 
+/** Tokens of an exchange as the API counts them: the texts and the tool input, not the JSON around them. */
+function exchangeTokens(pair: readonly MessageParam[], counter: TokenCounter): number {
+  let tokens = 0;
+  for (const message of pair) {
+    if (typeof message.content === 'string') {
+      tokens += counter.count(message.content);
+      continue;
+    }
+    for (const block of message.content) {
+      if (block.type === 'text') tokens += counter.count(block.text);
+      if (block.type === 'tool_use')
+        tokens += counter.count(JSON.stringify(block.input)) + counter.count(block.name);
+      if (block.type === 'tool_result' && typeof block.content === 'string')
+        tokens += counter.count(block.content);
+    }
+  }
+  return tokens;
+}
+
 /** The task and enough real read_file exchanges to hold `target` tokens, by the real tokenizer. */
 function historyOf(
   files: readonly SeedFile[],
@@ -52,7 +71,7 @@ function historyOf(
   let tokens = 0;
   for (let index = 0; tokens < target; index++) {
     const pair = exchange(files[index % files.length]!, index);
-    tokens += counter.count(JSON.stringify(pair));
+    tokens += exchangeTokens(pair, counter);
     history.push(...pair);
   }
   return { history, tokens };
@@ -88,7 +107,7 @@ async function timeCompactor(
   const samples: number[] = [];
   for (let turn = 0; turn < MEASURED_TURNS + 10; turn++) {
     const pair = exchange(files[(turn * 7 + 3) % files.length]!, 10_000 + turn, 40);
-    tokens += counter.count(JSON.stringify(pair));
+    tokens += exchangeTokens(pair, counter);
     history = [...history, ...pair];
     const started = performance.now();
     history = await compact(history, turn, tokens);

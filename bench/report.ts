@@ -72,7 +72,11 @@ export interface ContextSeries {
 const COLORS = ['#888888', '#d62728', '#1f77b4', '#2ca02c', '#ff7f0e', '#9467bd'];
 
 /** A self-contained SVG line chart of context tokens per turn, one line per strategy. */
-export function contextChartSvg(series: readonly ContextSeries[], title: string): string {
+export function contextChartSvg(
+  series: readonly ContextSeries[],
+  title: string,
+  highlight = 'default'
+): string {
   const width = 960;
   const height = 420;
   const margin = { left: 70, right: 170, top: 40, bottom: 45 };
@@ -103,10 +107,18 @@ export function contextChartSvg(series: readonly ContextSeries[], title: string)
     `<text x="16" y="${margin.top + plotH / 2}" transform="rotate(-90 16 ${margin.top + plotH / 2})" text-anchor="middle">context tokens</text>`,
     `<rect x="${margin.left}" y="${margin.top}" width="${plotW}" height="${plotH}" fill="none" stroke="#999"/>`
   );
-  series.forEach((s, index) => {
+  // The highlighted line is drawn last and thicker, so a line that coincides with it cannot hide it.
+  const order = series
+    .map((s, index) => ({ s, index }))
+    .sort((a, b) => Number(a.s.name === highlight) - Number(b.s.name === highlight));
+  for (const { s, index } of order) {
     const color = COLORS[index % COLORS.length]!;
     const points = s.points.map((tokens, turn) => `${x(turn).toFixed(1)},${y(tokens).toFixed(1)}`).join(' ');
-    parts.push(`<polyline fill="none" stroke="${color}" stroke-width="1.3" points="${points}"/>`);
+    const width = s.name === highlight ? 2.4 : 1.3;
+    parts.push(`<polyline fill="none" stroke="${color}" stroke-width="${width}" points="${points}"/>`);
+  }
+  series.forEach((s, index) => {
+    const color = COLORS[index % COLORS.length]!;
     const legendY = margin.top + 14 + index * 20;
     parts.push(
       `<line x1="${margin.left + plotW + 15}" x2="${margin.left + plotW + 40}" y1="${legendY - 4}" y2="${legendY - 4}" stroke="${color}" stroke-width="3"/>`,

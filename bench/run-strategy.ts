@@ -6,6 +6,7 @@ import { runSession } from '../src/agent/session.js';
 import type { CompactionEvent, Compactor } from '../src/compaction/compactor.js';
 import { parseAgentConfig } from '../src/config/inputs.js';
 import { AnthropicModelClient } from '../src/model/anthropic-client.js';
+import type { ModelClient } from '../src/model/model-client.js';
 import {
   createPromptCache,
   startFakeAnthropic,
@@ -107,6 +108,7 @@ export async function runStrategy(options: RunOptions): Promise<RunRecord> {
       timeout_minutes: '30000'
     };
     const config = parseAgentConfig((name) => inputs[name] ?? '', { ANTHROPIC_API_KEY: 'bench-key' });
+    const wrap = strategy.wrapModel ?? ((model: ModelClient) => model);
     const measured = (inner: Compactor): Compactor => ({
       async compact(history, trigger, context) {
         const result = await inner.compact(history, trigger, context);
@@ -124,7 +126,7 @@ export async function runStrategy(options: RunOptions): Promise<RunRecord> {
       transcriptsDir: path.join(repo, '.transcripts'),
       runId: `bench-${strategy.name}-${turns}`,
       env: { PATH: process.env.PATH, HOME: process.env.HOME },
-      model: new AnthropicModelClient({ apiKey: 'bench-key', baseURL: fake.url, retryBaseDelayMs: 1 }),
+      model: wrap(new AnthropicModelClient({ apiKey: 'bench-key', baseURL: fake.url, retryBaseDelayMs: 1 })),
       compactor: (parts) => measured(strategy.build(parts, () => clock)),
       now: () => clock
     });

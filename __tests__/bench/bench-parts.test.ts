@@ -5,7 +5,12 @@ import { parseBenchArgs } from '../../bench/args.js';
 import { costFloor, figuresOf, percentile, retentionOf } from '../../bench/figures.js';
 import { contextChartSvg, renderTable } from '../../bench/report.js';
 import type { RequestRecord, RunRecord } from '../../bench/run-strategy.js';
-import { REFERENCE, referenceEstimate, referenceMicroCompact } from '../../bench/strategies/reference.js';
+import {
+  REFERENCE,
+  referenceEstimate,
+  referenceMicroCompact,
+  withStableBreakpoint
+} from '../../bench/strategies/reference.js';
 import { readSeed, stageSeed, WorkloadPlan } from '../../bench/workload.js';
 
 const prices = resolveModelSpec('claude-sonnet-5-5').prices; // $3 in, $3.75 write, $0.30 read, $15 out
@@ -156,6 +161,20 @@ describe('the reference design, as the seed writes it', () => {
     expect(next[8]).toBe(history[8]);
     expect(JSON.stringify(history[2])).toContain(long); // the input is not changed
     expect(referenceMicroCompact(next).cleared).toEqual([]);
+  });
+
+  it('is cached at its best: a breakpoint on the last user message before the 3 results it keeps', () => {
+    const request = { model: 'm', maxTokens: 10, system: [], tools: [], messages: history };
+    const marked = withStableBreakpoint(request).messages;
+    // Results sit in messages 2, 4, 6, 8, 10, 12; the kept ones are 8, 10, 12; the prefix ends at 6.
+    const withBreakpoints = marked.flatMap((message, index) =>
+      JSON.stringify(message).includes('cache_control') ? [index] : []
+    );
+    expect(withBreakpoints).toEqual([6]);
+    expect(history[6]).not.toHaveProperty('content.0.cache_control'); // the history itself is not changed
+    // Too few results for a stable prefix: nothing to mark.
+    const short = { ...request, messages: history.slice(0, 5) };
+    expect(withStableBreakpoint(short)).toBe(short);
   });
 
   it('estimates tokens as the characters of the messages over 4', () => {

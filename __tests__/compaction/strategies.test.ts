@@ -224,4 +224,23 @@ describe('settings', () => {
         .thresholdTokens
     ).toBe(90_000);
   });
+
+  it('caps the default threshold at 30k, where the benchmark found carrying the history costs more than compacting', () => {
+    const sonnet = compactionSettings({ contextWindow: 200_000, maxOutputTokens: 16_384 });
+    expect(sonnet.thresholdTokens).toBe(30_000);
+    // Micro keeps 4 and clears in batches of 10k (at most half the threshold); tail and files get 15% of it.
+    expect(sonnet.micro.keepRecent).toBe(4);
+    expect(sonnet.micro.clearAtLeast).toBe(10_000);
+    expect(sonnet.keepTailTokens).toBe(4_500);
+    expect(sonnet.maxRestoredTokens).toBe(4_500);
+    // A window whose own formula is lower keeps it.
+    const small = compactionSettings({ contextWindow: 40_000, maxOutputTokens: 16_384 });
+    expect(small.thresholdTokens).toBe(20_000);
+    expect(small.micro.clearAtLeast).toBe(10_000);
+    // Inputs still win.
+    expect(
+      compactionSettings({ contextWindow: 200_000, maxOutputTokens: 16_384, microClearAtLeast: 5_000 }).micro
+        .clearAtLeast
+    ).toBe(5_000);
+  });
 });

@@ -16,8 +16,12 @@ describe('prompt too long', () => {
     const script = longRunScript({ turns: 60, manualCompactAt: 1_000, burstEvery: 9 });
     const fake = await startFakeAnthropic({ script, contextWindow: 25_000 });
     try {
-      // Micro-compaction would keep this short run small; here the context must outgrow the real window.
-      const inputs: Record<string, string> = { micro_clear_at_least: '1000000' };
+      // Micro-compaction would keep this short run small, and the default threshold (30k) would
+      // compact before the 25k window is met; here an agent request must outgrow the real window.
+      const inputs: Record<string, string> = {
+        micro_clear_at_least: '1000000',
+        compaction_threshold_tokens: '150000'
+      };
       const config = parseAgentConfig((name) => inputs[name] ?? '', { ANTHROPIC_API_KEY: 'k' });
       const outcome = await runSession({
         config,
@@ -56,6 +60,39 @@ describe('prompt too long', () => {
         ...answered.map((u) => u.input_tokens + u.cache_creation_input_tokens + u.cache_read_input_tokens)
       );
       expect(peak).toBeLessThan(25_000);
+    } finally {
+      await fake.close();
+      repo.remove();
+    }
+  });
+
+  it('learns the real window from a summary request that is too long, and the compaction still succeeds', async () => {
+    // The default threshold (30k) is past a 25k gateway window: the first request to meet it is the summary.
+    const seed = realCodeSeed();
+    const repo = createTempRepo(seed);
+    rmSync(seed, { recursive: true, force: true });
+    const script = longRunScript({ turns: 40, manualCompactAt: 1_000, burstEvery: 9 });
+    const fake = await startFakeAnthropic({ script, contextWindow: 25_000 });
+    try {
+      const inputs: Record<string, string> = { micro_clear_at_least: '1000000' };
+      const config = parseAgentConfig((name) => inputs[name] ?? '', { ANTHROPIC_API_KEY: 'k' });
+      const { result } = await runSession({
+        config,
+        task: 'Explore this code base and keep notes.',
+        repoDir: repo.root,
+        transcriptsDir: path.join(repo.root, '.transcripts'),
+        runId: 'overflow-summary',
+        env: process.env,
+        model: new AnthropicModelClient({ apiKey: 'k', baseURL: fake.url, retryBaseDelayMs: 1 })
+      });
+      expect(result.stopReason).toBe('success');
+      const rejected = fake.requests.filter((record) => record.response?.kind === 'error');
+      expect(rejected.length).toBeGreaterThanOrEqual(1);
+      // Every compaction got its summary: the second try of the first one fit under the learned window.
+      const layers = result.compactionLog.map((event) => event.layer);
+      expect(layers).toContain('auto');
+      expect(layers).not.toContain('fallback');
+      expect(script.progress.summaryRequests).toBe(layers.filter((layer) => layer === 'auto').length);
     } finally {
       await fake.close();
       repo.remove();

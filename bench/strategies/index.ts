@@ -1,12 +1,15 @@
 import { noCompaction, type Compactor } from '../../src/compaction/compactor.js';
 import { defaultCompactor, type CompactorParts } from '../../src/agent/session.js';
-import { ReferenceCompactor } from './reference.js';
+import type { ModelClient } from '../../src/model/model-client.js';
+import { referenceCaching, ReferenceCompactor } from './reference.js';
 
 /** A compaction strategy the benchmark runs: how to build its compactor for one run. */
 export interface Strategy {
   readonly name: string;
   readonly description: string;
   readonly build: (parts: CompactorParts, now: () => number) => Compactor;
+  /** Changes what reaches the API, e.g. where the cache breakpoints go (default: as the loop sends it). */
+  readonly wrapModel?: (model: ModelClient) => ModelClient;
 }
 
 /** Every strategy, in the order the report lists them. */
@@ -14,7 +17,9 @@ export const STRATEGIES: readonly Strategy[] = [
   { name: 'none', description: 'no compaction: runs until the context overflows', build: () => noCompaction },
   {
     name: 'reference',
-    description: 'the seed design: micro every turn keeping 3, chars/4, 50k threshold, fresh summary request',
+    description:
+      'the seed design: micro every turn keeping 3, chars/4, 50k threshold, fresh summary request; cached up to the results it keeps',
+    wrapModel: referenceCaching,
     build: (parts, now) =>
       new ReferenceCompactor({
         model: parts.model,

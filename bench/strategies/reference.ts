@@ -9,7 +9,7 @@ import type {
 import { blocksOf, toolResultText } from '../../src/compaction/history.js';
 import type { CompactionStore } from '../../src/compaction/pipeline.js';
 import type { ModelPrices } from '../../src/config/models.js';
-import type { ModelClient } from '../../src/model/model-client.js';
+import type { ModelClient, ModelRequest } from '../../src/model/model-client.js';
 import { costUsd, NO_USAGE, type TokenUsage } from '../../src/model/usage.js';
 
 /** The seed design's numbers (../shared/seeds): keep 3 results, 50k threshold, chars/4, 80k-char summary input. */
@@ -173,4 +173,40 @@ export class ReferenceCompactor implements Compactor {
       summary
     };
   }
+}
+
+/**
+ * The seed has no prompt caching at all. Run in our loop, it gets our breakpoints (the last message and
+ * the user message before it), and those sit exactly where its micro_compact rewrites next turn, so
+ * it would read nothing from the cache but the tools and system prompt. A cache-aware implementation
+ * of the seed marks the prefix its micro layer leaves alone: the last user message before the oldest
+ * of the 3 kept results. This adds that breakpoint (the fourth the API allows), so the reference is
+ * measured at its best, as the issue's cost model assumes (it rewrites about K·s per turn).
+ */
+export function withStableBreakpoint(request: ModelRequest): ModelRequest {
+  const messages = [...request.messages];
+  const resultMessages = messages.flatMap((message, index) =>
+    message.role === 'user' && blocksOf(message).some((block) => block.type === 'tool_result') ? [index] : []
+  );
+  const oldestKept = resultMessages.at(-REFERENCE.keepRecent);
+  if (oldestKept === undefined || resultMessages.length <= REFERENCE.keepRecent) return request;
+  for (let index = oldestKept - 1; index >= 0; index--) {
+    const message = messages[index]!;
+    if (message.role !== 'user') continue;
+    const blocks = [...blocksOf(message)];
+    const last = blocks.at(-1);
+    if (!last || 'cache_control' in last) return request; // already a breakpoint
+    blocks[blocks.length - 1] = { ...last, cache_control: { type: 'ephemeral' } } as typeof last;
+    messages[index] = { ...message, content: blocks } as MessageParam;
+    return { ...request, messages };
+  }
+  return request;
+}
+
+/** The model client of the reference runs: every agent request gets the stable breakpoint. */
+export function referenceCaching(model: ModelClient): ModelClient {
+  return {
+    complete: (request, hooks) =>
+      model.complete(request.tools.length > 0 ? withStableBreakpoint(request) : request, hooks)
+  };
 }

@@ -1,5 +1,6 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import type { ModelPrices } from '../config/models.js';
+import { promptTooLong } from '../model/errors.js';
 import type { ModelClient } from '../model/model-client.js';
 import type { RequestBuilder } from '../model/request-builder.js';
 import { addUsage, costUsd, NO_USAGE, type TokenUsage } from '../model/usage.js';
@@ -264,15 +265,19 @@ export class CompactionPipeline implements Compactor {
     context: CompactionContext
   ): Promise<{ text?: string; error?: string; usage: TokenUsage }> {
     const { signal, onRetry } = context;
-    const messages = this.summaryMessages(run.history, summaryInstruction(focus));
-    const request = this.deps.requests.build(messages, this.settings.summaryMaxTokens);
     let usage = NO_USAGE;
     let error = 'no attempt made';
-    if (this.meter.estimateRequest(messages) + this.settings.summaryMaxTokens > this.settings.contextWindow) {
-      return { error: 'even the shortest summary request would not fit the context window', usage };
-    }
     for (let attempt = 1; attempt <= this.settings.summaryAttempts; attempt++) {
       if (signal?.aborted) return { error: 'aborted', usage };
+      // Built per attempt: a prompt-too-long answer lowers the window, and the next try fits under it.
+      const messages = this.summaryMessages(run.history, summaryInstruction(focus));
+      const request = this.deps.requests.build(messages, this.settings.summaryMaxTokens);
+      if (
+        this.meter.estimateRequest(messages) + this.settings.summaryMaxTokens >
+        this.settings.contextWindow
+      ) {
+        return { error: 'even the shortest summary request would not fit the context window', usage };
+      }
       try {
         const reply = await this.deps.model.complete(request, {
           ...(signal ? { signal } : {}),
@@ -284,6 +289,10 @@ export class CompactionPipeline implements Compactor {
       } catch (failure) {
         if (run.exchanges.at(-1)?.messages !== messages) run.exchanges.push({ messages, reply: undefined });
         error = failure instanceof Error ? failure.message : String(failure);
+        // The summary request was the first to meet a smaller real window (a gateway, say): learn it.
+        const overflow = promptTooLong(failure);
+        if (overflow?.actualTokens) this.meter.correct(overflow.actualTokens, messages);
+        if (overflow?.maximumTokens) this.settings = withLowerWindow(this.settings, overflow.maximumTokens);
         if (attempt < this.settings.summaryAttempts)
           onRetry?.(attempt, failure instanceof Error ? failure : new Error(error));
       }
