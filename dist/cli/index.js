@@ -11825,7 +11825,7 @@ function selectTail(history, budgetTokens, tokensOf) {
 /**
  * Production numbers from ../shared/notes/compaction.md, tuned by `npm run bench` (BENCHMARKS.md):
  * the threshold is capped at 30k, micro keeps 4 results and clears in batches of 10k. On the
- * 1,000-turn workload that cost $12.04 against $16.38 with the notes' numbers (167k, keep 8, 20k).
+ * 1,000-turn workload that cost $12.03 against $35.90 with the notes' numbers (171k, keep 8, 20k).
  */
 const COMPACTION_DEFAULTS = {
     /** Past this, carrying the history costs more in cache reads than a summary costs to write. */
