@@ -1,5 +1,4 @@
 import {
-  blocksOf,
   lastUserText,
   reply,
   text,
@@ -8,7 +7,7 @@ import {
   type ParsedRequest,
   type Script,
   type ScriptedReply,
-  type ToolUseBlockParam
+  unseenToolExchanges
 } from '../test-support/fake-anthropic/index.js';
 import type { WorkloadPlan } from './workload.js';
 
@@ -61,28 +60,17 @@ export function benchScript(plan: WorkloadPlan, turns: number): BenchScript {
 
   /** Learns what the tools did from results not seen before (their calls are in the message before). */
   const observe = (request: ParsedRequest) => {
-    request.messages.forEach((message, index) => {
-      const previous = request.messages[index - 1];
-      if (message.role !== 'user' || previous?.role !== 'assistant') return;
-      const calls = new Map<string, ToolUseBlockParam>();
-      for (const block of blocksOf(previous)) if (block.type === 'tool_use') calls.set(block.id, block);
-      for (const block of blocksOf(message)) {
-        if (block.type !== 'tool_result' || seen.has(block.tool_use_id)) continue;
-        seen.add(block.tool_use_id);
-        const call = calls.get(block.tool_use_id);
-        if (!call) continue;
-        const input = call.input as Record<string, unknown>;
-        const failed = block.is_error === true || /^exit code: [1-9]/.test(toolResultText(block));
-        if (
-          (call.name === 'edit_file' || call.name === 'write_file') &&
-          !failed &&
-          typeof input.path === 'string'
-        )
-          changed.add(input.path);
-        if (call.name === 'bash' && failed && typeof input.command === 'string')
-          latestFailure = input.command;
-      }
-    });
+    for (const { call, result } of unseenToolExchanges(request, seen)) {
+      const input = call.input as Record<string, unknown>;
+      const failed = result.is_error === true || /^exit code: [1-9]/.test(toolResultText(result));
+      if (
+        (call.name === 'edit_file' || call.name === 'write_file') &&
+        !failed &&
+        typeof input.path === 'string'
+      )
+        changed.add(input.path);
+      if (call.name === 'bash' && failed && typeof input.command === 'string') latestFailure = input.command;
+    }
   };
 
   const probe = (request: ParsedRequest) => {

@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { IncomingHttpHeaders, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** Starts a fake on 127.0.0.1 (a random port unless one is given); only loopback is ever used. */
@@ -15,4 +15,13 @@ export async function closeLoopback(server: Server): Promise<void> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeAllConnections();
   await closed;
+}
+
+/** Request headers as one string per name (repeated headers joined), as the fakes record them. */
+export function flattenHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return flat;
 }

@@ -2,7 +2,6 @@ import { cpSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
-  blocksOf,
   lastUserText,
   reply,
   text,
@@ -13,7 +12,8 @@ import {
   type ReplyBlock,
   type Script,
   type ScriptedReply,
-  type ToolUseBlockParam
+  type ToolUseBlockParam,
+  unseenToolExchanges
 } from '../../test-support/fake-anthropic/index.js';
 
 /**
@@ -129,19 +129,8 @@ export function longRunScript(options: LongRunOptions = {}): LongRunScript {
 
   /** Learns from every tool result not seen yet, paired with its call in the assistant message before it. */
   const observe = (request: ParsedRequest) => {
-    request.messages.forEach((message, index) => {
-      if (message.role !== 'user' || index === 0) return;
-      const previous = request.messages[index - 1];
-      if (!previous || previous.role !== 'assistant') return;
-      const calls = new Map<string, ToolUseBlockParam>();
-      for (const block of blocksOf(previous)) if (block.type === 'tool_use') calls.set(block.id, block);
-      for (const block of blocksOf(message)) {
-        if (block.type !== 'tool_result' || seenResults.has(block.tool_use_id)) continue;
-        seenResults.add(block.tool_use_id);
-        const call = calls.get(block.tool_use_id);
-        if (call) learn(call, toolResultText(block), block.is_error === true);
-      }
-    });
+    for (const { call, result } of unseenToolExchanges(request, seenResults))
+      learn(call, toolResultText(result), result.is_error === true);
   };
 
   const learn = (call: ToolUseBlockParam, result: string, isError: boolean) => {

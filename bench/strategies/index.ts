@@ -20,13 +20,12 @@ export const STRATEGIES: readonly Strategy[] = [
     description:
       'the seed design: micro every turn keeping 3, chars/4, 50k threshold, fresh summary request; cached up to the results it keeps',
     wrapModel: referenceCaching,
-    build: (parts, now) =>
+    build: (parts) =>
       new ReferenceCompactor({
         model: parts.model,
         modelName: parts.config.model,
         prices: parts.config.modelSpec.prices,
-        store: parts.store,
-        now
+        store: parts.store
       })
   },
   {

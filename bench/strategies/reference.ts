@@ -1,10 +1,11 @@
 import type { MessageParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
-import type {
-  CompactionContext,
-  CompactionEvent,
-  CompactionResult,
-  CompactionTrigger,
-  Compactor
+import {
+  compactionEvent,
+  type CompactionContext,
+  type CompactionEvent,
+  type CompactionResult,
+  type CompactionTrigger,
+  type Compactor
 } from '../../src/compaction/compactor.js';
 import { blocksOf, toolResultText } from '../../src/compaction/history.js';
 import type { CompactionStore } from '../../src/compaction/pipeline.js';
@@ -66,7 +67,6 @@ export interface ReferenceDependencies {
   readonly modelName: string;
   readonly prices: ModelPrices;
   readonly store: CompactionStore;
-  readonly now: () => number;
 }
 
 /**
@@ -87,53 +87,46 @@ export class ReferenceCompactor implements Compactor {
     context: CompactionContext
   ): Promise<CompactionResult> {
     const events: CompactionEvent[] = [];
-    const event = (fields: Partial<CompactionEvent> & Pick<CompactionEvent, 'layer' | 'reason'>) =>
-      events.push({
-        turn: context.turn,
-        tokens_before: 0,
-        tokens_after: 0,
-        results_cleared: 0,
-        summary_tokens: 0,
-        summary_cost_usd: 0,
-        duration_ms: 0,
-        segment_path: null,
-        focus: null,
-        ...fields
-      });
     let current = history;
+    let estimate = referenceEstimate(current);
     let usage: TokenUsage = NO_USAGE;
     const summarize = async (layer: 'auto' | 'manual', reason: string) => {
-      const before = referenceEstimate(current);
       const compacted = await this.autoCompact(current, context);
+      const before = estimate;
       usage = compacted.usage;
       current = compacted.history;
-      event({
-        layer,
-        reason,
-        tokens_before: before,
-        tokens_after: referenceEstimate(current),
-        summary_tokens: compacted.usage.output,
-        summary_cost_usd: costUsd(compacted.usage, this.deps.prices),
-        segment_path: compacted.segment,
-        summary: compacted.summary
-      });
+      estimate = referenceEstimate(current);
+      events.push(
+        compactionEvent(context.turn, {
+          layer,
+          reason,
+          tokens_before: before,
+          tokens_after: estimate,
+          summary_tokens: compacted.usage.output,
+          summary_cost_usd: costUsd(compacted.usage, this.deps.prices),
+          segment_path: compacted.segment,
+          summary: compacted.summary
+        })
+      );
     };
 
     if (trigger.kind === 'before_request') {
       const micro = referenceMicroCompact(current);
       if (micro.cleared.length > 0) {
-        const before = referenceEstimate(current);
+        const before = estimate;
         current = micro.history;
-        event({
-          layer: 'micro',
-          reason: `cleared ${micro.cleared.length} results older than the last ${REFERENCE.keepRecent}`,
-          tokens_before: before,
-          tokens_after: referenceEstimate(current),
-          results_cleared: micro.cleared.length,
-          tool_use_ids: micro.cleared
-        });
+        estimate = referenceEstimate(current);
+        events.push(
+          compactionEvent(context.turn, {
+            layer: 'micro',
+            reason: `cleared ${micro.cleared.length} results older than the last ${REFERENCE.keepRecent}`,
+            tokens_before: before,
+            tokens_after: estimate,
+            results_cleared: micro.cleared.length,
+            tool_use_ids: micro.cleared
+          })
+        );
       }
-      const estimate = referenceEstimate(current);
       if (estimate > REFERENCE.thresholdTokens)
         await summarize('auto', `estimate ${estimate} > ${REFERENCE.thresholdTokens}`);
     } else if (trigger.kind === 'manual') {
@@ -141,7 +134,7 @@ export class ReferenceCompactor implements Compactor {
     } else {
       await summarize('auto', 'the API answered prompt is too long');
     }
-    return { history: current, events, usage, estimatedContextTokens: referenceEstimate(current) };
+    return { history: current, events, usage, estimatedContextTokens: estimate };
   }
 
   private async autoCompact(

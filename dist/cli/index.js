@@ -11553,6 +11553,27 @@ function costUsd(usage, prices) {
         1_000_000);
 }
 
+;// CONCATENATED MODULE: ./src/compaction/compactor.ts
+/** An event with the fields a layer does not set filled in: nothing cleared, no summary, no segment. */
+function compactionEvent(turn, fields) {
+    return {
+        turn,
+        results_cleared: 0,
+        summary_tokens: 0,
+        summary_cost_usd: 0,
+        duration_ms: 0,
+        segment_path: null,
+        focus: null,
+        ...fields
+    };
+}
+/** Leaves the history as it is: the baseline, and what runs when compaction is switched off. */
+const noCompaction = {
+    async compact(history) {
+        return { history, events: [] };
+    }
+};
+
 ;// CONCATENATED MODULE: ./src/compaction/history.ts
 /** A message's content as blocks; a string is one text block, as the API reads it. */
 function blocksOf(message) {
@@ -12231,6 +12252,7 @@ function indent(text) {
 
 
 
+
 /**
  * The three layers and the spill, composed: spill new oversized results, micro-clear in batches,
  * auto-compact past the threshold, and compact on request. Holds the run's compaction state; the
@@ -12560,16 +12582,7 @@ class CompactionRun {
         this.turn = turn;
     }
     event(fields) {
-        this.events.push({
-            turn: this.turn,
-            results_cleared: 0,
-            summary_tokens: 0,
-            summary_cost_usd: 0,
-            duration_ms: 0,
-            segment_path: null,
-            focus: null,
-            ...fields
-        });
+        this.events.push(compactionEvent(this.turn, fields));
     }
 }
 

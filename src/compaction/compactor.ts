@@ -42,6 +42,24 @@ export interface CompactionEvent {
   readonly tool_use_ids?: readonly string[];
 }
 
+/** An event with the fields a layer does not set filled in: nothing cleared, no summary, no segment. */
+export function compactionEvent(
+  turn: number,
+  fields: Partial<CompactionEvent> &
+    Pick<CompactionEvent, 'layer' | 'reason' | 'tokens_before' | 'tokens_after'>
+): CompactionEvent {
+  return {
+    turn,
+    results_cleared: 0,
+    summary_tokens: 0,
+    summary_cost_usd: 0,
+    duration_ms: 0,
+    segment_path: null,
+    focus: null,
+    ...fields
+  };
+}
+
 /** A model call a compaction made: what it sent (before cache markers) and what came back. */
 export interface CompactionExchange {
   readonly messages: readonly MessageParam[];

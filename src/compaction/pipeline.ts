@@ -4,14 +4,15 @@ import { promptTooLong } from '../model/errors.js';
 import type { ModelClient } from '../model/model-client.js';
 import type { RequestBuilder } from '../model/request-builder.js';
 import { addUsage, costUsd, NO_USAGE, type TokenUsage } from '../model/usage.js';
-import type {
-  CompactionContext,
-  CompactionEvent,
-  CompactionExchange,
-  CompactionLayer,
-  CompactionResult,
-  CompactionTrigger,
-  Compactor
+import {
+  compactionEvent,
+  type CompactionContext,
+  type CompactionEvent,
+  type CompactionExchange,
+  type CompactionLayer,
+  type CompactionResult,
+  type CompactionTrigger,
+  type Compactor
 } from './compactor.js';
 import { historyChars, taskOf } from './history.js';
 import {
@@ -420,15 +421,6 @@ class CompactionRun {
     fields: Partial<CompactionEvent> &
       Pick<CompactionEvent, 'layer' | 'reason' | 'tokens_before' | 'tokens_after'>
   ): void {
-    this.events.push({
-      turn: this.turn,
-      results_cleared: 0,
-      summary_tokens: 0,
-      summary_cost_usd: 0,
-      duration_ms: 0,
-      segment_path: null,
-      focus: null,
-      ...fields
-    });
+    this.events.push(compactionEvent(this.turn, fields));
   }
 }

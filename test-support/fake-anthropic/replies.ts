@@ -87,6 +87,34 @@ export function toolResults(request: ParsedRequest): ToolResultBlockParam[] {
   return blocksOf(message).filter((b): b is ToolResultBlockParam => b.type === 'tool_result');
 }
 
+/** A tool call and the result that answered it, as a scripted model reads them from a request. */
+export interface ToolExchangeSeen {
+  readonly call: ToolUseBlockParam;
+  readonly result: ToolResultBlockParam;
+}
+
+/**
+ * The tool results of a request that are not in `seen` yet (it is updated), each paired with its call
+ * in the assistant message before it. A scripted model learns from each result once, wherever
+ * compaction has moved it in the history.
+ */
+export function unseenToolExchanges(request: ParsedRequest, seen: Set<string>): ToolExchangeSeen[] {
+  const exchanges: ToolExchangeSeen[] = [];
+  request.messages.forEach((message, index) => {
+    const previous = request.messages[index - 1];
+    if (message.role !== 'user' || previous?.role !== 'assistant') return;
+    const calls = new Map<string, ToolUseBlockParam>();
+    for (const block of blocksOf(previous)) if (block.type === 'tool_use') calls.set(block.id, block);
+    for (const block of blocksOf(message)) {
+      if (block.type !== 'tool_result' || seen.has(block.tool_use_id)) continue;
+      seen.add(block.tool_use_id);
+      const call = calls.get(block.tool_use_id);
+      if (call) exchanges.push({ call, result: block });
+    }
+  });
+  return exchanges;
+}
+
 export function toolResultTexts(request: ParsedRequest): string[] {
   return toolResults(request).map(toolResultText);
 }

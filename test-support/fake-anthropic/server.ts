@@ -29,7 +29,7 @@ import type {
 } from './types.js';
 import { noCacheUsage, type UsageModel } from './usage.js';
 import { parseRequest } from './validate.js';
-import { closeLoopback, listenOnLoopback } from '../loopback.js';
+import { closeLoopback, flattenHeaders, listenOnLoopback } from '../loopback.js';
 
 /** The real API's body limit (413 request_too_large above it). */
 export const MAX_BODY_BYTES = 32 * 1024 * 1024;
@@ -111,14 +111,6 @@ function base62(length: number): string {
 export const newMessageId = (): string => `msg_01${base62(22)}`;
 export const newToolUseId = (): string => `toolu_01${base62(22)}`;
 export const newRequestId = (): string => `req_011C${base62(20)}`;
-
-function flattenHeaders(headers: IncomingHttpHeaders): Record<string, string> {
-  const flat: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return flat;
-}
 
 type BodyRead = { kind: 'ok'; text: string } | { kind: 'too_large' } | { kind: 'aborted' };
 

@@ -6,17 +6,11 @@
  * every request and injects faults. One instance holds all of its state.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import {
-  createServer,
-  type IncomingHttpHeaders,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse
-} from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { decodeRuntimeToken, runtimeToken, type TokenScope } from './token.js';
 import { unzip } from '../../src/audit/zip-reader.js';
-import { closeLoopback, listenOnLoopback } from '../loopback.js';
+import { closeLoopback, flattenHeaders, listenOnLoopback } from '../loopback.js';
 
 export const TWIRP_PREFIX = '/twirp/github.actions.results.api.v1.ArtifactService/';
 export const TWIRP_METHODS = [
@@ -186,14 +180,6 @@ class AzureError extends Error {
   ) {
     super(message);
   }
-}
-
-function flattenHeaders(headers: IncomingHttpHeaders): Record<string, string> {
-  const flat: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return flat;
 }
 
 function readBody(req: IncomingMessage): Promise<Buffer | undefined> {

@@ -5,13 +5,7 @@
  * injects faults. One instance holds all of its state, so several can run at once.
  */
 import { randomBytes } from 'node:crypto';
-import {
-  createServer,
-  type IncomingHttpHeaders,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse
-} from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   ACTIONS_BOT,
@@ -44,7 +38,7 @@ import {
   type RecordedGitHubRequest,
   type UserSeed
 } from './types.js';
-import { closeLoopback, listenOnLoopback } from '../loopback.js';
+import { closeLoopback, flattenHeaders, listenOnLoopback } from '../loopback.js';
 
 /** GitHub's limit on issue, comment and pull request bodies (characters). */
 export const MAX_BODY_CHARS = 65_536;
@@ -170,14 +164,6 @@ interface Route {
 interface ActiveFault {
   rule: FaultRule;
   remaining: number;
-}
-
-function flattenHeaders(headers: IncomingHttpHeaders): Record<string, string> {
-  const flat: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return flat;
 }
 
 function readBody(req: IncomingMessage): Promise<string | undefined> {
