@@ -24,7 +24,7 @@ import type {
 import { CompactionPipeline, type CompactionStore } from '../../src/compaction/pipeline.js';
 import { compactionSettings, type CompactionSettings } from '../../src/compaction/settings.js';
 import type { SpillWriter } from '../../src/compaction/spill.js';
-import type { ModelPrices } from '../../src/config/models.js';
+import { resolveModelSpec, type ModelPrices } from '../../src/config/models.js';
 import type { ModelClient, ModelReply, ModelRequest } from '../../src/model/model-client.js';
 import { RequestBuilder } from '../../src/model/request-builder.js';
 import type { TokenUsage } from '../../src/model/usage.js';
@@ -45,12 +45,7 @@ const RUNS = { generator: 200, incremental: 200, single: 200, micro: 150 };
 const VALIDATE = { endpoint: 'messages', anthropicVersion: '2026-10-21' } as const;
 const MAX_BREAKPOINTS = 4;
 const TOOL_DEFINITIONS = createDefaultTools().definitions;
-const PRICES: ModelPrices = {
-  inputPerMTok: 3,
-  cacheWritePerMTok: 3.75,
-  cacheReadPerMTok: 0.3,
-  outputPerMTok: 15
-};
+const PRICES: ModelPrices = resolveModelSpec('claude-sonnet-4-5').prices;
 const SYSTEM_PROMPT = 'You are a coding agent working in a git repository. Use the tools; be brief.';
 const TRANSCRIPT_PATH = '.transcripts/run/transcript.jsonl';
 const SPILL_DIR = '.transcripts/run/tool-results';

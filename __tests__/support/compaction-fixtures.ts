@@ -1,3 +1,4 @@
+import { resolveModelSpec } from '../../src/config/models.js';
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import type { CompactionStore } from '../../src/compaction/pipeline.js';
 import { CompactionPipeline } from '../../src/compaction/pipeline.js';
@@ -83,7 +84,7 @@ export function pipeline(
     {
       model,
       requests,
-      prices: { inputPerMTok: 3, cacheWritePerMTok: 3.75, cacheReadPerMTok: 0.3, outputPerMTok: 15 },
+      prices: resolveModelSpec('claude-sonnet-4-5').prices,
       store,
       now
     }

@@ -1,88 +1,136 @@
-/** Prices in USD per million tokens. Cache write is the 5-minute TTL price (1.25x input). */
-export interface ModelPrices {
-  readonly inputPerMTok: number;
-  readonly cacheWritePerMTok: number;
-  readonly cacheReadPerMTok: number;
-  readonly outputPerMTok: number;
+import {
+  CATALOGUE_CHECKED_ON,
+  findModel,
+  MODEL_CATALOGUE,
+  type CatalogueRow,
+  type PriceBand,
+  type PriceSheet,
+  type RefusedParameters
+} from './model-catalog.js';
+
+/** Prices in USD per million tokens, with the band that applies to long prompts and the price date. */
+export interface ModelPrices extends PriceSheet {
+  readonly longPromptBand?: PriceBand;
+  /** When these prices took effect; undefined when they came from inputs. */
+  readonly pricedSince: string | undefined;
 }
 
+/** What the run needs to know about its model: the catalogue row, with any overrides applied. */
 export interface ModelSpec {
+  readonly id: string;
+  readonly name: string;
   readonly contextWindow: number;
   readonly maxOutputTokens: number;
   readonly prices: ModelPrices;
+  readonly minCacheableTokens: number;
+  readonly thinking: CatalogueRow['thinking'];
+  readonly refuses: RefusedParameters;
+  /** Names of the inputs that replaced a catalogue value (negotiated rates, a gateway's window). */
+  readonly overridden: readonly string[];
 }
 
 export const DEFAULT_MODEL = 'claude-sonnet-5-5';
 
-function pricesFor(inputPerMTok: number, outputPerMTok: number): ModelPrices {
-  return {
-    inputPerMTok,
-    cacheWritePerMTok: inputPerMTok * 1.25,
-    cacheReadPerMTok: inputPerMTok * 0.1,
-    outputPerMTok
-  };
-}
-
-/** One row per family; the first match wins, so older, pricier generations come first. */
-const MODEL_FAMILIES: ReadonlyArray<{ readonly pattern: RegExp; readonly spec: ModelSpec }> = [
-  {
-    pattern: /^claude-(opus-4-(0|1)|opus-4-20|3-opus)/,
-    spec: { contextWindow: 200_000, maxOutputTokens: 32_000, prices: pricesFor(15, 75) }
-  },
-  {
-    pattern: /^claude-opus-/,
-    spec: { contextWindow: 200_000, maxOutputTokens: 64_000, prices: pricesFor(5, 25) }
-  },
-  {
-    pattern: /^claude-sonnet-/,
-    spec: { contextWindow: 200_000, maxOutputTokens: 64_000, prices: pricesFor(3, 15) }
-  },
-  {
-    pattern: /^claude-haiku-/,
-    spec: { contextWindow: 200_000, maxOutputTokens: 64_000, prices: pricesFor(1, 5) }
-  }
-];
-
-/** Overrides from inputs; any field left out comes from the family table. */
+/** Overrides from inputs; any field left out comes from the catalogue. */
 export interface ModelSpecOverrides {
   readonly contextWindow?: number;
   readonly maxOutputTokens?: number;
   readonly inputPerMTok?: number;
   readonly outputPerMTok?: number;
   readonly cacheWritePerMTok?: number;
+  readonly cacheWrite1hPerMTok?: number;
   readonly cacheReadPerMTok?: number;
 }
 
+const OVERRIDE_INPUTS: Record<keyof ModelSpecOverrides, string> = {
+  contextWindow: 'context_window',
+  maxOutputTokens: 'max_output_tokens',
+  inputPerMTok: 'input_price_per_mtok',
+  outputPerMTok: 'output_price_per_mtok',
+  cacheWritePerMTok: 'cache_write_price_per_mtok',
+  cacheWrite1hPerMTok: 'cache_write_1h_price_per_mtok',
+  cacheReadPerMTok: 'cache_read_price_per_mtok'
+};
+
 export class UnknownModelError extends Error {
   constructor(model: string) {
+    const known = MODEL_CATALOGUE.filter((row) => row.status === 'current').map((row) => row.id);
     super(
-      `Unknown model "${model}": no context window or prices are known for it. ` +
-        'Use a claude-sonnet-*, claude-opus-* or claude-haiku-* model, or set the inputs context_window, ' +
-        'input_price_per_mtok and output_price_per_mtok.'
+      `Unknown model "${model}": its context window and prices are not in the model catalogue ` +
+        `(checked ${CATALOGUE_CHECKED_ON}). Use a known model (current: ${known.join(', ')}), or describe ` +
+        'this one with the inputs context_window, input_price_per_mtok and output_price_per_mtok ' +
+        '(optionally max_output_tokens, cache_write_price_per_mtok, cache_write_1h_price_per_mtok and ' +
+        'cache_read_price_per_mtok; without them, cache prices are derived as 1.25x, 2x and 0.1x of input).'
     );
     this.name = 'UnknownModelError';
   }
 }
 
-export function resolveModelSpec(model: string, overrides: ModelSpecOverrides = {}): ModelSpec {
-  const family = MODEL_FAMILIES.find((row) => row.pattern.test(model))?.spec;
-  const input = overrides.inputPerMTok ?? family?.prices.inputPerMTok;
-  const output = overrides.outputPerMTok ?? family?.prices.outputPerMTok;
-  const contextWindow = overrides.contextWindow ?? family?.contextWindow;
-  if (input === undefined || output === undefined || contextWindow === undefined) {
-    throw new UnknownModelError(model);
-  }
-  const derived = pricesFor(input, output);
+/**
+ * The unknown model's defaults: what the API documents for most models (writes 1.25x and 2x input,
+ * reads 0.1x), and the strictest request rules, which cost nothing to follow.
+ */
+function unknownRow(model: string, overrides: ModelSpecOverrides): CatalogueRow | undefined {
+  const { contextWindow, inputPerMTok: input, outputPerMTok: output } = overrides;
+  if (contextWindow === undefined || input === undefined || output === undefined) return undefined;
   return {
+    id: model,
+    aliases: [],
+    name: model,
+    status: 'current',
     contextWindow,
-    maxOutputTokens: overrides.maxOutputTokens ?? family?.maxOutputTokens ?? 16_384,
+    maxOutputTokens: 16_384,
     prices: {
       inputPerMTok: input,
       outputPerMTok: output,
-      cacheWritePerMTok:
-        overrides.cacheWritePerMTok ?? family?.prices.cacheWritePerMTok ?? derived.cacheWritePerMTok,
-      cacheReadPerMTok:
-        overrides.cacheReadPerMTok ?? family?.prices.cacheReadPerMTok ?? derived.cacheReadPerMTok
-    }
+      cacheWritePerMTok: input * 1.25,
+      cacheWrite1hPerMTok: input * 2,
+      cacheReadPerMTok: input * 0.1
+    },
+    pricedSince: '',
+    minCacheableTokens: 1024,
+    thinking: { mode: 'adaptive', boundToConversation: true, efforts: [] },
+    refuses: {
+      forcedToolChoice: true,
+      prefill: true,
+      manualThinking: true,
+      disabledThinking: true,
+      samplingParameters: true
+    },
+    source: 'inputs',
+    checkedOn: ''
+  };
+}
+
+/** The catalogue row of `model` with the overrides applied; throws UnknownModelError before any call. */
+export function resolveModelSpec(model: string, overrides: ModelSpecOverrides = {}): ModelSpec {
+  const row = findModel(model) ?? unknownRow(model, overrides);
+  if (!row) throw new UnknownModelError(model);
+  const overridden = (Object.keys(OVERRIDE_INPUTS) as (keyof ModelSpecOverrides)[])
+    .filter((key) => overrides[key] !== undefined)
+    .map((key) => OVERRIDE_INPUTS[key]);
+  const priceOverridden = overridden.some((name) => name.includes('price'));
+  const prices: PriceSheet = {
+    inputPerMTok: overrides.inputPerMTok ?? row.prices.inputPerMTok,
+    outputPerMTok: overrides.outputPerMTok ?? row.prices.outputPerMTok,
+    cacheWritePerMTok: overrides.cacheWritePerMTok ?? row.prices.cacheWritePerMTok,
+    cacheWrite1hPerMTok: overrides.cacheWrite1hPerMTok ?? row.prices.cacheWrite1hPerMTok,
+    cacheReadPerMTok: overrides.cacheReadPerMTok ?? row.prices.cacheReadPerMTok
+  };
+  return {
+    id: row.id,
+    name: row.name,
+    contextWindow: overrides.contextWindow ?? row.contextWindow,
+    maxOutputTokens: overrides.maxOutputTokens ?? row.maxOutputTokens,
+    prices: {
+      ...prices,
+      // A negotiated rate replaces the list prices, bands included.
+      ...(row.longPromptBand && !priceOverridden ? { longPromptBand: row.longPromptBand } : {}),
+      pricedSince: priceOverridden || row.pricedSince === '' ? undefined : row.pricedSince
+    },
+    minCacheableTokens: row.minCacheableTokens,
+    thinking: row.thinking,
+    refuses: row.refuses,
+    overridden
   };
 }
