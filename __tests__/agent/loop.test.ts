@@ -60,11 +60,12 @@ describe('the agent loop', () => {
     expect(result.usage).toEqual({
       input: 2_000_000,
       cacheWrite: 2_000_000,
+      cacheWrite1h: 0,
       cacheRead: 2_000_000,
       output: 2_000_000
     });
-    // Sonnet: 2 x (3 + 3.75 + 0.30 + 15) USD.
-    expect(result.costUsd).toBeCloseTo(44.1, 6);
+    // Sonnet 5.5 on the pricing page (2026-11-23): 2 x (2 + 2.50 + 0.10 + 10) USD.
+    expect(result.costUsd).toBeCloseTo(29.2, 6);
     expect(result.contextTokensPerTurn).toEqual([3_000_000, 3_000_000]);
   });
 
@@ -199,7 +200,8 @@ describe('limits and failures', () => {
     );
     const closing = model.requests[3]!;
     expect(model.requests).toHaveLength(4);
-    expect(closing.maxTokens).toBe(1024);
+    // The run's own cap (4,096 in the harness): thinking counts against max_tokens, so 1,024 was too few.
+    expect(closing.maxTokens).toBe(4096);
     expect(JSON.stringify(closing.messages.at(-1))).toContain('<run-stopped>Stopped at the turn limit');
     // The last tool results are still answered in the same message, before the instruction.
     expect(JSON.stringify(closing.messages.at(-1))).toContain('"tool_use_id":"t2"');
@@ -219,7 +221,7 @@ describe('limits and failures', () => {
   });
 
   it('stops at max_budget_usd', async () => {
-    // 1M uncached input tokens on Sonnet cost 3 USD per turn.
+    // 1M uncached input tokens on Sonnet 5.5 cost 2 USD per turn (the pricing page, 2026-11-23).
     const model = new ScriptedModelClient([reply([toolUse('x', 'glob', { pattern: '*' })])], {
       input: 1_000_000,
       cacheWrite: 0,
@@ -232,9 +234,10 @@ describe('limits and failures', () => {
       transcript: new MemoryTranscript(),
       limits: { maxBudgetUsd: 7 }
     });
-    expect(result).toMatchObject({ stopReason: 'error_max_budget_usd', turns: 3 });
-    // Three turns, and the closing request (which gave no text, but was billed all the same).
-    expect(result.costUsd).toBeCloseTo(12, 6);
+    // Four turns (8 USD >= 7; with the old $3 price it stopped after three, at 2/3 of what was allowed),
+    // and the closing request (which gave no text, but was billed all the same).
+    expect(result).toMatchObject({ stopReason: 'error_max_budget_usd', turns: 4 });
+    expect(result.costUsd).toBeCloseTo(10, 6);
   });
 
   it('stops at the timeout, aborting the request in flight, and still gets a closing summary', async () => {
@@ -288,10 +291,74 @@ describe('limits and failures', () => {
     expect(result).toMatchObject({ stopReason: 'error_during_execution', error: 'The run was cancelled.' });
   });
 
-  it('ends on a refusal without looping', async () => {
+  it('ends on a refusal without looping, and says what happened and what to do', async () => {
     const model = new ScriptedModelClient([reply([text('I cannot help with that.')], 'refusal')]);
     const result = await runTestAgent({ model, repoRoot: repo.root, transcript: new MemoryTranscript() });
     expect(result).toMatchObject({ stopReason: 'error_during_execution', turns: 1 });
+    expect(result.summary).toBe('I cannot help with that.');
+    expect(result.error).toMatch(/refused to continue at turn 1 \(stop_reason "refusal"\)/);
+    expect(result.error).toMatch(/rephrase the task/);
+  });
+
+  it('does not run a tool call cut off by max_tokens: it answers it with an error and goes on', async () => {
+    const model = new ScriptedModelClient([
+      reply(
+        [
+          toolUse('toolu_ok', 'read_file', { path: 'src/app.js' }),
+          // The SDK hands back whatever JSON arrived before the cut: here a write without its content.
+          toolUse('toolu_cut', 'write_file', { path: 'src/app.js' })
+        ],
+        'max_tokens'
+      ),
+      reply([text('Done.')])
+    ]);
+    const result = await runTestAgent({ model, repoRoot: repo.root, transcript: new MemoryTranscript() });
+    expect(result.stopReason).toBe('success');
+    const answers = toolResults(model.requests[1]!.messages.at(-1));
+    expect(answers.map((block) => [block.tool_use_id, block.is_error === true])).toEqual([
+      ['toolu_ok', false],
+      ['toolu_cut', true]
+    ]);
+    expect(answers[1]!.content).toContain('cut off by the output limit (max_tokens)');
+    expect(readFileSync(path.join(repo.root, 'src/app.js'), 'utf8')).toBe('export const answer = 41;\n');
+  });
+
+  it('compacts and asks again after model_context_window_exceeded, dropping the partial reply', async () => {
+    const triggers: CompactionTrigger[] = [];
+    const compactor: Compactor = {
+      async compact(history, trigger) {
+        triggers.push(trigger);
+        return { history, events: [] };
+      }
+    };
+    const model = new ScriptedModelClient([
+      () => ({
+        content: [text('Half a thou')],
+        stopReason: 'model_context_window_exceeded',
+        usage: { input: 900_000, cacheWrite: 0, cacheRead: 0, output: 100_000 }
+      }),
+      reply([text('Done after compacting.')])
+    ]);
+    const result = await runTestAgent({
+      model,
+      repoRoot: repo.root,
+      transcript: new MemoryTranscript(),
+      compactor
+    });
+    expect(result).toMatchObject({ stopReason: 'success', summary: 'Done after compacting.' });
+    expect(triggers).toContainEqual({ kind: 'overflow', actualTokens: 1_000_000, maximumTokens: undefined });
+    // The partial reply never joined the history: the second request ends with the task, as the first did.
+    expect(JSON.stringify(model.requests[1]!.messages)).not.toContain('Half a thou');
+  });
+
+  it('gives up with advice when the window is exceeded again and again', async () => {
+    const model = new ScriptedModelClient([
+      () => ({ content: [text('x')], stopReason: 'model_context_window_exceeded' })
+    ]);
+    const result = await runTestAgent({ model, repoRoot: repo.root, transcript: new MemoryTranscript() });
+    expect(result.stopReason).toBe('error_during_execution');
+    expect(result.error).toMatch(/exceeded 3 times in a row.*Lower max_output_tokens/);
+    expect(model.requests).toHaveLength(3);
   });
 });
 

@@ -96,7 +96,8 @@ function sdkBody(request: ModelRequest): Record<string, unknown> {
       system: [...request.system],
       tools: [...request.tools],
       messages: [...request.messages],
-      ...(request.toolChoice ? { tool_choice: request.toolChoice } : {})
+      ...(request.thinking ? { thinking: request.thinking } : {}),
+      ...(request.effort ? { output_config: { effort: request.effort } } : {})
     })
   ) as Record<string, unknown>;
 }

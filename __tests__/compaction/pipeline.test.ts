@@ -64,7 +64,13 @@ describe('auto-compaction', () => {
     expect(event!.tokens_after).toBeLessThan(10_000);
     expect(event!.tokens_before).toBeGreaterThan(20_000);
     expect(event!.summary_cost_usd).toBeCloseTo((2000 * 3 + 30_000 * 0.3 + 400 * 15) / 1e6, 9);
-    expect(result_.usage).toEqual({ input: 2000, cacheWrite: 0, cacheRead: 30_000, output: 400 });
+    expect(result_.usage).toEqual({
+      input: 2000,
+      cacheWrite: 0,
+      cacheWrite1h: 0,
+      cacheRead: 30_000,
+      output: 400
+    });
   });
 
   it('does nothing under the threshold, and skips a compaction that would save too little', async () => {

@@ -34,7 +34,7 @@ describe('spill', () => {
     );
     expect(written).toEqual([['new', huge.length]]);
     expect(spilled).toEqual([
-      { toolUseId: 'new', path: '.transcripts/run/tool-results/new.txt', chars: huge.length }
+      { toolUseId: 'new', path: '.transcripts/run/tool-results/new.txt', chars: huge.length, messageIndex: 4 }
     ]);
     expect(next[2]).toBe(history[2]);
     const preview = (next[4]!.content as ToolResultBlockParam[])[0]!.content as string;

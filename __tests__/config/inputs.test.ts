@@ -28,7 +28,8 @@ describe('parseAgentConfig', () => {
       bashTimeoutMs: 120_000,
       prompt: undefined
     });
-    expect(config.modelSpec.prices.inputPerMTok).toBe(3);
+    // Sonnet 5.5's list price (it was wrongly 3 before the catalogue).
+    expect(config.modelSpec.prices.inputPerMTok).toBe(2);
   });
 
   it('prefers the input key and parses limits and lists', () => {
@@ -78,16 +79,23 @@ describe('parseAgentConfig', () => {
       }),
       {}
     );
-    expect(config.modelSpec).toEqual({
+    expect(config.modelSpec).toMatchObject({
       contextWindow: 32_000,
       maxOutputTokens: 16_384,
-      prices: { inputPerMTok: 2, outputPerMTok: 8, cacheWritePerMTok: 2.5, cacheReadPerMTok: 0.2 }
+      prices: {
+        inputPerMTok: 2,
+        outputPerMTok: 8,
+        cacheWritePerMTok: 2.5,
+        cacheWrite1hPerMTok: 4,
+        cacheReadPerMTok: 0.2,
+        pricedSince: undefined
+      }
     });
   });
 
   it('refuses max_output_tokens above what the model allows', () => {
-    expect(problemsOf({ anthropic_api_key: 'k', max_output_tokens: '100000' })).toEqual([
-      'max_output_tokens is 100000, but claude-sonnet-5-5 allows at most 64000.'
+    expect(problemsOf({ anthropic_api_key: 'k', max_output_tokens: '200000' })).toEqual([
+      'max_output_tokens is 200000, but claude-sonnet-5-5 allows at most 128000.'
     ]);
   });
 });
@@ -98,11 +106,15 @@ describe('the model table', () => {
       inputPerMTok: 5,
       outputPerMTok: 25,
       cacheWritePerMTok: 6.25,
-      cacheReadPerMTok: 0.5
+      cacheWrite1hPerMTok: 10,
+      cacheReadPerMTok: 0.5,
+      pricedSince: '2025-11-24'
     });
     expect(resolveModelSpec('claude-opus-4-1').prices.inputPerMTok).toBe(15);
     expect(resolveModelSpec('claude-haiku-4-5').prices.outputPerMTok).toBe(5);
     expect(resolveModelSpec('claude-sonnet-4-5', { contextWindow: 1_000_000 }).contextWindow).toBe(1_000_000);
-    expect(() => resolveModelSpec('claude-fable-5')).toThrow(UnknownModelError);
+    // Fable 5 was refused as unknown before the catalogue; made-up ids still are.
+    expect(resolveModelSpec('claude-fable-5').prices.cacheReadPerMTok).toBe(1);
+    expect(() => resolveModelSpec('claude-fable-9')).toThrow(UnknownModelError);
   });
 });

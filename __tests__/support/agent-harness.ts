@@ -4,6 +4,7 @@ import { runAgent, type AgentSettings } from '../../src/agent/loop.js';
 import type { RunLimits } from '../../src/agent/limits.js';
 import type { ModelClient } from '../../src/model/model-client.js';
 import { RequestBuilder } from '../../src/model/request-builder.js';
+import { thinkingSettings } from '../../src/model/thinking.js';
 import { buildToolEnvironment } from '../../src/tools/environment.js';
 import { createDefaultTools } from '../../src/tools/index.js';
 import { Workspace } from '../../src/tools/workspace.js';
@@ -32,7 +33,8 @@ export function runTestAgent(options: HarnessOptions) {
     model: 'claude-sonnet-5-5',
     maxTokens: 4096,
     systemPrompt: 'You are a test agent.',
-    tools: tools.definitions
+    tools: tools.definitions,
+    thinking: thinkingSettings(resolveModelSpec('claude-sonnet-5-5'), undefined)
   });
   return runAgent(options.task ?? 'Fix the bug.', testSettings(options.limits), {
     model: options.model,

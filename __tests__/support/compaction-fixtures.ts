@@ -5,6 +5,7 @@ import { CompactionPipeline } from '../../src/compaction/pipeline.js';
 import { compactionSettings, type CompactionOptions } from '../../src/compaction/settings.js';
 import type { ModelCallHooks, ModelClient, ModelReply, ModelRequest } from '../../src/model/model-client.js';
 import { RequestBuilder } from '../../src/model/request-builder.js';
+import { thinkingSettings } from '../../src/model/thinking.js';
 import { createDefaultTools } from '../../src/tools/index.js';
 
 export const STRUCTURED_SUMMARY = [
@@ -64,12 +65,14 @@ export class MemoryStore implements CompactionStore {
   }
 }
 
+/** Sonnet 5.5's request shape, thinking included (its blocks are bound to the conversation). */
 export const requestBuilder = () =>
   new RequestBuilder({
     model: 'claude-sonnet-5-5',
     maxTokens: 4000,
     systemPrompt: 'You are a test agent.',
-    tools: createDefaultTools().definitions
+    tools: createDefaultTools().definitions,
+    thinking: thinkingSettings(resolveModelSpec('claude-sonnet-5-5'), undefined)
   });
 
 export function pipeline(

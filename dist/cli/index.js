@@ -11523,12 +11523,269 @@ function promptTooLong(error) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/config/model-catalog.ts
+/**
+ * Every Claude model served today, as data: windows, prices, caching, thinking and the request
+ * parameters each one refuses. One row per model; aliases (dated snapshots) point at their row.
+ *
+ * Sources, read on CATALOGUE_CHECKED_ON through the search tool (corpus docs):
+ * - PRICING: https://platform.claude.com/docs/en/about-claude/pricing ("Model pricing")
+ * - each model's page: https://platform.claude.com/docs/en/models/<model>/overview ("Pricing", "Capabilities")
+ * - the 5.5 migration guides: https://platform.claude.com/docs/en/models/sonnet-5-5/migration-guide,
+ *   https://platform.claude.com/docs/en/models/opus-5-5/migration-guide (the settings that return 400)
+ * - preserved thinking: https://platform.claude.com/docs/en/build-with-claude/preserved-thinking and
+ *   .../preserved-thinking/prefix-checks (which models bind thinking blocks to the conversation)
+ * Prices change: a row's `pricedSince` is the date its current prices took effect, and the report
+ * names it. Re-check the pages above before changing a row, and change `checkedOn` with it.
+ */
+const CATALOGUE_CHECKED_ON = '2026-11-23';
+const PRICING = 'https://platform.claude.com/docs/en/about-claude/pricing';
+const page = (model) => `https://platform.claude.com/docs/en/models/${model}/overview`;
+const ALL_EFFORTS = ['low', 'medium', 'high', 'xhigh', 'max'];
+const sheet = (inputPerMTok, outputPerMTok, cacheWritePerMTok, cacheWrite1hPerMTok, cacheReadPerMTok) => ({ inputPerMTok, outputPerMTok, cacheWritePerMTok, cacheWrite1hPerMTok, cacheReadPerMTok });
+/** The 5.5 generation and Fable/Mythos 5.1+: forced tool use, prefill, budgets and sampling are 400s. */
+const STRICT_GENERATION = {
+    forcedToolChoice: true,
+    prefill: true,
+    manualThinking: true,
+    disabledThinking: true,
+    samplingParameters: true
+};
+/** Sonnet 5, Opus 5, Fable 5: manual budgets and sampling parameters are 400s; tool_choice still works. */
+const ADAPTIVE_GENERATION = {
+    forcedToolChoice: false,
+    prefill: false,
+    manualThinking: true,
+    disabledThinking: false,
+    samplingParameters: true
+};
+/** Claude 4.x: everything is accepted (thinking is manual). */
+const PERMISSIVE = {
+    forcedToolChoice: false,
+    prefill: false,
+    manualThinking: false,
+    disabledThinking: false,
+    samplingParameters: false
+};
+const manualThinking = { mode: 'manual', boundToConversation: false, efforts: [] };
+const MODEL_CATALOGUE = [
+    {
+        id: 'claude-sonnet-5-5',
+        aliases: [],
+        name: 'Claude Sonnet 5.5',
+        status: 'current',
+        contextWindow: 1_000_000,
+        maxOutputTokens: 128_000,
+        // Cache hits cut from $0.20 to $0.10 on 2026-10-07 (PRICING; 0.05x input).
+        prices: sheet(2, 10, 2.5, 4, 0.1),
+        pricedSince: '2026-10-07',
+        minCacheableTokens: 512,
+        thinking: { mode: 'adaptive', boundToConversation: true, efforts: ALL_EFFORTS, defaultEffort: 'high' },
+        refuses: STRICT_GENERATION,
+        source: `${PRICING}; ${page('sonnet-5-5')}; https://platform.claude.com/docs/en/models/sonnet-5-5/migration-guide`,
+        checkedOn: CATALOGUE_CHECKED_ON
+    },
+    {
+        id: 'claude-opus-5-5',
+        aliases: [],
+        name: 'Claude Opus 5.5',
+        status: 'current',
+        contextWindow: 1_000_000,
+        maxOutputTokens: 128_000,
+        prices: sheet(4, 20, 5, 8, 0.2),
+        pricedSince: '2026-09-22',
+        minCacheableTokens: 1024,
+        thinking: {
+            mode: 'adaptive-always-on',
+            boundToConversation: true,
+            efforts: ALL_EFFORTS,
+            defaultEffort: 'medium'
+        },
+        refuses: STRICT_GENERATION,
+        source: `${PRICING}; ${page('opus-5-5')}`,
+        checkedOn: CATALOGUE_CHECKED_ON
+    },
+    {
+        id: 'claude-haiku-5-5',
+        aliases: [],
+        name: 'Claude Haiku 5.5',
+        status: 'current',
+        contextWindow: 1_000_000,
+        maxOutputTokens: 128_000,
+        prices: sheet(0.1, 0.5, 0.125, 0.2, 0.01),
+        // "for prompts over 100,000 tokens" (the model page's Pricing): 5x on every class.
+        longPromptBand: { aboveTokens: 100_000, prices: sheet(0.5, 2.5, 0.625, 1, 0.05) },
+        pricedSince: '2026-10-07',
+        minCacheableTokens: 1024,
+        thinking: { mode: 'adaptive', boundToConversation: true, efforts: ALL_EFFORTS, defaultEffort: 'medium' },
+        refuses: STRICT_GENERATION,
+        source: `${PRICING}; ${page('haiku-5-5')}`,
+        checkedOn: CATALOGUE_CHECKED_ON
+    },
+    ...['fable', 'mythos'].map((family) => ({
+        id: `claude-${family}-5-1`,
+        aliases: [],
+        name: `Claude ${family === 'fable' ? 'Fable' : 'Mythos'} 5.1`,
+        status: 'current',
+        contextWindow: 1_000_000,
+        maxOutputTokens: 128_000,
+        // Cache hits at 0.025x input (PRICING, footnote 1).
+        prices: sheet(10, 50, 12.5, 20, 0.25),
+        pricedSince: '2026-08-01',
+        minCacheableTokens: 1024,
+        thinking: {
+            mode: 'adaptive-always-on',
+            boundToConversation: true,
+            efforts: ALL_EFFORTS,
+            defaultEffort: 'high'
+        },
+        refuses: STRICT_GENERATION,
+        source: `${PRICING}; ${page(`${family}-5-1`)}`,
+        checkedOn: CATALOGUE_CHECKED_ON
+    })),
+    ...['fable', 'mythos'].map((family) => ({
+        id: `claude-${family}-5`,
+        aliases: [],
+        name: `Claude ${family === 'fable' ? 'Fable' : 'Mythos'} 5`,
+        status: 'legacy',
+        contextWindow: 1_000_000,
+        maxOutputTokens: 128_000,
+        prices: sheet(10, 50, 12.5, 20, 1),
+        pricedSince: '2026-06-09',
+        minCacheableTokens: 1024,
+        thinking: {
+            mode: 'adaptive-always-on',
+            boundToConversation: false,
+            efforts: ALL_EFFORTS,
+            defaultEffort: 'high'
+        },
+        refuses: ADAPTIVE_GENERATION,
+        source: `${PRICING}; ${page(`${family}-5`)}`,
+        checkedOn: CATALOGUE_CHECKED_ON
+    })),
+    {
+        id: 'claude-opus-5',
+        aliases: [],
+        name: 'Claude Opus 5',
+        status: 'legacy',
+        contextWindow: 1_000_000,
+        maxOutputTokens: 128_000,
+        prices: sheet(5, 25, 6.25, 10, 0.5),
+        pricedSince: '2026-07-24',
+        minCacheableTokens: 1024,
+        thinking: { mode: 'adaptive', boundToConversation: false, efforts: ALL_EFFORTS, defaultEffort: 'high' },
+        refuses: ADAPTIVE_GENERATION,
+        source: `${PRICING}; ${page('opus-5')}`,
+        checkedOn: CATALOGUE_CHECKED_ON
+    },
+    {
+        id: 'claude-sonnet-5',
+        aliases: [],
+        name: 'Claude Sonnet 5',
+        status: 'legacy',
+        contextWindow: 1_000_000,
+        maxOutputTokens: 128_000,
+        prices: sheet(2, 10, 2.5, 4, 0.2),
+        pricedSince: '2026-06-30',
+        minCacheableTokens: 1024,
+        thinking: { mode: 'adaptive', boundToConversation: false, efforts: ALL_EFFORTS, defaultEffort: 'high' },
+        refuses: ADAPTIVE_GENERATION,
+        source: `${PRICING}; ${page('sonnet-5')}`,
+        checkedOn: CATALOGUE_CHECKED_ON
+    },
+    ...[
+        ['claude-opus-4-8', 'Claude Opus 4.8', 1_000_000, 128_000, []],
+        ['claude-opus-4-7', 'Claude Opus 4.7', 1_000_000, 128_000, []],
+        ['claude-opus-4-6', 'Claude Opus 4.6', 1_000_000, 128_000, []],
+        ['claude-opus-4-5', 'Claude Opus 4.5', 200_000, 64_000, ['claude-opus-4-5-20251101']]
+    ].map(([id, name, contextWindow, maxOutputTokens, aliases]) => ({
+        id,
+        aliases,
+        name,
+        status: 'legacy',
+        contextWindow,
+        maxOutputTokens,
+        prices: sheet(5, 25, 6.25, 10, 0.5),
+        pricedSince: '2025-11-24',
+        minCacheableTokens: 4096,
+        thinking: manualThinking,
+        refuses: PERMISSIVE,
+        source: `${PRICING}; ${page(id.replace('claude-', ''))}`,
+        checkedOn: CATALOGUE_CHECKED_ON
+    })),
+    ...[
+        ['claude-opus-4-1', 'Claude Opus 4.1', ['claude-opus-4-1-20250805']],
+        ['claude-opus-4-0', 'Claude Opus 4', ['claude-opus-4-20250514']]
+    ].map(([id, name, aliases]) => ({
+        id,
+        aliases,
+        name,
+        status: 'retired-on-api',
+        contextWindow: 200_000,
+        maxOutputTokens: 32_000,
+        prices: sheet(15, 75, 18.75, 30, 1.5),
+        pricedSince: '2025-05-22',
+        minCacheableTokens: 1024,
+        thinking: manualThinking,
+        refuses: PERMISSIVE,
+        source: PRICING,
+        checkedOn: CATALOGUE_CHECKED_ON
+    })),
+    ...[
+        ['claude-sonnet-4-6', 'Claude Sonnet 4.6', 1_000_000, []],
+        ['claude-sonnet-4-5', 'Claude Sonnet 4.5', 200_000, ['claude-sonnet-4-5-20250929']],
+        ['claude-sonnet-4-0', 'Claude Sonnet 4', 200_000, ['claude-sonnet-4-20250514']]
+    ].map(([id, name, contextWindow, aliases]) => ({
+        id,
+        aliases,
+        name,
+        status: 'legacy',
+        contextWindow,
+        maxOutputTokens: 64_000,
+        prices: sheet(3, 15, 3.75, 6, 0.3),
+        pricedSince: '2025-05-22',
+        minCacheableTokens: 1024,
+        thinking: manualThinking,
+        refuses: PERMISSIVE,
+        source: PRICING,
+        checkedOn: CATALOGUE_CHECKED_ON
+    })),
+    {
+        id: 'claude-haiku-4-5',
+        aliases: ['claude-haiku-4-5-20251001'],
+        name: 'Claude Haiku 4.5',
+        status: 'legacy',
+        contextWindow: 200_000,
+        maxOutputTokens: 64_000,
+        prices: sheet(1, 5, 1.25, 2, 0.1),
+        pricedSince: '2025-10-15',
+        minCacheableTokens: 4096,
+        thinking: manualThinking,
+        refuses: PERMISSIVE,
+        source: `${PRICING}; ${page('haiku-4-5')}`,
+        checkedOn: CATALOGUE_CHECKED_ON
+    }
+];
+/** The row of a model id or alias; undefined for a model the catalogue does not know. */
+function findModel(model) {
+    return MODEL_CATALOGUE.find((row) => row.id === model || row.aliases.includes(model));
+}
+/** The prices that apply to one request of `promptTokens` (input + cache writes + cache reads). */
+function pricesForPrompt(prices, band, promptTokens) {
+    return band && promptTokens > band.aboveTokens ? band.prices : prices;
+}
+
 ;// CONCATENATED MODULE: ./src/model/usage.ts
-const NO_USAGE = { input: 0, cacheWrite: 0, cacheRead: 0, output: 0 };
+
+const NO_USAGE = { input: 0, cacheWrite: 0, cacheWrite1h: 0, cacheRead: 0, output: 0 };
+/** usage.cache_creation splits the writes by TTL; older answers only carry the total. */
 function fromApiUsage(usage) {
+    const total = usage.cache_creation_input_tokens ?? 0;
+    const oneHour = usage.cache_creation?.ephemeral_1h_input_tokens ?? 0;
     return {
         input: usage.input_tokens,
-        cacheWrite: usage.cache_creation_input_tokens ?? 0,
+        cacheWrite: Math.max(total, oneHour + (usage.cache_creation?.ephemeral_5m_input_tokens ?? 0)),
+        cacheWrite1h: oneHour,
         cacheRead: usage.cache_read_input_tokens ?? 0,
         output: usage.output_tokens
     };
@@ -11537,6 +11794,7 @@ function addUsage(a, b) {
     return {
         input: a.input + b.input,
         cacheWrite: a.cacheWrite + b.cacheWrite,
+        cacheWrite1h: (a.cacheWrite1h ?? 0) + (b.cacheWrite1h ?? 0),
         cacheRead: a.cacheRead + b.cacheRead,
         output: a.output + b.output
     };
@@ -11545,11 +11803,19 @@ function addUsage(a, b) {
 function promptTokens(usage) {
     return usage.input + usage.cacheWrite + usage.cacheRead;
 }
+/**
+ * The cost of ONE request's usage: every dollar figure (report, outputs, budget, audit, bench) comes
+ * from here. The price band is chosen by that request's prompt size, so summed usage of many
+ * requests must be priced request by request, not at once.
+ */
 function costUsd(usage, prices) {
-    return ((usage.input * prices.inputPerMTok +
-        usage.cacheWrite * prices.cacheWritePerMTok +
-        usage.cacheRead * prices.cacheReadPerMTok +
-        usage.output * prices.outputPerMTok) /
+    const sheet = pricesForPrompt(prices, prices.longPromptBand, promptTokens(usage));
+    const oneHour = usage.cacheWrite1h ?? 0;
+    return ((usage.input * sheet.inputPerMTok +
+        (usage.cacheWrite - oneHour) * sheet.cacheWritePerMTok +
+        oneHour * sheet.cacheWrite1hPerMTok +
+        usage.cacheRead * sheet.cacheReadPerMTok +
+        usage.output * sheet.outputPerMTok) /
         1_000_000);
 }
 
@@ -11933,7 +12199,7 @@ function spillLargeResults(history, from, settings, write) {
     for (const { result, messageIndex, blockIndex } of large) {
         const text = toolResultText(result);
         const path = write(result.tool_use_id, text);
-        spilled.push({ toolUseId: result.tool_use_id, path, chars: text.length });
+        spilled.push({ toolUseId: result.tool_use_id, path, chars: text.length, messageIndex });
         const message = next[messageIndex];
         const content = [...message.content];
         content[blockIndex] = { ...result, content: preview(text, path, settings.previewChars) };
@@ -12023,6 +12289,48 @@ function summaryFromReply(reply) {
     if (found < 3)
         throw new InvalidSummaryError(`the summary has ${found} of the ${SUMMARY_SECTIONS.length} sections`);
     return reply.stopReason === 'max_tokens' ? `${text}\n[summary cut at its length limit]` : text;
+}
+
+;// CONCATENATED MODULE: ./src/model/thinking.ts
+function thinkingSettings(spec, effort) {
+    const adaptive = spec.thinking.mode !== 'manual';
+    return {
+        thinking: adaptive ? { type: 'adaptive' } : undefined,
+        effort: effort !== undefined && spec.thinking.efforts.includes(effort) ? effort : undefined,
+        boundToConversation: spec.thinking.boundToConversation
+    };
+}
+function isThinkingBlock(block) {
+    return block.type === 'thinking' || block.type === 'redacted_thinking';
+}
+/**
+ * The history after an edit at `editedFrom`: every thinking block from there on is removed, because
+ * its signature covers the prefix that just changed, and the API would answer 400 ("bound to a
+ * different conversation"). Removing them all (not only the first) keeps no block "between others".
+ * Messages before the edit are returned as they are (same objects), so their cache prefix holds.
+ * An assistant message left with nothing is dropped; the API merges the user messages around it.
+ * Docs: https://platform.claude.com/docs/en/build-with-claude/preserved-thinking/prefix-checks
+ */
+function stripThinkingFrom(history, editedFrom) {
+    const kept = history.slice(0, Math.max(0, editedFrom));
+    for (const message of history.slice(Math.max(0, editedFrom))) {
+        if (message.role !== 'assistant' || typeof message.content === 'string') {
+            kept.push(message);
+            continue;
+        }
+        if (!message.content.some(isThinkingBlock)) {
+            kept.push(message);
+            continue;
+        }
+        const content = message.content.filter((block) => !isThinkingBlock(block));
+        if (content.length > 0)
+            kept.push({ ...message, content });
+    }
+    return kept;
+}
+/** Thinking blocks in the history, for tests and the transcript's accounting. */
+function countThinkingBlocks(history) {
+    return history.reduce((sum, message) => sum + (typeof message.content === 'string' ? 0 : message.content.filter(isThinkingBlock).length), 0);
 }
 
 ;// CONCATENATED MODULE: ./src/compaction/token-meter.ts
@@ -12253,6 +12561,7 @@ function indent(text) {
 
 
 
+
 /**
  * The three layers and the spill, composed: spill new oversized results, micro-clear in batches,
  * auto-compact past the threshold, and compact on request. Holds the run's compaction state; the
@@ -12313,8 +12622,27 @@ class CompactionPipeline {
             events: run.events,
             usage: run.usage,
             exchanges: run.exchanges,
-            estimatedContextTokens: estimated
+            estimatedContextTokens: estimated,
+            ...(run.editedFrom !== undefined ? { editedFrom: run.editedFrom } : {}),
+            ...(run.thinkingDropped > 0 ? { thinkingBlocksDropped: run.thinkingDropped } : {})
         };
+    }
+    /**
+     * Every change to earlier history goes through here. The history is append-only but for these
+     * edit points; on models whose thinking is bound to the conversation, the thinking blocks after
+     * the edit are removed before any request can carry them (see model/thinking.ts).
+     * Returns how many thinking blocks were removed.
+     */
+    edit(run, history, editedFrom) {
+        run.editedFrom = Math.min(run.editedFrom ?? editedFrom, editedFrom);
+        if (!this.deps.requests.bindsThinking) {
+            run.history = history;
+            return 0;
+        }
+        const before = countThinkingBlocks(history.slice(editedFrom));
+        run.history = stripThinkingFrom(history, editedFrom);
+        run.thinkingDropped += before;
+        return before;
     }
     /** Measured plus estimated, unless a sent message changed in this call: then all of it is estimated. */
     tokensOf(run) {
@@ -12326,7 +12654,7 @@ class CompactionPipeline {
         const { history, spilled } = spillLargeResults(run.history, this.sentCount, this.settings.spill, this.deps.store.spill);
         if (spilled.length === 0)
             return;
-        run.history = history;
+        this.edit(run, history, Math.min(...spilled.map((item) => item.messageIndex)));
         for (const item of spilled) {
             run.event({
                 layer: 'spill',
@@ -12350,8 +12678,8 @@ class CompactionPipeline {
         const changed = [...new Set(candidates.map((result) => result.messageIndex))];
         const sentBefore = historyChars(changed.map((index) => run.history[index]));
         const sentAfter = historyChars(changed.map((index) => cleared[index]));
-        run.history = cleared;
-        if (changed.every((index) => index < this.sentCount))
+        const stripped = this.edit(run, cleared, Math.min(...changed));
+        if (stripped === 0 && changed.every((index) => index < this.sentCount))
             this.meter.rewroteSent(sentBefore, sentAfter);
         else
             run.changedOldMessages = true;
@@ -12413,9 +12741,9 @@ class CompactionPipeline {
             ? this.summaryHeader(summary.text, segment, context.turn)
             : this.fallbackHeader(failure ?? 'unknown', segment);
         const rebuilt = await this.rebuild(run.history, header);
-        run.history = rebuilt.history;
+        this.edit(run, rebuilt.history, 0);
         run.changedOldMessages = true;
-        this.afterRebuild(rebuilt.history);
+        this.afterRebuild(run.history);
         run.event({
             layer: summary ? layer : 'fallback',
             reason: summary ? reason : `${reason}; summary failed (${failure}), dropped the oldest turns`,
@@ -12488,7 +12816,9 @@ class CompactionPipeline {
         const prefix = this.meter.estimate(this.deps.requests.prefixChars());
         const first = history[0];
         const room = budget - prefix - this.meter.estimateMessages([first]);
-        return [first, ...selectTail(history, room, (message) => this.meter.estimateMessages([message]))];
+        const fitted = [first, ...selectTail(history, room, (message) => this.meter.estimateMessages([message]))];
+        // Dropping the middle is an edit: the tail's thinking no longer matches its prefix.
+        return this.deps.requests.bindsThinking ? stripThinkingFrom(fitted, 1) : fitted;
     }
     summaryHeader(summary, segment, turn) {
         return [
@@ -12577,6 +12907,10 @@ class CompactionRun {
     usage = NO_USAGE;
     /** True once a message that was already sent has changed: the token base must be measured again. */
     changedOldMessages = false;
+    /** The earliest message index this call changed, if any. */
+    editedFrom;
+    /** Thinking blocks removed because an edit came before them. */
+    thinkingDropped = 0;
     constructor(history, turn) {
         this.history = history;
         this.turn = turn;
@@ -43601,7 +43935,8 @@ class AnthropicModelClient {
             system: [...request.system],
             tools: [...request.tools],
             messages: [...request.messages],
-            ...(request.toolChoice ? { tool_choice: request.toolChoice } : {})
+            ...(request.thinking ? { thinking: request.thinking } : {}),
+            ...(request.effort ? { output_config: { effort: request.effort } } : {})
         }, { signal: signal ? AbortSignal.any([signal, stalled.signal]) : stalled.signal });
         stream.on('streamEvent', rearm);
         try {
@@ -43714,7 +44049,8 @@ function acceptsCacheControl(block) {
 
 /**
  * Builds every request of a run from one shape, so agent turns and summary requests share the same
- * tools + system prefix byte for byte and the summary is read from the prompt cache.
+ * tools + system prefix byte for byte (the summary is read from the prompt cache, and the thinking
+ * blocks it replays stay valid) and follow the same model rules.
  */
 class RequestBuilder {
     shape;
@@ -43724,13 +44060,20 @@ class RequestBuilder {
         this.system = systemWithBreakpoint(shape.systemPrompt);
     }
     build(history, maxTokens = this.shape.maxTokens) {
+        const thinking = this.shape.thinking;
         return {
             model: this.shape.model,
             maxTokens,
             system: this.system,
             tools: this.shape.tools,
-            messages: withMessageBreakpoints(history)
+            messages: withMessageBreakpoints(history),
+            ...(thinking?.thinking ? { thinking: thinking.thinking } : {}),
+            ...(thinking?.effort ? { effort: thinking.effort } : {})
         };
+    }
+    /** Whether replayed thinking must be stripped after an edit of earlier history. */
+    get bindsThinking() {
+        return this.shape.thinking?.boundToConversation ?? false;
     }
     /** Characters of the fixed prefix (tools + system), for the token estimator. */
     prefixChars() {
@@ -56678,8 +57021,11 @@ function describeLimit(reason, limits) {
 }
 
 ;// CONCATENATED MODULE: ./src/agent/final-summary.ts
-/** Output tokens the closing summary may use: the run is over its limit, so this is kept small. */
-const FINAL_SUMMARY_MAX_TOKENS = 1_024;
+/**
+ * Output tokens the closing summary may use. On thinking models max_tokens covers the thinking too,
+ * so a small cap (it was 1,024) could be spent before a word of the summary: the run's own cap, up to this.
+ */
+const FINAL_SUMMARY_MAX_TOKENS = 8_192;
 /** Time the closing summary may take, even after the run's own deadline has passed. */
 const FINAL_SUMMARY_GRACE_MS = 60_000;
 /**
@@ -56702,7 +57048,7 @@ async function requestFinalSummary(history, why, deps) {
     const timer = setTimeout(() => grace.abort(), deps.graceMs ?? FINAL_SUMMARY_GRACE_MS);
     const signal = deps.signal ? AbortSignal.any([grace.signal, deps.signal]) : grace.signal;
     try {
-        const reply = await deps.model.complete(deps.requests.build(messages, FINAL_SUMMARY_MAX_TOKENS), {
+        const reply = await deps.model.complete(deps.requests.build(messages, Math.min(deps.requests.shape.maxTokens, FINAL_SUMMARY_MAX_TOKENS)), {
             signal,
             ...(deps.onRetry ? { onRetry: deps.onRetry } : {})
         });
@@ -56823,6 +57169,11 @@ async function answerToolCalls(calls, turn, deps) {
 
 
 const CONTINUE_AFTER_MAX_TOKENS = 'Your reply was cut off by the output limit. Continue where you stopped.';
+/** A tool call whose input was cut off by max_tokens: its arguments may be incomplete, so it is not run. */
+const TRUNCATED_TOOL_CALL = 'This tool call was cut off by the output limit (max_tokens) before its input was complete, so it was ' +
+    'not run. Send it again with a smaller input: for a large file, write it in parts or use edit_file.';
+/** model_context_window_exceeded answers in a row, each followed by a compaction, before the run gives up. */
+const MAX_WINDOW_EXCEEDED_IN_A_ROW = 2;
 /** Mutable bookkeeping of one run, kept apart from the control flow that reads it. */
 class RunLedger {
     turns = 0;
@@ -56861,6 +57212,7 @@ async function runAgent(task, settings, deps) {
         compactions: ledger.compactionLog.length,
         activity
     });
+    let windowExceededInARow = 0;
     const recorder = new HistoryRecorder(deps.transcript, () => ledger.turns);
     const append = (message) => recorder.append(history, message);
     let estimatedContext;
@@ -56981,7 +57333,8 @@ async function runAgent(task, settings, deps) {
             return requestTurn();
         }
     };
-    const answerTools = async (calls) => {
+    /** Runs the calls; a call cut off by max_tokens (`truncated`) is answered with an error, not run. */
+    const answerTools = async (calls, truncated) => {
         const result = await answerToolCalls(calls, ledger.turns, {
             tools: deps.tools,
             workspace: deps.workspace,
@@ -56991,7 +57344,7 @@ async function runAgent(task, settings, deps) {
             onToolStart: (call) => progress(describeToolCall(call.name, call.input)),
             ...(deps.redact ? { redact: deps.redact } : {})
         });
-        append(result.message);
+        append(truncated ? withTruncatedCall(result.message, truncated) : result.message);
         if (result.compactionRequest) {
             deps.transcript.append({
                 type: 'compaction_requested',
@@ -57027,6 +57380,27 @@ async function runAgent(task, settings, deps) {
                 return await finishAtLimit(limit);
             await compact({ kind: 'before_request' });
             const reply = await requestTurnOrCompact();
+            if (reply.stopReason === 'model_context_window_exceeded') {
+                // The prompt fit, but prompt + output did not: the partial reply is dropped (it never joins
+                // the history, so nothing is edited) and the history is compacted before the turn is tried again.
+                if (++windowExceededInARow > MAX_WINDOW_EXCEEDED_IN_A_ROW) {
+                    return finish('error_during_execution', '', `The model's context window was exceeded ${windowExceededInARow} times in a row, even after ` +
+                        'compacting. Lower max_output_tokens or compaction_threshold_tokens, or use a model with a larger window.');
+                }
+                deps.transcript.append({
+                    type: 'retry',
+                    turn: ledger.turns,
+                    attempt: windowExceededInARow,
+                    error: 'model_context_window_exceeded: the reply was dropped; compacting, then asking again'
+                });
+                await compact({
+                    kind: 'overflow',
+                    actualTokens: promptTokens(reply.usage) + reply.usage.output,
+                    maximumTokens: undefined
+                });
+                continue;
+            }
+            windowExceededInARow = 0;
             if (reply.content.length > 0)
                 append({ role: 'assistant', content: reply.content });
             const calls = toolUseBlocks(reply.content);
@@ -57036,19 +57410,17 @@ async function runAgent(task, settings, deps) {
                     break;
                 case 'max_tokens':
                     if (calls.length > 0)
-                        await answerTools(calls);
+                        await answerTools(calls.slice(0, -1), calls.at(-1));
                     else if (reply.content.length > 0)
                         append({ role: 'user', content: [{ type: 'text', text: CONTINUE_AFTER_MAX_TOKENS }] });
                     else
                         return finish('error_during_execution', '', 'The model returned no content before max_tokens.');
                     break;
                 case 'pause_turn':
-                    // A paused server-side turn: sending the history back as it is lets the model resume.
+                    // A paused turn: the docs say to send the reply back as it is, and the model resumes.
                     break;
                 case 'refusal':
-                    return finish('error_during_execution', finalText(reply.content), 'The model refused to continue.');
-                case 'model_context_window_exceeded':
-                    return finish('error_during_execution', '', "The model's context window was exceeded.");
+                    return finish('error_during_execution', finalText(reply.content), refusalMessage(ledger.turns));
                 default:
                     return finish('success', finalText(reply.content));
             }
@@ -57064,6 +57436,22 @@ async function runAgent(task, settings, deps) {
     finally {
         clearTimeout(timer);
     }
+}
+function refusalMessage(turn) {
+    return (`The model refused to continue at turn ${turn} (stop_reason "refusal"): it declined the request on ` +
+        'policy grounds. Nothing after that turn was run; what was done before is kept. Read the last turns ' +
+        'of the transcript, then rephrase the task or narrow it.');
+}
+/** The tool results of a max_tokens turn, with the cut-off call answered as an error after the others. */
+function withTruncatedCall(message, truncated) {
+    const results = typeof message.content === 'string' ? [] : message.content;
+    return {
+        role: 'user',
+        content: [
+            ...results,
+            { type: 'tool_result', tool_use_id: truncated.id, content: TRUNCATED_TOOL_CALL, is_error: true }
+        ]
+    };
 }
 function finalText(content) {
     return content
@@ -57124,6 +57512,7 @@ function buildSystemPrompt() {
 
 
 
+
 /** Workflows (and the local actions they use) run with the repository's secrets: changing them is opt-in. */
 const WORKFLOW_FOLDERS = ['.github/workflows/', '.github/actions/'];
 /** Assembles one run from its parts (model, tools, workspace, transcript, compaction) and runs it. */
@@ -57151,7 +57540,8 @@ async function runSession(options) {
             model: config.model,
             maxTokens: config.maxOutputTokens,
             systemPrompt: buildSystemPrompt(),
-            tools: tools.definitions
+            tools: tools.definitions,
+            thinking: thinkingSettings(config.modelSpec, config.effort)
         });
         const parts = {
             model,
@@ -57196,60 +57586,95 @@ function displayPath(root, file) {
 }
 
 ;// CONCATENATED MODULE: ./src/config/models.ts
+
 const DEFAULT_MODEL = 'claude-sonnet-5-5';
-function pricesFor(inputPerMTok, outputPerMTok) {
-    return {
-        inputPerMTok,
-        cacheWritePerMTok: inputPerMTok * 1.25,
-        cacheReadPerMTok: inputPerMTok * 0.1,
-        outputPerMTok
-    };
-}
-/** One row per family; the first match wins, so older, pricier generations come first. */
-const MODEL_FAMILIES = [
-    {
-        pattern: /^claude-(opus-4-(0|1)|opus-4-20|3-opus)/,
-        spec: { contextWindow: 200_000, maxOutputTokens: 32_000, prices: pricesFor(15, 75) }
-    },
-    {
-        pattern: /^claude-opus-/,
-        spec: { contextWindow: 200_000, maxOutputTokens: 64_000, prices: pricesFor(5, 25) }
-    },
-    {
-        pattern: /^claude-sonnet-/,
-        spec: { contextWindow: 200_000, maxOutputTokens: 64_000, prices: pricesFor(3, 15) }
-    },
-    {
-        pattern: /^claude-haiku-/,
-        spec: { contextWindow: 200_000, maxOutputTokens: 64_000, prices: pricesFor(1, 5) }
-    }
-];
+const OVERRIDE_INPUTS = {
+    contextWindow: 'context_window',
+    maxOutputTokens: 'max_output_tokens',
+    inputPerMTok: 'input_price_per_mtok',
+    outputPerMTok: 'output_price_per_mtok',
+    cacheWritePerMTok: 'cache_write_price_per_mtok',
+    cacheWrite1hPerMTok: 'cache_write_1h_price_per_mtok',
+    cacheReadPerMTok: 'cache_read_price_per_mtok'
+};
 class UnknownModelError extends Error {
     constructor(model) {
-        super(`Unknown model "${model}": no context window or prices are known for it. ` +
-            'Use a claude-sonnet-*, claude-opus-* or claude-haiku-* model, or set the inputs context_window, ' +
-            'input_price_per_mtok and output_price_per_mtok.');
+        const known = MODEL_CATALOGUE.filter((row) => row.status === 'current').map((row) => row.id);
+        super(`Unknown model "${model}": its context window and prices are not in the model catalogue ` +
+            `(checked ${CATALOGUE_CHECKED_ON}). Use a known model (current: ${known.join(', ')}), or describe ` +
+            'this one with the inputs context_window, input_price_per_mtok and output_price_per_mtok ' +
+            '(optionally max_output_tokens, cache_write_price_per_mtok, cache_write_1h_price_per_mtok and ' +
+            'cache_read_price_per_mtok; without them, cache prices are derived as 1.25x, 2x and 0.1x of input).');
         this.name = 'UnknownModelError';
     }
 }
-function resolveModelSpec(model, overrides = {}) {
-    const family = MODEL_FAMILIES.find((row) => row.pattern.test(model))?.spec;
-    const input = overrides.inputPerMTok ?? family?.prices.inputPerMTok;
-    const output = overrides.outputPerMTok ?? family?.prices.outputPerMTok;
-    const contextWindow = overrides.contextWindow ?? family?.contextWindow;
-    if (input === undefined || output === undefined || contextWindow === undefined) {
-        throw new UnknownModelError(model);
-    }
-    const derived = pricesFor(input, output);
+/**
+ * The unknown model's defaults: what the API documents for most models (writes 1.25x and 2x input,
+ * reads 0.1x), and the strictest request rules, which cost nothing to follow.
+ */
+function unknownRow(model, overrides) {
+    const { contextWindow, inputPerMTok: input, outputPerMTok: output } = overrides;
+    if (contextWindow === undefined || input === undefined || output === undefined)
+        return undefined;
     return {
+        id: model,
+        aliases: [],
+        name: model,
+        status: 'current',
         contextWindow,
-        maxOutputTokens: overrides.maxOutputTokens ?? family?.maxOutputTokens ?? 16_384,
+        maxOutputTokens: 16_384,
         prices: {
             inputPerMTok: input,
             outputPerMTok: output,
-            cacheWritePerMTok: overrides.cacheWritePerMTok ?? family?.prices.cacheWritePerMTok ?? derived.cacheWritePerMTok,
-            cacheReadPerMTok: overrides.cacheReadPerMTok ?? family?.prices.cacheReadPerMTok ?? derived.cacheReadPerMTok
-        }
+            cacheWritePerMTok: input * 1.25,
+            cacheWrite1hPerMTok: input * 2,
+            cacheReadPerMTok: input * 0.1
+        },
+        pricedSince: '',
+        minCacheableTokens: 1024,
+        thinking: { mode: 'adaptive', boundToConversation: true, efforts: [] },
+        refuses: {
+            forcedToolChoice: true,
+            prefill: true,
+            manualThinking: true,
+            disabledThinking: true,
+            samplingParameters: true
+        },
+        source: 'inputs',
+        checkedOn: ''
+    };
+}
+/** The catalogue row of `model` with the overrides applied; throws UnknownModelError before any call. */
+function resolveModelSpec(model, overrides = {}) {
+    const row = findModel(model) ?? unknownRow(model, overrides);
+    if (!row)
+        throw new UnknownModelError(model);
+    const overridden = Object.keys(OVERRIDE_INPUTS)
+        .filter((key) => overrides[key] !== undefined)
+        .map((key) => OVERRIDE_INPUTS[key]);
+    const priceOverridden = overridden.some((name) => name.includes('price'));
+    const prices = {
+        inputPerMTok: overrides.inputPerMTok ?? row.prices.inputPerMTok,
+        outputPerMTok: overrides.outputPerMTok ?? row.prices.outputPerMTok,
+        cacheWritePerMTok: overrides.cacheWritePerMTok ?? row.prices.cacheWritePerMTok,
+        cacheWrite1hPerMTok: overrides.cacheWrite1hPerMTok ?? row.prices.cacheWrite1hPerMTok,
+        cacheReadPerMTok: overrides.cacheReadPerMTok ?? row.prices.cacheReadPerMTok
+    };
+    return {
+        id: row.id,
+        name: row.name,
+        contextWindow: overrides.contextWindow ?? row.contextWindow,
+        maxOutputTokens: overrides.maxOutputTokens ?? row.maxOutputTokens,
+        prices: {
+            ...prices,
+            // A negotiated rate replaces the list prices, bands included.
+            ...(row.longPromptBand && !priceOverridden ? { longPromptBand: row.longPromptBand } : {}),
+            pricedSince: priceOverridden || row.pricedSince === '' ? undefined : row.pricedSince
+        },
+        minCacheableTokens: row.minCacheableTokens,
+        thinking: row.thinking,
+        refuses: row.refuses,
+        overridden
     };
 }
 
@@ -57290,6 +57715,7 @@ function parseAgentConfig(read, env) {
         inputPerMTok: numbers.optionalNumber('input_price_per_mtok'),
         outputPerMTok: numbers.optionalNumber('output_price_per_mtok'),
         cacheWritePerMTok: numbers.optionalNumber('cache_write_price_per_mtok'),
+        cacheWrite1hPerMTok: numbers.optionalNumber('cache_write_1h_price_per_mtok'),
         cacheReadPerMTok: numbers.optionalNumber('cache_read_price_per_mtok')
     };
     let modelSpec;
@@ -57305,6 +57731,7 @@ function parseAgentConfig(read, env) {
     if (modelSpec && maxOutputTokens > modelSpec.maxOutputTokens) {
         problems.push(`max_output_tokens is ${maxOutputTokens}, but ${model} allows at most ${modelSpec.maxOutputTokens}.`);
     }
+    const effort = parseEffort(read('effort'), model, modelSpec, problems);
     const limits = {
         maxTurns: numbers.integer('max_turns', INPUT_DEFAULTS.max_turns),
         timeoutMs: numbers.number('timeout_minutes', INPUT_DEFAULTS.timeout_minutes) * 60_000,
@@ -57338,6 +57765,7 @@ function parseAgentConfig(read, env) {
         model,
         modelSpec,
         maxOutputTokens,
+        effort,
         limits,
         bashTimeoutMs,
         apiMaxRetries,
@@ -57347,6 +57775,22 @@ function parseAgentConfig(read, env) {
         prompt,
         compaction: withoutUndefined(compaction)
     };
+}
+/** An effort level the model accepts; the model's own default when the input is empty. */
+function parseEffort(raw, model, spec, problems) {
+    const value = raw.trim().toLowerCase();
+    if (value === '' || !spec)
+        return undefined;
+    const accepted = spec.thinking.efforts;
+    if (accepted.length === 0) {
+        problems.push(`effort is "${raw.trim()}", but ${model} has no effort levels: leave effort empty.`);
+        return undefined;
+    }
+    const effort = accepted.find((level) => level === value);
+    if (!effort) {
+        problems.push(`effort must be one of ${accepted.join(', ')} for ${model}, got "${raw.trim()}".`);
+    }
+    return effort;
 }
 function withoutUndefined(value) {
     return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined));

@@ -2,8 +2,11 @@ import type { MessageParam, TextBlockParam } from '@anthropic-ai/sdk/resources/m
 import type { ModelClient, ModelReply } from '../model/model-client.js';
 import type { RequestBuilder } from '../model/request-builder.js';
 
-/** Output tokens the closing summary may use: the run is over its limit, so this is kept small. */
-export const FINAL_SUMMARY_MAX_TOKENS = 1_024;
+/**
+ * Output tokens the closing summary may use. On thinking models max_tokens covers the thinking too,
+ * so a small cap (it was 1,024) could be spent before a word of the summary: the run's own cap, up to this.
+ */
+export const FINAL_SUMMARY_MAX_TOKENS = 8_192;
 /** Time the closing summary may take, even after the run's own deadline has passed. */
 export const FINAL_SUMMARY_GRACE_MS = 60_000;
 
@@ -49,10 +52,13 @@ export async function requestFinalSummary(
   const timer = setTimeout(() => grace.abort(), deps.graceMs ?? FINAL_SUMMARY_GRACE_MS);
   const signal = deps.signal ? AbortSignal.any([grace.signal, deps.signal]) : grace.signal;
   try {
-    const reply = await deps.model.complete(deps.requests.build(messages, FINAL_SUMMARY_MAX_TOKENS), {
-      signal,
-      ...(deps.onRetry ? { onRetry: deps.onRetry } : {})
-    });
+    const reply = await deps.model.complete(
+      deps.requests.build(messages, Math.min(deps.requests.shape.maxTokens, FINAL_SUMMARY_MAX_TOKENS)),
+      {
+        signal,
+        ...(deps.onRetry ? { onRetry: deps.onRetry } : {})
+      }
+    );
     const text = reply.content
       .flatMap((block) => (block.type === 'text' ? [block.text] : []))
       .join('\n')

@@ -56,6 +56,12 @@ export interface AgentDependencies {
 }
 
 const CONTINUE_AFTER_MAX_TOKENS = 'Your reply was cut off by the output limit. Continue where you stopped.';
+/** A tool call whose input was cut off by max_tokens: its arguments may be incomplete, so it is not run. */
+export const TRUNCATED_TOOL_CALL =
+  'This tool call was cut off by the output limit (max_tokens) before its input was complete, so it was ' +
+  'not run. Send it again with a smaller input: for a large file, write it in parts or use edit_file.';
+/** model_context_window_exceeded answers in a row, each followed by a compaction, before the run gives up. */
+const MAX_WINDOW_EXCEEDED_IN_A_ROW = 2;
 
 /** Mutable bookkeeping of one run, kept apart from the control flow that reads it. */
 class RunLedger {
@@ -106,6 +112,7 @@ export async function runAgent(
       activity
     });
 
+  let windowExceededInARow = 0;
   const recorder = new HistoryRecorder(deps.transcript, () => ledger.turns);
   const append = (message: MessageParam) => recorder.append(history, message);
 
@@ -231,7 +238,8 @@ export async function runAgent(
     }
   };
 
-  const answerTools = async (calls: ToolUseBlockParam[]) => {
+  /** Runs the calls; a call cut off by max_tokens (`truncated`) is answered with an error, not run. */
+  const answerTools = async (calls: ToolUseBlockParam[], truncated?: ToolUseBlockParam) => {
     const result = await answerToolCalls(calls, ledger.turns, {
       tools: deps.tools,
       workspace: deps.workspace,
@@ -241,7 +249,7 @@ export async function runAgent(
       onToolStart: (call) => progress(describeToolCall(call.name, call.input)),
       ...(deps.redact ? { redact: deps.redact } : {})
     });
-    append(result.message);
+    append(truncated ? withTruncatedCall(result.message, truncated) : result.message);
     if (result.compactionRequest) {
       deps.transcript.append({
         type: 'compaction_requested',
@@ -281,6 +289,31 @@ export async function runAgent(
 
       await compact({ kind: 'before_request' });
       const reply = await requestTurnOrCompact();
+      if (reply.stopReason === 'model_context_window_exceeded') {
+        // The prompt fit, but prompt + output did not: the partial reply is dropped (it never joins
+        // the history, so nothing is edited) and the history is compacted before the turn is tried again.
+        if (++windowExceededInARow > MAX_WINDOW_EXCEEDED_IN_A_ROW) {
+          return finish(
+            'error_during_execution',
+            '',
+            `The model's context window was exceeded ${windowExceededInARow} times in a row, even after ` +
+              'compacting. Lower max_output_tokens or compaction_threshold_tokens, or use a model with a larger window.'
+          );
+        }
+        deps.transcript.append({
+          type: 'retry',
+          turn: ledger.turns,
+          attempt: windowExceededInARow,
+          error: 'model_context_window_exceeded: the reply was dropped; compacting, then asking again'
+        });
+        await compact({
+          kind: 'overflow',
+          actualTokens: promptTokens(reply.usage) + reply.usage.output,
+          maximumTokens: undefined
+        });
+        continue;
+      }
+      windowExceededInARow = 0;
       if (reply.content.length > 0) append({ role: 'assistant', content: reply.content });
       const calls = toolUseBlocks(reply.content);
 
@@ -289,19 +322,17 @@ export async function runAgent(
           await answerTools(calls);
           break;
         case 'max_tokens':
-          if (calls.length > 0) await answerTools(calls);
+          if (calls.length > 0) await answerTools(calls.slice(0, -1), calls.at(-1));
           else if (reply.content.length > 0)
             append({ role: 'user', content: [{ type: 'text', text: CONTINUE_AFTER_MAX_TOKENS }] });
           else
             return finish('error_during_execution', '', 'The model returned no content before max_tokens.');
           break;
         case 'pause_turn':
-          // A paused server-side turn: sending the history back as it is lets the model resume.
+          // A paused turn: the docs say to send the reply back as it is, and the model resumes.
           break;
         case 'refusal':
-          return finish('error_during_execution', finalText(reply.content), 'The model refused to continue.');
-        case 'model_context_window_exceeded':
-          return finish('error_during_execution', '', "The model's context window was exceeded.");
+          return finish('error_during_execution', finalText(reply.content), refusalMessage(ledger.turns));
         default:
           return finish('success', finalText(reply.content));
       }
@@ -313,6 +344,26 @@ export async function runAgent(
   } finally {
     clearTimeout(timer);
   }
+}
+
+function refusalMessage(turn: number): string {
+  return (
+    `The model refused to continue at turn ${turn} (stop_reason "refusal"): it declined the request on ` +
+    'policy grounds. Nothing after that turn was run; what was done before is kept. Read the last turns ' +
+    'of the transcript, then rephrase the task or narrow it.'
+  );
+}
+
+/** The tool results of a max_tokens turn, with the cut-off call answered as an error after the others. */
+function withTruncatedCall(message: MessageParam, truncated: ToolUseBlockParam): MessageParam {
+  const results = typeof message.content === 'string' ? [] : message.content;
+  return {
+    role: 'user',
+    content: [
+      ...results,
+      { type: 'tool_result', tool_use_id: truncated.id, content: TRUNCATED_TOOL_CALL, is_error: true }
+    ]
+  };
 }
 
 function finalText(content: readonly ContentBlockParam[]): string {

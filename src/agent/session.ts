@@ -7,6 +7,7 @@ import { compactionSettings, type CompactionOptions } from '../compaction/settin
 import { AnthropicModelClient } from '../model/anthropic-client.js';
 import type { ModelClient } from '../model/model-client.js';
 import { RequestBuilder } from '../model/request-builder.js';
+import { thinkingSettings } from '../model/thinking.js';
 import { buildToolEnvironment } from '../tools/environment.js';
 import { createDefaultTools } from '../tools/index.js';
 import { Workspace } from '../tools/workspace.js';
@@ -78,7 +79,8 @@ export async function runSession(options: SessionOptions): Promise<SessionOutcom
       model: config.model,
       maxTokens: config.maxOutputTokens,
       systemPrompt: buildSystemPrompt(),
-      tools: tools.definitions
+      tools: tools.definitions,
+      thinking: thinkingSettings(config.modelSpec, config.effort)
     });
     const parts: CompactorParts = {
       model,

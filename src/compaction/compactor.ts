@@ -75,6 +75,10 @@ export interface CompactionResult {
   readonly usage?: TokenUsage;
   /** The context the next request is expected to have, by the token meter. */
   readonly estimatedContextTokens?: number;
+  /** The earliest message this compaction changed: everything before it is as it was sent. */
+  readonly editedFrom?: number;
+  /** Thinking blocks removed after the edit point (their signatures covered the old prefix). */
+  readonly thinkingBlocksDropped?: number;
 }
 
 /** The single entry point the loop calls before each request and after a `compact` tool call. */

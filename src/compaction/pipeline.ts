@@ -33,6 +33,7 @@ import {
   summaryInstruction,
   withSummaryInstruction
 } from './summary.js';
+import { countThinkingBlocks, stripThinkingFrom } from '../model/thinking.js';
 import { TokenMeter } from './token-meter.js';
 import { emptyWorkLedger, recordWork, renderWorkLedger, type WorkLedger } from './work-ledger.js';
 
@@ -130,8 +131,28 @@ export class CompactionPipeline implements Compactor {
       events: run.events,
       usage: run.usage,
       exchanges: run.exchanges,
-      estimatedContextTokens: estimated
+      estimatedContextTokens: estimated,
+      ...(run.editedFrom !== undefined ? { editedFrom: run.editedFrom } : {}),
+      ...(run.thinkingDropped > 0 ? { thinkingBlocksDropped: run.thinkingDropped } : {})
     };
+  }
+
+  /**
+   * Every change to earlier history goes through here. The history is append-only but for these
+   * edit points; on models whose thinking is bound to the conversation, the thinking blocks after
+   * the edit are removed before any request can carry them (see model/thinking.ts).
+   * Returns how many thinking blocks were removed.
+   */
+  private edit(run: CompactionRun, history: MessageParam[], editedFrom: number): number {
+    run.editedFrom = Math.min(run.editedFrom ?? editedFrom, editedFrom);
+    if (!this.deps.requests.bindsThinking) {
+      run.history = history;
+      return 0;
+    }
+    const before = countThinkingBlocks(history.slice(editedFrom));
+    run.history = stripThinkingFrom(history, editedFrom);
+    run.thinkingDropped += before;
+    return before;
   }
 
   /** Measured plus estimated, unless a sent message changed in this call: then all of it is estimated. */
@@ -149,7 +170,7 @@ export class CompactionPipeline implements Compactor {
       this.deps.store.spill
     );
     if (spilled.length === 0) return;
-    run.history = history;
+    this.edit(run, history, Math.min(...spilled.map((item) => item.messageIndex)));
     for (const item of spilled) {
       run.event({
         layer: 'spill',
@@ -173,8 +194,9 @@ export class CompactionPipeline implements Compactor {
     const changed = [...new Set(candidates.map((result) => result.messageIndex))];
     const sentBefore = historyChars(changed.map((index) => run.history[index]!));
     const sentAfter = historyChars(changed.map((index) => cleared[index]!));
-    run.history = cleared;
-    if (changed.every((index) => index < this.sentCount)) this.meter.rewroteSent(sentBefore, sentAfter);
+    const stripped = this.edit(run, cleared, Math.min(...changed));
+    if (stripped === 0 && changed.every((index) => index < this.sentCount))
+      this.meter.rewroteSent(sentBefore, sentAfter);
     else run.changedOldMessages = true;
     forgetCleared(this.micro, candidates);
     run.event({
@@ -242,9 +264,9 @@ export class CompactionPipeline implements Compactor {
       ? this.summaryHeader(summary.text, segment, context.turn)
       : this.fallbackHeader(failure ?? 'unknown', segment);
     const rebuilt = await this.rebuild(run.history, header);
-    run.history = rebuilt.history;
+    this.edit(run, rebuilt.history, 0);
     run.changedOldMessages = true;
-    this.afterRebuild(rebuilt.history);
+    this.afterRebuild(run.history);
     run.event({
       layer: summary ? layer : 'fallback',
       reason: summary ? reason : `${reason}; summary failed (${failure}), dropped the oldest turns`,
@@ -319,7 +341,9 @@ export class CompactionPipeline implements Compactor {
     const prefix = this.meter.estimate(this.deps.requests.prefixChars());
     const first = history[0]!;
     const room = budget - prefix - this.meter.estimateMessages([first]);
-    return [first, ...selectTail(history, room, (message) => this.meter.estimateMessages([message]))];
+    const fitted = [first, ...selectTail(history, room, (message) => this.meter.estimateMessages([message]))];
+    // Dropping the middle is an edit: the tail's thinking no longer matches its prefix.
+    return this.deps.requests.bindsThinking ? stripThinkingFrom(fitted, 1) : fitted;
   }
 
   private summaryHeader(summary: string, segment: string, turn: number): string {
@@ -411,6 +435,10 @@ class CompactionRun {
   usage: TokenUsage = NO_USAGE;
   /** True once a message that was already sent has changed: the token base must be measured again. */
   changedOldMessages = false;
+  /** The earliest message index this call changed, if any. */
+  editedFrom: number | undefined;
+  /** Thinking blocks removed because an edit came before them. */
+  thinkingDropped = 0;
 
   constructor(
     public history: MessageParam[],

@@ -15,6 +15,8 @@ export interface SpilledResult {
   readonly toolUseId: string;
   readonly path: string;
   readonly chars: number;
+  /** The message that changed: an edit point for preserved thinking. */
+  readonly messageIndex: number;
 }
 
 /**
@@ -36,7 +38,7 @@ export function spillLargeResults(
   for (const { result, messageIndex, blockIndex } of large) {
     const text = toolResultText(result);
     const path = write(result.tool_use_id, text);
-    spilled.push({ toolUseId: result.tool_use_id, path, chars: text.length });
+    spilled.push({ toolUseId: result.tool_use_id, path, chars: text.length, messageIndex });
     const message = next[messageIndex]!;
     const content = [...(message.content as ToolResultBlockParam[])];
     content[blockIndex] = { ...result, content: preview(text, path, settings.previewChars) };

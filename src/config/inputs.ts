@@ -1,3 +1,4 @@
+import type { Effort } from './model-catalog.js';
 import { DEFAULT_MODEL, resolveModelSpec, UnknownModelError, type ModelSpec } from './models.js';
 import type { RunLimits } from '../agent/limits.js';
 import type { CompactionTunables } from '../compaction/settings.js';
@@ -9,6 +10,8 @@ export interface AgentConfig {
   readonly model: string;
   readonly modelSpec: ModelSpec;
   readonly maxOutputTokens: number;
+  /** `output_config.effort`; undefined leaves the model's default (the catalogue names it). */
+  readonly effort: Effort | undefined;
   readonly limits: RunLimits;
   readonly bashTimeoutMs: number;
   /** Retries of a failed model request (429, 5xx, 529, connection errors), with backoff. */
@@ -66,6 +69,7 @@ export function parseAgentConfig(read: InputReader, env: NodeJS.ProcessEnv): Age
     inputPerMTok: numbers.optionalNumber('input_price_per_mtok'),
     outputPerMTok: numbers.optionalNumber('output_price_per_mtok'),
     cacheWritePerMTok: numbers.optionalNumber('cache_write_price_per_mtok'),
+    cacheWrite1hPerMTok: numbers.optionalNumber('cache_write_1h_price_per_mtok'),
     cacheReadPerMTok: numbers.optionalNumber('cache_read_price_per_mtok')
   };
   let modelSpec: ModelSpec | undefined;
@@ -81,6 +85,7 @@ export function parseAgentConfig(read: InputReader, env: NodeJS.ProcessEnv): Age
       `max_output_tokens is ${maxOutputTokens}, but ${model} allows at most ${modelSpec.maxOutputTokens}.`
     );
   }
+  const effort = parseEffort(read('effort'), model, modelSpec, problems);
   const limits: RunLimits = {
     maxTurns: numbers.integer('max_turns', INPUT_DEFAULTS.max_turns),
     timeoutMs: numbers.number('timeout_minutes', INPUT_DEFAULTS.timeout_minutes) * 60_000,
@@ -119,6 +124,7 @@ export function parseAgentConfig(read: InputReader, env: NodeJS.ProcessEnv): Age
     model,
     modelSpec,
     maxOutputTokens,
+    effort,
     limits,
     bashTimeoutMs,
     apiMaxRetries,
@@ -128,6 +134,27 @@ export function parseAgentConfig(read: InputReader, env: NodeJS.ProcessEnv): Age
     prompt,
     compaction: withoutUndefined(compaction)
   };
+}
+
+/** An effort level the model accepts; the model's own default when the input is empty. */
+function parseEffort(
+  raw: string,
+  model: string,
+  spec: ModelSpec | undefined,
+  problems: string[]
+): Effort | undefined {
+  const value = raw.trim().toLowerCase();
+  if (value === '' || !spec) return undefined;
+  const accepted = spec.thinking.efforts;
+  if (accepted.length === 0) {
+    problems.push(`effort is "${raw.trim()}", but ${model} has no effort levels: leave effort empty.`);
+    return undefined;
+  }
+  const effort = accepted.find((level) => level === value);
+  if (!effort) {
+    problems.push(`effort must be one of ${accepted.join(', ')} for ${model}, got "${raw.trim()}".`);
+  }
+  return effort;
 }
 
 function withoutUndefined<T extends object>(value: T): T {

@@ -78,7 +78,8 @@ export class AnthropicModelClient implements ModelClient {
         system: [...request.system],
         tools: [...request.tools],
         messages: [...request.messages],
-        ...(request.toolChoice ? { tool_choice: request.toolChoice } : {})
+        ...(request.thinking ? { thinking: request.thinking } : {}),
+        ...(request.effort ? { output_config: { effort: request.effort } } : {})
       },
       { signal: signal ? AbortSignal.any([signal, stalled.signal]) : stalled.signal }
     );

@@ -3,9 +3,10 @@ import type {
   MessageParam,
   StopReason,
   TextBlockParam,
-  Tool as ToolDefinition,
-  ToolChoice
+  ThinkingConfigParam,
+  Tool as ToolDefinition
 } from '@anthropic-ai/sdk/resources/messages';
+import type { Effort } from '../config/model-catalog.js';
 import type { TokenUsage } from './usage.js';
 
 /** One request to the model, already carrying its cache breakpoints. */
@@ -15,7 +16,11 @@ export interface ModelRequest {
   readonly system: readonly TextBlockParam[];
   readonly tools: readonly ToolDefinition[];
   readonly messages: readonly MessageParam[];
-  readonly toolChoice?: ToolChoice;
+  /** Sent as is; never a manual budget or `disabled` on models that refuse them. */
+  readonly thinking?: ThinkingConfigParam;
+  /** `output_config.effort`, for models that have effort levels. */
+  readonly effort?: Effort;
+  // No tool_choice: the 5.5 generation refuses forced tool use, and `auto` is the default anyway.
 }
 
 /** The model's answer, with content ready to append to the history as the assistant message. */

@@ -1,17 +1,21 @@
 import type { MessageParam, Tool as ToolDefinition } from '@anthropic-ai/sdk/resources/messages';
 import { systemWithBreakpoint, withMessageBreakpoints } from './cache-breakpoints.js';
 import type { ModelRequest } from './model-client.js';
+import type { ThinkingSettings } from './thinking.js';
 
 export interface RequestShape {
   readonly model: string;
   readonly maxTokens: number;
   readonly systemPrompt: string;
   readonly tools: readonly ToolDefinition[];
+  /** Undefined: no thinking field and no effort (the model's defaults). */
+  readonly thinking?: ThinkingSettings;
 }
 
 /**
  * Builds every request of a run from one shape, so agent turns and summary requests share the same
- * tools + system prefix byte for byte and the summary is read from the prompt cache.
+ * tools + system prefix byte for byte (the summary is read from the prompt cache, and the thinking
+ * blocks it replays stay valid) and follow the same model rules.
  */
 export class RequestBuilder {
   private readonly system;
@@ -21,13 +25,21 @@ export class RequestBuilder {
   }
 
   build(history: readonly MessageParam[], maxTokens = this.shape.maxTokens): ModelRequest {
+    const thinking = this.shape.thinking;
     return {
       model: this.shape.model,
       maxTokens,
       system: this.system,
       tools: this.shape.tools,
-      messages: withMessageBreakpoints(history)
+      messages: withMessageBreakpoints(history),
+      ...(thinking?.thinking ? { thinking: thinking.thinking } : {}),
+      ...(thinking?.effort ? { effort: thinking.effort } : {})
     };
+  }
+
+  /** Whether replayed thinking must be stripped after an edit of earlier history. */
+  get bindsThinking(): boolean {
+    return this.shape.thinking?.boundToConversation ?? false;
   }
 
   /** Characters of the fixed prefix (tools + system), for the token estimator. */
