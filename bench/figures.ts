@@ -54,6 +54,11 @@ export function usageOf(records: readonly RequestRecord[]): TokenUsage {
   );
 }
 
+/** Priced request by request, as the API bills: a price band depends on each request's prompt. */
+export function costOf(records: readonly RequestRecord[], prices: ModelPrices): number {
+  return records.reduce((sum, record) => sum + costUsd(usageOf([record]), prices), 0);
+}
+
 /**
  * The cost floor: every new token written once at the cache-write price, plus the outputs. New
  * tokens are the first request whole, then each turn's new tool results and the reply before them.
@@ -74,8 +79,11 @@ export function percentile(values: readonly number[], p: number): number {
 /** Computes a run's figures. `floorUsd` is the size's floor (the cheapest floor among the strategies). */
 export function figuresOf(run: RunRecord, prices: ModelPrices, floorUsd: number): Figures {
   const all = usageOf(run.requests);
-  const usd = costUsd(all, prices);
-  const summaryUsd = costUsd(usageOf(run.requests.filter((record) => record.kind === 'summary')), prices);
+  const usd = costOf(run.requests, prices);
+  const summaryUsd = costOf(
+    run.requests.filter((record) => record.kind === 'summary'),
+    prices
+  );
   const steady = usageOf(run.requests.filter((record) => record.kind === 'agent' && !record.afterCompaction));
   const steadyInput = steady.input + steady.cacheWrite + steady.cacheRead;
   const errors = run.requests.flatMap((record) =>

@@ -53,6 +53,12 @@ describe('untrusted text', () => {
 
 function result(overrides: Partial<RunResult> = {}): RunResult {
   return {
+    model: {
+      id: 'claude-sonnet-5-5',
+      name: 'Claude Sonnet 5.5',
+      pricedSince: '2026-10-07',
+      checkedOn: '2026-11-23'
+    },
     stopReason: 'success',
     turns: 12,
     usage: { input: 1200, cacheWrite: 30_000, cacheRead: 250_000, output: 4000 },
@@ -105,6 +111,9 @@ describe('the report', () => {
     expect(report).toContain('Fixed the parser.');
     expect(report).toContain('Pull request: https://github.com/octo/repo/pull/7');
     expect(report).toContain('| 12 | 1,200 | 30,000 | 250,000 | 4,000 | $0.2085 |');
+    expect(report).toContain(
+      'Model: Claude Sonnet 5.5 (`claude-sonnet-5-5`); cost at list prices in effect since 2026-10-07 (catalogue checked 2026-11-23).'
+    );
     expect(report).toContain('<details><summary>Compaction log (1 events)</summary>');
     expect(report).toContain(
       '| 3 | auto | context ~9000 tokens > threshold 8000 | 9,000 | 2,000 | 0 | 400 | $0.0120 |'

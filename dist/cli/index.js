@@ -57168,6 +57168,7 @@ async function answerToolCalls(calls, turn, deps) {
 
 
 
+
 const CONTINUE_AFTER_MAX_TOKENS = 'Your reply was cut off by the output limit. Continue where you stopped.';
 /** A tool call whose input was cut off by max_tokens: its arguments may be incomplete, so it is not run. */
 const TRUNCATED_TOOL_CALL = 'This tool call was cut off by the output limit (max_tokens) before its input was complete, so it was ' +
@@ -57251,6 +57252,12 @@ async function runAgent(task, settings, deps) {
             error: error ?? null
         });
         return {
+            model: {
+                id: settings.modelSpec.id,
+                name: settings.modelSpec.name,
+                pricedSince: settings.modelSpec.prices.pricedSince,
+                checkedOn: CATALOGUE_CHECKED_ON
+            },
             stopReason,
             turns: ledger.turns,
             usage: ledger.usage,

@@ -3,6 +3,7 @@ import type {
   MessageParam,
   ToolUseBlockParam
 } from '@anthropic-ai/sdk/resources/messages';
+import { CATALOGUE_CHECKED_ON } from '../config/model-catalog.js';
 import type { ModelPrices, ModelSpec } from '../config/models.js';
 import type { CompactionEvent, CompactionTrigger, Compactor } from '../compaction/compactor.js';
 import type { ModelClient, ModelReply } from '../model/model-client.js';
@@ -153,6 +154,12 @@ export async function runAgent(
       error: error ?? null
     });
     return {
+      model: {
+        id: settings.modelSpec.id,
+        name: settings.modelSpec.name,
+        pricedSince: settings.modelSpec.prices.pricedSince,
+        checkedOn: CATALOGUE_CHECKED_ON
+      },
       stopReason,
       turns: ledger.turns,
       usage: ledger.usage,

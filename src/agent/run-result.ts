@@ -4,6 +4,13 @@ import type { TokenUsage } from '../model/usage.js';
 import type { StopReason } from './stop-reason.js';
 
 export interface RunResult {
+  /** The model that ran and the date of the prices its cost uses. */
+  readonly model: {
+    readonly id: string;
+    readonly name: string;
+    readonly pricedSince: string | undefined;
+    readonly checkedOn: string;
+  };
   readonly stopReason: StopReason;
   readonly turns: number;
   readonly usage: TokenUsage;

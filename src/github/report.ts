@@ -96,8 +96,18 @@ function renderUsage(result: RunResult): string {
   return [
     '| turns | input | cache write | cache read | output | cost |',
     '| ---: | ---: | ---: | ---: | ---: | ---: |',
-    `| ${result.turns} | ${n(u.input)} | ${n(u.cacheWrite)} | ${n(u.cacheRead)} | ${n(u.output)} | $${result.costUsd.toFixed(4)} |`
+    `| ${result.turns} | ${n(u.input)} | ${n(u.cacheWrite)} | ${n(u.cacheRead)} | ${n(u.output)} | $${result.costUsd.toFixed(4)} |`,
+    '',
+    pricingNote(result.model)
   ].join('\n');
+}
+
+/** Which model ran, and which prices the cost uses: prices change, so the date is part of the figure. */
+function pricingNote(model: RunResult['model']): string {
+  const prices = model.pricedSince
+    ? `list prices in effect since ${model.pricedSince} (catalogue checked ${model.checkedOn})`
+    : 'prices from the inputs';
+  return `Model: ${model.name} (\`${model.id}\`); cost at ${prices}.`;
 }
 
 function renderCompactions(log: readonly CompactionEvent[]): string {
