@@ -154,6 +154,36 @@ describe('failures', () => {
     expect(model.requests).toHaveLength(6);
   });
 
+  it('half-opens the breaker after its cool-down: one try, and a success closes it', async () => {
+    let failing = true;
+    let calls = 0;
+    const model = new SummaryModel('summarize');
+    const flaky = {
+      complete: (request: Parameters<SummaryModel['complete']>[0]) => {
+        calls++;
+        return failing ? Promise.reject(new Error('529 overloaded')) : model.complete(request);
+      }
+    };
+    const { compactor } = pipeline({ thresholdTokens: 20_000, keepTailTokens: 3_000 }, flaky);
+    const manual = { kind: 'manual', focus: undefined } as const;
+    const at = async (turn: number) => {
+      const outcome = await compactor.compact(bigSession(12), manual, { turn, lastUsage: undefined });
+      return outcome.events[0]!;
+    };
+    for (const turn of [1, 2, 3]) expect((await at(turn)).layer).toBe('fallback');
+    const open = await at(5);
+    expect(open.reason).toMatch(/circuit breaker open after 3 failed summaries \(tries again in 8 turns\)/);
+    expect(calls).toBe(6);
+    // Still failing at the half-open try (turn 13): one call, not two, then open again for a cool-down.
+    expect((await at(13)).layer).toBe('fallback');
+    expect(calls).toBe(7);
+    expect((await at(14)).reason).toMatch(/tries again in 9 turns/);
+    failing = false;
+    expect((await at(23)).layer).toBe('manual');
+    expect((await at(24)).layer).toBe('manual');
+    expect(calls).toBe(9);
+  });
+
   it('stops calling the model past max_compactions', async () => {
     const model = new SummaryModel();
     const { compactor } = pipeline({ maxCompactions: 1 }, model);

@@ -3,6 +3,7 @@ import { compactedHistory, selectTail } from '../../src/compaction/rebuild.js';
 import { spillLargeResults } from '../../src/compaction/spill.js';
 import {
   InvalidSummaryError,
+  sectionsIn,
   summaryFromReply,
   summaryInstruction,
   withSummaryInstruction
@@ -125,18 +126,73 @@ describe('summary', () => {
     );
   });
 
-  it('validates the reply: text with most sections; an empty or tool-only reply is a failure', () => {
-    expect(summaryFromReply(reply(good))).toBe(good);
-    expect(summaryFromReply(reply(good, 'max_tokens'))).toContain('[summary cut at its length limit]');
-    expect(() => summaryFromReply(reply(''))).toThrow(InvalidSummaryError);
-    expect(() =>
-      summaryFromReply(reply('I have summarized the conversation for you, as requested.'))
-    ).toThrow(/0 of the 7 sections/);
+  const estimate = (chars: number) => Math.ceil(chars / 4);
+  /** Summaries as real models write them: none of them repeats our seven headings. */
+  const STYLES: Record<string, string> = {
+    prose:
+      'We are refactoring src/parser.ts so that tokenize() no longer allocates per character. The user ' +
+      'asked to keep the public API and to use 2-space indentation. So far the lexer is split out into ' +
+      'src/lexer.ts and `npm test` passes except test/parser.test.ts:41 (expected 3 tokens, got 4). Next, ' +
+      'fix the trailing-whitespace token and run the tests again.',
+    bullets:
+      '- Goal: faster tokenize() in src/parser.ts, public API unchanged (user)\n' +
+      '- Done: lexer moved to src/lexer.ts; benchmarks 2.1x faster\n' +
+      '- Failing: test/parser.test.ts:41 expected 3 tokens, got 4\n' +
+      '- Next: handle trailing whitespace, rerun npm test',
+    'other headings':
+      '### Context\nParser refactor, keep API.\n### Progress\nLexer split out (src/lexer.ts).\n' +
+      '### Open issues\nOne failing test: parser.test.ts:41.\n### Plan\nFix whitespace token, rerun tests.',
+    'another language':
+      "Objectif : accélérer tokenize() dans src/parser.ts sans changer l'API publique. Le lexer est " +
+      'maintenant dans src/lexer.ts. Un test échoue encore (test/parser.test.ts:41 : 3 jetons attendus, 4 ' +
+      'obtenus). Étape suivante : corriger le jeton des espaces finaux, puis relancer npm test.',
+    'very short': 'Lexer split out; one test fails (parser.test.ts:41). Next: fix whitespace token.'
+  };
+
+  it.each(Object.keys(STYLES))('keeps a %s summary as the model wrote it', (style) => {
+    const accepted = summaryFromReply(reply(STYLES[style]!), 10_000, estimate);
+    expect(accepted.text).toBe(STYLES[style]);
+  });
+
+  it('maps the requested sections a summary has, however it words them', () => {
+    expect(summaryFromReply(reply(good), 10_000, estimate).sections).toEqual([
+      'Task and intent',
+      'Decisions',
+      'Files and code',
+      'Current state',
+      'Next step'
+    ]);
+    expect(sectionsIn('**Next step:** run the tests\nErrors and fixes: none')).toEqual([
+      'Errors and fixes',
+      'Next step'
+    ]);
+    expect(sectionsIn(STYLES.prose!)).toEqual([]);
+  });
+
+  it('refuses only what is not a summary, and says why', () => {
+    expect(summaryFromReply(reply(good, 'max_tokens'), 10_000, estimate).text).toContain(
+      '[summary cut at its length limit]'
+    );
+    expect(() => summaryFromReply(reply('  '), 10_000, estimate)).toThrow(/had no text/);
     const toolOnly = {
       ...reply(''),
       content: [{ type: 'tool_use' as const, id: 't', name: 'bash', input: {} }]
     };
-    expect(() => summaryFromReply(toolOnly)).toThrow(/called 1 tool\(s\)/);
+    expect(() => summaryFromReply(toolOnly, 10_000, estimate)).toThrow(
+      /called 1 tool\(s\) and wrote no text/
+    );
+    const mostlyCalls = {
+      ...reply('Let me look.'),
+      content: [
+        { type: 'text' as const, text: 'Let me look.' },
+        { type: 'tool_use' as const, id: 't', name: 'read_file', input: { path: 'src/parser.ts' } }
+      ]
+    };
+    expect(() => summaryFromReply(mostlyCalls, 10_000, estimate)).toThrow(InvalidSummaryError);
+    expect(() => summaryFromReply(mostlyCalls, 10_000, estimate)).toThrow(/mostly tool calls/);
+    expect(() => summaryFromReply(reply(STYLES.prose!), 50, estimate)).toThrow(
+      /not shorter than the context it replaces \(~50 tokens\)/
+    );
   });
 });
 

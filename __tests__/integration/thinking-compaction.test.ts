@@ -18,6 +18,9 @@ import { createTempRepo, type TempRepo } from '../support/temp-repo.js';
  * claude-sonnet-5-5 with thinking on, every compaction layer fires, one reply ends with
  * model_context_window_exceeded mid-run, and the strict fake (which signs each thinking block over
  * its prefix and answers 400 when a replayed block's prefix changed) rejects nothing.
+ * Issue "Compaction that survives real models", done-when: the model's summaries are prose that
+ * follows none of our headings, and still at least 3 auto and 1 manual compactions happen, and every
+ * tool call is in the transcript.
  */
 const WINDOW = 60_000;
 const TURNS = 301;
@@ -30,7 +33,7 @@ function thinkingScript(): {
   exceeded: () => boolean;
   inner: ReturnType<typeof longRunScript>;
 } {
-  const inner = longRunScript({ turns: TURNS });
+  const inner = longRunScript({ turns: TURNS, summaryStyle: 'prose' });
   let exceeded = false;
   const script: Script = async (request, context) => {
     const summary = JSON.stringify(request.messages.at(-1) ?? '').includes(COMPACTION_REQUEST_TAG);
@@ -139,10 +142,31 @@ describe('the built CLI on claude-sonnet-5-5 with thinking, through every compac
     expect(scripted.inner.progress.finished).toBe(true);
   });
 
-  it('fires every layer: spill, micro, auto, manual', () => {
-    const layers = new Set(compactions().map((event) => event.layer));
-    for (const layer of ['spill', 'micro', 'auto', 'manual']) expect(layers).toContain(layer);
+  it('fires every layer: spill, micro, at least 3 auto and a manual one, from prose summaries', () => {
+    const layers = compactions().map((event) => event.layer);
+    for (const layer of ['spill', 'micro', 'manual']) expect(layers).toContain(layer);
+    expect(layers.filter((layer) => layer === 'auto').length).toBeGreaterThanOrEqual(3);
     expect(layers).not.toContain('fallback');
+    const summaries = compactions().flatMap((event) => (event.summary ? [event.summary] : []));
+    expect(summaries.length).toBeGreaterThanOrEqual(4);
+    for (const summary of summaries) expect(summary).not.toMatch(/^#/m);
+  });
+
+  it('has every tool call the model made in the transcript', () => {
+    const answeredCalls = messages().flatMap((record) =>
+      record.response?.kind === 'message'
+        ? record.response.message.content
+            .filter((block) => block.type === 'tool_use')
+            .map((block) => block.id)
+        : []
+    );
+    const transcribed = new Set(
+      lines.flatMap((line) =>
+        line.type === 'tool_result' ? [(line as { tool_use_id: string }).tool_use_id] : []
+      )
+    );
+    expect(answeredCalls.length).toBeGreaterThan(TURNS);
+    expect(answeredCalls.filter((id) => !transcribed.has(id))).toEqual([]);
   });
 
   it('is never rejected: 0 requests answered with anything but a message', () => {

@@ -1,7 +1,12 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import { resolveModelSpec } from '../../src/config/models.js';
 import { RequestBuilder } from '../../src/model/request-builder.js';
-import { countThinkingBlocks, stripThinkingFrom, thinkingSettings } from '../../src/model/thinking.js';
+import {
+  countThinkingBlocks,
+  stripThinkingFrom,
+  THINKING_REMOVED,
+  thinkingSettings
+} from '../../src/model/thinking.js';
 
 const thought = (n: number) => ({
   type: 'thinking' as const,
@@ -42,17 +47,10 @@ describe('thinking after an edit of earlier history', () => {
     });
   });
 
-  it('drops an assistant message that held only thinking (the API merges the user turns around it)', () => {
+  it('keeps an assistant message that held only thinking in its place, with a note (positions must not move)', () => {
     const stripped = stripThinkingFrom(HISTORY, 2);
-    expect(stripped).toHaveLength(HISTORY.length - 1);
-    expect(stripped.map((message) => message.role)).toEqual([
-      'user',
-      'assistant',
-      'user',
-      'assistant',
-      'user',
-      'user'
-    ]);
+    expect(stripped).toHaveLength(HISTORY.length);
+    expect(stripped[5]).toEqual({ role: 'assistant', content: [{ type: 'text', text: THINKING_REMOVED }] });
   });
 
   it('leaves a history without thinking as the same messages', () => {

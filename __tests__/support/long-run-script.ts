@@ -44,6 +44,11 @@ export interface LongRunOptions {
   readonly bigFileChars?: number;
   /** A reading burst of whole big files starts every this many steps (default 37). */
   readonly burstEvery?: number;
+  /**
+   * How summaries are written: with the requested headings (default), or as plain prose with none
+   * of them, the way many real models answer.
+   */
+  readonly summaryStyle?: 'sections' | 'prose';
 }
 
 /** What the script did, for the test to compare with what the agent and the fake recorded. */
@@ -393,6 +398,17 @@ export function longRunScript(options: LongRunOptions = {}): LongRunScript {
         : [])
     ];
     progress.summaryRequests++;
+    if (options.summaryStyle === 'prose') {
+      const prose = [
+        `So far I have been exploring the repository and keeping notes in NOTES.md (step ${step} of ${turns}).`,
+        `I know ${jsFiles().length} JavaScript files, ${bigFiles().length} of them big, and recently read`,
+        `${recentReads.join(', ') || 'nothing yet'}. I edited scratch/probe.js${progress.edited.map((file) => `, ${file}`).join('')}`,
+        `and checked each edit with node --check. Errors met: ${errors.slice(-3).join('; ') || 'none'}.`,
+        asked ? `As asked, in detail: ${asked}: ${progress.edited.join(', ') || 'no edits yet'}.` : '',
+        `I will carry on from step ${step}.`
+      ];
+      return reply(text(prose.filter((line) => line !== '').join(' ')));
+    }
     return reply(text(sections.join('\n')));
   };
 

@@ -11840,6 +11840,31 @@ const noCompaction = {
     }
 };
 
+;// CONCATENATED MODULE: ./src/compaction/circuit-breaker.ts
+const CLOSED_BREAKER = { kind: 'closed', failures: 0 };
+/** Whether a summary may be asked for at `turn`; the reason when not. */
+function breakerAllows(state, settings, turn) {
+    if (state.kind === 'closed')
+        return { allowed: true, halfOpen: false };
+    const waited = turn - state.since;
+    if (waited >= settings.cooldownTurns)
+        return { allowed: true, halfOpen: true };
+    return {
+        allowed: false,
+        reason: `circuit breaker open after ${state.failures} failed summaries ` +
+            `(tries again in ${settings.cooldownTurns - waited} turns)`
+    };
+}
+function breakerAfter(state, settings, turn, succeeded) {
+    if (succeeded)
+        return CLOSED_BREAKER;
+    const failures = state.failures + 1;
+    // A failed half-open try opens it again at once; a closed one opens at the limit.
+    if (state.kind === 'open' || failures >= settings.maxFailures)
+        return { kind: 'open', since: turn, failures };
+    return { kind: 'closed', failures };
+}
+
 ;// CONCATENATED MODULE: ./src/compaction/history.ts
 /** A message's content as blocks; a string is one text block, as the API reads it. */
 function blocksOf(message) {
@@ -12156,6 +12181,7 @@ function compactionSettings(options) {
         maxRestoredTokens: scaled(25_000, 0.15),
         maxCompactions: options.maxCompactions ?? COMPACTION_DEFAULTS.maxCompactions,
         maxConsecutiveFailures: 3,
+        breakerCooldownTurns: 10,
         summaryAttempts: 2,
         spill: { maxResultChars: 50_000, previewChars: 2_000 },
         layers: options.layers ?? { micro: true, auto: true },
@@ -12238,6 +12264,7 @@ function summaryInstruction(focus) {
         'Write the summary you will need to continue the work without them. Reply with text only: do not call tools.',
         `Use exactly these sections, as markdown headings: ${sections.map((name) => `## ${name}`).join(', ')}.`,
         'Be concrete: file paths, function names, commands and their results, exact error messages, decisions and why.',
+        'Keep every instruction and constraint the user gave, in their words.',
         'The task itself is kept verbatim and need not be repeated in full.',
         ...(focus ? [`Under "## Focus", keep in detail what the agent asked to keep: ${focus}`] : []),
         '</compaction-request>'
@@ -12273,22 +12300,51 @@ class InvalidSummaryError extends Error {
         this.name = 'InvalidSummaryError';
     }
 }
-/** The summary text of a reply. Model output is checked here: a reply without usable text is a failure. */
-function summaryFromReply(reply) {
+/**
+ * The summary text of a reply. The sections are a request to the model, not a gate: real models
+ * paraphrase headings, merge sections, write prose or bullets, or answer in the user's language,
+ * and the task, the ledger and the transcript path are kept by our own code anyway. So any reply
+ * with text is kept as written, unless it is not a summary at all:
+ * - it has no text (empty, or only tool calls);
+ * - it is mostly tool calls (more characters of tool input than of text);
+ * - it is longer than the context it replaces (it would not save anything).
+ * `estimate` turns characters into tokens, as the token meter does.
+ */
+function summaryFromReply(reply, replacedTokens, estimate) {
     const text = reply.content
         .flatMap((block) => (block.type === 'text' ? [block.text] : []))
         .join('\n')
         .trim();
-    if (text.length < 40) {
-        const tools = reply.content.filter((block) => block.type === 'tool_use').length;
-        throw new InvalidSummaryError(tools > 0
-            ? `the summary reply called ${tools} tool(s) instead of writing text`
-            : 'the summary reply was empty');
+    const calls = reply.content.filter((block) => block.type === 'tool_use');
+    const callChars = calls.reduce((sum, block) => sum + JSON.stringify(block).length, 0);
+    if (text === '') {
+        throw new InvalidSummaryError(calls.length > 0
+            ? `the summary reply called ${calls.length} tool(s) and wrote no text`
+            : 'the summary reply had no text');
     }
-    const found = SUMMARY_SECTIONS.filter((name) => text.includes(name)).length;
-    if (found < 3)
-        throw new InvalidSummaryError(`the summary has ${found} of the ${SUMMARY_SECTIONS.length} sections`);
-    return reply.stopReason === 'max_tokens' ? `${text}\n[summary cut at its length limit]` : text;
+    if (callChars > text.length) {
+        throw new InvalidSummaryError(`the summary reply was mostly tool calls (${calls.length} call(s), ${text.length} characters of text)`);
+    }
+    const tokens = estimate(text.length);
+    if (tokens >= replacedTokens) {
+        throw new InvalidSummaryError(`the summary (~${tokens} tokens) is not shorter than the context it replaces (~${replacedTokens} tokens)`);
+    }
+    return {
+        text: reply.stopReason === 'max_tokens' ? `${text}\n[summary cut at its length limit]` : text,
+        sections: sectionsIn(text)
+    };
+}
+/** The requested sections a summary has, however it words them: a heading or a bold lead naming it. */
+function sectionsIn(text) {
+    const leads = text
+        .split('\n')
+        .map((line) => line.trim())
+        .filter((line) => /^(#{1,6}\s|\*\*|__|[A-Z][^.!?]{0,40}:)/.test(line))
+        .map((line) => line.toLowerCase());
+    return SUMMARY_SECTIONS.filter((name) => {
+        const words = name.toLowerCase().split(' and ')[0].split(' ');
+        return leads.some((lead) => words.every((word) => lead.includes(word)));
+    });
 }
 
 ;// CONCATENATED MODULE: ./src/model/thinking.ts
@@ -12300,6 +12356,8 @@ function thinkingSettings(spec, effort) {
         boundToConversation: spec.thinking.boundToConversation
     };
 }
+/** What stands in for a turn that was only thinking, once that thinking had to go. */
+const THINKING_REMOVED = '(earlier reasoning removed after the history was compacted)';
 function isThinkingBlock(block) {
     return block.type === 'thinking' || block.type === 'redacted_thinking';
 }
@@ -12308,7 +12366,8 @@ function isThinkingBlock(block) {
  * its signature covers the prefix that just changed, and the API would answer 400 ("bound to a
  * different conversation"). Removing them all (not only the first) keeps no block "between others".
  * Messages before the edit are returned as they are (same objects), so their cache prefix holds.
- * An assistant message left with nothing is dropped; the API merges the user messages around it.
+ * An assistant message that held only thinking keeps its place with a short note (the API refuses
+ * empty content, and positions in the history must not move under the compaction's indices).
  * Docs: https://platform.claude.com/docs/en/build-with-claude/preserved-thinking/prefix-checks
  */
 function stripThinkingFrom(history, editedFrom) {
@@ -12323,8 +12382,10 @@ function stripThinkingFrom(history, editedFrom) {
             continue;
         }
         const content = message.content.filter((block) => !isThinkingBlock(block));
-        if (content.length > 0)
-            kept.push({ ...message, content });
+        kept.push({
+            ...message,
+            content: content.length > 0 ? content : [{ type: 'text', text: THINKING_REMOVED }]
+        });
     }
     return kept;
 }
@@ -12562,6 +12623,7 @@ function indent(text) {
 
 
 
+
 /**
  * The three layers and the spill, composed: spill new oversized results, micro-clear in batches,
  * auto-compact past the threshold, and compact on request. Holds the run's compaction state; the
@@ -12576,7 +12638,7 @@ class CompactionPipeline {
     sentCount = 0;
     lastRequestAt;
     summaryCompactions = 0;
-    consecutiveFailures = 0;
+    breaker = CLOSED_BREAKER;
     segments = 0;
     constructor(
     /** Replaced, never mutated, if the API reports a smaller window. */
@@ -12584,6 +12646,12 @@ class CompactionPipeline {
         this.settings = settings;
         this.deps = deps;
         this.meter = new TokenMeter(deps.requests.prefixChars());
+    }
+    breakerSettings() {
+        return {
+            maxFailures: this.settings.maxConsecutiveFailures,
+            cooldownTurns: this.settings.breakerCooldownTurns
+        };
     }
     /** The chars-per-token ratio learned so far (reported by the benchmark). */
     get charsPerToken() {
@@ -12714,29 +12782,27 @@ class CompactionPipeline {
         const started = this.deps.now();
         const before = this.tokensOf(run);
         const segment = this.deps.store.saveSegment(++this.segments, run.history);
-        const breakerOpen = this.consecutiveFailures >= this.settings.maxConsecutiveFailures;
+        const gate = breakerAllows(this.breaker, this.breakerSettings(), context.turn);
         const overBudget = this.summaryCompactions >= this.settings.maxCompactions;
         let summary;
         let failure;
-        if (breakerOpen)
-            failure = `circuit breaker open after ${this.consecutiveFailures} failed summaries`;
+        if (!gate.allowed)
+            failure = gate.reason;
         else if (overBudget)
             failure = `max_compactions (${this.settings.maxCompactions}) reached`;
         else {
-            const attempt = await this.requestSummary(run, focus, context);
+            // Half-open: one try, not the usual retries, before the breaker decides again.
+            const attempts = gate.halfOpen ? 1 : this.settings.summaryAttempts;
+            const attempt = await this.requestSummary(run, focus, context, before, attempts);
             run.usage = addUsage(run.usage, attempt.usage);
             if (attempt.text !== undefined)
                 summary = { text: attempt.text, usage: attempt.usage };
             else
                 failure = attempt.error;
+            this.breaker = breakerAfter(this.breaker, this.breakerSettings(), context.turn, summary !== undefined);
         }
-        if (summary) {
-            this.consecutiveFailures = 0;
+        if (summary)
             this.summaryCompactions++;
-        }
-        else if (!breakerOpen && !overBudget) {
-            this.consecutiveFailures++;
-        }
         const header = summary
             ? this.summaryHeader(summary.text, segment, context.turn)
             : this.fallbackHeader(failure ?? 'unknown', segment);
@@ -12758,11 +12824,11 @@ class CompactionPipeline {
         });
     }
     /** Asks the model for the summary, up to `summaryAttempts` times. Never throws: failures fall back. */
-    async requestSummary(run, focus, context) {
+    async requestSummary(run, focus, context, replacedTokens, attempts) {
         const { signal, onRetry } = context;
         let usage = NO_USAGE;
         let error = 'no attempt made';
-        for (let attempt = 1; attempt <= this.settings.summaryAttempts; attempt++) {
+        for (let attempt = 1; attempt <= attempts; attempt++) {
             if (signal?.aborted)
                 return { error: 'aborted', usage };
             // Built per attempt: a prompt-too-long answer lowers the window, and the next try fits under it.
@@ -12779,7 +12845,8 @@ class CompactionPipeline {
                 });
                 run.exchanges.push({ messages, reply: reply.content });
                 usage = addUsage(usage, reply.usage);
-                return { text: summaryFromReply(reply), usage };
+                const accepted = summaryFromReply(reply, replacedTokens, (chars) => this.meter.estimate(chars));
+                return { text: accepted.text, usage };
             }
             catch (failure) {
                 if (run.exchanges.at(-1)?.messages !== messages)
@@ -12791,7 +12858,7 @@ class CompactionPipeline {
                     this.meter.correct(overflow.actualTokens, messages);
                 if (overflow?.maximumTokens)
                     this.settings = withLowerWindow(this.settings, overflow.maximumTokens);
-                if (attempt < this.settings.summaryAttempts)
+                if (attempt < attempts)
                     onRetry?.(attempt, failure instanceof Error ? failure : new Error(error));
             }
         }

@@ -14,6 +14,13 @@ import {
   type CompactionTrigger,
   type Compactor
 } from './compactor.js';
+import {
+  breakerAfter,
+  breakerAllows,
+  CLOSED_BREAKER,
+  type BreakerSettings,
+  type BreakerState
+} from './circuit-breaker.js';
 import { historyChars, taskOf } from './history.js';
 import {
   clearCandidates,
@@ -76,7 +83,7 @@ export class CompactionPipeline implements Compactor {
   private sentCount = 0;
   private lastRequestAt: number | undefined;
   private summaryCompactions = 0;
-  private consecutiveFailures = 0;
+  private breaker: BreakerState = CLOSED_BREAKER;
   private segments = 0;
 
   constructor(
@@ -85,6 +92,13 @@ export class CompactionPipeline implements Compactor {
     private readonly deps: CompactionDependencies
   ) {
     this.meter = new TokenMeter(deps.requests.prefixChars());
+  }
+
+  private breakerSettings(): BreakerSettings {
+    return {
+      maxFailures: this.settings.maxConsecutiveFailures,
+      cooldownTurns: this.settings.breakerCooldownTurns
+    };
   }
 
   /** The chars-per-token ratio learned so far (reported by the benchmark). */
@@ -241,25 +255,22 @@ export class CompactionPipeline implements Compactor {
     const started = this.deps.now();
     const before = this.tokensOf(run);
     const segment = this.deps.store.saveSegment(++this.segments, run.history);
-    const breakerOpen = this.consecutiveFailures >= this.settings.maxConsecutiveFailures;
+    const gate = breakerAllows(this.breaker, this.breakerSettings(), context.turn);
     const overBudget = this.summaryCompactions >= this.settings.maxCompactions;
     let summary: { text: string; usage: TokenUsage } | undefined;
     let failure: string | undefined;
-    if (breakerOpen) failure = `circuit breaker open after ${this.consecutiveFailures} failed summaries`;
+    if (!gate.allowed) failure = gate.reason;
     else if (overBudget) failure = `max_compactions (${this.settings.maxCompactions}) reached`;
     else {
-      const attempt = await this.requestSummary(run, focus, context);
+      // Half-open: one try, not the usual retries, before the breaker decides again.
+      const attempts = gate.halfOpen ? 1 : this.settings.summaryAttempts;
+      const attempt = await this.requestSummary(run, focus, context, before, attempts);
       run.usage = addUsage(run.usage, attempt.usage);
       if (attempt.text !== undefined) summary = { text: attempt.text, usage: attempt.usage };
       else failure = attempt.error;
+      this.breaker = breakerAfter(this.breaker, this.breakerSettings(), context.turn, summary !== undefined);
     }
-
-    if (summary) {
-      this.consecutiveFailures = 0;
-      this.summaryCompactions++;
-    } else if (!breakerOpen && !overBudget) {
-      this.consecutiveFailures++;
-    }
+    if (summary) this.summaryCompactions++;
     const header = summary
       ? this.summaryHeader(summary.text, segment, context.turn)
       : this.fallbackHeader(failure ?? 'unknown', segment);
@@ -285,12 +296,14 @@ export class CompactionPipeline implements Compactor {
   private async requestSummary(
     run: CompactionRun,
     focus: string | undefined,
-    context: CompactionContext
+    context: CompactionContext,
+    replacedTokens: number,
+    attempts: number
   ): Promise<{ text?: string; error?: string; usage: TokenUsage }> {
     const { signal, onRetry } = context;
     let usage = NO_USAGE;
     let error = 'no attempt made';
-    for (let attempt = 1; attempt <= this.settings.summaryAttempts; attempt++) {
+    for (let attempt = 1; attempt <= attempts; attempt++) {
       if (signal?.aborted) return { error: 'aborted', usage };
       // Built per attempt: a prompt-too-long answer lowers the window, and the next try fits under it.
       const messages = this.summaryMessages(run.history, summaryInstruction(focus));
@@ -308,7 +321,8 @@ export class CompactionPipeline implements Compactor {
         });
         run.exchanges.push({ messages, reply: reply.content });
         usage = addUsage(usage, reply.usage);
-        return { text: summaryFromReply(reply), usage };
+        const accepted = summaryFromReply(reply, replacedTokens, (chars) => this.meter.estimate(chars));
+        return { text: accepted.text, usage };
       } catch (failure) {
         if (run.exchanges.at(-1)?.messages !== messages) run.exchanges.push({ messages, reply: undefined });
         error = failure instanceof Error ? failure.message : String(failure);
@@ -316,8 +330,7 @@ export class CompactionPipeline implements Compactor {
         const overflow = promptTooLong(failure);
         if (overflow?.actualTokens) this.meter.correct(overflow.actualTokens, messages);
         if (overflow?.maximumTokens) this.settings = withLowerWindow(this.settings, overflow.maximumTokens);
-        if (attempt < this.settings.summaryAttempts)
-          onRetry?.(attempt, failure instanceof Error ? failure : new Error(error));
+        if (attempt < attempts) onRetry?.(attempt, failure instanceof Error ? failure : new Error(error));
       }
     }
     return { error, usage };

@@ -22,6 +22,8 @@ export interface CompactionSettings {
   readonly maxCompactions: number;
   /** Consecutive failed summary compactions that open the circuit breaker. */
   readonly maxConsecutiveFailures: number;
+  /** Agent turns the open breaker waits before it tries one summary again (half-open). */
+  readonly breakerCooldownTurns: number;
   /** Tries of the summary call within one compaction. */
   readonly summaryAttempts: number;
   readonly spill: SpillSettings;
@@ -105,6 +107,7 @@ export function compactionSettings(options: CompactionOptions): CompactionSettin
     maxRestoredTokens: scaled(25_000, 0.15),
     maxCompactions: options.maxCompactions ?? COMPACTION_DEFAULTS.maxCompactions,
     maxConsecutiveFailures: 3,
+    breakerCooldownTurns: 10,
     summaryAttempts: 2,
     spill: { maxResultChars: 50_000, previewChars: 2_000 },
     layers: options.layers ?? { micro: true, auto: true },

@@ -30,6 +30,9 @@ export function thinkingSettings(spec: ModelSpec, effort: Effort | undefined): T
   };
 }
 
+/** What stands in for a turn that was only thinking, once that thinking had to go. */
+export const THINKING_REMOVED = '(earlier reasoning removed after the history was compacted)';
+
 export function isThinkingBlock(block: ContentBlockParam): boolean {
   return block.type === 'thinking' || block.type === 'redacted_thinking';
 }
@@ -39,7 +42,8 @@ export function isThinkingBlock(block: ContentBlockParam): boolean {
  * its signature covers the prefix that just changed, and the API would answer 400 ("bound to a
  * different conversation"). Removing them all (not only the first) keeps no block "between others".
  * Messages before the edit are returned as they are (same objects), so their cache prefix holds.
- * An assistant message left with nothing is dropped; the API merges the user messages around it.
+ * An assistant message that held only thinking keeps its place with a short note (the API refuses
+ * empty content, and positions in the history must not move under the compaction's indices).
  * Docs: https://platform.claude.com/docs/en/build-with-claude/preserved-thinking/prefix-checks
  */
 export function stripThinkingFrom(history: readonly MessageParam[], editedFrom: number): MessageParam[] {
@@ -54,7 +58,10 @@ export function stripThinkingFrom(history: readonly MessageParam[], editedFrom: 
       continue;
     }
     const content = message.content.filter((block) => !isThinkingBlock(block));
-    if (content.length > 0) kept.push({ ...message, content });
+    kept.push({
+      ...message,
+      content: content.length > 0 ? content : [{ type: 'text', text: THINKING_REMOVED }]
+    });
   }
   return kept;
 }
