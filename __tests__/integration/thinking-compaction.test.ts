@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
-import path from 'node:path';
 import type { CompactionEvent } from '../../src/compaction/compactor.js';
 import type { TranscriptLine } from '../../src/transcript/events.js';
 import {
