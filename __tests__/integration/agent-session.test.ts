@@ -98,7 +98,8 @@ describe('a long session through the real SDK against the strict fake', () => {
     const billed = replies.reduce((sum, m) => sum + (m?.usage.input_tokens ?? 0), 0);
     expect(result.usage.input).toBe(billed);
     expect(result.usage.output).toBe(replies.reduce((sum, m) => sum + (m?.usage.output_tokens ?? 0), 0));
-    expect(result.costUsd).toBeCloseTo((result.usage.input * 3 + result.usage.output * 15) / 1e6, 9);
+    // Sonnet 5.5 at the documented $2 / $10 per MTok (pricing page, read 2026-11-23).
+    expect(result.costUsd).toBeCloseTo((result.usage.input * 2 + result.usage.output * 10) / 1e6, 9);
   });
 
   it('writes every message sent and received to the transcript', async () => {

@@ -57063,28 +57063,86 @@ class TranscriptWriter {
     }
 }
 
-;// CONCATENATED MODULE: ./src/agent/limits.ts
-/** The limit a run has reached, checked before each request; undefined while the run may go on. */
-function reachedLimit(progress, limits) {
-    if (progress.turns >= limits.maxTurns)
-        return 'error_max_turns';
-    if (progress.elapsedMs >= limits.timeoutMs)
-        return 'error_timeout';
-    if (progress.costUsd >= limits.maxBudgetUsd)
-        return 'error_max_budget_usd';
-    return undefined;
-}
-function describeLimit(reason, limits) {
-    switch (reason) {
-        case 'error_max_turns':
-            return `Stopped at the turn limit (max_turns = ${limits.maxTurns}).`;
-        case 'error_timeout':
-            return `Stopped at the time limit (timeout_minutes = ${limits.timeoutMs / 60_000}).`;
-        case 'error_max_budget_usd':
-            return `Stopped at the budget limit (max_budget_usd = ${limits.maxBudgetUsd}).`;
-        default:
-            return '';
+;// CONCATENATED MODULE: ./src/agent/conversation.ts
+/**
+ * The one owner of the message list of a run. It only grows, by `append`, except at explicit edit
+ * points, each recorded: a compaction replacing the history, or the closing summary folding its
+ * instruction into the last, unsent message. Every message it holds reaches the transcript once:
+ * compaction creates new message objects (summaries, placeholders, previews), and identity tells
+ * which are new, so the work per edit is the size of what changed.
+ */
+class Conversation {
+    transcript;
+    turn;
+    list = [];
+    recorded = new WeakSet();
+    points = [];
+    constructor(transcript, turn) {
+        this.transcript = transcript;
+        this.turn = turn;
     }
+    /** The messages as they are now (the live list: read it, never change it). */
+    get messages() {
+        return this.list;
+    }
+    get editPoints() {
+        return this.points;
+    }
+    append(message) {
+        this.list.push(message);
+        this.record(message, this.list.length - 1);
+    }
+    /**
+     * Takes the history a compaction returned. `from` is the compaction's own edit point; without
+     * one, the first changed message is found by identity (compactions copy only what they change).
+     */
+    replaceByCompaction(next, from) {
+        if (next === this.list)
+            return;
+        const changed = from ?? firstDifference(this.list, next);
+        this.points.push({ turn: this.turn(), from: changed, by: 'compaction' });
+        this.list = next;
+        next.forEach((message, index) => {
+            if (!this.recorded.has(message))
+                this.record(message, index);
+        });
+    }
+    /** Replaces the newest message, which the model has not seen yet (so no thinking is invalidated). */
+    replaceUnsentLast(message) {
+        this.points.push({ turn: this.turn(), from: this.list.length - 1, by: 'closing_summary' });
+        this.list = [...this.list.slice(0, -1), message];
+        this.record(message, this.list.length - 1);
+    }
+    /** Records a compaction's model calls: what they sent beyond the history, and the replies. */
+    recordExchanges(exchanges) {
+        for (const exchange of exchanges) {
+            exchange.messages.forEach((message, index) => {
+                if (!this.recorded.has(message))
+                    this.record(message, index, 'summary_request');
+            });
+            if (exchange.reply) {
+                this.record({ role: 'assistant', content: [...exchange.reply] }, exchange.messages.length, 'summary_reply');
+            }
+        }
+    }
+    record(message, index, context) {
+        this.recorded.add(message);
+        this.transcript.append({
+            type: 'message',
+            turn: this.turn(),
+            index,
+            role: message.role,
+            content: message.content,
+            ...(context ? { context } : {})
+        });
+    }
+}
+function firstDifference(before, after) {
+    const shared = Math.min(before.length, after.length);
+    for (let index = 0; index < shared; index++)
+        if (before[index] !== after[index])
+            return index;
+    return shared;
 }
 
 ;// CONCATENATED MODULE: ./src/agent/final-summary.ts
@@ -57136,54 +57194,27 @@ function asBlocks(content) {
     return typeof content === 'string' ? [{ type: 'text', text: content }] : content;
 }
 
-;// CONCATENATED MODULE: ./src/agent/history-recorder.ts
-/**
- * Writes every message the model is sent or sends back to the transcript, once. Compaction creates
- * new message objects (summaries, placeholders, previews); identity tells which are new, so the
- * work per call is the size of what changed, and nothing sent can be missing.
- */
-class HistoryRecorder {
-    transcript;
-    turn;
-    recorded = new WeakSet();
-    constructor(transcript, turn) {
-        this.transcript = transcript;
-        this.turn = turn;
-    }
-    /** Appends a message to the history and records it. */
-    append(history, message) {
-        history.push(message);
-        this.record(message, history.length - 1);
-    }
-    /** Records the messages of a history that were not recorded yet (after a compaction). */
-    recordNew(history) {
-        history.forEach((message, index) => {
-            if (!this.recorded.has(message))
-                this.record(message, index);
-        });
-    }
-    /** Records a compaction's model calls: what they sent beyond the history, and the replies. */
-    recordExchanges(exchanges) {
-        for (const exchange of exchanges) {
-            exchange.messages.forEach((message, index) => {
-                if (!this.recorded.has(message))
-                    this.record(message, index, 'summary_request');
-            });
-            if (exchange.reply) {
-                this.record({ role: 'assistant', content: [...exchange.reply] }, exchange.messages.length, 'summary_reply');
-            }
-        }
-    }
-    record(message, index, context) {
-        this.recorded.add(message);
-        this.transcript.append({
-            type: 'message',
-            turn: this.turn(),
-            index,
-            role: message.role,
-            content: message.content,
-            ...(context ? { context } : {})
-        });
+;// CONCATENATED MODULE: ./src/agent/limits.ts
+/** The limit a run has reached, checked before each request; undefined while the run may go on. */
+function reachedLimit(progress, limits) {
+    if (progress.turns >= limits.maxTurns)
+        return 'error_max_turns';
+    if (progress.elapsedMs >= limits.timeoutMs)
+        return 'error_timeout';
+    if (progress.costUsd >= limits.maxBudgetUsd)
+        return 'error_max_budget_usd';
+    return undefined;
+}
+function describeLimit(reason, limits) {
+    switch (reason) {
+        case 'error_max_turns':
+            return `Stopped at the turn limit (max_turns = ${limits.maxTurns}).`;
+        case 'error_timeout':
+            return `Stopped at the time limit (timeout_minutes = ${limits.timeoutMs / 60_000}).`;
+        case 'error_max_budget_usd':
+            return `Stopped at the budget limit (max_budget_usd = ${limits.maxBudgetUsd}).`;
+        default:
+            return '';
     }
 }
 
@@ -57227,7 +57258,79 @@ async function answerToolCalls(calls, turn, deps) {
     return { message: { role: 'user', content: results }, compactionRequest };
 }
 
+;// CONCATENATED MODULE: ./src/agent/reply-outcome.ts
+
+function outcomeOf(reply) {
+    const calls = toolUseBlocks(reply.content);
+    switch (reply.stopReason) {
+        case 'tool_use':
+            return { kind: 'answer_tools', calls };
+        case 'max_tokens':
+            if (calls.length > 0)
+                return { kind: 'answer_tools', calls: calls.slice(0, -1), truncated: calls.at(-1) };
+            return reply.content.length > 0 ? { kind: 'ask_to_continue' } : { kind: 'empty_cut_off' };
+        case 'pause_turn':
+            return { kind: 'resume' };
+        case 'model_context_window_exceeded':
+            return { kind: 'compact_and_retry' };
+        case 'refusal':
+            return { kind: 'refused', text: finalText(reply.content) };
+        default:
+            return { kind: 'done', text: finalText(reply.content) };
+    }
+}
+function finalText(content) {
+    return content
+        .flatMap((block) => (block.type === 'text' ? [block.text] : []))
+        .join('\n')
+        .trim();
+}
+
+;// CONCATENATED MODULE: ./src/agent/run-ledger.ts
+
+/** The run's bookkeeping: turns, usage and cost (priced per request), context sizes, compactions. */
+class RunLedger {
+    prices;
+    turns = 0;
+    usage = NO_USAGE;
+    cost = 0;
+    lastUsage;
+    contextTokensPerTurn = [];
+    compactionLog = [];
+    constructor(prices) {
+        this.prices = prices;
+    }
+    /** Adds one request's usage to the totals and returns its cost. */
+    charge(usage) {
+        const cost = costUsd(usage, this.prices);
+        this.usage = addUsage(this.usage, usage);
+        this.cost += cost;
+        return cost;
+    }
+    /** An agent turn's answer: it is the new measured base of the context. */
+    recordTurn(usage) {
+        const cost = this.charge(usage);
+        this.turns++;
+        this.lastUsage = usage;
+        this.contextTokensPerTurn.push(promptTokens(usage));
+        return cost;
+    }
+    contextTokens() {
+        return this.lastUsage ? promptTokens(this.lastUsage) + this.lastUsage.output : 0;
+    }
+}
+function usageRecord(usage) {
+    return {
+        input: usage.input,
+        cache_write: usage.cacheWrite,
+        cache_read: usage.cacheRead,
+        output: usage.output
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/agent/loop.ts
+
+
 
 
 
@@ -57242,107 +57345,225 @@ const TRUNCATED_TOOL_CALL = 'This tool call was cut off by the output limit (max
     'not run. Send it again with a smaller input: for a large file, write it in parts or use edit_file.';
 /** model_context_window_exceeded answers in a row, each followed by a compaction, before the run gives up. */
 const MAX_WINDOW_EXCEEDED_IN_A_ROW = 2;
-/** Mutable bookkeeping of one run, kept apart from the control flow that reads it. */
-class RunLedger {
-    turns = 0;
-    usage = NO_USAGE;
-    cost = 0;
-    lastUsage;
-    contextTokensPerTurn = [];
-    compactionLog = [];
-    /** Adds a call's usage to the totals and returns its cost. */
-    charge(usage, prices) {
-        const cost = costUsd(usage, prices);
-        this.usage = addUsage(this.usage, usage);
-        this.cost += cost;
-        return cost;
-    }
-    contextTokens() {
-        return this.lastUsage ? promptTokens(this.lastUsage) + this.lastUsage.output : 0;
-    }
-}
 /**
- * The agent loop: ask the model, run the tools it calls, answer them, repeat until it is done or a
- * limit is reached. Compaction runs before every request; everything is written to the transcript.
+ * The agent loop: ask the model, act on its reply (see reply-outcome.ts), repeat until it is done or
+ * a limit is reached. Compaction runs before every request; everything goes to the transcript.
  */
 async function runAgent(task, settings, deps) {
     const now = deps.now ?? Date.now;
-    const startedAt = now();
-    const ledger = new RunLedger();
-    let history = [];
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(new Error('timeout')), settings.limits.timeoutMs);
-    const signal = deps.signal ? AbortSignal.any([deadline.signal, deps.signal]) : deadline.signal;
-    const progress = (activity) => deps.onProgress?.({
-        turn: ledger.turns,
-        contextTokens: ledger.contextTokens(),
-        costUsd: ledger.cost,
-        compactions: ledger.compactionLog.length,
+    const ledger = new RunLedger(settings.modelSpec.prices);
+    const run = {
+        task,
+        settings,
+        deps,
+        ledger,
+        conversation: new Conversation(deps.transcript, () => ledger.turns),
+        signal: deps.signal ? AbortSignal.any([deadline.signal, deps.signal]) : deadline.signal,
+        deadline: deadline.signal,
+        now,
+        startedAt: now(),
+        estimatedContext: undefined
+    };
+    try {
+        recordStart(run);
+        // Blocks, not a string: a message then serializes the same whether or not it carries a cache marker.
+        run.conversation.append({ role: 'user', content: [{ type: 'text', text: task }] });
+        return await loop(run);
+    }
+    catch (error) {
+        if (run.deadline.aborted && !deps.signal?.aborted)
+            return await finishAtLimit(run, 'error_timeout');
+        if (deps.signal?.aborted)
+            return finish(run, 'error_during_execution', '', 'The run was cancelled.', true);
+        return finish(run, 'error_during_execution', '', describeError(error));
+    }
+    finally {
+        clearTimeout(timer);
+    }
+}
+async function loop(run) {
+    const { ledger, conversation } = run;
+    let windowExceededInARow = 0;
+    for (;;) {
+        const limit = reachedLimit({ turns: ledger.turns, elapsedMs: run.now() - run.startedAt, costUsd: ledger.cost }, run.settings.limits);
+        if (limit)
+            return finishAtLimit(run, limit);
+        await loop_compact(run, { kind: 'before_request' });
+        const reply = await requestTurnOrCompact(run);
+        const outcome = outcomeOf(reply);
+        if (outcome.kind === 'compact_and_retry') {
+            // The prompt fit, but prompt + output did not: the partial reply never joins the history (so
+            // nothing is edited), and the history is compacted before the turn is asked again.
+            if (++windowExceededInARow > MAX_WINDOW_EXCEEDED_IN_A_ROW) {
+                return finish(run, 'error_during_execution', '', `The model's context window was exceeded ${windowExceededInARow} times in a row, even after ` +
+                    'compacting. Lower max_output_tokens or compaction_threshold_tokens, or use a model with a larger window.');
+            }
+            run.deps.transcript.append({
+                type: 'retry',
+                turn: ledger.turns,
+                attempt: windowExceededInARow,
+                error: 'model_context_window_exceeded: the reply was dropped; compacting, then asking again'
+            });
+            const tokens = promptTokens(reply.usage) + reply.usage.output;
+            await loop_compact(run, { kind: 'overflow', actualTokens: tokens, maximumTokens: undefined });
+            continue;
+        }
+        windowExceededInARow = 0;
+        if (reply.content.length > 0)
+            conversation.append({ role: 'assistant', content: reply.content });
+        switch (outcome.kind) {
+            case 'answer_tools':
+                await answerTools(run, outcome.calls, outcome.truncated);
+                break;
+            case 'ask_to_continue':
+                conversation.append({ role: 'user', content: [{ type: 'text', text: CONTINUE_AFTER_MAX_TOKENS }] });
+                break;
+            case 'resume':
+                break;
+            case 'empty_cut_off':
+                return finish(run, 'error_during_execution', '', 'The model returned no content before max_tokens.');
+            case 'refused':
+                return finish(run, 'error_during_execution', outcome.text, refusalMessage(ledger.turns));
+            case 'done':
+                return finish(run, 'success', outcome.text);
+        }
+    }
+}
+function progress(run, activity) {
+    run.deps.onProgress?.({
+        turn: run.ledger.turns,
+        contextTokens: run.ledger.contextTokens(),
+        costUsd: run.ledger.cost,
+        compactions: run.ledger.compactionLog.length,
         activity
     });
-    let windowExceededInARow = 0;
-    const recorder = new HistoryRecorder(deps.transcript, () => ledger.turns);
-    const append = (message) => recorder.append(history, message);
-    let estimatedContext;
-    const compact = async (trigger) => {
-        const result = await deps.compactor.compact(history, trigger, {
-            turn: ledger.turns,
-            lastUsage: ledger.lastUsage,
-            signal,
-            onRetry: (attempt, error) => deps.transcript.append({ type: 'retry', turn: ledger.turns, attempt, error: error.message })
+}
+function onRetry(run, turn = run.ledger.turns) {
+    return (attempt, error) => run.deps.transcript.append({ type: 'retry', turn, attempt, error: error.message });
+}
+async function loop_compact(run, trigger) {
+    const { deps, ledger, conversation } = run;
+    const result = await deps.compactor.compact(conversation.messages, trigger, {
+        turn: ledger.turns,
+        lastUsage: ledger.lastUsage,
+        signal: run.signal,
+        onRetry: onRetry(run)
+    });
+    run.estimatedContext = result.estimatedContextTokens;
+    conversation.recordExchanges(result.exchanges ?? []);
+    if (result.usage)
+        ledger.charge(result.usage);
+    conversation.replaceByCompaction(result.history, result.editedFrom);
+    for (const event of result.events) {
+        ledger.compactionLog.push(event);
+        deps.transcript.append({ type: 'compaction', ...event });
+        deps.onCompaction?.(event);
+        progress(run, `compacted (${event.layer}): ${event.tokens_before} → ${event.tokens_after} tokens`);
+    }
+}
+async function requestTurn(run) {
+    const { deps, ledger, conversation } = run;
+    const turn = ledger.turns + 1;
+    deps.transcript.append({
+        type: 'request',
+        turn,
+        message_count: conversation.messages.length,
+        max_tokens: deps.requests.shape.maxTokens,
+        estimated_context_tokens: run.estimatedContext ?? null
+    });
+    progress(run, 'waiting for the model');
+    const requestStarted = run.now();
+    const reply = await deps.model.complete(deps.requests.build(conversation.messages), {
+        signal: run.signal,
+        onRetry: onRetry(run, turn)
+    });
+    const turnCost = ledger.recordTurn(reply.usage);
+    deps.transcript.append({
+        type: 'response',
+        turn,
+        message_id: reply.id,
+        stop_reason: reply.stopReason,
+        usage: usageRecord(reply.usage),
+        context_tokens: promptTokens(reply.usage),
+        cost_usd: turnCost,
+        total_cost_usd: ledger.cost,
+        duration_ms: run.now() - requestStarted
+    });
+    return reply;
+}
+/** A prompt-too-long 400 forces a compaction and one retry of the turn. */
+async function requestTurnOrCompact(run) {
+    try {
+        return await requestTurn(run);
+    }
+    catch (error) {
+        const overflow = promptTooLong(error);
+        if (!overflow)
+            throw error;
+        run.deps.transcript.append({
+            type: 'retry',
+            turn: run.ledger.turns + 1,
+            attempt: 1,
+            error: describeError(error)
         });
-        estimatedContext = result.estimatedContextTokens;
-        recorder.recordExchanges(result.exchanges ?? []);
-        if (result.usage)
-            ledger.charge(result.usage, settings.modelSpec.prices);
-        if (result.history !== history) {
-            history = result.history;
-            recorder.recordNew(history);
-        }
-        for (const event of result.events) {
-            ledger.compactionLog.push(event);
-            deps.transcript.append({ type: 'compaction', ...event });
-            deps.onCompaction?.(event);
-            progress(`compacted (${event.layer}): ${event.tokens_before} → ${event.tokens_after} tokens`);
-        }
-    };
-    const finish = (stopReason, summary, error, cancelled = false) => {
-        const durationMs = now() - startedAt;
+        await loop_compact(run, { kind: 'overflow', ...overflow });
+        return requestTurn(run);
+    }
+}
+/** Runs the calls; a call cut off by max_tokens (`truncated`) is answered with an error, not run. */
+async function answerTools(run, calls, truncated) {
+    const { deps, ledger } = run;
+    const result = await answerToolCalls(calls, ledger.turns, {
+        tools: deps.tools,
+        workspace: deps.workspace,
+        env: deps.toolEnv,
+        signal: run.signal,
+        transcript: deps.transcript,
+        onToolStart: (call) => progress(run, describeToolCall(call.name, call.input)),
+        ...(deps.redact ? { redact: deps.redact } : {})
+    });
+    run.conversation.append(truncated ? withTruncatedCall(result.message, truncated) : result.message);
+    if (result.compactionRequest) {
         deps.transcript.append({
-            type: 'run_end',
-            stop_reason: stopReason,
-            turns: ledger.turns,
-            usage: toRecord(ledger.usage),
-            cost_usd: ledger.cost,
-            duration_ms: durationMs,
-            summary,
-            error: error ?? null
+            type: 'compaction_requested',
+            turn: ledger.turns,
+            focus: result.compactionRequest.focus ?? null
         });
-        return {
-            model: {
-                id: settings.modelSpec.id,
-                name: settings.modelSpec.name,
-                pricedSince: settings.modelSpec.prices.pricedSince,
-                checkedOn: CATALOGUE_CHECKED_ON
-            },
-            stopReason,
-            turns: ledger.turns,
-            usage: ledger.usage,
-            costUsd: ledger.cost,
-            durationMs,
-            summary,
-            error,
-            cancelled,
-            contextTokensPerTurn: ledger.contextTokensPerTurn,
-            compactionLog: ledger.compactionLog,
-            history
-        };
-    };
+        await loop_compact(run, { kind: 'manual', focus: result.compactionRequest.focus });
+    }
+}
+/** A limit ends the run; the model is asked once for a closing summary the report can show. */
+async function finishAtLimit(run, limit) {
+    const { deps, ledger, conversation } = run;
+    const why = describeLimit(limit, run.settings.limits);
+    const closing = await requestFinalSummary(conversation.messages, why, {
+        model: deps.model,
+        requests: deps.requests,
+        signal: deps.signal,
+        onRetry: onRetry(run)
+    });
+    if (!closing)
+        return finish(run, limit, why);
+    ledger.charge(closing.reply.usage);
+    if (closing.text === '')
+        return finish(run, limit, why);
+    // The closing request folds its instruction into the last, unsent user message (tool results).
+    if (conversation.messages.at(-1)?.role === 'user')
+        conversation.replaceUnsentLast(closing.request);
+    else
+        conversation.append(closing.request);
+    conversation.append({ role: 'assistant', content: closing.reply.content });
+    return finish(run, limit, `${why}\n\n${closing.text}`);
+}
+function recordStart(run) {
+    const { settings, deps } = run;
     const shape = deps.requests.shape;
     deps.transcript.append({
         type: 'run_start',
         run_id: settings.runId,
-        task,
+        task: run.task,
         model: shape.model,
         repo: deps.workspace.root,
         system_prompt: shape.systemPrompt,
@@ -57354,162 +57575,39 @@ async function runAgent(task, settings, deps) {
         },
         context_window: settings.modelSpec.contextWindow
     });
-    // Blocks, not a string: a message then serializes the same whether or not it carries a cache marker.
-    append({ role: 'user', content: [{ type: 'text', text: task }] });
-    const requestTurn = async () => {
-        const turn = ledger.turns + 1;
-        deps.transcript.append({
-            type: 'request',
-            turn,
-            message_count: history.length,
-            max_tokens: shape.maxTokens,
-            estimated_context_tokens: estimatedContext ?? null
-        });
-        progress('waiting for the model');
-        const requestStarted = now();
-        const reply = await deps.model.complete(deps.requests.build(history), {
-            signal,
-            onRetry: (attempt, error) => deps.transcript.append({ type: 'retry', turn, attempt, error: error.message })
-        });
-        const turnCost = ledger.charge(reply.usage, settings.modelSpec.prices);
-        ledger.turns = turn;
-        ledger.lastUsage = reply.usage;
-        ledger.contextTokensPerTurn.push(promptTokens(reply.usage));
-        deps.transcript.append({
-            type: 'response',
-            turn,
-            message_id: reply.id,
-            stop_reason: reply.stopReason,
-            usage: toRecord(reply.usage),
-            context_tokens: promptTokens(reply.usage),
-            cost_usd: turnCost,
-            total_cost_usd: ledger.cost,
-            duration_ms: now() - requestStarted
-        });
-        return reply;
+}
+function finish(run, stopReason, summary, error, cancelled = false) {
+    const { ledger, settings } = run;
+    const durationMs = run.now() - run.startedAt;
+    run.deps.transcript.append({
+        type: 'run_end',
+        stop_reason: stopReason,
+        turns: ledger.turns,
+        usage: usageRecord(ledger.usage),
+        cost_usd: ledger.cost,
+        duration_ms: durationMs,
+        summary,
+        error: error ?? null
+    });
+    return {
+        model: {
+            id: settings.modelSpec.id,
+            name: settings.modelSpec.name,
+            pricedSince: settings.modelSpec.prices.pricedSince,
+            checkedOn: CATALOGUE_CHECKED_ON
+        },
+        stopReason,
+        turns: ledger.turns,
+        usage: ledger.usage,
+        costUsd: ledger.cost,
+        durationMs,
+        summary,
+        error,
+        cancelled,
+        contextTokensPerTurn: ledger.contextTokensPerTurn,
+        compactionLog: ledger.compactionLog,
+        history: run.conversation.messages
     };
-    /** A prompt-too-long 400 forces a compaction and one retry of the turn. */
-    const requestTurnOrCompact = async () => {
-        try {
-            return await requestTurn();
-        }
-        catch (error) {
-            const overflow = promptTooLong(error);
-            if (!overflow)
-                throw error;
-            deps.transcript.append({
-                type: 'retry',
-                turn: ledger.turns + 1,
-                attempt: 1,
-                error: describeError(error)
-            });
-            await compact({ kind: 'overflow', ...overflow });
-            return requestTurn();
-        }
-    };
-    /** Runs the calls; a call cut off by max_tokens (`truncated`) is answered with an error, not run. */
-    const answerTools = async (calls, truncated) => {
-        const result = await answerToolCalls(calls, ledger.turns, {
-            tools: deps.tools,
-            workspace: deps.workspace,
-            env: deps.toolEnv,
-            signal,
-            transcript: deps.transcript,
-            onToolStart: (call) => progress(describeToolCall(call.name, call.input)),
-            ...(deps.redact ? { redact: deps.redact } : {})
-        });
-        append(truncated ? withTruncatedCall(result.message, truncated) : result.message);
-        if (result.compactionRequest) {
-            deps.transcript.append({
-                type: 'compaction_requested',
-                turn: ledger.turns,
-                focus: result.compactionRequest.focus ?? null
-            });
-            await compact({ kind: 'manual', focus: result.compactionRequest.focus });
-        }
-    };
-    /** A limit ends the run; the model is asked once for a closing summary the report can show. */
-    const finishAtLimit = async (limit) => {
-        const why = describeLimit(limit, settings.limits);
-        const closing = await requestFinalSummary(history, why, {
-            model: deps.model,
-            requests: deps.requests,
-            signal: deps.signal,
-            onRetry: (attempt, error) => deps.transcript.append({ type: 'retry', turn: ledger.turns, attempt, error: error.message })
-        });
-        if (!closing)
-            return finish(limit, why);
-        ledger.charge(closing.reply.usage, settings.modelSpec.prices);
-        if (closing.text === '')
-            return finish(limit, why);
-        history = history.at(-1)?.role === 'user' ? history.slice(0, -1) : history;
-        append(closing.request);
-        append({ role: 'assistant', content: closing.reply.content });
-        return finish(limit, `${why}\n\n${closing.text}`);
-    };
-    try {
-        for (;;) {
-            const limit = reachedLimit({ turns: ledger.turns, elapsedMs: now() - startedAt, costUsd: ledger.cost }, settings.limits);
-            if (limit)
-                return await finishAtLimit(limit);
-            await compact({ kind: 'before_request' });
-            const reply = await requestTurnOrCompact();
-            if (reply.stopReason === 'model_context_window_exceeded') {
-                // The prompt fit, but prompt + output did not: the partial reply is dropped (it never joins
-                // the history, so nothing is edited) and the history is compacted before the turn is tried again.
-                if (++windowExceededInARow > MAX_WINDOW_EXCEEDED_IN_A_ROW) {
-                    return finish('error_during_execution', '', `The model's context window was exceeded ${windowExceededInARow} times in a row, even after ` +
-                        'compacting. Lower max_output_tokens or compaction_threshold_tokens, or use a model with a larger window.');
-                }
-                deps.transcript.append({
-                    type: 'retry',
-                    turn: ledger.turns,
-                    attempt: windowExceededInARow,
-                    error: 'model_context_window_exceeded: the reply was dropped; compacting, then asking again'
-                });
-                await compact({
-                    kind: 'overflow',
-                    actualTokens: promptTokens(reply.usage) + reply.usage.output,
-                    maximumTokens: undefined
-                });
-                continue;
-            }
-            windowExceededInARow = 0;
-            if (reply.content.length > 0)
-                append({ role: 'assistant', content: reply.content });
-            const calls = toolUseBlocks(reply.content);
-            switch (reply.stopReason) {
-                case 'tool_use':
-                    await answerTools(calls);
-                    break;
-                case 'max_tokens':
-                    if (calls.length > 0)
-                        await answerTools(calls.slice(0, -1), calls.at(-1));
-                    else if (reply.content.length > 0)
-                        append({ role: 'user', content: [{ type: 'text', text: CONTINUE_AFTER_MAX_TOKENS }] });
-                    else
-                        return finish('error_during_execution', '', 'The model returned no content before max_tokens.');
-                    break;
-                case 'pause_turn':
-                    // A paused turn: the docs say to send the reply back as it is, and the model resumes.
-                    break;
-                case 'refusal':
-                    return finish('error_during_execution', finalText(reply.content), refusalMessage(ledger.turns));
-                default:
-                    return finish('success', finalText(reply.content));
-            }
-        }
-    }
-    catch (error) {
-        if (deadline.signal.aborted && !deps.signal?.aborted)
-            return await finishAtLimit('error_timeout');
-        if (deps.signal?.aborted)
-            return finish('error_during_execution', '', 'The run was cancelled.', true);
-        return finish('error_during_execution', '', describeError(error));
-    }
-    finally {
-        clearTimeout(timer);
-    }
 }
 function refusalMessage(turn) {
     return (`The model refused to continue at turn ${turn} (stop_reason "refusal"): it declined the request on ` +
@@ -57525,20 +57623,6 @@ function withTruncatedCall(message, truncated) {
             ...results,
             { type: 'tool_result', tool_use_id: truncated.id, content: TRUNCATED_TOOL_CALL, is_error: true }
         ]
-    };
-}
-function finalText(content) {
-    return content
-        .flatMap((block) => (block.type === 'text' ? [block.text] : []))
-        .join('\n')
-        .trim();
-}
-function toRecord(usage) {
-    return {
-        input: usage.input,
-        cache_write: usage.cacheWrite,
-        cache_read: usage.cacheRead,
-        output: usage.output
     };
 }
 function describeError(error) {

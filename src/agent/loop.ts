@@ -1,26 +1,23 @@
-import type {
-  ContentBlockParam,
-  MessageParam,
-  ToolUseBlockParam
-} from '@anthropic-ai/sdk/resources/messages';
+import type { MessageParam, ToolUseBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import { CATALOGUE_CHECKED_ON } from '../config/model-catalog.js';
-import type { ModelPrices, ModelSpec } from '../config/models.js';
+import type { ModelSpec } from '../config/models.js';
 import type { CompactionEvent, CompactionTrigger, Compactor } from '../compaction/compactor.js';
 import type { ModelClient, ModelReply } from '../model/model-client.js';
 import type { RequestBuilder } from '../model/request-builder.js';
 import { promptTooLong } from '../model/errors.js';
-import { addUsage, costUsd, NO_USAGE, promptTokens, type TokenUsage } from '../model/usage.js';
+import { promptTokens } from '../model/usage.js';
 import { describeToolCall } from '../tools/describe-call.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { Workspace } from '../tools/workspace.js';
-import type { UsageRecord } from '../transcript/events.js';
 import type { TranscriptSink } from '../transcript/writer.js';
+import { Conversation } from './conversation.js';
+import { requestFinalSummary } from './final-summary.js';
 import { describeLimit, reachedLimit, type RunLimits } from './limits.js';
+import { outcomeOf } from './reply-outcome.js';
+import { RunLedger, usageRecord } from './run-ledger.js';
 import type { RunResult } from './run-result.js';
 import type { StopReason } from './stop-reason.js';
-import { requestFinalSummary } from './final-summary.js';
-import { HistoryRecorder } from './history-recorder.js';
-import { answerToolCalls, toolUseBlocks } from './tool-turn.js';
+import { answerToolCalls } from './tool-turn.js';
 
 export interface AgentSettings {
   readonly runId: string;
@@ -40,7 +37,7 @@ export interface ProgressUpdate {
 
 export interface AgentDependencies {
   readonly model: ModelClient;
-  /** Builds each request (model, max_tokens, system, tools, cache breakpoints). */
+  /** Builds each request (model, max_tokens, system, tools, thinking, cache breakpoints). */
   readonly requests: RequestBuilder;
   readonly tools: ToolRegistry;
   readonly workspace: Workspace;
@@ -64,31 +61,24 @@ export const TRUNCATED_TOOL_CALL =
 /** model_context_window_exceeded answers in a row, each followed by a compaction, before the run gives up. */
 const MAX_WINDOW_EXCEEDED_IN_A_ROW = 2;
 
-/** Mutable bookkeeping of one run, kept apart from the control flow that reads it. */
-class RunLedger {
-  turns = 0;
-  usage: TokenUsage = NO_USAGE;
-  cost = 0;
-  lastUsage: TokenUsage | undefined;
-  readonly contextTokensPerTurn: number[] = [];
-  readonly compactionLog: CompactionEvent[] = [];
-
-  /** Adds a call's usage to the totals and returns its cost. */
-  charge(usage: TokenUsage, prices: ModelPrices): number {
-    const cost = costUsd(usage, prices);
-    this.usage = addUsage(this.usage, usage);
-    this.cost += cost;
-    return cost;
-  }
-
-  contextTokens(): number {
-    return this.lastUsage ? promptTokens(this.lastUsage) + this.lastUsage.output : 0;
-  }
+/** One run's state: the conversation, the ledger, the clock and the signal. Kept apart from the steps. */
+interface Run {
+  readonly task: string;
+  readonly settings: AgentSettings;
+  readonly deps: AgentDependencies;
+  readonly ledger: RunLedger;
+  readonly conversation: Conversation;
+  readonly signal: AbortSignal;
+  readonly deadline: AbortSignal;
+  readonly now: () => number;
+  readonly startedAt: number;
+  /** The token meter's estimate of the next request's context, for the transcript. */
+  estimatedContext: number | undefined;
 }
 
 /**
- * The agent loop: ask the model, run the tools it calls, answer them, repeat until it is done or a
- * limit is reached. Compaction runs before every request; everything is written to the transcript.
+ * The agent loop: ask the model, act on its reply (see reply-outcome.ts), repeat until it is done or
+ * a limit is reached. Compaction runs before every request; everything goes to the transcript.
  */
 export async function runAgent(
   task: string,
@@ -96,89 +86,231 @@ export async function runAgent(
   deps: AgentDependencies
 ): Promise<RunResult> {
   const now = deps.now ?? Date.now;
-  const startedAt = now();
-  const ledger = new RunLedger();
-  let history: MessageParam[] = [];
-
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(new Error('timeout')), settings.limits.timeoutMs);
-  const signal = deps.signal ? AbortSignal.any([deadline.signal, deps.signal]) : deadline.signal;
+  const ledger = new RunLedger(settings.modelSpec.prices);
+  const run: Run = {
+    task,
+    settings,
+    deps,
+    ledger,
+    conversation: new Conversation(deps.transcript, () => ledger.turns),
+    signal: deps.signal ? AbortSignal.any([deadline.signal, deps.signal]) : deadline.signal,
+    deadline: deadline.signal,
+    now,
+    startedAt: now(),
+    estimatedContext: undefined
+  };
+  try {
+    recordStart(run);
+    // Blocks, not a string: a message then serializes the same whether or not it carries a cache marker.
+    run.conversation.append({ role: 'user', content: [{ type: 'text', text: task }] });
+    return await loop(run);
+  } catch (error) {
+    if (run.deadline.aborted && !deps.signal?.aborted) return await finishAtLimit(run, 'error_timeout');
+    if (deps.signal?.aborted)
+      return finish(run, 'error_during_execution', '', 'The run was cancelled.', true);
+    return finish(run, 'error_during_execution', '', describeError(error));
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
-  const progress = (activity: string) =>
-    deps.onProgress?.({
-      turn: ledger.turns,
-      contextTokens: ledger.contextTokens(),
-      costUsd: ledger.cost,
-      compactions: ledger.compactionLog.length,
-      activity
-    });
-
+async function loop(run: Run): Promise<RunResult> {
+  const { ledger, conversation } = run;
   let windowExceededInARow = 0;
-  const recorder = new HistoryRecorder(deps.transcript, () => ledger.turns);
-  const append = (message: MessageParam) => recorder.append(history, message);
+  for (;;) {
+    const limit = reachedLimit(
+      { turns: ledger.turns, elapsedMs: run.now() - run.startedAt, costUsd: ledger.cost },
+      run.settings.limits
+    );
+    if (limit) return finishAtLimit(run, limit);
 
-  let estimatedContext: number | undefined;
-  const compact = async (trigger: CompactionTrigger) => {
-    const result = await deps.compactor.compact(history, trigger, {
-      turn: ledger.turns,
-      lastUsage: ledger.lastUsage,
-      signal,
-      onRetry: (attempt, error) =>
-        deps.transcript.append({ type: 'retry', turn: ledger.turns, attempt, error: error.message })
+    await compact(run, { kind: 'before_request' });
+    const reply = await requestTurnOrCompact(run);
+    const outcome = outcomeOf(reply);
+    if (outcome.kind === 'compact_and_retry') {
+      // The prompt fit, but prompt + output did not: the partial reply never joins the history (so
+      // nothing is edited), and the history is compacted before the turn is asked again.
+      if (++windowExceededInARow > MAX_WINDOW_EXCEEDED_IN_A_ROW) {
+        return finish(
+          run,
+          'error_during_execution',
+          '',
+          `The model's context window was exceeded ${windowExceededInARow} times in a row, even after ` +
+            'compacting. Lower max_output_tokens or compaction_threshold_tokens, or use a model with a larger window.'
+        );
+      }
+      run.deps.transcript.append({
+        type: 'retry',
+        turn: ledger.turns,
+        attempt: windowExceededInARow,
+        error: 'model_context_window_exceeded: the reply was dropped; compacting, then asking again'
+      });
+      const tokens = promptTokens(reply.usage) + reply.usage.output;
+      await compact(run, { kind: 'overflow', actualTokens: tokens, maximumTokens: undefined });
+      continue;
+    }
+    windowExceededInARow = 0;
+    if (reply.content.length > 0) conversation.append({ role: 'assistant', content: reply.content });
+
+    switch (outcome.kind) {
+      case 'answer_tools':
+        await answerTools(run, outcome.calls, outcome.truncated);
+        break;
+      case 'ask_to_continue':
+        conversation.append({ role: 'user', content: [{ type: 'text', text: CONTINUE_AFTER_MAX_TOKENS }] });
+        break;
+      case 'resume':
+        break;
+      case 'empty_cut_off':
+        return finish(run, 'error_during_execution', '', 'The model returned no content before max_tokens.');
+      case 'refused':
+        return finish(run, 'error_during_execution', outcome.text, refusalMessage(ledger.turns));
+      case 'done':
+        return finish(run, 'success', outcome.text);
+    }
+  }
+}
+
+function progress(run: Run, activity: string): void {
+  run.deps.onProgress?.({
+    turn: run.ledger.turns,
+    contextTokens: run.ledger.contextTokens(),
+    costUsd: run.ledger.cost,
+    compactions: run.ledger.compactionLog.length,
+    activity
+  });
+}
+
+function onRetry(run: Run, turn = run.ledger.turns) {
+  return (attempt: number, error: Error) =>
+    run.deps.transcript.append({ type: 'retry', turn, attempt, error: error.message });
+}
+
+async function compact(run: Run, trigger: CompactionTrigger): Promise<void> {
+  const { deps, ledger, conversation } = run;
+  const result = await deps.compactor.compact(conversation.messages as MessageParam[], trigger, {
+    turn: ledger.turns,
+    lastUsage: ledger.lastUsage,
+    signal: run.signal,
+    onRetry: onRetry(run)
+  });
+  run.estimatedContext = result.estimatedContextTokens;
+  conversation.recordExchanges(result.exchanges ?? []);
+  if (result.usage) ledger.charge(result.usage);
+  conversation.replaceByCompaction(result.history, result.editedFrom);
+  for (const event of result.events) {
+    ledger.compactionLog.push(event);
+    deps.transcript.append({ type: 'compaction', ...event });
+    deps.onCompaction?.(event);
+    progress(run, `compacted (${event.layer}): ${event.tokens_before} → ${event.tokens_after} tokens`);
+  }
+}
+
+async function requestTurn(run: Run): Promise<ModelReply> {
+  const { deps, ledger, conversation } = run;
+  const turn = ledger.turns + 1;
+  deps.transcript.append({
+    type: 'request',
+    turn,
+    message_count: conversation.messages.length,
+    max_tokens: deps.requests.shape.maxTokens,
+    estimated_context_tokens: run.estimatedContext ?? null
+  });
+  progress(run, 'waiting for the model');
+  const requestStarted = run.now();
+  const reply = await deps.model.complete(deps.requests.build(conversation.messages), {
+    signal: run.signal,
+    onRetry: onRetry(run, turn)
+  });
+  const turnCost = ledger.recordTurn(reply.usage);
+  deps.transcript.append({
+    type: 'response',
+    turn,
+    message_id: reply.id,
+    stop_reason: reply.stopReason,
+    usage: usageRecord(reply.usage),
+    context_tokens: promptTokens(reply.usage),
+    cost_usd: turnCost,
+    total_cost_usd: ledger.cost,
+    duration_ms: run.now() - requestStarted
+  });
+  return reply;
+}
+
+/** A prompt-too-long 400 forces a compaction and one retry of the turn. */
+async function requestTurnOrCompact(run: Run): Promise<ModelReply> {
+  try {
+    return await requestTurn(run);
+  } catch (error) {
+    const overflow = promptTooLong(error);
+    if (!overflow) throw error;
+    run.deps.transcript.append({
+      type: 'retry',
+      turn: run.ledger.turns + 1,
+      attempt: 1,
+      error: describeError(error)
     });
-    estimatedContext = result.estimatedContextTokens;
-    recorder.recordExchanges(result.exchanges ?? []);
-    if (result.usage) ledger.charge(result.usage, settings.modelSpec.prices);
-    if (result.history !== history) {
-      history = result.history;
-      recorder.recordNew(history);
-    }
-    for (const event of result.events) {
-      ledger.compactionLog.push(event);
-      deps.transcript.append({ type: 'compaction', ...event });
-      deps.onCompaction?.(event);
-      progress(`compacted (${event.layer}): ${event.tokens_before} → ${event.tokens_after} tokens`);
-    }
-  };
+    await compact(run, { kind: 'overflow', ...overflow });
+    return requestTurn(run);
+  }
+}
 
-  const finish = (stopReason: StopReason, summary: string, error?: string, cancelled = false): RunResult => {
-    const durationMs = now() - startedAt;
+/** Runs the calls; a call cut off by max_tokens (`truncated`) is answered with an error, not run. */
+async function answerTools(
+  run: Run,
+  calls: ToolUseBlockParam[],
+  truncated?: ToolUseBlockParam
+): Promise<void> {
+  const { deps, ledger } = run;
+  const result = await answerToolCalls(calls, ledger.turns, {
+    tools: deps.tools,
+    workspace: deps.workspace,
+    env: deps.toolEnv,
+    signal: run.signal,
+    transcript: deps.transcript,
+    onToolStart: (call) => progress(run, describeToolCall(call.name, call.input)),
+    ...(deps.redact ? { redact: deps.redact } : {})
+  });
+  run.conversation.append(truncated ? withTruncatedCall(result.message, truncated) : result.message);
+  if (result.compactionRequest) {
     deps.transcript.append({
-      type: 'run_end',
-      stop_reason: stopReason,
-      turns: ledger.turns,
-      usage: toRecord(ledger.usage),
-      cost_usd: ledger.cost,
-      duration_ms: durationMs,
-      summary,
-      error: error ?? null
+      type: 'compaction_requested',
+      turn: ledger.turns,
+      focus: result.compactionRequest.focus ?? null
     });
-    return {
-      model: {
-        id: settings.modelSpec.id,
-        name: settings.modelSpec.name,
-        pricedSince: settings.modelSpec.prices.pricedSince,
-        checkedOn: CATALOGUE_CHECKED_ON
-      },
-      stopReason,
-      turns: ledger.turns,
-      usage: ledger.usage,
-      costUsd: ledger.cost,
-      durationMs,
-      summary,
-      error,
-      cancelled,
-      contextTokensPerTurn: ledger.contextTokensPerTurn,
-      compactionLog: ledger.compactionLog,
-      history
-    };
-  };
+    await compact(run, { kind: 'manual', focus: result.compactionRequest.focus });
+  }
+}
 
+/** A limit ends the run; the model is asked once for a closing summary the report can show. */
+async function finishAtLimit(run: Run, limit: StopReason): Promise<RunResult> {
+  const { deps, ledger, conversation } = run;
+  const why = describeLimit(limit, run.settings.limits);
+  const closing = await requestFinalSummary(conversation.messages, why, {
+    model: deps.model,
+    requests: deps.requests,
+    signal: deps.signal,
+    onRetry: onRetry(run)
+  });
+  if (!closing) return finish(run, limit, why);
+  ledger.charge(closing.reply.usage);
+  if (closing.text === '') return finish(run, limit, why);
+  // The closing request folds its instruction into the last, unsent user message (tool results).
+  if (conversation.messages.at(-1)?.role === 'user') conversation.replaceUnsentLast(closing.request);
+  else conversation.append(closing.request);
+  conversation.append({ role: 'assistant', content: closing.reply.content });
+  return finish(run, limit, `${why}\n\n${closing.text}`);
+}
+
+function recordStart(run: Run): void {
+  const { settings, deps } = run;
   const shape = deps.requests.shape;
   deps.transcript.append({
     type: 'run_start',
     run_id: settings.runId,
-    task,
+    task: run.task,
     model: shape.model,
     repo: deps.workspace.root,
     system_prompt: shape.systemPrompt,
@@ -190,167 +322,46 @@ export async function runAgent(
     },
     context_window: settings.modelSpec.contextWindow
   });
-  // Blocks, not a string: a message then serializes the same whether or not it carries a cache marker.
-  append({ role: 'user', content: [{ type: 'text', text: task }] });
+}
 
-  const requestTurn = async (): Promise<ModelReply> => {
-    const turn = ledger.turns + 1;
-    deps.transcript.append({
-      type: 'request',
-      turn,
-      message_count: history.length,
-      max_tokens: shape.maxTokens,
-      estimated_context_tokens: estimatedContext ?? null
-    });
-    progress('waiting for the model');
-    const requestStarted = now();
-    const reply = await deps.model.complete(deps.requests.build(history), {
-      signal,
-      onRetry: (attempt, error) =>
-        deps.transcript.append({ type: 'retry', turn, attempt, error: error.message })
-    });
-    const turnCost = ledger.charge(reply.usage, settings.modelSpec.prices);
-    ledger.turns = turn;
-    ledger.lastUsage = reply.usage;
-    ledger.contextTokensPerTurn.push(promptTokens(reply.usage));
-    deps.transcript.append({
-      type: 'response',
-      turn,
-      message_id: reply.id,
-      stop_reason: reply.stopReason,
-      usage: toRecord(reply.usage),
-      context_tokens: promptTokens(reply.usage),
-      cost_usd: turnCost,
-      total_cost_usd: ledger.cost,
-      duration_ms: now() - requestStarted
-    });
-    return reply;
+function finish(
+  run: Run,
+  stopReason: StopReason,
+  summary: string,
+  error?: string,
+  cancelled = false
+): RunResult {
+  const { ledger, settings } = run;
+  const durationMs = run.now() - run.startedAt;
+  run.deps.transcript.append({
+    type: 'run_end',
+    stop_reason: stopReason,
+    turns: ledger.turns,
+    usage: usageRecord(ledger.usage),
+    cost_usd: ledger.cost,
+    duration_ms: durationMs,
+    summary,
+    error: error ?? null
+  });
+  return {
+    model: {
+      id: settings.modelSpec.id,
+      name: settings.modelSpec.name,
+      pricedSince: settings.modelSpec.prices.pricedSince,
+      checkedOn: CATALOGUE_CHECKED_ON
+    },
+    stopReason,
+    turns: ledger.turns,
+    usage: ledger.usage,
+    costUsd: ledger.cost,
+    durationMs,
+    summary,
+    error,
+    cancelled,
+    contextTokensPerTurn: ledger.contextTokensPerTurn,
+    compactionLog: ledger.compactionLog,
+    history: run.conversation.messages
   };
-
-  /** A prompt-too-long 400 forces a compaction and one retry of the turn. */
-  const requestTurnOrCompact = async (): Promise<ModelReply> => {
-    try {
-      return await requestTurn();
-    } catch (error) {
-      const overflow = promptTooLong(error);
-      if (!overflow) throw error;
-      deps.transcript.append({
-        type: 'retry',
-        turn: ledger.turns + 1,
-        attempt: 1,
-        error: describeError(error)
-      });
-      await compact({ kind: 'overflow', ...overflow });
-      return requestTurn();
-    }
-  };
-
-  /** Runs the calls; a call cut off by max_tokens (`truncated`) is answered with an error, not run. */
-  const answerTools = async (calls: ToolUseBlockParam[], truncated?: ToolUseBlockParam) => {
-    const result = await answerToolCalls(calls, ledger.turns, {
-      tools: deps.tools,
-      workspace: deps.workspace,
-      env: deps.toolEnv,
-      signal,
-      transcript: deps.transcript,
-      onToolStart: (call) => progress(describeToolCall(call.name, call.input)),
-      ...(deps.redact ? { redact: deps.redact } : {})
-    });
-    append(truncated ? withTruncatedCall(result.message, truncated) : result.message);
-    if (result.compactionRequest) {
-      deps.transcript.append({
-        type: 'compaction_requested',
-        turn: ledger.turns,
-        focus: result.compactionRequest.focus ?? null
-      });
-      await compact({ kind: 'manual', focus: result.compactionRequest.focus });
-    }
-  };
-
-  /** A limit ends the run; the model is asked once for a closing summary the report can show. */
-  const finishAtLimit = async (limit: StopReason): Promise<RunResult> => {
-    const why = describeLimit(limit, settings.limits);
-    const closing = await requestFinalSummary(history, why, {
-      model: deps.model,
-      requests: deps.requests,
-      signal: deps.signal,
-      onRetry: (attempt, error) =>
-        deps.transcript.append({ type: 'retry', turn: ledger.turns, attempt, error: error.message })
-    });
-    if (!closing) return finish(limit, why);
-    ledger.charge(closing.reply.usage, settings.modelSpec.prices);
-    if (closing.text === '') return finish(limit, why);
-    history = history.at(-1)?.role === 'user' ? history.slice(0, -1) : history;
-    append(closing.request);
-    append({ role: 'assistant', content: closing.reply.content });
-    return finish(limit, `${why}\n\n${closing.text}`);
-  };
-
-  try {
-    for (;;) {
-      const limit = reachedLimit(
-        { turns: ledger.turns, elapsedMs: now() - startedAt, costUsd: ledger.cost },
-        settings.limits
-      );
-      if (limit) return await finishAtLimit(limit);
-
-      await compact({ kind: 'before_request' });
-      const reply = await requestTurnOrCompact();
-      if (reply.stopReason === 'model_context_window_exceeded') {
-        // The prompt fit, but prompt + output did not: the partial reply is dropped (it never joins
-        // the history, so nothing is edited) and the history is compacted before the turn is tried again.
-        if (++windowExceededInARow > MAX_WINDOW_EXCEEDED_IN_A_ROW) {
-          return finish(
-            'error_during_execution',
-            '',
-            `The model's context window was exceeded ${windowExceededInARow} times in a row, even after ` +
-              'compacting. Lower max_output_tokens or compaction_threshold_tokens, or use a model with a larger window.'
-          );
-        }
-        deps.transcript.append({
-          type: 'retry',
-          turn: ledger.turns,
-          attempt: windowExceededInARow,
-          error: 'model_context_window_exceeded: the reply was dropped; compacting, then asking again'
-        });
-        await compact({
-          kind: 'overflow',
-          actualTokens: promptTokens(reply.usage) + reply.usage.output,
-          maximumTokens: undefined
-        });
-        continue;
-      }
-      windowExceededInARow = 0;
-      if (reply.content.length > 0) append({ role: 'assistant', content: reply.content });
-      const calls = toolUseBlocks(reply.content);
-
-      switch (reply.stopReason) {
-        case 'tool_use':
-          await answerTools(calls);
-          break;
-        case 'max_tokens':
-          if (calls.length > 0) await answerTools(calls.slice(0, -1), calls.at(-1));
-          else if (reply.content.length > 0)
-            append({ role: 'user', content: [{ type: 'text', text: CONTINUE_AFTER_MAX_TOKENS }] });
-          else
-            return finish('error_during_execution', '', 'The model returned no content before max_tokens.');
-          break;
-        case 'pause_turn':
-          // A paused turn: the docs say to send the reply back as it is, and the model resumes.
-          break;
-        case 'refusal':
-          return finish('error_during_execution', finalText(reply.content), refusalMessage(ledger.turns));
-        default:
-          return finish('success', finalText(reply.content));
-      }
-    }
-  } catch (error) {
-    if (deadline.signal.aborted && !deps.signal?.aborted) return await finishAtLimit('error_timeout');
-    if (deps.signal?.aborted) return finish('error_during_execution', '', 'The run was cancelled.', true);
-    return finish('error_during_execution', '', describeError(error));
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 function refusalMessage(turn: number): string {
@@ -370,22 +381,6 @@ function withTruncatedCall(message: MessageParam, truncated: ToolUseBlockParam):
       ...results,
       { type: 'tool_result', tool_use_id: truncated.id, content: TRUNCATED_TOOL_CALL, is_error: true }
     ]
-  };
-}
-
-function finalText(content: readonly ContentBlockParam[]): string {
-  return content
-    .flatMap((block) => (block.type === 'text' ? [block.text] : []))
-    .join('\n')
-    .trim();
-}
-
-function toRecord(usage: TokenUsage): UsageRecord {
-  return {
-    input: usage.input,
-    cache_write: usage.cacheWrite,
-    cache_read: usage.cacheRead,
-    output: usage.output
   };
 }
 
