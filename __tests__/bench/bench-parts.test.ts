@@ -13,7 +13,7 @@ import {
 } from '../../bench/strategies/reference.js';
 import { readSeed, stageSeed, WorkloadPlan } from '../../bench/workload.js';
 
-const prices = resolveModelSpec('claude-sonnet-5-5').prices; // $3 in, $3.75 write, $0.30 read, $15 out
+const prices = resolveModelSpec('claude-sonnet-5-5').prices; // $2 in, $2.50 write, $0.10 read, $10 out
 
 function agent(fields: Partial<RequestRecord>): RequestRecord {
   return {
@@ -65,10 +65,10 @@ describe('figures, against hand-worked numbers', () => {
 
   it('bills each token class at its price, and the summary share of it', () => {
     const figures = figuresOf(run, prices, 0.1);
-    // writes 15,000 × 3.75 + reads 22,000 × 0.30 + output 800 × 15, per million
-    const usd = (15_000 * 3.75 + 22_000 * 0.3 + 800 * 15) / 1e6;
+    // Sonnet 5.5 (pricing page, 2026-11-23): writes 15,000 × 2.50 + reads 22,000 × 0.10 + output 800 × 10, per million
+    const usd = (15_000 * 2.5 + 22_000 * 0.1 + 800 * 10) / 1e6;
     expect(figures.usd).toBeCloseTo(usd, 10);
-    expect(figures.summary_share).toBeCloseTo((12_000 * 0.3 + 500 * 15) / 1e6 / usd, 10);
+    expect(figures.summary_share).toBeCloseTo((12_000 * 0.1 + 500 * 10) / 1e6 / usd, 10);
     expect(figures.floor_ratio).toBeCloseTo(usd / 0.1, 10);
     expect(figures.peak_context).toBe(12_000);
     expect(figures.tokens).toEqual({ input: 0, cache_write: 15_000, cache_read: 22_000, output: 800 });
@@ -86,8 +86,8 @@ describe('figures, against hand-worked numbers', () => {
   });
 
   it('prices the floor as every new token written once plus the outputs', () => {
-    // (10,000 + 2,100 + 800) × 3.75 + (100 + 100 + 100) × 15, per million; the summary is not part of it.
-    expect(costFloor(run, prices)).toBeCloseTo((12_900 * 3.75 + 300 * 15) / 1e6, 10);
+    // (10,000 + 2,100 + 800) × 2.50 + (100 + 100 + 100) × 10, per million; the summary is not part of it.
+    expect(costFloor(run, prices)).toBeCloseTo((12_900 * 2.5 + 300 * 10) / 1e6, 10);
   });
 
   it('probes retention only after compactions, and needs all three facts', () => {

@@ -11503,24 +11503,51 @@ function newRunId(now = new Date()) {
     return `${stamp}-${(0,external_node_crypto_.randomBytes)(3).toString('hex')}`;
 }
 
-// EXTERNAL MODULE: ./node_modules/@anthropic-ai/sdk/core/error.mjs
-var core_error = __nccwpck_require__(5064);
-;// CONCATENATED MODULE: ./src/model/errors.ts
-
-/**
- * The API's own measure of a prompt that did not fit: `prompt is too long: N tokens > M maximum`.
- * Undefined for any other error.
- */
-function promptTooLong(error) {
-    if (!(error instanceof core_error/* APIError */.LG) || error.status !== 400)
-        return undefined;
-    const match = /prompt is too long(?::\s*(\d+) tokens > (\d+) maximum)?/.exec(error.message);
-    if (!match)
-        return undefined;
+;// CONCATENATED MODULE: ./src/model/thinking.ts
+function thinkingSettings(spec, effort) {
+    const adaptive = spec.thinking.mode !== 'manual';
     return {
-        actualTokens: match[1] ? Number(match[1]) : undefined,
-        maximumTokens: match[2] ? Number(match[2]) : undefined
+        thinking: adaptive ? { type: 'adaptive' } : undefined,
+        effort: effort !== undefined && spec.thinking.efforts.includes(effort) ? effort : undefined,
+        boundToConversation: spec.thinking.boundToConversation
     };
+}
+/** What stands in for a turn that was only thinking, once that thinking had to go. */
+const THINKING_REMOVED = '(earlier reasoning removed after the history was compacted)';
+function isThinkingBlock(block) {
+    return block.type === 'thinking' || block.type === 'redacted_thinking';
+}
+/**
+ * The history after an edit at `editedFrom`: every thinking block from there on is removed, because
+ * its signature covers the prefix that just changed, and the API would answer 400 ("bound to a
+ * different conversation"). Removing them all (not only the first) keeps no block "between others".
+ * Messages before the edit are returned as they are (same objects), so their cache prefix holds.
+ * An assistant message that held only thinking keeps its place with a short note (the API refuses
+ * empty content, and positions in the history must not move under the compaction's indices).
+ * Docs: https://platform.claude.com/docs/en/build-with-claude/preserved-thinking/prefix-checks
+ */
+function stripThinkingFrom(history, editedFrom) {
+    const kept = history.slice(0, Math.max(0, editedFrom));
+    for (const message of history.slice(Math.max(0, editedFrom))) {
+        if (message.role !== 'assistant' || typeof message.content === 'string') {
+            kept.push(message);
+            continue;
+        }
+        if (!message.content.some(isThinkingBlock)) {
+            kept.push(message);
+            continue;
+        }
+        const content = message.content.filter((block) => !isThinkingBlock(block));
+        kept.push({
+            ...message,
+            content: content.length > 0 ? content : [{ type: 'text', text: THINKING_REMOVED }]
+        });
+    }
+    return kept;
+}
+/** Thinking blocks in the history, for tests and the transcript's accounting. */
+function countThinkingBlocks(history) {
+    return history.reduce((sum, message) => sum + (typeof message.content === 'string' ? 0 : message.content.filter(isThinkingBlock).length), 0);
 }
 
 ;// CONCATENATED MODULE: ./src/config/model-catalog.ts
@@ -11840,297 +11867,60 @@ const noCompaction = {
     }
 };
 
-;// CONCATENATED MODULE: ./src/compaction/circuit-breaker.ts
-const CLOSED_BREAKER = { kind: 'closed', failures: 0 };
-/** Whether a summary may be asked for at `turn`; the reason when not. */
-function breakerAllows(state, settings, turn) {
-    if (state.kind === 'closed')
-        return { allowed: true, halfOpen: false };
-    const waited = turn - state.since;
-    if (waited >= settings.cooldownTurns)
-        return { allowed: true, halfOpen: true };
-    return {
-        allowed: false,
-        reason: `circuit breaker open after ${state.failures} failed summaries ` +
-            `(tries again in ${settings.cooldownTurns - waited} turns)`
-    };
-}
-function breakerAfter(state, settings, turn, succeeded) {
-    if (succeeded)
-        return CLOSED_BREAKER;
-    const failures = state.failures + 1;
-    // A failed half-open try opens it again at once; a closed one opens at the limit.
-    if (state.kind === 'open' || failures >= settings.maxFailures)
-        return { kind: 'open', since: turn, failures };
-    return { kind: 'closed', failures };
-}
+;// CONCATENATED MODULE: ./src/compaction/compaction-run.ts
 
-;// CONCATENATED MODULE: ./src/compaction/history.ts
-/** A message's content as blocks; a string is one text block, as the API reads it. */
-function blocksOf(message) {
-    return typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
-}
-/** Size used for token estimates: the JSON the SDK sends, which is what the ratio is learned on. */
-function messageChars(message) {
-    return JSON.stringify(message.content).length + 20;
-}
-function historyChars(history) {
-    let total = 0;
-    for (const message of history)
-        total += messageChars(message);
-    return total;
-}
-function toolResultText(block) {
-    if (block.content === undefined)
-        return '';
-    if (typeof block.content === 'string')
-        return block.content;
-    return block.content.map((part) => (part.type === 'text' ? part.text : JSON.stringify(part))).join('\n');
-}
+
+
 /**
- * The tool exchanges whose results sit in history[from..]: each result is paired with the tool_use
- * of the assistant message right before it. Work is proportional to the messages scanned only.
+ * One compaction call's working state: the history as the steps change it, and what they report
+ * (events, model usage and exchanges). Every change to earlier history goes through `edit`, which
+ * records the edit point and, on models whose thinking is bound to the conversation, removes the
+ * thinking blocks after it before any request can carry them (see model/thinking.ts).
  */
-function toolExchangesFrom(history, from) {
-    const exchanges = [];
-    for (let index = Math.max(from, 1); index < history.length; index++) {
-        const message = history[index];
-        if (message.role !== 'user' || typeof message.content === 'string')
-            continue;
-        const previous = history[index - 1];
-        if (!previous || previous.role !== 'assistant')
-            continue;
-        const uses = new Map();
-        for (const block of blocksOf(previous))
-            if (block.type === 'tool_use')
-                uses.set(block.id, block);
-        message.content.forEach((block, blockIndex) => {
-            if (block.type !== 'tool_result')
-                return;
-            const use = uses.get(block.tool_use_id);
-            if (use)
-                exchanges.push({ use, result: block, messageIndex: index, blockIndex });
-        });
+class CompactionRun {
+    history;
+    turn;
+    bindsThinking;
+    events = [];
+    exchanges = [];
+    usage = NO_USAGE;
+    /** True once a message that was already sent has changed: the token base must be measured again. */
+    changedOldMessages = false;
+    /** The earliest message index this call changed, if any. */
+    editedFrom;
+    /** Thinking blocks removed because an edit came before them. */
+    thinkingDropped = 0;
+    constructor(history, turn, bindsThinking) {
+        this.history = history;
+        this.turn = turn;
+        this.bindsThinking = bindsThinking;
     }
-    return exchanges;
-}
-/** The first text of the first message: where the task always stands. */
-function taskOf(history) {
-    const first = history[0];
-    if (!first)
-        return '';
-    const block = blocksOf(first)[0];
-    return block?.type === 'text' ? block.text : '';
-}
-
-;// CONCATENATED MODULE: ./src/tools/describe-call.ts
-const KEY_INPUT = {
-    bash: 'command',
-    read_file: 'path',
-    write_file: 'path',
-    edit_file: 'path',
-    glob: 'pattern',
-    grep: 'pattern',
-    compact: 'focus'
-};
-/**
- * A tool call in a few words: its name and its key input, e.g. `read_file src/app.ts`. Used for
- * progress lines, reports and the placeholders that replace cleared results.
- */
-function describeToolCall(name, input, maxLength = 80) {
-    const key = KEY_INPUT[name];
-    const value = key !== undefined && isRecord(input) ? input[key] : undefined;
-    if (typeof value !== 'string' || value === '')
-        return name;
-    const oneLine = value.replace(/\s+/g, ' ').trim();
-    const shown = oneLine.length > maxLength ? `${oneLine.slice(0, maxLength - 1)}…` : oneLine;
-    return `${name} ${shown}`;
-}
-function isRecord(value) {
-    return typeof value === 'object' && value !== null;
-}
-
-;// CONCATENATED MODULE: ./src/compaction/placeholder.ts
-
-/** Marks a result that micro-compaction replaced; such results are never cleared twice. */
-const CLEARED_PREFIX = '[cleared: ';
-/**
- * What stays of a cleared result: the call, its key input, its size, and how to get it back, e.g.
- * `[cleared: read_file src/app.ts, 412 lines; run the tool again if needed]`.
- */
-function placeholderFor(name, input, resultText) {
-    const lines = resultText === '' ? 0 : resultText.split('\n').length;
-    const exit = name === 'bash' ? /^exit code: (\S+)/.exec(resultText)?.[1] : undefined;
-    const details = [
-        describeToolCall(name, input, 120),
-        ...(exit ? [`exit code ${exit}`] : []),
-        `${lines} lines`
-    ];
-    return `${CLEARED_PREFIX}${details.join(', ')}; run the tool again if needed]`;
-}
-
-;// CONCATENATED MODULE: ./src/compaction/micro.ts
-
-
-function emptyMicroIndex() {
-    return { indexedUpTo: 0, resultCount: 0, pending: [], latestByKey: new Map() };
-}
-/** Adds the tool results of history[index.indexedUpTo..] to the index (updates it in place). */
-function indexNewResults(index, history, settings, estimateTokens) {
-    for (const exchange of toolExchangesFrom(history, index.indexedUpTo)) {
-        const ordinal = index.resultCount++;
-        markSuperseded(index, exchange);
-        const text = toolResultText(exchange.result);
-        if (text.startsWith(CLEARED_PREFIX) || settings.preserveTools.includes(exchange.use.name))
-            continue;
-        const tokens = estimateTokens(text.length);
-        if (tokens < settings.minResultTokens)
-            continue;
-        const record = {
-            toolUseId: exchange.use.id,
-            name: exchange.use.name,
-            input: exchange.use.input,
-            messageIndex: exchange.messageIndex,
-            blockIndex: exchange.blockIndex,
-            tokens,
-            ordinal,
-            superseded: false
-        };
-        index.pending.push(record);
-        const key = supersessionKey(exchange);
-        if (key)
-            index.latestByKey.set(key, record);
-    }
-    index.indexedUpTo = history.length;
-}
-/** A read is stale once the file is read again or changed; a command or search once it is repeated. */
-function markSuperseded(index, exchange) {
-    const input = exchange.use.input;
-    if ((exchange.use.name === 'edit_file' || exchange.use.name === 'write_file') &&
-        typeof input.path === 'string') {
-        const read = index.latestByKey.get(`file:${normalizePath(input.path)}`);
-        if (read)
-            read.superseded = true;
-        return;
-    }
-    const key = supersessionKey(exchange);
-    const previous = key ? index.latestByKey.get(key) : undefined;
-    if (previous)
-        previous.superseded = true;
-}
-function supersessionKey({ use }) {
-    const input = use.input;
-    switch (use.name) {
-        case 'read_file':
-            return typeof input.path === 'string' ? `file:${normalizePath(input.path)}` : undefined;
-        case 'bash':
-            return typeof input.command === 'string' ? `bash:${input.command.trim()}` : undefined;
-        case 'grep':
-        case 'glob':
-            return `${use.name}:${JSON.stringify(input)}`;
-        default:
-            return undefined;
-    }
-}
-function normalizePath(value) {
-    return value.replace(/^\.\//, '').replace(/\/+/g, '/');
-}
-/**
- * The results to clear now: superseded ones first (they cost least to lose), then every result older
- * than the `keepRecent` most recent. Results of the newest message, not yet seen by the model, stay.
- */
-function clearCandidates(index, settings, newestMessageIndex) {
-    const recentFrom = index.resultCount - settings.keepRecent;
-    const eligible = index.pending.filter((result) => result.messageIndex < newestMessageIndex && (result.superseded || result.ordinal < recentFrom));
-    return [
-        ...eligible.filter((result) => result.superseded),
-        ...eligible.filter((result) => !result.superseded)
-    ];
-}
-/** Hysteresis: clear when the floor is reached, or at once when the prompt cache has gone cold anyway. */
-function decideMicroClear(candidates, settings, idleMs, cacheTtlMs) {
-    if (candidates.length === 0)
-        return { clear: false };
-    const clearable = candidates.reduce((sum, result) => sum + result.tokens, 0);
-    const stale = candidates.filter((result) => result.superseded).length;
-    const what = `${candidates.length} results (${stale} superseded), ~${clearable} tokens`;
-    if (idleMs !== undefined && idleMs > cacheTtlMs) {
-        return { clear: true, reason: `cache cold (${Math.round(idleMs / 1000)} s idle): cleared ${what}` };
-    }
-    if (clearable >= settings.clearAtLeast) {
-        return { clear: true, reason: `floor of ${settings.clearAtLeast} tokens reached: cleared ${what}` };
-    }
-    return { clear: false };
-}
-/** Returns a new history with the given results replaced by placeholders; the input is not changed. */
-function clearResults(history, results) {
-    const next = [...history];
-    const byMessage = new Map();
-    for (const result of results)
-        byMessage.set(result.messageIndex, [...(byMessage.get(result.messageIndex) ?? []), result]);
-    for (const [messageIndex, cleared] of byMessage) {
-        const message = next[messageIndex];
-        if (typeof message.content === 'string')
-            continue;
-        const content = [...message.content];
-        for (const result of cleared) {
-            const block = content[result.blockIndex];
-            const placeholder = {
-                type: 'tool_result',
-                tool_use_id: block.tool_use_id,
-                content: placeholderFor(result.name, result.input, toolResultText(block)),
-                ...(block.is_error ? { is_error: true } : {})
-            };
-            content[result.blockIndex] = placeholder;
+    /** Takes `next` as the history, changed from `from` on; returns how many thinking blocks went. */
+    edit(next, from) {
+        this.editedFrom = Math.min(this.editedFrom ?? from, from);
+        if (!this.bindsThinking) {
+            this.history = next;
+            return 0;
         }
-        next[messageIndex] = { ...message, content };
+        const dropped = countThinkingBlocks(next.slice(from));
+        this.history = stripThinkingFrom(next, from);
+        this.thinkingDropped += dropped;
+        return dropped;
     }
-    return next;
-}
-/** Drops cleared results from the index (updates it in place). */
-function forgetCleared(index, cleared) {
-    const gone = new Set(cleared);
-    index.pending = index.pending.filter((result) => !gone.has(result));
-    for (const [key, result] of index.latestByKey)
-        if (gone.has(result))
-            index.latestByKey.delete(key);
-}
-
-;// CONCATENATED MODULE: ./src/compaction/rebuild.ts
-/** The history after a compaction: task + summary + ledger + files in one user message, then the tail. */
-function compactedHistory(parts) {
-    const blocks = [
-        { type: 'text', text: parts.task },
-        { type: 'text', text: parts.header },
-        { type: 'text', text: parts.ledger },
-        ...parts.files.map((file) => ({
-            type: 'text',
-            text: `<recent-file path="${file.path}" note="re-read from disk after the compaction">\n${file.text}\n</recent-file>`
-        }))
-    ];
-    if (parts.tail.length === 0) {
-        blocks.push({ type: 'text', text: 'Continue the task from the next step in the summary.' });
+    event(fields) {
+        this.events.push(compactionEvent(this.turn, fields));
     }
-    return [{ role: 'user', content: blocks }, ...parts.tail];
-}
-/**
- * The most recent messages that fit in `budgetTokens`, cut at an assistant message: a kept
- * tool_result then always has its tool_use right before it. The first message (the task) is never
- * part of the tail; it is rebuilt.
- */
-function selectTail(history, budgetTokens, tokensOf) {
-    let start = history.length;
-    let used = 0;
-    while (start > 1) {
-        const cost = tokensOf(history[start - 1]);
-        if (used + cost > budgetTokens)
-            break;
-        used += cost;
-        start--;
+    result(estimatedContextTokens) {
+        return {
+            history: this.history,
+            events: this.events,
+            usage: this.usage,
+            exchanges: this.exchanges,
+            estimatedContextTokens,
+            ...(this.editedFrom !== undefined ? { editedFrom: this.editedFrom } : {}),
+            ...(this.thinkingDropped > 0 ? { thinkingBlocksDropped: this.thinkingDropped } : {})
+        };
     }
-    while (start < history.length && history[start].role !== 'assistant')
-        start++;
-    return history.slice(start);
 }
 
 ;// CONCATENATED MODULE: ./src/compaction/settings.ts
@@ -12210,188 +12000,62 @@ function withLowerWindow(settings, maximumTokens) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/compaction/spill.ts
-
-/**
- * Moves oversized tool results of history[from..] (not yet sent) to files and leaves a head-and-tail
- * preview with the path. Returns the same array when nothing was spilled.
- */
-function spillLargeResults(history, from, settings, write) {
-    const large = toolExchangesFrom(history, from).filter((exchange) => toolResultText(exchange.result).length > settings.maxResultChars);
-    if (large.length === 0)
-        return { history, spilled: [] };
-    const next = [...history];
-    const spilled = [];
-    for (const { result, messageIndex, blockIndex } of large) {
-        const text = toolResultText(result);
-        const path = write(result.tool_use_id, text);
-        spilled.push({ toolUseId: result.tool_use_id, path, chars: text.length, messageIndex });
-        const message = next[messageIndex];
-        const content = [...message.content];
-        content[blockIndex] = { ...result, content: preview(text, path, settings.previewChars) };
-        next[messageIndex] = { ...message, content };
-    }
-    return { history: next, spilled };
+;// CONCATENATED MODULE: ./src/compaction/history.ts
+/** A message's content as blocks; a string is one text block, as the API reads it. */
+function blocksOf(message) {
+    return typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
 }
-function preview(text, path, previewChars) {
-    const half = Math.floor(previewChars / 2);
-    const omitted = text.length - 2 * half;
-    const lines = text.split('\n').length;
-    return [
-        text.slice(0, half),
-        `\n[... ${omitted} characters omitted. The full output (${text.length} characters, ${lines} lines) is in ${path}:`,
-        'read parts of it with read_file and offset/limit, or search it with grep and that path ...]\n',
-        text.slice(text.length - half)
-    ].join('\n');
+/** Size used for token estimates: the JSON the SDK sends, which is what the ratio is learned on. */
+function messageChars(message) {
+    return JSON.stringify(message.content).length + 20;
 }
-
-;// CONCATENATED MODULE: ./src/compaction/summary.ts
-const SUMMARY_SECTIONS = [
-    'Task and intent',
-    'Decisions',
-    'Files and code',
-    'Errors and fixes',
-    'Current state',
-    'Pending work',
-    'Next step'
-];
-/** The instruction appended to the conversation as its last user turn. */
-function summaryInstruction(focus) {
-    const sections = [...SUMMARY_SECTIONS, ...(focus ? ['Focus'] : [])];
-    return [
-        '<compaction-request>',
-        'The conversation above is about to be compacted: the earlier messages will be replaced by your summary.',
-        'Write the summary you will need to continue the work without them. Reply with text only: do not call tools.',
-        `Use exactly these sections, as markdown headings: ${sections.map((name) => `## ${name}`).join(', ')}.`,
-        'Be concrete: file paths, function names, commands and their results, exact error messages, decisions and why.',
-        'Keep every instruction and constraint the user gave, in their words.',
-        'The task itself is kept verbatim and need not be repeated in full.',
-        ...(focus ? [`Under "## Focus", keep in detail what the agent asked to keep: ${focus}`] : []),
-        '</compaction-request>'
-    ].join('\n');
+function historyChars(history) {
+    let total = 0;
+    for (const message of history)
+        total += messageChars(message);
+    return total;
+}
+function toolResultText(block) {
+    if (block.content === undefined)
+        return '';
+    if (typeof block.content === 'string')
+        return block.content;
+    return block.content.map((part) => (part.type === 'text' ? part.text : JSON.stringify(part))).join('\n');
 }
 /**
- * The summary request's messages: the history as it is (so the cached prefix is reused), with the
- * instruction added to the last user message, or as a new user message after an assistant one.
- * The tools and tool_choice stay as in a normal turn, because changing either would miss the cache.
+ * The tool exchanges whose results sit in history[from..]: each result is paired with the tool_use
+ * of the assistant message right before it. Work is proportional to the messages scanned only.
  */
-function withSummaryInstruction(history, instruction) {
-    const last = history.at(-1);
-    if (!last || last.role !== 'user')
-        return [...history, { role: 'user', content: instruction }];
-    const content = typeof last.content === 'string' ? [{ type: 'text', text: last.content }] : last.content;
-    return [
-        ...history.slice(0, -1),
-        { ...last, content: [...content, { type: 'text', text: instruction }] }
-    ];
-}
-/**
- * The summary request without prefix reuse: the history pasted as JSON into one new user message,
- * its oldest part cut to fit `maxChars`. It misses the prompt cache; the benchmark measures by how much.
- */
-function freshSummaryMessages(history, instruction, maxChars) {
-    const conversation = JSON.stringify(history);
-    const kept = conversation.length > maxChars ? conversation.slice(conversation.length - maxChars) : conversation;
-    return [{ role: 'user', content: `${instruction}\n\n<conversation>\n${kept}\n</conversation>` }];
-}
-class InvalidSummaryError extends Error {
-    constructor(message) {
-        super(message);
-        this.name = 'InvalidSummaryError';
-    }
-}
-/**
- * The summary text of a reply. The sections are a request to the model, not a gate: real models
- * paraphrase headings, merge sections, write prose or bullets, or answer in the user's language,
- * and the task, the ledger and the transcript path are kept by our own code anyway. So any reply
- * with text is kept as written, unless it is not a summary at all:
- * - it has no text (empty, or only tool calls);
- * - it is mostly tool calls (more characters of tool input than of text);
- * - it is longer than the context it replaces (it would not save anything).
- * `estimate` turns characters into tokens, as the token meter does.
- */
-function summaryFromReply(reply, replacedTokens, estimate) {
-    const text = reply.content
-        .flatMap((block) => (block.type === 'text' ? [block.text] : []))
-        .join('\n')
-        .trim();
-    const calls = reply.content.filter((block) => block.type === 'tool_use');
-    const callChars = calls.reduce((sum, block) => sum + JSON.stringify(block).length, 0);
-    if (text === '') {
-        throw new InvalidSummaryError(calls.length > 0
-            ? `the summary reply called ${calls.length} tool(s) and wrote no text`
-            : 'the summary reply had no text');
-    }
-    if (callChars > text.length) {
-        throw new InvalidSummaryError(`the summary reply was mostly tool calls (${calls.length} call(s), ${text.length} characters of text)`);
-    }
-    const tokens = estimate(text.length);
-    if (tokens >= replacedTokens) {
-        throw new InvalidSummaryError(`the summary (~${tokens} tokens) is not shorter than the context it replaces (~${replacedTokens} tokens)`);
-    }
-    return {
-        text: reply.stopReason === 'max_tokens' ? `${text}\n[summary cut at its length limit]` : text,
-        sections: sectionsIn(text)
-    };
-}
-/** The requested sections a summary has, however it words them: a heading or a bold lead naming it. */
-function sectionsIn(text) {
-    const leads = text
-        .split('\n')
-        .map((line) => line.trim())
-        .filter((line) => /^(#{1,6}\s|\*\*|__|[A-Z][^.!?]{0,40}:)/.test(line))
-        .map((line) => line.toLowerCase());
-    return SUMMARY_SECTIONS.filter((name) => {
-        const words = name.toLowerCase().split(' and ')[0].split(' ');
-        return leads.some((lead) => words.every((word) => lead.includes(word)));
-    });
-}
-
-;// CONCATENATED MODULE: ./src/model/thinking.ts
-function thinkingSettings(spec, effort) {
-    const adaptive = spec.thinking.mode !== 'manual';
-    return {
-        thinking: adaptive ? { type: 'adaptive' } : undefined,
-        effort: effort !== undefined && spec.thinking.efforts.includes(effort) ? effort : undefined,
-        boundToConversation: spec.thinking.boundToConversation
-    };
-}
-/** What stands in for a turn that was only thinking, once that thinking had to go. */
-const THINKING_REMOVED = '(earlier reasoning removed after the history was compacted)';
-function isThinkingBlock(block) {
-    return block.type === 'thinking' || block.type === 'redacted_thinking';
-}
-/**
- * The history after an edit at `editedFrom`: every thinking block from there on is removed, because
- * its signature covers the prefix that just changed, and the API would answer 400 ("bound to a
- * different conversation"). Removing them all (not only the first) keeps no block "between others".
- * Messages before the edit are returned as they are (same objects), so their cache prefix holds.
- * An assistant message that held only thinking keeps its place with a short note (the API refuses
- * empty content, and positions in the history must not move under the compaction's indices).
- * Docs: https://platform.claude.com/docs/en/build-with-claude/preserved-thinking/prefix-checks
- */
-function stripThinkingFrom(history, editedFrom) {
-    const kept = history.slice(0, Math.max(0, editedFrom));
-    for (const message of history.slice(Math.max(0, editedFrom))) {
-        if (message.role !== 'assistant' || typeof message.content === 'string') {
-            kept.push(message);
+function toolExchangesFrom(history, from) {
+    const exchanges = [];
+    for (let index = Math.max(from, 1); index < history.length; index++) {
+        const message = history[index];
+        if (message.role !== 'user' || typeof message.content === 'string')
             continue;
-        }
-        if (!message.content.some(isThinkingBlock)) {
-            kept.push(message);
+        const previous = history[index - 1];
+        if (!previous || previous.role !== 'assistant')
             continue;
-        }
-        const content = message.content.filter((block) => !isThinkingBlock(block));
-        kept.push({
-            ...message,
-            content: content.length > 0 ? content : [{ type: 'text', text: THINKING_REMOVED }]
+        const uses = new Map();
+        for (const block of blocksOf(previous))
+            if (block.type === 'tool_use')
+                uses.set(block.id, block);
+        message.content.forEach((block, blockIndex) => {
+            if (block.type !== 'tool_result')
+                return;
+            const use = uses.get(block.tool_use_id);
+            if (use)
+                exchanges.push({ use, result: block, messageIndex: index, blockIndex });
         });
     }
-    return kept;
+    return exchanges;
 }
-/** Thinking blocks in the history, for tests and the transcript's accounting. */
-function countThinkingBlocks(history) {
-    return history.reduce((sum, message) => sum + (typeof message.content === 'string' ? 0 : message.content.filter(isThinkingBlock).length), 0);
+/** The first text of the first message: where the task always stands. */
+function taskOf(history) {
+    const first = history[0];
+    if (!first)
+        return '';
+    const block = blocksOf(first)[0];
+    return block?.type === 'text' ? block.text : '';
 }
 
 ;// CONCATENATED MODULE: ./src/compaction/token-meter.ts
@@ -12610,12 +12274,568 @@ function indent(text) {
         .join('\n');
 }
 
-;// CONCATENATED MODULE: ./src/compaction/pipeline.ts
+;// CONCATENATED MODULE: ./src/compaction/compaction-state.ts
 
 
 
+/**
+ * What the steps share across calls: the settings (replaced, never mutated, when the API reports a
+ * smaller window), the token meter, the work ledger, and where the sent history ends. A rebuild
+ * bumps `generation`: positions recorded before it (a step's index into the history) are void.
+ */
+class CompactionState {
+    settings;
+    meter;
+    work = emptyWorkLedger();
+    /** Messages of the history already sent to the model (their tokens are measured, not estimated). */
+    sentCount = 0;
+    lastRequestAt;
+    generation = 0;
+    constructor(settings, prefixChars) {
+        this.settings = settings;
+        this.meter = new TokenMeter(prefixChars);
+    }
+    /** The API knows the real window: a gateway or a model may allow less than the catalogue says. */
+    lowerWindow(maximumTokens) {
+        this.settings = withLowerWindow(this.settings, maximumTokens);
+    }
+    /** Measured plus estimated, unless a sent message changed in this call: then all of it is estimated. */
+    tokensOf(run) {
+        return run.changedOldMessages
+            ? this.meter.estimateRequest(run.history)
+            : this.meter.contextTokens(run.history);
+    }
+    /** The history was rebuilt: every position and measurement made on the old one is void. */
+    rebuilt(history) {
+        this.generation++;
+        this.work.indexedUpTo = history.length;
+        this.meter.forget();
+        this.sentCount = 0;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/compaction/spill.ts
+
+/**
+ * Moves oversized tool results of history[from..] (not yet sent) to files and leaves a head-and-tail
+ * preview with the path. Returns the same array when nothing was spilled.
+ */
+function spillLargeResults(history, from, settings, write) {
+    const large = toolExchangesFrom(history, from).filter((exchange) => toolResultText(exchange.result).length > settings.maxResultChars);
+    if (large.length === 0)
+        return { history, spilled: [] };
+    const next = [...history];
+    const spilled = [];
+    for (const { result, messageIndex, blockIndex } of large) {
+        const text = toolResultText(result);
+        const path = write(result.tool_use_id, text);
+        spilled.push({ toolUseId: result.tool_use_id, path, chars: text.length, messageIndex });
+        const message = next[messageIndex];
+        const content = [...message.content];
+        content[blockIndex] = { ...result, content: preview(text, path, settings.previewChars) };
+        next[messageIndex] = { ...message, content };
+    }
+    return { history: next, spilled };
+}
+function preview(text, path, previewChars) {
+    const half = Math.floor(previewChars / 2);
+    const omitted = text.length - 2 * half;
+    const lines = text.split('\n').length;
+    return [
+        text.slice(0, half),
+        `\n[... ${omitted} characters omitted. The full output (${text.length} characters, ${lines} lines) is in ${path}:`,
+        'read parts of it with read_file and offset/limit, or search it with grep and that path ...]\n',
+        text.slice(text.length - half)
+    ].join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/compaction/steps/spill-step.ts
+
+/** Moves oversized tool results that were not sent yet to files, on every trigger. */
+function spillStep(write) {
+    return {
+        name: 'spill',
+        appliesTo: () => true,
+        run({ run, state }) {
+            const { settings, meter } = state;
+            const { history, spilled } = spillLargeResults(run.history, state.sentCount, settings.spill, write);
+            if (spilled.length === 0)
+                return;
+            run.edit(history, Math.min(...spilled.map((item) => item.messageIndex)));
+            for (const item of spilled) {
+                run.event({
+                    layer: 'spill',
+                    reason: `tool result of ${item.chars} characters saved to ${item.path}`,
+                    tokens_before: meter.estimate(item.chars),
+                    tokens_after: meter.estimate(settings.spill.previewChars + 300),
+                    results_cleared: 1,
+                    tool_use_ids: [item.toolUseId]
+                });
+            }
+        }
+    };
+}
+
+;// CONCATENATED MODULE: ./src/tools/describe-call.ts
+const KEY_INPUT = {
+    bash: 'command',
+    read_file: 'path',
+    write_file: 'path',
+    edit_file: 'path',
+    glob: 'pattern',
+    grep: 'pattern',
+    compact: 'focus'
+};
+/**
+ * A tool call in a few words: its name and its key input, e.g. `read_file src/app.ts`. Used for
+ * progress lines, reports and the placeholders that replace cleared results.
+ */
+function describeToolCall(name, input, maxLength = 80) {
+    const key = KEY_INPUT[name];
+    const value = key !== undefined && isRecord(input) ? input[key] : undefined;
+    if (typeof value !== 'string' || value === '')
+        return name;
+    const oneLine = value.replace(/\s+/g, ' ').trim();
+    const shown = oneLine.length > maxLength ? `${oneLine.slice(0, maxLength - 1)}…` : oneLine;
+    return `${name} ${shown}`;
+}
+function isRecord(value) {
+    return typeof value === 'object' && value !== null;
+}
+
+;// CONCATENATED MODULE: ./src/compaction/placeholder.ts
+
+/** Marks a result that micro-compaction replaced; such results are never cleared twice. */
+const CLEARED_PREFIX = '[cleared: ';
+/**
+ * What stays of a cleared result: the call, its key input, its size, and how to get it back, e.g.
+ * `[cleared: read_file src/app.ts, 412 lines; run the tool again if needed]`.
+ */
+function placeholderFor(name, input, resultText) {
+    const lines = resultText === '' ? 0 : resultText.split('\n').length;
+    const exit = name === 'bash' ? /^exit code: (\S+)/.exec(resultText)?.[1] : undefined;
+    const details = [
+        describeToolCall(name, input, 120),
+        ...(exit ? [`exit code ${exit}`] : []),
+        `${lines} lines`
+    ];
+    return `${CLEARED_PREFIX}${details.join(', ')}; run the tool again if needed]`;
+}
+
+;// CONCATENATED MODULE: ./src/compaction/micro.ts
 
 
+function emptyMicroIndex() {
+    return { indexedUpTo: 0, resultCount: 0, pending: [], latestByKey: new Map() };
+}
+/** Adds the tool results of history[index.indexedUpTo..] to the index (updates it in place). */
+function indexNewResults(index, history, settings, estimateTokens) {
+    for (const exchange of toolExchangesFrom(history, index.indexedUpTo)) {
+        const ordinal = index.resultCount++;
+        markSuperseded(index, exchange);
+        const text = toolResultText(exchange.result);
+        if (text.startsWith(CLEARED_PREFIX) || settings.preserveTools.includes(exchange.use.name))
+            continue;
+        const tokens = estimateTokens(text.length);
+        if (tokens < settings.minResultTokens)
+            continue;
+        const record = {
+            toolUseId: exchange.use.id,
+            name: exchange.use.name,
+            input: exchange.use.input,
+            messageIndex: exchange.messageIndex,
+            blockIndex: exchange.blockIndex,
+            tokens,
+            ordinal,
+            superseded: false
+        };
+        index.pending.push(record);
+        const key = supersessionKey(exchange);
+        if (key)
+            index.latestByKey.set(key, record);
+    }
+    index.indexedUpTo = history.length;
+}
+/** A read is stale once the file is read again or changed; a command or search once it is repeated. */
+function markSuperseded(index, exchange) {
+    const input = exchange.use.input;
+    if ((exchange.use.name === 'edit_file' || exchange.use.name === 'write_file') &&
+        typeof input.path === 'string') {
+        const read = index.latestByKey.get(`file:${normalizePath(input.path)}`);
+        if (read)
+            read.superseded = true;
+        return;
+    }
+    const key = supersessionKey(exchange);
+    const previous = key ? index.latestByKey.get(key) : undefined;
+    if (previous)
+        previous.superseded = true;
+}
+function supersessionKey({ use }) {
+    const input = use.input;
+    switch (use.name) {
+        case 'read_file':
+            return typeof input.path === 'string' ? `file:${normalizePath(input.path)}` : undefined;
+        case 'bash':
+            return typeof input.command === 'string' ? `bash:${input.command.trim()}` : undefined;
+        case 'grep':
+        case 'glob':
+            return `${use.name}:${JSON.stringify(input)}`;
+        default:
+            return undefined;
+    }
+}
+function normalizePath(value) {
+    return value.replace(/^\.\//, '').replace(/\/+/g, '/');
+}
+/**
+ * The results to clear now: superseded ones first (they cost least to lose), then every result older
+ * than the `keepRecent` most recent. Results of the newest message, not yet seen by the model, stay.
+ */
+function clearCandidates(index, settings, newestMessageIndex) {
+    const recentFrom = index.resultCount - settings.keepRecent;
+    const eligible = index.pending.filter((result) => result.messageIndex < newestMessageIndex && (result.superseded || result.ordinal < recentFrom));
+    return [
+        ...eligible.filter((result) => result.superseded),
+        ...eligible.filter((result) => !result.superseded)
+    ];
+}
+/** Hysteresis: clear when the floor is reached, or at once when the prompt cache has gone cold anyway. */
+function decideMicroClear(candidates, settings, idleMs, cacheTtlMs) {
+    if (candidates.length === 0)
+        return { clear: false };
+    const clearable = candidates.reduce((sum, result) => sum + result.tokens, 0);
+    const stale = candidates.filter((result) => result.superseded).length;
+    const what = `${candidates.length} results (${stale} superseded), ~${clearable} tokens`;
+    if (idleMs !== undefined && idleMs > cacheTtlMs) {
+        return { clear: true, reason: `cache cold (${Math.round(idleMs / 1000)} s idle): cleared ${what}` };
+    }
+    if (clearable >= settings.clearAtLeast) {
+        return { clear: true, reason: `floor of ${settings.clearAtLeast} tokens reached: cleared ${what}` };
+    }
+    return { clear: false };
+}
+/** Returns a new history with the given results replaced by placeholders; the input is not changed. */
+function clearResults(history, results) {
+    const next = [...history];
+    const byMessage = new Map();
+    for (const result of results)
+        byMessage.set(result.messageIndex, [...(byMessage.get(result.messageIndex) ?? []), result]);
+    for (const [messageIndex, cleared] of byMessage) {
+        const message = next[messageIndex];
+        if (typeof message.content === 'string')
+            continue;
+        const content = [...message.content];
+        for (const result of cleared) {
+            const block = content[result.blockIndex];
+            const placeholder = {
+                type: 'tool_result',
+                tool_use_id: block.tool_use_id,
+                content: placeholderFor(result.name, result.input, toolResultText(block)),
+                ...(block.is_error ? { is_error: true } : {})
+            };
+            content[result.blockIndex] = placeholder;
+        }
+        next[messageIndex] = { ...message, content };
+    }
+    return next;
+}
+/** Drops cleared results from the index (updates it in place). */
+function forgetCleared(index, cleared) {
+    const gone = new Set(cleared);
+    index.pending = index.pending.filter((result) => !gone.has(result));
+    for (const [key, result] of index.latestByKey)
+        if (gone.has(result))
+            index.latestByKey.delete(key);
+}
+
+;// CONCATENATED MODULE: ./src/compaction/steps/micro-step.ts
+
+
+/**
+ * Micro-compaction before a request: old tool results become placeholders, in batches past a floor
+ * (so the cached prefix holds between batches), or at once when the cache has gone cold anyway.
+ * Its index holds positions in the history, so it is rebuilt after every rebuild of the history.
+ */
+function microStep(now) {
+    let index = emptyMicroIndex();
+    let indexedGeneration = 0;
+    return {
+        name: 'micro',
+        appliesTo: (trigger, state) => trigger.kind === 'before_request' && state.settings.layers.micro,
+        run({ run, state }) {
+            const { settings, meter } = state;
+            if (indexedGeneration !== state.generation) {
+                index = emptyMicroIndex();
+                indexedGeneration = state.generation;
+            }
+            indexNewResults(index, run.history, settings.micro, (chars) => meter.estimate(chars));
+            const candidates = clearCandidates(index, settings.micro, run.history.length - 1);
+            const idle = state.lastRequestAt === undefined ? undefined : now() - state.lastRequestAt;
+            const decision = decideMicroClear(candidates, settings.micro, idle, settings.cacheTtlMs);
+            if (!decision.clear)
+                return;
+            const before = state.tokensOf(run);
+            const cleared = clearResults(run.history, candidates);
+            const changed = [...new Set(candidates.map((result) => result.messageIndex))];
+            const sentBefore = historyChars(changed.map((position) => run.history[position]));
+            const sentAfter = historyChars(changed.map((position) => cleared[position]));
+            const stripped = run.edit(cleared, Math.min(...changed));
+            if (stripped === 0 && changed.every((position) => position < state.sentCount))
+                meter.rewroteSent(sentBefore, sentAfter);
+            else
+                run.changedOldMessages = true;
+            forgetCleared(index, candidates);
+            run.event({
+                layer: 'micro',
+                reason: decision.reason,
+                tokens_before: before,
+                tokens_after: state.tokensOf(run),
+                results_cleared: candidates.length,
+                tool_use_ids: candidates.map((result) => result.toolUseId)
+            });
+        }
+    };
+}
+
+;// CONCATENATED MODULE: ./src/compaction/steps/summary-steps.ts
+
+/** Auto-compaction: past the threshold, and only when the rebuild would free enough to be worth it. */
+function autoStep(summarizer) {
+    return {
+        name: 'auto',
+        appliesTo: (trigger, state) => trigger.kind === 'before_request' && state.settings.layers.auto,
+        async run(call) {
+            const { run, state } = call;
+            const { settings, meter } = state;
+            const tokens = state.tokensOf(run);
+            if (tokens <= settings.thresholdTokens)
+                return;
+            // A cheap upper estimate of the history after a compaction: summary budget, ledger, files, tail.
+            const expectedAfter = meter.estimate(taskOf(run.history).length) +
+                3_000 +
+                settings.keepTailTokens +
+                settings.maxRestoredTokens;
+            if (tokens - expectedAfter < settings.minSavingsTokens)
+                return;
+            await summarizer.summarize(call, 'auto', `context ~${tokens} tokens > threshold ${settings.thresholdTokens}`);
+        }
+    };
+}
+/** The agent called `compact`: a summary now, with its focus, whatever the size. */
+function manualStep(summarizer) {
+    return {
+        name: 'manual',
+        appliesTo: (trigger) => trigger.kind === 'manual',
+        async run(call) {
+            const focus = call.trigger.kind === 'manual' ? call.trigger.focus : undefined;
+            await summarizer.summarize(call, 'manual', 'the agent called compact', focus);
+        }
+    };
+}
+/** The API said the prompt was too long (or the window was exceeded): learn from it, then summarize. */
+function overflowStep(summarizer) {
+    return {
+        name: 'overflow',
+        appliesTo: (trigger) => trigger.kind === 'overflow',
+        async run(call) {
+            const { trigger, state, run } = call;
+            if (trigger.kind !== 'overflow')
+                return;
+            if (trigger.actualTokens)
+                state.meter.correct(trigger.actualTokens, run.history);
+            if (trigger.maximumTokens)
+                state.lowerWindow(trigger.maximumTokens);
+            await summarizer.summarize(call, 'auto', `the API answered prompt is too long (${trigger.actualTokens ?? '?'} tokens)`);
+        }
+    };
+}
+
+// EXTERNAL MODULE: ./node_modules/@anthropic-ai/sdk/core/error.mjs
+var core_error = __nccwpck_require__(5064);
+;// CONCATENATED MODULE: ./src/model/errors.ts
+
+/**
+ * The API's own measure of a prompt that did not fit: `prompt is too long: N tokens > M maximum`.
+ * Undefined for any other error.
+ */
+function promptTooLong(error) {
+    if (!(error instanceof core_error/* APIError */.LG) || error.status !== 400)
+        return undefined;
+    const match = /prompt is too long(?::\s*(\d+) tokens > (\d+) maximum)?/.exec(error.message);
+    if (!match)
+        return undefined;
+    return {
+        actualTokens: match[1] ? Number(match[1]) : undefined,
+        maximumTokens: match[2] ? Number(match[2]) : undefined
+    };
+}
+
+;// CONCATENATED MODULE: ./src/compaction/circuit-breaker.ts
+const CLOSED_BREAKER = { kind: 'closed', failures: 0 };
+/** Whether a summary may be asked for at `turn`; the reason when not. */
+function breakerAllows(state, settings, turn) {
+    if (state.kind === 'closed')
+        return { allowed: true, halfOpen: false };
+    const waited = turn - state.since;
+    if (waited >= settings.cooldownTurns)
+        return { allowed: true, halfOpen: true };
+    return {
+        allowed: false,
+        reason: `circuit breaker open after ${state.failures} failed summaries ` +
+            `(tries again in ${settings.cooldownTurns - waited} turns)`
+    };
+}
+function breakerAfter(state, settings, turn, succeeded) {
+    if (succeeded)
+        return CLOSED_BREAKER;
+    const failures = state.failures + 1;
+    // A failed half-open try opens it again at once; a closed one opens at the limit.
+    if (state.kind === 'open' || failures >= settings.maxFailures)
+        return { kind: 'open', since: turn, failures };
+    return { kind: 'closed', failures };
+}
+
+;// CONCATENATED MODULE: ./src/compaction/rebuild.ts
+/** The history after a compaction: task + summary + ledger + files in one user message, then the tail. */
+function compactedHistory(parts) {
+    const blocks = [
+        { type: 'text', text: parts.task },
+        { type: 'text', text: parts.header },
+        { type: 'text', text: parts.ledger },
+        ...parts.files.map((file) => ({
+            type: 'text',
+            text: `<recent-file path="${file.path}" note="re-read from disk after the compaction">\n${file.text}\n</recent-file>`
+        }))
+    ];
+    if (parts.tail.length === 0) {
+        blocks.push({ type: 'text', text: 'Continue the task from the next step in the summary.' });
+    }
+    return [{ role: 'user', content: blocks }, ...parts.tail];
+}
+/**
+ * The most recent messages that fit in `budgetTokens`, cut at an assistant message: a kept
+ * tool_result then always has its tool_use right before it. The first message (the task) is never
+ * part of the tail; it is rebuilt.
+ */
+function selectTail(history, budgetTokens, tokensOf) {
+    let start = history.length;
+    let used = 0;
+    while (start > 1) {
+        const cost = tokensOf(history[start - 1]);
+        if (used + cost > budgetTokens)
+            break;
+        used += cost;
+        start--;
+    }
+    while (start < history.length && history[start].role !== 'assistant')
+        start++;
+    return history.slice(start);
+}
+
+;// CONCATENATED MODULE: ./src/compaction/summary.ts
+const SUMMARY_SECTIONS = [
+    'Task and intent',
+    'Decisions',
+    'Files and code',
+    'Errors and fixes',
+    'Current state',
+    'Pending work',
+    'Next step'
+];
+/** The instruction appended to the conversation as its last user turn. */
+function summaryInstruction(focus) {
+    const sections = [...SUMMARY_SECTIONS, ...(focus ? ['Focus'] : [])];
+    return [
+        '<compaction-request>',
+        'The conversation above is about to be compacted: the earlier messages will be replaced by your summary.',
+        'Write the summary you will need to continue the work without them. Reply with text only: do not call tools.',
+        `Use exactly these sections, as markdown headings: ${sections.map((name) => `## ${name}`).join(', ')}.`,
+        'Be concrete: file paths, function names, commands and their results, exact error messages, decisions and why.',
+        'Keep every instruction and constraint the user gave, in their words.',
+        'The task itself is kept verbatim and need not be repeated in full.',
+        ...(focus ? [`Under "## Focus", keep in detail what the agent asked to keep: ${focus}`] : []),
+        '</compaction-request>'
+    ].join('\n');
+}
+/**
+ * The summary request's messages: the history as it is (so the cached prefix is reused), with the
+ * instruction added to the last user message, or as a new user message after an assistant one.
+ * The tools and tool_choice stay as in a normal turn, because changing either would miss the cache.
+ */
+function withSummaryInstruction(history, instruction) {
+    const last = history.at(-1);
+    if (!last || last.role !== 'user')
+        return [...history, { role: 'user', content: instruction }];
+    const content = typeof last.content === 'string' ? [{ type: 'text', text: last.content }] : last.content;
+    return [
+        ...history.slice(0, -1),
+        { ...last, content: [...content, { type: 'text', text: instruction }] }
+    ];
+}
+/**
+ * The summary request without prefix reuse: the history pasted as JSON into one new user message,
+ * its oldest part cut to fit `maxChars`. It misses the prompt cache; the benchmark measures by how much.
+ */
+function freshSummaryMessages(history, instruction, maxChars) {
+    const conversation = JSON.stringify(history);
+    const kept = conversation.length > maxChars ? conversation.slice(conversation.length - maxChars) : conversation;
+    return [{ role: 'user', content: `${instruction}\n\n<conversation>\n${kept}\n</conversation>` }];
+}
+class InvalidSummaryError extends Error {
+    constructor(message) {
+        super(message);
+        this.name = 'InvalidSummaryError';
+    }
+}
+/**
+ * The summary text of a reply. The sections are a request to the model, not a gate: real models
+ * paraphrase headings, merge sections, write prose or bullets, or answer in the user's language,
+ * and the task, the ledger and the transcript path are kept by our own code anyway. So any reply
+ * with text is kept as written, unless it is not a summary at all:
+ * - it has no text (empty, or only tool calls);
+ * - it is mostly tool calls (more characters of tool input than of text);
+ * - it is longer than the context it replaces (it would not save anything).
+ * `estimate` turns characters into tokens, as the token meter does.
+ */
+function summaryFromReply(reply, replacedTokens, estimate) {
+    const text = reply.content
+        .flatMap((block) => (block.type === 'text' ? [block.text] : []))
+        .join('\n')
+        .trim();
+    const calls = reply.content.filter((block) => block.type === 'tool_use');
+    const callChars = calls.reduce((sum, block) => sum + JSON.stringify(block).length, 0);
+    if (text === '') {
+        throw new InvalidSummaryError(calls.length > 0
+            ? `the summary reply called ${calls.length} tool(s) and wrote no text`
+            : 'the summary reply had no text');
+    }
+    if (callChars > text.length) {
+        throw new InvalidSummaryError(`the summary reply was mostly tool calls (${calls.length} call(s), ${text.length} characters of text)`);
+    }
+    const tokens = estimate(text.length);
+    if (tokens >= replacedTokens) {
+        throw new InvalidSummaryError(`the summary (~${tokens} tokens) is not shorter than the context it replaces (~${replacedTokens} tokens)`);
+    }
+    return {
+        text: reply.stopReason === 'max_tokens' ? `${text}\n[summary cut at its length limit]` : text,
+        sections: sectionsIn(text)
+    };
+}
+/** The requested sections a summary has, however it words them: a heading or a bold lead naming it. */
+function sectionsIn(text) {
+    const leads = text
+        .split('\n')
+        .map((line) => line.trim())
+        .filter((line) => /^(#{1,6}\s|\*\*|__|[A-Z][^.!?]{0,40}:)/.test(line))
+        .map((line) => line.toLowerCase());
+    return SUMMARY_SECTIONS.filter((name) => {
+        const words = name.toLowerCase().split(' and ')[0].split(' ');
+        return leads.some((lead) => words.every((word) => lead.includes(word)));
+    });
+}
+
+;// CONCATENATED MODULE: ./src/compaction/summarizer.ts
 
 
 
@@ -12625,191 +12845,54 @@ function indent(text) {
 
 
 /**
- * The three layers and the spill, composed: spill new oversized results, micro-clear in batches,
- * auto-compact past the threshold, and compact on request. Holds the run's compaction state; the
- * strategies it calls are functions over the history.
+ * Summary compaction, shared by the auto, manual and overflow steps: save the history as a segment,
+ * ask the model for a summary on the cached prefix (with retries, a budget and a circuit breaker),
+ * and rebuild the history as task + summary + ledger + restored files + recent tail; without a
+ * summary, the same rebuild with a note instead (the fallback, which needs no model).
  */
-class CompactionPipeline {
-    settings;
+class Summarizer {
     deps;
-    meter;
-    micro = emptyMicroIndex();
-    ledger = emptyWorkLedger();
-    sentCount = 0;
-    lastRequestAt;
-    summaryCompactions = 0;
-    breaker = CLOSED_BREAKER;
+    summaries = 0;
     segments = 0;
-    constructor(
-    /** Replaced, never mutated, if the API reports a smaller window. */
-    settings, deps) {
-        this.settings = settings;
+    breaker = CLOSED_BREAKER;
+    constructor(deps) {
         this.deps = deps;
-        this.meter = new TokenMeter(deps.requests.prefixChars());
     }
-    breakerSettings() {
-        return {
-            maxFailures: this.settings.maxConsecutiveFailures,
-            cooldownTurns: this.settings.breakerCooldownTurns
-        };
-    }
-    /** The chars-per-token ratio learned so far (reported by the benchmark). */
-    get charsPerToken() {
-        return this.meter.ratio;
-    }
-    async compact(history, trigger, context) {
-        this.meter.observe(context.lastUsage);
-        recordWork(this.ledger, history, context.turn);
-        const run = new CompactionRun(history, context.turn);
-        this.spill(run);
-        if (trigger.kind === 'before_request') {
-            if (this.settings.layers.micro)
-                this.microClear(run);
-            if (this.settings.layers.auto)
-                await this.autoCompact(run, context);
-        }
-        else if (trigger.kind === 'manual') {
-            await this.summarize(run, context, 'manual', 'the agent called compact', trigger.focus);
-        }
-        else {
-            if (trigger.actualTokens)
-                this.meter.correct(trigger.actualTokens, run.history);
-            // The API knows the real window: a gateway or a model may allow less than the table says.
-            if (trigger.maximumTokens)
-                this.settings = withLowerWindow(this.settings, trigger.maximumTokens);
-            await this.summarize(run, context, 'auto', `the API answered prompt is too long (${trigger.actualTokens ?? '?'} tokens)`, undefined);
-        }
-        const estimated = this.tokensOf(run);
-        if (trigger.kind === 'before_request') {
-            this.meter.recordSent(run.history, run.changedOldMessages ? 0 : this.sentCount);
-            this.sentCount = run.history.length;
-            this.lastRequestAt = this.deps.now();
-        }
-        return {
-            history: run.history,
-            events: run.events,
-            usage: run.usage,
-            exchanges: run.exchanges,
-            estimatedContextTokens: estimated,
-            ...(run.editedFrom !== undefined ? { editedFrom: run.editedFrom } : {}),
-            ...(run.thinkingDropped > 0 ? { thinkingBlocksDropped: run.thinkingDropped } : {})
-        };
-    }
-    /**
-     * Every change to earlier history goes through here. The history is append-only but for these
-     * edit points; on models whose thinking is bound to the conversation, the thinking blocks after
-     * the edit are removed before any request can carry them (see model/thinking.ts).
-     * Returns how many thinking blocks were removed.
-     */
-    edit(run, history, editedFrom) {
-        run.editedFrom = Math.min(run.editedFrom ?? editedFrom, editedFrom);
-        if (!this.deps.requests.bindsThinking) {
-            run.history = history;
-            return 0;
-        }
-        const before = countThinkingBlocks(history.slice(editedFrom));
-        run.history = stripThinkingFrom(history, editedFrom);
-        run.thinkingDropped += before;
-        return before;
-    }
-    /** Measured plus estimated, unless a sent message changed in this call: then all of it is estimated. */
-    tokensOf(run) {
-        return run.changedOldMessages
-            ? this.meter.estimateRequest(run.history)
-            : this.meter.contextTokens(run.history);
-    }
-    spill(run) {
-        const { history, spilled } = spillLargeResults(run.history, this.sentCount, this.settings.spill, this.deps.store.spill);
-        if (spilled.length === 0)
-            return;
-        this.edit(run, history, Math.min(...spilled.map((item) => item.messageIndex)));
-        for (const item of spilled) {
-            run.event({
-                layer: 'spill',
-                reason: `tool result of ${item.chars} characters saved to ${item.path}`,
-                tokens_before: this.meter.estimate(item.chars),
-                tokens_after: this.meter.estimate(this.settings.spill.previewChars + 300),
-                results_cleared: 1,
-                tool_use_ids: [item.toolUseId]
-            });
-        }
-    }
-    microClear(run) {
-        indexNewResults(this.micro, run.history, this.settings.micro, (chars) => this.meter.estimate(chars));
-        const candidates = clearCandidates(this.micro, this.settings.micro, run.history.length - 1);
-        const idle = this.lastRequestAt === undefined ? undefined : this.deps.now() - this.lastRequestAt;
-        const decision = decideMicroClear(candidates, this.settings.micro, idle, this.settings.cacheTtlMs);
-        if (!decision.clear)
-            return;
-        const before = this.tokensOf(run);
-        const cleared = clearResults(run.history, candidates);
-        const changed = [...new Set(candidates.map((result) => result.messageIndex))];
-        const sentBefore = historyChars(changed.map((index) => run.history[index]));
-        const sentAfter = historyChars(changed.map((index) => cleared[index]));
-        const stripped = this.edit(run, cleared, Math.min(...changed));
-        if (stripped === 0 && changed.every((index) => index < this.sentCount))
-            this.meter.rewroteSent(sentBefore, sentAfter);
-        else
-            run.changedOldMessages = true;
-        forgetCleared(this.micro, candidates);
-        run.event({
-            layer: 'micro',
-            reason: decision.reason,
-            tokens_before: before,
-            tokens_after: this.tokensOf(run),
-            results_cleared: candidates.length,
-            tool_use_ids: candidates.map((result) => result.toolUseId)
-        });
-    }
-    async autoCompact(run, context) {
-        const tokens = this.tokensOf(run);
-        if (tokens <= this.settings.thresholdTokens)
-            return;
-        const expectedAfter = this.rebuildEstimate(run.history);
-        if (tokens - expectedAfter < this.settings.minSavingsTokens)
-            return;
-        await this.summarize(run, context, 'auto', `context ~${tokens} tokens > threshold ${this.settings.thresholdTokens}`, undefined);
-    }
-    /** A cheap upper estimate of the history after a compaction: summary budget, ledger, files and tail. */
-    rebuildEstimate(history) {
-        const task = this.meter.estimate(taskOf(history).length);
-        return task + 3_000 + this.settings.keepTailTokens + this.settings.maxRestoredTokens;
-    }
-    /** Summary compaction with retries, the circuit breaker, and the fallback that needs no model. */
-    async summarize(run, context, layer, reason, focus) {
+    async summarize(call, layer, reason, focus) {
+        const { run, state, context } = call;
         if (run.history.length < 2)
             return;
         const started = this.deps.now();
-        const before = this.tokensOf(run);
+        const before = state.tokensOf(run);
         const segment = this.deps.store.saveSegment(++this.segments, run.history);
-        const gate = breakerAllows(this.breaker, this.breakerSettings(), context.turn);
-        const overBudget = this.summaryCompactions >= this.settings.maxCompactions;
+        const gate = breakerAllows(this.breaker, this.breakerSettings(call), context.turn);
+        const overBudget = this.summaries >= state.settings.maxCompactions;
         let summary;
         let failure;
         if (!gate.allowed)
             failure = gate.reason;
         else if (overBudget)
-            failure = `max_compactions (${this.settings.maxCompactions}) reached`;
+            failure = `max_compactions (${state.settings.maxCompactions}) reached`;
         else {
             // Half-open: one try, not the usual retries, before the breaker decides again.
-            const attempts = gate.halfOpen ? 1 : this.settings.summaryAttempts;
-            const attempt = await this.requestSummary(run, focus, context, before, attempts);
+            const attempts = gate.halfOpen ? 1 : state.settings.summaryAttempts;
+            const attempt = await this.requestSummary(call, focus, before, attempts);
             run.usage = addUsage(run.usage, attempt.usage);
             if (attempt.text !== undefined)
                 summary = { text: attempt.text, usage: attempt.usage };
             else
                 failure = attempt.error;
-            this.breaker = breakerAfter(this.breaker, this.breakerSettings(), context.turn, summary !== undefined);
+            this.breaker = breakerAfter(this.breaker, this.breakerSettings(call), context.turn, summary !== undefined);
         }
         if (summary)
-            this.summaryCompactions++;
+            this.summaries++;
         const header = summary
             ? this.summaryHeader(summary.text, segment, context.turn)
             : this.fallbackHeader(failure ?? 'unknown', segment);
-        const rebuilt = await this.rebuild(run.history, header);
-        this.edit(run, rebuilt.history, 0);
+        const rebuilt = await this.rebuild(call, header);
+        run.edit(rebuilt.history, 0);
         run.changedOldMessages = true;
-        this.afterRebuild(run.history);
+        state.rebuilt(run.history);
         run.event({
             layer: summary ? layer : 'fallback',
             reason: summary ? reason : `${reason}; summary failed (${failure}), dropped the oldest turns`,
@@ -12823,8 +12906,15 @@ class CompactionPipeline {
             ...(summary ? { summary: summary.text } : {})
         });
     }
-    /** Asks the model for the summary, up to `summaryAttempts` times. Never throws: failures fall back. */
-    async requestSummary(run, focus, context, replacedTokens, attempts) {
+    breakerSettings({ state }) {
+        return {
+            maxFailures: state.settings.maxConsecutiveFailures,
+            cooldownTurns: state.settings.breakerCooldownTurns
+        };
+    }
+    /** Asks the model for the summary, up to `attempts` times. Never throws: failures fall back. */
+    async requestSummary(call, focus, replacedTokens, attempts) {
+        const { run, state, context } = call;
         const { signal, onRetry } = context;
         let usage = NO_USAGE;
         let error = 'no attempt made';
@@ -12832,10 +12922,10 @@ class CompactionPipeline {
             if (signal?.aborted)
                 return { error: 'aborted', usage };
             // Built per attempt: a prompt-too-long answer lowers the window, and the next try fits under it.
-            const messages = this.summaryMessages(run.history, summaryInstruction(focus));
-            const request = this.deps.requests.build(messages, this.settings.summaryMaxTokens);
-            if (this.meter.estimateRequest(messages) + this.settings.summaryMaxTokens >
-                this.settings.contextWindow) {
+            const messages = this.summaryMessages(call, summaryInstruction(focus));
+            const settings = state.settings;
+            const request = this.deps.requests.build(messages, settings.summaryMaxTokens);
+            if (state.meter.estimateRequest(messages) + settings.summaryMaxTokens > settings.contextWindow) {
                 return { error: 'even the shortest summary request would not fit the context window', usage };
             }
             try {
@@ -12845,7 +12935,7 @@ class CompactionPipeline {
                 });
                 run.exchanges.push({ messages, reply: reply.content });
                 usage = addUsage(usage, reply.usage);
-                const accepted = summaryFromReply(reply, replacedTokens, (chars) => this.meter.estimate(chars));
+                const accepted = summaryFromReply(reply, replacedTokens, (chars) => state.meter.estimate(chars));
                 return { text: accepted.text, usage };
             }
             catch (failure) {
@@ -12855,35 +12945,38 @@ class CompactionPipeline {
                 // The summary request was the first to meet a smaller real window (a gateway, say): learn it.
                 const overflow = promptTooLong(failure);
                 if (overflow?.actualTokens)
-                    this.meter.correct(overflow.actualTokens, messages);
+                    state.meter.correct(overflow.actualTokens, messages);
                 if (overflow?.maximumTokens)
-                    this.settings = withLowerWindow(this.settings, overflow.maximumTokens);
+                    state.lowerWindow(overflow.maximumTokens);
                 if (attempt < attempts)
                     onRetry?.(attempt, failure instanceof Error ? failure : new Error(error));
             }
         }
         return { error, usage };
     }
-    summaryMessages(history, instruction) {
-        const fitted = this.fitForSummary(history);
-        if (this.settings.summaryPrefixReuse)
+    summaryMessages(call, instruction) {
+        const { state } = call;
+        const fitted = this.fitForSummary(call);
+        if (state.settings.summaryPrefixReuse)
             return withSummaryInstruction(fitted, instruction);
-        const budget = this.settings.contextWindow - this.settings.summaryMaxTokens - 2_000;
-        const maxChars = Math.floor(budget * this.meter.ratio * 0.8);
+        const budget = state.settings.contextWindow - state.settings.summaryMaxTokens - 2_000;
+        const maxChars = Math.floor(budget * state.meter.ratio * 0.8);
         return freshSummaryMessages(fitted, instruction, maxChars);
     }
     /**
      * The history the summary request can carry without overflowing the window: as it is when it fits
      * (so the cached prefix is read), else the task and as many recent turns as fit.
      */
-    fitForSummary(history) {
-        const budget = this.settings.contextWindow - this.settings.summaryMaxTokens - 2_000;
-        if (this.meter.estimateRequest(history) <= budget)
+    fitForSummary({ run, state }) {
+        const { settings, meter } = state;
+        const history = run.history;
+        const budget = settings.contextWindow - settings.summaryMaxTokens - 2_000;
+        if (meter.estimateRequest(history) <= budget)
             return history;
-        const prefix = this.meter.estimate(this.deps.requests.prefixChars());
+        const prefix = meter.estimate(this.deps.requests.prefixChars());
         const first = history[0];
-        const room = budget - prefix - this.meter.estimateMessages([first]);
-        const fitted = [first, ...selectTail(history, room, (message) => this.meter.estimateMessages([message]))];
+        const room = budget - prefix - meter.estimateMessages([first]);
+        const fitted = [first, ...selectTail(history, room, (message) => meter.estimateMessages([message]))];
         // Dropping the middle is an edit: the tail's thinking no longer matches its prefix.
         return this.deps.requests.bindsThinking ? stripThinkingFrom(fitted, 1) : fitted;
     }
@@ -12910,14 +13003,16 @@ class CompactionPipeline {
      * tail, then no files, then no tail. A compaction that leaves the context near the threshold would
      * trigger again on the next turn.
      */
-    async rebuild(history, header) {
-        const ledger = renderWorkLedger(this.ledger, await this.deps.store.changedFiles());
-        const target = Math.floor(this.settings.thresholdTokens / 2);
-        const tokensOf = (message) => this.meter.estimateMessages([message]);
+    async rebuild({ run, state }, header) {
+        const { settings, meter } = state;
+        const history = run.history;
+        const ledger = renderWorkLedger(state.work, await this.deps.store.changedFiles());
+        const target = Math.floor(settings.thresholdTokens / 2);
+        const tokensOf = (message) => meter.estimateMessages([message]);
         const plans = [
-            { tail: this.settings.keepTailTokens, files: this.settings.restoreRecentFiles },
-            { tail: Math.floor(this.settings.keepTailTokens / 2), files: this.settings.restoreRecentFiles },
-            { tail: Math.floor(this.settings.keepTailTokens / 2), files: 0 },
+            { tail: settings.keepTailTokens, files: settings.restoreRecentFiles },
+            { tail: Math.floor(settings.keepTailTokens / 2), files: settings.restoreRecentFiles },
+            { tail: Math.floor(settings.keepTailTokens / 2), files: 0 },
             { tail: 0, files: 0 }
         ];
         let rebuilt;
@@ -12927,10 +13022,10 @@ class CompactionPipeline {
                 task: taskOf(history),
                 header,
                 ledger,
-                files: this.restoreFiles(tail, plan.files),
+                files: this.restoreFiles(state, tail, plan.files),
                 tail
             });
-            const tokens = this.meter.estimateRequest(next);
+            const tokens = meter.estimateRequest(next);
             rebuilt = { history: next, tokens };
             if (tokens <= target)
                 break;
@@ -12938,52 +13033,79 @@ class CompactionPipeline {
         return rebuilt;
     }
     /** Up to `count` recently read files that the tail does not already show, re-read from disk. */
-    restoreFiles(tail, count) {
+    restoreFiles(state, tail, count) {
         if (count === 0)
             return [];
+        const { settings, meter } = state;
         const inTail = JSON.stringify(tail);
         const files = [];
-        let budget = this.settings.maxRestoredTokens;
-        for (const path of [...this.ledger.recentReads].reverse()) {
+        let budget = settings.maxRestoredTokens;
+        for (const path of [...state.work.recentReads].reverse()) {
             if (files.length >= count || budget <= 0)
                 break;
             if (inTail.includes(`"path":"${path}"`))
                 continue;
-            const text = this.deps.store.readRecentFile(path, Math.min(this.settings.maxFileTokens, budget), (chars) => this.meter.estimate(chars));
+            const text = this.deps.store.readRecentFile(path, Math.min(settings.maxFileTokens, budget), (chars) => meter.estimate(chars));
             if (text === undefined)
                 continue;
-            budget -= this.meter.estimate(text.length);
+            budget -= meter.estimate(text.length);
             files.push({ path, text });
         }
         return files;
     }
-    /** The new history is indexed afresh: its positions changed, and its tail results are now the recent ones. */
-    afterRebuild(history) {
-        this.micro = emptyMicroIndex();
-        this.ledger.indexedUpTo = history.length;
-        this.meter.forget();
-        this.sentCount = 0;
-    }
 }
-/** One call's working state: the history as it evolves, the events, and the model usage. */
-class CompactionRun {
-    history;
-    turn;
-    events = [];
-    exchanges = [];
-    usage = NO_USAGE;
-    /** True once a message that was already sent has changed: the token base must be measured again. */
-    changedOldMessages = false;
-    /** The earliest message index this call changed, if any. */
-    editedFrom;
-    /** Thinking blocks removed because an edit came before them. */
-    thinkingDropped = 0;
-    constructor(history, turn) {
-        this.history = history;
-        this.turn = turn;
+
+;// CONCATENATED MODULE: ./src/compaction/pipeline.ts
+
+
+
+
+
+
+
+/**
+ * The three layers and the spill as an ordered list of small steps over the history: spill new
+ * oversized results, micro-clear in batches, summarize past the threshold, on request, or after an
+ * overflow. Each step decides from the trigger whether it has work; the state they share (settings,
+ * token meter, work ledger, the sent boundary) lives in one CompactionState.
+ */
+class CompactionPipeline {
+    deps;
+    state;
+    steps;
+    constructor(settings, deps) {
+        this.deps = deps;
+        this.state = new CompactionState(settings, deps.requests.prefixChars());
+        const summarizer = new Summarizer(deps);
+        this.steps = [
+            spillStep(deps.store.spill),
+            microStep(deps.now),
+            autoStep(summarizer),
+            manualStep(summarizer),
+            overflowStep(summarizer)
+        ];
     }
-    event(fields) {
-        this.events.push(compactionEvent(this.turn, fields));
+    /** The chars-per-token ratio learned so far (reported by the benchmark). */
+    get charsPerToken() {
+        return this.state.meter.ratio;
+    }
+    async compact(history, trigger, context) {
+        const { state } = this;
+        state.meter.observe(context.lastUsage);
+        recordWork(state.work, history, context.turn);
+        const run = new CompactionRun(history, context.turn, this.deps.requests.bindsThinking);
+        for (const step of this.steps) {
+            if (step.appliesTo(trigger, state))
+                await step.run({ run, trigger, context, state });
+        }
+        const estimated = state.tokensOf(run);
+        if (trigger.kind === 'before_request') {
+            // What is sent now becomes the measured base of the next call.
+            state.meter.recordSent(run.history, run.changedOldMessages ? 0 : state.sentCount);
+            state.sentCount = run.history.length;
+            state.lastRequestAt = this.deps.now();
+        }
+        return run.result(estimated);
     }
 }
 

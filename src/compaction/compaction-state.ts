@@ -1,0 +1,46 @@
+import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
+import type { CompactionRun } from './compaction-run.js';
+import { withLowerWindow, type CompactionSettings } from './settings.js';
+import { TokenMeter } from './token-meter.js';
+import { emptyWorkLedger, type WorkLedger } from './work-ledger.js';
+
+/**
+ * What the steps share across calls: the settings (replaced, never mutated, when the API reports a
+ * smaller window), the token meter, the work ledger, and where the sent history ends. A rebuild
+ * bumps `generation`: positions recorded before it (a step's index into the history) are void.
+ */
+export class CompactionState {
+  readonly meter: TokenMeter;
+  readonly work: WorkLedger = emptyWorkLedger();
+  /** Messages of the history already sent to the model (their tokens are measured, not estimated). */
+  sentCount = 0;
+  lastRequestAt: number | undefined;
+  generation = 0;
+
+  constructor(
+    public settings: CompactionSettings,
+    prefixChars: number
+  ) {
+    this.meter = new TokenMeter(prefixChars);
+  }
+
+  /** The API knows the real window: a gateway or a model may allow less than the catalogue says. */
+  lowerWindow(maximumTokens: number): void {
+    this.settings = withLowerWindow(this.settings, maximumTokens);
+  }
+
+  /** Measured plus estimated, unless a sent message changed in this call: then all of it is estimated. */
+  tokensOf(run: CompactionRun): number {
+    return run.changedOldMessages
+      ? this.meter.estimateRequest(run.history)
+      : this.meter.contextTokens(run.history);
+  }
+
+  /** The history was rebuilt: every position and measurement made on the old one is void. */
+  rebuilt(history: readonly MessageParam[]): void {
+    this.generation++;
+    this.work.indexedUpTo = history.length;
+    this.meter.forget();
+    this.sentCount = 0;
+  }
+}

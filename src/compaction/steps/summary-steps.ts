@@ -1,0 +1,60 @@
+import { taskOf } from '../history.js';
+import type { Summarizer } from '../summarizer.js';
+import type { CompactionStep, StepCall } from './step.js';
+
+/** Auto-compaction: past the threshold, and only when the rebuild would free enough to be worth it. */
+export function autoStep(summarizer: Summarizer): CompactionStep {
+  return {
+    name: 'auto',
+    appliesTo: (trigger, state) => trigger.kind === 'before_request' && state.settings.layers.auto,
+    async run(call: StepCall) {
+      const { run, state } = call;
+      const { settings, meter } = state;
+      const tokens = state.tokensOf(run);
+      if (tokens <= settings.thresholdTokens) return;
+      // A cheap upper estimate of the history after a compaction: summary budget, ledger, files, tail.
+      const expectedAfter =
+        meter.estimate(taskOf(run.history).length) +
+        3_000 +
+        settings.keepTailTokens +
+        settings.maxRestoredTokens;
+      if (tokens - expectedAfter < settings.minSavingsTokens) return;
+      await summarizer.summarize(
+        call,
+        'auto',
+        `context ~${tokens} tokens > threshold ${settings.thresholdTokens}`
+      );
+    }
+  };
+}
+
+/** The agent called `compact`: a summary now, with its focus, whatever the size. */
+export function manualStep(summarizer: Summarizer): CompactionStep {
+  return {
+    name: 'manual',
+    appliesTo: (trigger) => trigger.kind === 'manual',
+    async run(call: StepCall) {
+      const focus = call.trigger.kind === 'manual' ? call.trigger.focus : undefined;
+      await summarizer.summarize(call, 'manual', 'the agent called compact', focus);
+    }
+  };
+}
+
+/** The API said the prompt was too long (or the window was exceeded): learn from it, then summarize. */
+export function overflowStep(summarizer: Summarizer): CompactionStep {
+  return {
+    name: 'overflow',
+    appliesTo: (trigger) => trigger.kind === 'overflow',
+    async run(call: StepCall) {
+      const { trigger, state, run } = call;
+      if (trigger.kind !== 'overflow') return;
+      if (trigger.actualTokens) state.meter.correct(trigger.actualTokens, run.history);
+      if (trigger.maximumTokens) state.lowerWindow(trigger.maximumTokens);
+      await summarizer.summarize(
+        call,
+        'auto',
+        `the API answered prompt is too long (${trigger.actualTokens ?? '?'} tokens)`
+      );
+    }
+  };
+}

@@ -1,0 +1,256 @@
+import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
+import type { ModelPrices } from '../config/models.js';
+import { promptTooLong } from '../model/errors.js';
+import type { ModelClient } from '../model/model-client.js';
+import type { RequestBuilder } from '../model/request-builder.js';
+import { stripThinkingFrom } from '../model/thinking.js';
+import { addUsage, costUsd, NO_USAGE, type TokenUsage } from '../model/usage.js';
+import {
+  breakerAfter,
+  breakerAllows,
+  CLOSED_BREAKER,
+  type BreakerSettings,
+  type BreakerState
+} from './circuit-breaker.js';
+import type { CompactionLayer } from './compactor.js';
+import type { CompactionStore } from './compaction-store.js';
+import { taskOf } from './history.js';
+import { compactedHistory, selectTail, type RestoredFile } from './rebuild.js';
+import type { StepCall } from './steps/step.js';
+import {
+  freshSummaryMessages,
+  summaryFromReply,
+  summaryInstruction,
+  withSummaryInstruction
+} from './summary.js';
+import { renderWorkLedger } from './work-ledger.js';
+
+export interface SummarizerDependencies {
+  readonly model: ModelClient;
+  readonly requests: RequestBuilder;
+  readonly prices: ModelPrices;
+  readonly store: CompactionStore;
+  readonly now: () => number;
+}
+
+/** What a summary (or its fallback) replaced the history with. */
+interface Rebuilt {
+  readonly history: MessageParam[];
+  readonly tokens: number;
+}
+
+/**
+ * Summary compaction, shared by the auto, manual and overflow steps: save the history as a segment,
+ * ask the model for a summary on the cached prefix (with retries, a budget and a circuit breaker),
+ * and rebuild the history as task + summary + ledger + restored files + recent tail; without a
+ * summary, the same rebuild with a note instead (the fallback, which needs no model).
+ */
+export class Summarizer {
+  private summaries = 0;
+  private segments = 0;
+  private breaker: BreakerState = CLOSED_BREAKER;
+
+  constructor(private readonly deps: SummarizerDependencies) {}
+
+  async summarize(call: StepCall, layer: CompactionLayer, reason: string, focus?: string): Promise<void> {
+    const { run, state, context } = call;
+    if (run.history.length < 2) return;
+    const started = this.deps.now();
+    const before = state.tokensOf(run);
+    const segment = this.deps.store.saveSegment(++this.segments, run.history);
+    const gate = breakerAllows(this.breaker, this.breakerSettings(call), context.turn);
+    const overBudget = this.summaries >= state.settings.maxCompactions;
+    let summary: { text: string; usage: TokenUsage } | undefined;
+    let failure: string | undefined;
+    if (!gate.allowed) failure = gate.reason;
+    else if (overBudget) failure = `max_compactions (${state.settings.maxCompactions}) reached`;
+    else {
+      // Half-open: one try, not the usual retries, before the breaker decides again.
+      const attempts = gate.halfOpen ? 1 : state.settings.summaryAttempts;
+      const attempt = await this.requestSummary(call, focus, before, attempts);
+      run.usage = addUsage(run.usage, attempt.usage);
+      if (attempt.text !== undefined) summary = { text: attempt.text, usage: attempt.usage };
+      else failure = attempt.error;
+      this.breaker = breakerAfter(
+        this.breaker,
+        this.breakerSettings(call),
+        context.turn,
+        summary !== undefined
+      );
+    }
+    if (summary) this.summaries++;
+
+    const header = summary
+      ? this.summaryHeader(summary.text, segment, context.turn)
+      : this.fallbackHeader(failure ?? 'unknown', segment);
+    const rebuilt = await this.rebuild(call, header);
+    run.edit(rebuilt.history, 0);
+    run.changedOldMessages = true;
+    state.rebuilt(run.history);
+    run.event({
+      layer: summary ? layer : 'fallback',
+      reason: summary ? reason : `${reason}; summary failed (${failure}), dropped the oldest turns`,
+      tokens_before: before,
+      tokens_after: rebuilt.tokens,
+      summary_tokens: summary?.usage.output ?? 0,
+      summary_cost_usd: summary ? costUsd(summary.usage, this.deps.prices) : 0,
+      duration_ms: this.deps.now() - started,
+      segment_path: segment,
+      focus: focus ?? null,
+      ...(summary ? { summary: summary.text } : {})
+    });
+  }
+
+  private breakerSettings({ state }: StepCall): BreakerSettings {
+    return {
+      maxFailures: state.settings.maxConsecutiveFailures,
+      cooldownTurns: state.settings.breakerCooldownTurns
+    };
+  }
+
+  /** Asks the model for the summary, up to `attempts` times. Never throws: failures fall back. */
+  private async requestSummary(
+    call: StepCall,
+    focus: string | undefined,
+    replacedTokens: number,
+    attempts: number
+  ): Promise<{ text?: string; error?: string; usage: TokenUsage }> {
+    const { run, state, context } = call;
+    const { signal, onRetry } = context;
+    let usage = NO_USAGE;
+    let error = 'no attempt made';
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+      if (signal?.aborted) return { error: 'aborted', usage };
+      // Built per attempt: a prompt-too-long answer lowers the window, and the next try fits under it.
+      const messages = this.summaryMessages(call, summaryInstruction(focus));
+      const settings = state.settings;
+      const request = this.deps.requests.build(messages, settings.summaryMaxTokens);
+      if (state.meter.estimateRequest(messages) + settings.summaryMaxTokens > settings.contextWindow) {
+        return { error: 'even the shortest summary request would not fit the context window', usage };
+      }
+      try {
+        const reply = await this.deps.model.complete(request, {
+          ...(signal ? { signal } : {}),
+          ...(onRetry ? { onRetry } : {})
+        });
+        run.exchanges.push({ messages, reply: reply.content });
+        usage = addUsage(usage, reply.usage);
+        const accepted = summaryFromReply(reply, replacedTokens, (chars) => state.meter.estimate(chars));
+        return { text: accepted.text, usage };
+      } catch (failure) {
+        if (run.exchanges.at(-1)?.messages !== messages) run.exchanges.push({ messages, reply: undefined });
+        error = failure instanceof Error ? failure.message : String(failure);
+        // The summary request was the first to meet a smaller real window (a gateway, say): learn it.
+        const overflow = promptTooLong(failure);
+        if (overflow?.actualTokens) state.meter.correct(overflow.actualTokens, messages);
+        if (overflow?.maximumTokens) state.lowerWindow(overflow.maximumTokens);
+        if (attempt < attempts) onRetry?.(attempt, failure instanceof Error ? failure : new Error(error));
+      }
+    }
+    return { error, usage };
+  }
+
+  private summaryMessages(call: StepCall, instruction: string): MessageParam[] {
+    const { state } = call;
+    const fitted = this.fitForSummary(call);
+    if (state.settings.summaryPrefixReuse) return withSummaryInstruction(fitted, instruction);
+    const budget = state.settings.contextWindow - state.settings.summaryMaxTokens - 2_000;
+    const maxChars = Math.floor(budget * state.meter.ratio * 0.8);
+    return freshSummaryMessages(fitted, instruction, maxChars);
+  }
+
+  /**
+   * The history the summary request can carry without overflowing the window: as it is when it fits
+   * (so the cached prefix is read), else the task and as many recent turns as fit.
+   */
+  private fitForSummary({ run, state }: StepCall): readonly MessageParam[] {
+    const { settings, meter } = state;
+    const history = run.history;
+    const budget = settings.contextWindow - settings.summaryMaxTokens - 2_000;
+    if (meter.estimateRequest(history) <= budget) return history;
+    const prefix = meter.estimate(this.deps.requests.prefixChars());
+    const first = history[0]!;
+    const room = budget - prefix - meter.estimateMessages([first]);
+    const fitted = [first, ...selectTail(history, room, (message) => meter.estimateMessages([message]))];
+    // Dropping the middle is an edit: the tail's thinking no longer matches its prefix.
+    return this.deps.requests.bindsThinking ? stripThinkingFrom(fitted, 1) : fitted;
+  }
+
+  private summaryHeader(summary: string, segment: string, turn: number): string {
+    return [
+      `<conversation-summary compaction="${this.segments}" turn="${turn}">`,
+      `Earlier messages were compacted. Full transcript: ${this.deps.store.transcriptPath}; the history as it`,
+      `was before this compaction: ${segment}. Read them with read_file if a detail is missing.`,
+      '',
+      summary,
+      '</conversation-summary>'
+    ].join('\n');
+  }
+
+  private fallbackHeader(failure: string, segment: string): string {
+    return [
+      '<conversation-summary kind="fallback">',
+      `The oldest turns were dropped without a summary (${failure}).`,
+      `They are in ${segment} and in ${this.deps.store.transcriptPath}; read them with read_file if needed.`,
+      '</conversation-summary>'
+    ].join('\n');
+  }
+
+  /**
+   * Builds the compacted history, harder each time it is not well under the threshold: a shorter
+   * tail, then no files, then no tail. A compaction that leaves the context near the threshold would
+   * trigger again on the next turn.
+   */
+  private async rebuild({ run, state }: StepCall, header: string): Promise<Rebuilt> {
+    const { settings, meter } = state;
+    const history = run.history;
+    const ledger = renderWorkLedger(state.work, await this.deps.store.changedFiles());
+    const target = Math.floor(settings.thresholdTokens / 2);
+    const tokensOf = (message: MessageParam) => meter.estimateMessages([message]);
+    const plans = [
+      { tail: settings.keepTailTokens, files: settings.restoreRecentFiles },
+      { tail: Math.floor(settings.keepTailTokens / 2), files: settings.restoreRecentFiles },
+      { tail: Math.floor(settings.keepTailTokens / 2), files: 0 },
+      { tail: 0, files: 0 }
+    ];
+    let rebuilt: Rebuilt | undefined;
+    for (const plan of plans) {
+      const tail = selectTail(history, plan.tail, tokensOf);
+      const next = compactedHistory({
+        task: taskOf(history),
+        header,
+        ledger,
+        files: this.restoreFiles(state, tail, plan.files),
+        tail
+      });
+      const tokens = meter.estimateRequest(next);
+      rebuilt = { history: next, tokens };
+      if (tokens <= target) break;
+    }
+    return rebuilt!;
+  }
+
+  /** Up to `count` recently read files that the tail does not already show, re-read from disk. */
+  private restoreFiles(
+    state: StepCall['state'],
+    tail: readonly MessageParam[],
+    count: number
+  ): RestoredFile[] {
+    if (count === 0) return [];
+    const { settings, meter } = state;
+    const inTail = JSON.stringify(tail);
+    const files: RestoredFile[] = [];
+    let budget = settings.maxRestoredTokens;
+    for (const path of [...state.work.recentReads].reverse()) {
+      if (files.length >= count || budget <= 0) break;
+      if (inTail.includes(`"path":"${path}"`)) continue;
+      const text = this.deps.store.readRecentFile(path, Math.min(settings.maxFileTokens, budget), (chars) =>
+        meter.estimate(chars)
+      );
+      if (text === undefined) continue;
+      budget -= meter.estimate(text.length);
+      files.push({ path, text });
+    }
+    return files;
+  }
+}
