@@ -346,7 +346,12 @@ describe('limits and failures', () => {
       compactor
     });
     expect(result).toMatchObject({ stopReason: 'success', summary: 'Done after compacting.' });
-    expect(triggers).toContainEqual({ kind: 'overflow', actualTokens: 1_000_000, maximumTokens: undefined });
+    expect(triggers).toContainEqual({
+      kind: 'overflow',
+      actualTokens: 1_000_000,
+      maximumTokens: undefined,
+      cause: 'window_exceeded'
+    });
     // The partial reply never joined the history: the second request ends with the task, as the first did.
     expect(JSON.stringify(model.requests[1]!.messages)).not.toContain('Half a thou');
   });

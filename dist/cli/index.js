@@ -12646,7 +12646,10 @@ function overflowStep(summarizer) {
                 state.meter.correct(trigger.actualTokens, run.history);
             if (trigger.maximumTokens)
                 state.lowerWindow(trigger.maximumTokens);
-            await summarizer.summarize(call, 'auto', `the API answered prompt is too long (${trigger.actualTokens ?? '?'} tokens)`);
+            const why = trigger.cause === 'window_exceeded'
+                ? `the reply exceeded the context window (${trigger.actualTokens ?? '?'} tokens with its output)`
+                : `the API answered prompt is too long (${trigger.actualTokens ?? '?'} tokens)`;
+            await summarizer.summarize(call, 'auto', why);
         }
     };
 }
@@ -57529,7 +57532,12 @@ async function loop(run) {
                 error: 'model_context_window_exceeded: the reply was dropped; compacting, then asking again'
             });
             const tokens = promptTokens(reply.usage) + reply.usage.output;
-            await loop_compact(run, { kind: 'overflow', actualTokens: tokens, maximumTokens: undefined });
+            await loop_compact(run, {
+                kind: 'overflow',
+                actualTokens: tokens,
+                maximumTokens: undefined,
+                cause: 'window_exceeded'
+            });
             continue;
         }
         windowExceededInARow = 0;

@@ -148,7 +148,12 @@ async function loop(run: Run): Promise<RunResult> {
         error: 'model_context_window_exceeded: the reply was dropped; compacting, then asking again'
       });
       const tokens = promptTokens(reply.usage) + reply.usage.output;
-      await compact(run, { kind: 'overflow', actualTokens: tokens, maximumTokens: undefined });
+      await compact(run, {
+        kind: 'overflow',
+        actualTokens: tokens,
+        maximumTokens: undefined,
+        cause: 'window_exceeded'
+      });
       continue;
     }
     windowExceededInARow = 0;

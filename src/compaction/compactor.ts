@@ -10,6 +10,8 @@ export type CompactionTrigger =
       readonly actualTokens: number | undefined;
       /** The API's own limit, which may be lower than the configured window. */
       readonly maximumTokens: number | undefined;
+      /** A 400 "prompt is too long" (default), or a reply that stopped with model_context_window_exceeded. */
+      readonly cause?: 'prompt_too_long' | 'window_exceeded';
     };
 
 export interface CompactionContext {

@@ -50,11 +50,11 @@ export function overflowStep(summarizer: Summarizer): CompactionStep {
       if (trigger.kind !== 'overflow') return;
       if (trigger.actualTokens) state.meter.correct(trigger.actualTokens, run.history);
       if (trigger.maximumTokens) state.lowerWindow(trigger.maximumTokens);
-      await summarizer.summarize(
-        call,
-        'auto',
-        `the API answered prompt is too long (${trigger.actualTokens ?? '?'} tokens)`
-      );
+      const why =
+        trigger.cause === 'window_exceeded'
+          ? `the reply exceeded the context window (${trigger.actualTokens ?? '?'} tokens with its output)`
+          : `the API answered prompt is too long (${trigger.actualTokens ?? '?'} tokens)`;
+      await summarizer.summarize(call, 'auto', why);
     }
   };
 }
