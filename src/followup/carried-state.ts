@@ -1,0 +1,120 @@
+import { z } from 'zod';
+
+/**
+ * What a follow-up run carries over from the run before it on the same thread: the task, the final
+ * summary, the work ledger, the person's recent messages, and where the work is (branch, pull
+ * request, transcript artifact). It is DATA for the next run, never instructions: the next run
+ * states it inside a block that says so, and the new request stands apart as the instruction.
+ *
+ * It travels two ways: read from the previous run's transcript artifact (the full record), or,
+ * when that has expired, from a size-bounded copy embedded in the action's own report comment,
+ * trusted only when that comment's author is the action's bot identity.
+ */
+export const CARRIED_STATE_VERSION = 1;
+/** Bounds of each field: a report comment must stay far under GitHub's 65,536-character limit. */
+export const CARRIED_LIMITS = {
+  task: 4_000,
+  summary: 6_000,
+  ledger: 3_000,
+  message: 1_000,
+  messages: 5,
+  previousRuns: 10,
+  encoded: 24_000
+} as const;
+
+const previousRunSchema = z.object({
+  runUrl: z.string().max(500),
+  costUsd: z.number().nonnegative().finite()
+});
+
+export const carriedStateSchema = z.object({
+  version: z.literal(CARRIED_STATE_VERSION),
+  repository: z.string().max(200),
+  runId: z.string().max(100),
+  runUrl: z.string().max(500),
+  task: z.string().max(CARRIED_LIMITS.task),
+  summary: z.string().max(CARRIED_LIMITS.summary),
+  ledger: z.string().max(CARRIED_LIMITS.ledger),
+  recentUserMessages: z.array(z.string().max(CARRIED_LIMITS.message)).max(CARRIED_LIMITS.messages),
+  branch: z.string().max(250).nullable(),
+  pullRequest: z.number().int().positive().nullable(),
+  artifactId: z.number().int().positive().nullable(),
+  costUsd: z.number().nonnegative().finite(),
+  /** The runs before this one, oldest first: the report shows the run-by-run and cumulative cost. */
+  previousRuns: z.array(previousRunSchema).max(CARRIED_LIMITS.previousRuns)
+});
+
+export type CarriedState = z.infer<typeof carriedStateSchema>;
+
+/** Cuts every field to its bound, keeping the end of long texts (where the latest state is). */
+export function boundedState(state: CarriedState): CarriedState {
+  const tail = (text: string, max: number) =>
+    text.length <= max ? text : `…${text.slice(text.length - max + 1)}`;
+  const head = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
+  return {
+    ...state,
+    task: head(state.task, CARRIED_LIMITS.task),
+    summary: tail(state.summary, CARRIED_LIMITS.summary),
+    ledger: tail(state.ledger, CARRIED_LIMITS.ledger),
+    recentUserMessages: state.recentUserMessages
+      .slice(-CARRIED_LIMITS.messages)
+      .map((message) => head(message, CARRIED_LIMITS.message)),
+    previousRuns: state.previousRuns.slice(-CARRIED_LIMITS.previousRuns)
+  };
+}
+
+const MARKER = 'compact-agent-state';
+
+/**
+ * The state as a hidden HTML comment for the report: base64 of the JSON, so no markdown, mention
+ * or closing keyword in it can render, and `-->` cannot occur inside it.
+ */
+export function embedState(state: CarriedState, redact: (text: string) => string): string {
+  const json = redact(JSON.stringify(boundedState(state)));
+  const encoded = Buffer.from(json, 'utf8').toString('base64');
+  if (encoded.length > CARRIED_LIMITS.encoded) return '';
+  return `<!-- ${MARKER}:v${CARRIED_STATE_VERSION} ${encoded} -->`;
+}
+
+export type ExtractedState =
+  | { readonly kind: 'found'; readonly state: CarriedState }
+  | { readonly kind: 'none' }
+  | { readonly kind: 'refused'; readonly reason: string };
+
+/**
+ * The state embedded in a report comment. Refused when the comment is not the bot's own (anyone can
+ * paste a marker into a comment), when it is too large, or when it does not match the schema.
+ */
+export function extractState(
+  comment: { readonly body: string; readonly login: string },
+  botLogin: string
+): ExtractedState {
+  const match = new RegExp(`<!-- ${MARKER}:v(\\d+) ([A-Za-z0-9+/=]+) -->`).exec(comment.body);
+  if (!match) return { kind: 'none' };
+  if (comment.login !== botLogin) {
+    return {
+      kind: 'refused',
+      reason: `the state in a comment by ${comment.login} (not ${botLogin}) is not trusted`
+    };
+  }
+  if (Number(match[1]) !== CARRIED_STATE_VERSION) {
+    return {
+      kind: 'refused',
+      reason: `the state is version ${match[1]}, this action reads ${CARRIED_STATE_VERSION}`
+    };
+  }
+  if (match[2]!.length > CARRIED_LIMITS.encoded) return { kind: 'refused', reason: 'the state is too large' };
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(match[2]!, 'base64').toString('utf8'));
+  } catch {
+    return { kind: 'refused', reason: 'the state is not valid JSON' };
+  }
+  const parsed = carriedStateSchema.safeParse(value);
+  return parsed.success
+    ? { kind: 'found', state: parsed.data }
+    : {
+        kind: 'refused',
+        reason: `the state does not match its schema (${parsed.error.issues[0]?.message ?? 'invalid'})`
+      };
+}
