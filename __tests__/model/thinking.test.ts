@@ -82,6 +82,28 @@ describe('the thinking settings of a request', () => {
 
   it('sends no thinking and no effort to a manual-thinking model (Claude 4.x runs without thinking)', () => {
     const settings = thinkingSettings(resolveModelSpec('claude-haiku-4-5'), 'high');
-    expect(settings).toEqual({ thinking: undefined, effort: undefined, boundToConversation: false });
+    expect(settings).toEqual({
+      thinking: undefined,
+      effort: undefined,
+      boundToConversation: false,
+      editPolicy: 'strip'
+    });
+  });
+
+  it('with the drop_block policy, sends the binding setting and its beta header, and strips nothing itself', () => {
+    const requests = new RequestBuilder({
+      model: 'claude-opus-5-5',
+      maxTokens: 8000,
+      systemPrompt: 'system',
+      tools: [],
+      thinking: thinkingSettings(resolveModelSpec('claude-opus-5-5'), undefined, 'drop_block')
+    });
+    const request = requests.build(HISTORY);
+    expect(request.thinking).toEqual({
+      type: 'adaptive',
+      block_binding: { prefix_mismatch_behavior: 'drop_block' }
+    });
+    expect(request.betas).toEqual(['thinking-binding-controls-2026-08-01']);
+    expect(requests.bindsThinking).toBe(false);
   });
 });

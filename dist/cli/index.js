@@ -11504,12 +11504,24 @@ function newRunId(now = new Date()) {
 }
 
 ;// CONCATENATED MODULE: ./src/model/thinking.ts
-function thinkingSettings(spec, effort) {
+/** https://platform.claude.com/docs/en/build-with-claude/preserved-thinking/fix-bound-to-a-different-conversation */
+const THINKING_BINDING_BETA = 'thinking-binding-controls-2026-08-01';
+function thinkingSettings(spec, effort, editPolicy = 'strip') {
     const adaptive = spec.thinking.mode !== 'manual';
+    const dropBlock = adaptive && spec.thinking.boundToConversation && editPolicy === 'drop_block';
     return {
-        thinking: adaptive ? { type: 'adaptive' } : undefined,
+        // The documented beta field; the SDK's non-beta type does not list it yet.
+        thinking: adaptive
+            ? dropBlock
+                ? {
+                    type: 'adaptive',
+                    block_binding: { prefix_mismatch_behavior: 'drop_block' }
+                }
+                : { type: 'adaptive' }
+            : undefined,
         effort: effort !== undefined && spec.thinking.efforts.includes(effort) ? effort : undefined,
-        boundToConversation: spec.thinking.boundToConversation
+        boundToConversation: spec.thinking.boundToConversation,
+        editPolicy: dropBlock ? 'drop_block' : 'strip'
     };
 }
 /** What stands in for a turn that was only thinking, once that thinking had to go. */
@@ -44129,7 +44141,10 @@ class AnthropicModelClient {
             messages: [...request.messages],
             ...(request.thinking ? { thinking: request.thinking } : {}),
             ...(request.effort ? { output_config: { effort: request.effort } } : {})
-        }, { signal: signal ? AbortSignal.any([signal, stalled.signal]) : stalled.signal });
+        }, {
+            signal: signal ? AbortSignal.any([signal, stalled.signal]) : stalled.signal,
+            ...(request.betas?.length ? { headers: { 'anthropic-beta': request.betas.join(',') } } : {})
+        });
         stream.on('streamEvent', rearm);
         try {
             return await stream.finalMessage();
@@ -44239,6 +44254,7 @@ function acceptsCacheControl(block) {
 
 ;// CONCATENATED MODULE: ./src/model/request-builder.ts
 
+
 /**
  * Builds every request of a run from one shape, so agent turns and summary requests share the same
  * tools + system prefix byte for byte (the summary is read from the prompt cache, and the thinking
@@ -44260,12 +44276,14 @@ class RequestBuilder {
             tools: this.shape.tools,
             messages: withMessageBreakpoints(history),
             ...(thinking?.thinking ? { thinking: thinking.thinking } : {}),
-            ...(thinking?.effort ? { effort: thinking.effort } : {})
+            ...(thinking?.effort ? { effort: thinking.effort } : {}),
+            ...(thinking?.editPolicy === 'drop_block' ? { betas: [THINKING_BINDING_BETA] } : {})
         };
     }
-    /** Whether replayed thinking must be stripped after an edit of earlier history. */
+    /** Whether we must strip the replayed thinking after an edit of earlier history (not the API). */
     get bindsThinking() {
-        return this.shape.thinking?.boundToConversation ?? false;
+        const thinking = this.shape.thinking;
+        return (thinking?.boundToConversation ?? false) && thinking?.editPolicy !== 'drop_block';
     }
     /** Characters of the fixed prefix (tools + system), for the token estimator. */
     prefixChars() {

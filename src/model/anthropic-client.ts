@@ -81,7 +81,10 @@ export class AnthropicModelClient implements ModelClient {
         ...(request.thinking ? { thinking: request.thinking } : {}),
         ...(request.effort ? { output_config: { effort: request.effort } } : {})
       },
-      { signal: signal ? AbortSignal.any([signal, stalled.signal]) : stalled.signal }
+      {
+        signal: signal ? AbortSignal.any([signal, stalled.signal]) : stalled.signal,
+        ...(request.betas?.length ? { headers: { 'anthropic-beta': request.betas.join(',') } } : {})
+      }
     );
     stream.on('streamEvent', rearm);
     try {

@@ -20,6 +20,8 @@ export interface ModelRequest {
   readonly thinking?: ThinkingConfigParam;
   /** `output_config.effort`, for models that have effort levels. */
   readonly effort?: Effort;
+  /** Beta features, sent as the `anthropic-beta` header. */
+  readonly betas?: readonly string[];
   // No tool_choice: the 5.5 generation refuses forced tool use, and `auto` is the default anyway.
 }
 

@@ -1,7 +1,7 @@
 import type { MessageParam, Tool as ToolDefinition } from '@anthropic-ai/sdk/resources/messages';
 import { systemWithBreakpoint, withMessageBreakpoints } from './cache-breakpoints.js';
 import type { ModelRequest } from './model-client.js';
-import type { ThinkingSettings } from './thinking.js';
+import { THINKING_BINDING_BETA, type ThinkingSettings } from './thinking.js';
 
 export interface RequestShape {
   readonly model: string;
@@ -33,13 +33,15 @@ export class RequestBuilder {
       tools: this.shape.tools,
       messages: withMessageBreakpoints(history),
       ...(thinking?.thinking ? { thinking: thinking.thinking } : {}),
-      ...(thinking?.effort ? { effort: thinking.effort } : {})
+      ...(thinking?.effort ? { effort: thinking.effort } : {}),
+      ...(thinking?.editPolicy === 'drop_block' ? { betas: [THINKING_BINDING_BETA] } : {})
     };
   }
 
-  /** Whether replayed thinking must be stripped after an edit of earlier history. */
+  /** Whether we must strip the replayed thinking after an edit of earlier history (not the API). */
   get bindsThinking(): boolean {
-    return this.shape.thinking?.boundToConversation ?? false;
+    const thinking = this.shape.thinking;
+    return (thinking?.boundToConversation ?? false) && thinking?.editPolicy !== 'drop_block';
   }
 
   /** Characters of the fixed prefix (tools + system), for the token estimator. */

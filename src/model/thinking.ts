@@ -19,14 +19,40 @@ export interface ThinkingSettings {
   readonly effort: Effort | undefined;
   /** Replayed thinking must be stripped after every edit of earlier history (preserved thinking). */
   readonly boundToConversation: boolean;
+  /**
+   * What happens to the thinking blocks an edit invalidates:
+   * - strip (the default): we remove them before sending; the request stays small and valid;
+   * - drop_block: we send them and let the API drop them (beta header thinking-binding-controls-2026-08-01).
+   * BENCHMARKS.md measures both; strip costs less, for the same blocks kept (see "Thinking and edits").
+   */
+  readonly editPolicy: ThinkingEditPolicy;
 }
 
-export function thinkingSettings(spec: ModelSpec, effort: Effort | undefined): ThinkingSettings {
+export type ThinkingEditPolicy = 'strip' | 'drop_block';
+
+/** https://platform.claude.com/docs/en/build-with-claude/preserved-thinking/fix-bound-to-a-different-conversation */
+export const THINKING_BINDING_BETA = 'thinking-binding-controls-2026-08-01';
+
+export function thinkingSettings(
+  spec: ModelSpec,
+  effort: Effort | undefined,
+  editPolicy: ThinkingEditPolicy = 'strip'
+): ThinkingSettings {
   const adaptive = spec.thinking.mode !== 'manual';
+  const dropBlock = adaptive && spec.thinking.boundToConversation && editPolicy === 'drop_block';
   return {
-    thinking: adaptive ? { type: 'adaptive' } : undefined,
+    // The documented beta field; the SDK's non-beta type does not list it yet.
+    thinking: adaptive
+      ? dropBlock
+        ? ({
+            type: 'adaptive',
+            block_binding: { prefix_mismatch_behavior: 'drop_block' }
+          } as ThinkingConfigParam)
+        : { type: 'adaptive' }
+      : undefined,
     effort: effort !== undefined && spec.thinking.efforts.includes(effort) ? effort : undefined,
-    boundToConversation: spec.thinking.boundToConversation
+    boundToConversation: spec.thinking.boundToConversation,
+    editPolicy: dropBlock ? 'drop_block' : 'strip'
   };
 }
 
