@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { publishChanges, type PublishOptions } from '../../src/action/publish-changes.js';
 import { prepareWorkTarget } from '../../src/action/work-target.js';
+import { guardRepository, type RepositoryGuard } from '../../src/git/repository-guard.js';
 import { GitRepository } from '../../src/git/repository.js';
 import { parseEvent } from '../../src/github/event.js';
 import { MemoryGitHub } from '../support/memory-github.js';
@@ -11,10 +12,12 @@ import { webhookExample } from '../support/webhook-examples.js';
 let repo: RepoWithRemote;
 let git: GitRepository;
 let api: MemoryGitHub;
+let guard: RepositoryGuard;
 beforeEach(async () => {
   repo = createRepoWithRemote();
   git = new GitRepository(repo.root);
   await git.excludeFromCommits('.transcripts/');
+  guard = await guardRepository(git);
   api = new MemoryGitHub();
 });
 afterEach(() => repo.remove());
@@ -28,7 +31,9 @@ const options = (overrides: Partial<PublishOptions> = {}): PublishOptions => ({
   runDir: createTempDir(),
   describe: () => 'Fixed the README.',
   readOnlyFolders: ['.github/workflows/'],
+  excludedPaths: ['.transcripts/'],
   containsSecret: (text) => text.includes('ghs_planted'),
+  reclaimRepository: guard.reclaim,
   ...overrides
 });
 const newBranch = { kind: 'new-branch', branch: 'agent/1-abc123', base: 'main', issueNumber: 1 } as const;
