@@ -73,7 +73,40 @@ export class GitRepository {
    * runs), no system or global config, a private empty HOME, none of the caller's GIT_* variables,
    * and no secret but what `extraEnv` adds for one command.
    */
-  run(args: readonly string[], extraEnv: Readonly<Record<string, string>> = {}): Promise<string> {
+  async run(args: readonly string[], extraEnv: Readonly<Record<string, string>> = {}): Promise<string> {
+    const filters = await this.filterOverrides(extraEnv);
+    return this.runWith([...filters, ...args], extraEnv);
+  }
+
+  /**
+   * A filter's clean, smudge or process command runs inside `git add`, `status` and `checkout`
+   * for every path .gitattributes (in the tree, so the agent's) gives that filter. Overrides can
+   * only name drivers, so the drivers the config defines now (includes and commondir followed,
+   * since git lists what it would use) are each switched off. Listing config runs no program.
+   */
+  private async filterOverrides(extraEnv: Readonly<Record<string, string>>): Promise<string[]> {
+    let listing: string;
+    try {
+      listing = await this.runWith(['config', '-z', '--name-only', '--get-regexp', '^filter\\.'], extraEnv);
+    } catch {
+      return []; // none defined (git exits 1), or no repository yet
+    }
+    const drivers = new Set(
+      listing
+        .split('\0')
+        .filter((key) => key.includes('.'))
+        .map((key) => key.slice(key.indexOf('.') + 1, key.lastIndexOf('.')))
+        .filter((driver) => driver !== '')
+    );
+    return [...drivers].flatMap((driver) =>
+      ['clean=', 'smudge=', 'process=', 'required=false'].flatMap((setting) => [
+        '-c',
+        `filter.${driver}.${setting}`
+      ])
+    );
+  }
+
+  private runWith(args: readonly string[], extraEnv: Readonly<Record<string, string>>): Promise<string> {
     this.binary.assertUnchanged();
     return new Promise((resolve, reject) => {
       execFile(
@@ -151,7 +184,17 @@ export class GitRepository {
         ? []
         : (
             await this.run(
-              ['diff', '--cached', '--no-renames', '--name-only', base, '--', ...withheldFolders],
+              [
+                'diff',
+                '--no-ext-diff',
+                '--no-textconv',
+                '--cached',
+                '--no-renames',
+                '--name-only',
+                base,
+                '--',
+                ...withheldFolders
+              ],
               indexEnv
             )
           )
