@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, type ExecFileException } from 'node:child_process';
 import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -75,7 +75,7 @@ export class GitRepository {
    */
   async run(args: readonly string[], extraEnv: Readonly<Record<string, string>> = {}): Promise<string> {
     const filters = await this.filterOverrides(extraEnv);
-    return this.runWith([...filters, ...args], extraEnv);
+    return this.runWith([...filters, ...args], extraEnv, args);
   }
 
   /**
@@ -87,7 +87,8 @@ export class GitRepository {
   private async filterOverrides(extraEnv: Readonly<Record<string, string>>): Promise<string[]> {
     let listing: string;
     try {
-      listing = await this.runWith(['config', '-z', '--name-only', '--get-regexp', '^filter\\.'], extraEnv);
+      const listFilters = ['config', '-z', '--name-only', '--get-regexp', '^filter\\.'];
+      listing = await this.runWith(listFilters, extraEnv, listFilters);
     } catch {
       return []; // none defined (git exits 1), or no repository yet
     }
@@ -106,7 +107,11 @@ export class GitRepository {
     );
   }
 
-  private runWith(args: readonly string[], extraEnv: Readonly<Record<string, string>>): Promise<string> {
+  private runWith(
+    args: readonly string[],
+    extraEnv: Readonly<Record<string, string>>,
+    shown: readonly string[]
+  ): Promise<string> {
     this.binary.assertUnchanged();
     return new Promise((resolve, reject) => {
       execFile(
@@ -121,7 +126,7 @@ export class GitRepository {
           maxBuffer: 64 * 1024 * 1024
         },
         (error, stdout, stderr) =>
-          error ? reject(new GitError(args, stderr || error.message)) : resolve(stdout)
+          error ? reject(new GitError(shown, stderr || whyItFailed(error))) : resolve(stdout)
       );
     });
   }
@@ -220,7 +225,9 @@ export class GitRepository {
   async moveBranchTo(branch: string, commit: string): Promise<void> {
     await this.run(['update-ref', `refs/heads/${branch}`, commit]);
     await this.run(['symbolic-ref', 'HEAD', `refs/heads/${branch}`]);
-    await this.run(['reset', '-q']);
+    // The index only mirrors the new commit for whoever looks later; the push does not need it,
+    // and after a fault (a full disk) a stale index.lock may be in the way.
+    await this.run(['reset', '-q']).catch(() => undefined);
   }
 
   async diffStat(base: string, commit = 'HEAD'): Promise<string> {
@@ -243,6 +250,13 @@ export class GitRepository {
       configEnvironment(this.options.pushConfig ?? [])
     );
   }
+}
+
+/** How git ended, without the command line (it is long, and says nothing the caller does not know). */
+function whyItFailed(error: ExecFileException): string {
+  if (error.signal)
+    return `git was killed by ${error.signal}${error.signal === 'SIGXFSZ' ? ' (a file grew past the size limit)' : ''}`;
+  return typeof error.code === 'number' ? `git exited with code ${error.code}` : error.message;
 }
 
 /** Config through the environment (git 2.31+): it is in no file and on no command line. */
