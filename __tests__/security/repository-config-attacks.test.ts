@@ -219,7 +219,9 @@ describe('the config snapshot', () => {
       { key: 'remote.my.remote.url', value: 'https://example.com/a "b" \\c\td' },
       { key: 'remote.my.remote.fetch', value: '+refs/heads/*:refs/remotes/my.remote/*' },
       { key: 'remote.my.remote.fetch', value: '+refs/tags/*:refs/tags/*' },
-      { key: 'extensions.worktreeconfig', value: undefined }
+      { key: 'extensions.worktreeconfig', value: undefined },
+      { key: 'branch.main.remote', value: 'two  spaces inside' },
+      { key: 'branch.main.merge', value: ' spaced\rends ' }
     ];
     const file = path.join(createTempDir(), 'config');
     writeFileSync(file, renderConfig(entries));

@@ -1,10 +1,10 @@
-import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { PullRequestType } from '../config/github-inputs.js';
 import type { GitHubApi } from '../github/github-api.js';
 import type { ChangesOutcome } from '../github/report.js';
 import { MAX_BODY_CHARS } from '../github/report.js';
 import type { GitIdentity, GitRepository } from '../git/repository.js';
+import { replaceFile } from '../security/file-identity.js';
 import type { WorkTarget } from './work-target.js';
 
 export interface CoAuthor {
@@ -129,7 +129,8 @@ async function send(
       };
     }
     if (target.kind === 'fork') {
-      await writeFile(path.join(options.runDir, 'changes.patch'), patch);
+      // A new file, not whatever the agent left at that name (a symlink to a runner file, say).
+      replaceFile(path.join(options.runDir, 'changes.patch'), patch, 0o644);
       return {
         kind: 'patch',
         reason: `the pull request comes from the fork ${target.headRepo}`,

@@ -90,6 +90,9 @@ export function renderConfig(entries: readonly ConfigEntry[]): string {
 }
 
 function quoteValue(value: string): string {
+  // Plain when git reads it back as is: no quote, backslash or comment sign, no whitespace but
+  // inner spaces (git turns a tab or CR outside quotes into a space, and drops it at either end).
+  if (/^[^\s"\\;#](?:(?:[^\s"\\;#]| )*[^\s"\\;#])?$/.test(value)) return value;
   const escaped = value
     .replace(/\\/g, '\\\\')
     .replace(/"/g, '\\"')
