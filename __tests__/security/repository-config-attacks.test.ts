@@ -177,6 +177,16 @@ describe('a .git redirected elsewhere during the run', () => {
   });
 });
 
+describe('a FIFO where git reads a file', () => {
+  it('stops the command at its deadline instead of blocking the job', async () => {
+    execFileSync('mkfifo', [path.join(repo.root, '.gitattributes')]);
+    const bounded = new GitRepository(repo.root, { timeoutMs: 1500 });
+    await expect(bounded.run(['status', '--porcelain'])).rejects.toThrow(
+      /git status --porcelain failed: git did not finish within 2 s and was stopped/
+    );
+  }, 20_000);
+});
+
 describe('the config snapshot', () => {
   it('keeps what describes the repository and its remotes, and drops every key that runs or redirects', () => {
     for (const key of [

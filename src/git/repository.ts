@@ -25,7 +25,15 @@ export interface GitOptions {
   readonly sourceEnv?: NodeJS.ProcessEnv;
   /** Config given to `push` alone, through the environment (the checkout's extraheader). */
   readonly pushConfig?: readonly ConfigEntry[];
+  /** How long one command may take before it is killed (default 5 minutes). */
+  readonly timeoutMs?: number;
 }
+
+/**
+ * Long enough for a push of a large change over a slow link; short enough that a FIFO planted
+ * where git reads (a .gitattributes, a config file) cannot hold the job until its own timeout.
+ */
+const DEFAULT_TIMEOUT_MS = 5 * 60_000;
 
 /**
  * Overrides on every command, for settings the repository's config could still carry (the guard
@@ -113,6 +121,7 @@ export class GitRepository {
     shown: readonly string[]
   ): Promise<string> {
     this.binary.assertUnchanged();
+    const timeoutMs = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     return new Promise((resolve, reject) => {
       execFile(
         this.binary.path,
@@ -123,10 +132,12 @@ export class GitRepository {
             ...gitEnvironment(this.binary, this.root, this.options.sourceEnv ?? process.env),
             ...extraEnv
           },
-          maxBuffer: 64 * 1024 * 1024
+          maxBuffer: 64 * 1024 * 1024,
+          timeout: timeoutMs,
+          killSignal: 'SIGKILL'
         },
         (error, stdout, stderr) =>
-          error ? reject(new GitError(shown, stderr || whyItFailed(error))) : resolve(stdout)
+          error ? reject(new GitError(shown, stderr || whyItFailed(error, timeoutMs))) : resolve(stdout)
       );
     });
   }
@@ -253,7 +264,9 @@ export class GitRepository {
 }
 
 /** How git ended, without the command line (it is long, and says nothing the caller does not know). */
-function whyItFailed(error: ExecFileException): string {
+function whyItFailed(error: ExecFileException, timeoutMs: number): string {
+  if (error.killed && error.signal === 'SIGKILL')
+    return `git did not finish within ${Math.round(timeoutMs / 1000)} s and was stopped (something in the repository, such as a FIFO where git reads a file, may block it)`;
   if (error.signal)
     return `git was killed by ${error.signal}${error.signal === 'SIGXFSZ' ? ' (a file grew past the size limit)' : ''}`;
   return typeof error.code === 'number' ? `git exited with code ${error.code}` : error.message;
