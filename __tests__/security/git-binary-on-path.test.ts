@@ -12,7 +12,7 @@ import {
 import path from 'node:path';
 import { publishChanges } from '../../src/action/publish-changes.js';
 import { changedFiles } from '../../src/git/changed-files.js';
-import { pinnedGit, resolveTrustedGit } from '../../src/git/git-binary.js';
+import { candidateProblem, pinnedGit, pinTrustedGit, resolveTrustedGit } from '../../src/git/git-binary.js';
 import { guardRepository } from '../../src/git/repository-guard.js';
 import { GitRepository } from '../../src/git/repository.js';
 import { MemoryGitHub } from '../support/memory-github.js';
@@ -108,7 +108,8 @@ describe('resolveTrustedGit', () => {
     const copy = path.join(folder, 'git');
     copyFileSync(SYSTEM_GIT, copy);
     chmodSync(copy, 0o755);
-    const pinned = resolveTrustedGit(folder, []);
+    expect(candidateProblem(copy, [])).toBeUndefined();
+    const pinned = pinTrustedGit(copy);
     expect(pinned.path).toBe(realpathSync(copy));
     const repo = createRepoWithRemote();
     const git = new GitRepository(repo.root, { binary: pinned });

@@ -24,8 +24,9 @@ export class UntrustedGitError extends Error {
 /**
  * Finds git once, before the agent can plant anything: a `git` in a PATH folder the agent can write
  * would otherwise see the push token. Candidates come from `searchPath` (the PATH at start) and then
- * the system folders; the first that passes `candidateProblem` wins, and its identity (inode, size,
- * ctime) is pinned so that a later rewrite in place is noticed.
+ * the system folders; the first that passes `candidateProblem` wins, root's own before the runner
+ * user's (the agent runs as that user, so it can rewrite that user's files and the helpers git
+ * starts next to them), and its identity (inode, size, ctime) is pinned so that a rewrite is noticed.
  */
 export function resolveTrustedGit(
   searchPath: string | undefined,
@@ -33,25 +34,31 @@ export function resolveTrustedGit(
 ): TrustedGit {
   const folders = [...(searchPath ?? '').split(path.delimiter), ...SYSTEM_FOLDERS];
   const refused: string[] = [];
+  const accepted: string[] = [];
   for (const folder of folders) {
     if (!path.isAbsolute(folder)) continue; // '' and relative entries mean the current folder
     const candidate = path.join(folder, 'git');
     if (!identify(candidate)) continue;
     const problem = candidateProblem(candidate, untrustedFolders);
-    if (problem) {
-      refused.push(`${candidate} (${problem})`);
-      continue;
-    }
-    const real = realpathSync(candidate);
-    const pinned = identify(real)!;
-    return { path: real, assertUnchanged: () => assertStillPinned(real, pinned) };
+    if (problem) refused.push(`${candidate} (${problem})`);
+    else accepted.push(realpathSync(candidate));
   }
+  const chosen = accepted.find((real) => identify(real)?.uid === 0) ?? accepted[0];
+  if (chosen) return pinTrustedGit(chosen);
   throw new UntrustedGitError(
     `compact-agent found no git it can trust. It needs a git executable owned by root or by the ` +
       `runner's user, outside the workspace and temporary folders, in a folder no other user can ` +
       `write. ${refused.length > 0 ? `Refused: ${refused.join('; ')}.` : 'None was found on PATH or in /usr/bin.'} ` +
       `Install git on the runner (the GitHub-hosted runners have it in /usr/bin).`
   );
+}
+
+/** `file` as it is now, checked before every use (call only with a file `candidateProblem` accepted). */
+export function pinTrustedGit(file: string): TrustedGit {
+  const real = realpathSync(file);
+  const pinned = identify(real);
+  if (!pinned) throw new UntrustedGitError(`The git executable ${file} is gone.`);
+  return { path: real, assertUnchanged: () => assertStillPinned(real, pinned) };
 }
 
 let pinned: TrustedGit | undefined;
