@@ -116,6 +116,21 @@ describe("the repository's own config, rewritten by the agent", () => {
     expect(readFileSync(marker, 'utf8')).toBe('');
   });
 
+  it("a filter whose name holds '=' (which a -c override would split) runs nothing either", async () => {
+    repo.git('config', 'filter.a=b.clean', program);
+    repo.write('.gitattributes', '* filter=a=b\n');
+    repo.write('README.md', '# changed\n');
+    repo.git('add', 'README.md');
+    expect(existsSync(marker)).toBe(true);
+    writeFileSync(marker, '');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    repo.write('README.md', '# CHANGED\n');
+
+    expect(await changedFiles(repo.root)).toContain('MM README.md');
+    expect(await publish()).toMatchObject({ kind: 'pushed' });
+    expect(readFileSync(marker, 'utf8')).toBe('');
+  });
+
   it('a remote url changed by the agent does not redirect the push', async () => {
     const other = createTempDir('agent-remote-');
     execFileSync('git', ['init', '-q', '--bare', other]);

@@ -81,9 +81,13 @@ export class GitRepository {
    * runs), no system or global config, a private empty HOME, none of the caller's GIT_* variables,
    * and no secret but what `extraEnv` adds for one command.
    */
-  async run(args: readonly string[], extraEnv: Readonly<Record<string, string>> = {}): Promise<string> {
-    const filters = await this.filterOverrides(extraEnv);
-    return this.runWith([...filters, ...args], extraEnv, args);
+  async run(
+    args: readonly string[],
+    extraEnv: Readonly<Record<string, string>> = {},
+    extraConfig: readonly ConfigEntry[] = []
+  ): Promise<string> {
+    const filters = await this.filterOverrides();
+    return this.runWith(args, { ...extraEnv, ...configEnvironment([...filters, ...extraConfig]) });
   }
 
   /**
@@ -91,12 +95,12 @@ export class GitRepository {
    * for every path .gitattributes (in the tree, so the agent's) gives that filter. Overrides can
    * only name drivers, so the drivers the config defines now (includes and commondir followed,
    * since git lists what it would use) are each switched off. Listing config runs no program.
+   * They go through the environment, not `-c`: a driver named `a=b` would split a `-c` wrongly.
    */
-  private async filterOverrides(extraEnv: Readonly<Record<string, string>>): Promise<string[]> {
+  private async filterOverrides(): Promise<ConfigEntry[]> {
     let listing: string;
     try {
-      const listFilters = ['config', '-z', '--name-only', '--get-regexp', '^filter\\.'];
-      listing = await this.runWith(listFilters, extraEnv, listFilters);
+      listing = await this.runWith(['config', '-z', '--name-only', '--get-regexp', '^filter\\.'], {});
     } catch {
       return []; // none defined (git exits 1), or no repository yet
     }
@@ -108,18 +112,14 @@ export class GitRepository {
         .filter((driver) => driver !== '')
     );
     return [...drivers].flatMap((driver) =>
-      ['clean=', 'smudge=', 'process=', 'required=false'].flatMap((setting) => [
-        '-c',
-        `filter.${driver}.${setting}`
-      ])
+      (['clean', 'smudge', 'process', 'required'] as const).map((name) => ({
+        key: `filter.${driver}.${name}`,
+        value: name === 'required' ? 'false' : ''
+      }))
     );
   }
 
-  private runWith(
-    args: readonly string[],
-    extraEnv: Readonly<Record<string, string>>,
-    shown: readonly string[]
-  ): Promise<string> {
+  private runWith(args: readonly string[], extraEnv: Readonly<Record<string, string>>): Promise<string> {
     this.binary.assertUnchanged();
     const timeoutMs = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     return new Promise((resolve, reject) => {
@@ -137,7 +137,7 @@ export class GitRepository {
           killSignal: 'SIGKILL'
         },
         (error, stdout, stderr) =>
-          error ? reject(new GitError(shown, stderr || whyItFailed(error, timeoutMs))) : resolve(stdout)
+          error ? reject(new GitError(args, stderr || whyItFailed(error, timeoutMs))) : resolve(stdout)
       );
     });
   }
@@ -258,7 +258,8 @@ export class GitRepository {
       throw new GitError(['push', 'origin', branch], 'refusing to push the default branch');
     await this.run(
       ['push', 'origin', `refs/heads/${branch}:refs/heads/${branch}`],
-      configEnvironment(this.options.pushConfig ?? [])
+      {},
+      this.options.pushConfig ?? []
     );
   }
 }
