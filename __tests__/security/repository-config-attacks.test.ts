@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { publishChanges, type PublishOptions } from '../../src/action/publish-changes.js';
 import { changedFiles } from '../../src/git/changed-files.js';
@@ -163,6 +163,19 @@ describe('a .git redirected elsewhere during the run', () => {
       error: expect.stringMatching(/tampered with .*\.git\/commondir was created/)
     });
     expect(existsSync(marker)).toBe(false);
+    expect(pushedBranches()).toEqual(['main']);
+  });
+
+  it('a .git/config replaced by a folder stops the commit with a reason instead of crashing', async () => {
+    const config = path.join(repo.root, '.git', 'config');
+    renameSync(config, path.join(createTempDir(), 'config'));
+    mkdirSync(config);
+    writeFileSync(path.join(config, 'x'), 'x');
+    repo.write('README.md', '# changed\n');
+    expect(await publish()).toMatchObject({
+      kind: 'failed',
+      error: expect.stringMatching(/tampered with .*\.git\/config could not be rewritten/)
+    });
     expect(pushedBranches()).toEqual(['main']);
   });
 

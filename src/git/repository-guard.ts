@@ -73,8 +73,12 @@ export async function guardRepository(git: GitRepository): Promise<RepositoryGua
       }
       for (const [name, content] of configs) {
         const file = path.join(gitDir, name);
-        if (content !== undefined) replaceFile(file, content, 0o644);
-        else rmSync(file, { force: true }); // a name, not what it points to: rm does not follow links
+        try {
+          if (content !== undefined) replaceFile(file, content, 0o644);
+          else rmSync(file, { force: true }); // a name, not what it points to: rm does not follow links
+        } catch (error) {
+          throw tampered(`.git/${name} could not be rewritten: ${(error as Error).message}`);
+        }
       }
     }
   };
