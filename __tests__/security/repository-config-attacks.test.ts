@@ -190,6 +190,15 @@ describe('a .git redirected elsewhere during the run', () => {
     expect(pushedBranches()).toEqual(['main']);
   });
 
+  it('a FIFO in place of objects/info/alternates is refused without blocking the check', async () => {
+    execFileSync('mkfifo', [path.join(repo.root, '.git', 'objects', 'info', 'alternates')]);
+    repo.write('README.md', '# changed\n');
+    expect(await publish()).toMatchObject({
+      kind: 'failed',
+      error: expect.stringContaining('.git/objects/info/alternates was created')
+    });
+  });
+
   it('.git swapped for a gitfile pointing at another repository is refused', async () => {
     const copy = evilCopy();
     renameSync(path.join(repo.root, '.git'), path.join(createTempDir(), 'moved'));
