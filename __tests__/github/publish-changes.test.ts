@@ -1,7 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { publishChanges, type PublishOptions } from '../../src/action/publish-changes.js';
 import { prepareWorkTarget } from '../../src/action/work-target.js';
+import { guardRepository, type RepositoryGuard } from '../../src/git/repository-guard.js';
 import { GitRepository } from '../../src/git/repository.js';
 import { parseEvent } from '../../src/github/event.js';
 import { MemoryGitHub } from '../support/memory-github.js';
@@ -11,10 +12,12 @@ import { webhookExample } from '../support/webhook-examples.js';
 let repo: RepoWithRemote;
 let git: GitRepository;
 let api: MemoryGitHub;
+let guard: RepositoryGuard;
 beforeEach(async () => {
   repo = createRepoWithRemote();
   git = new GitRepository(repo.root);
   await git.excludeFromCommits('.transcripts/');
+  guard = await guardRepository(git);
   api = new MemoryGitHub();
 });
 afterEach(() => repo.remove());
@@ -28,7 +31,9 @@ const options = (overrides: Partial<PublishOptions> = {}): PublishOptions => ({
   runDir: createTempDir(),
   describe: () => 'Fixed the README.',
   readOnlyFolders: ['.github/workflows/'],
+  excludedPaths: ['.transcripts/'],
   containsSecret: (text) => text.includes('ghs_planted'),
+  reclaimRepository: guard.reclaim,
   ...overrides
 });
 const newBranch = { kind: 'new-branch', branch: 'agent/1-abc123', base: 'main', issueNumber: 1 } as const;
@@ -44,8 +49,8 @@ describe("publishing the agent's changes", () => {
       branch: 'agent/1-abc123',
       pullRequestUrl: 'https://github.com/octo/repo/pull/7'
     });
-    expect(repo.remoteGit('log', '--format=%an <%ae>|%s', 'agent/1-abc123', '-1').trim()).toBe(
-      'compact-agent[bot] <bot@example.com>|agent: fix the README'
+    expect(repo.remoteGit('log', '--format=%an <%ae>|%cn <%ce>|%s', 'agent/1-abc123', '-1').trim()).toBe(
+      'compact-agent[bot] <bot@example.com>|compact-agent[bot] <bot@example.com>|agent: fix the README'
     );
     expect(repo.remoteGit('show', 'agent/1-abc123:README.md')).toBe('# demo, fixed\n');
     // Transcripts never enter a commit; main is untouched.
@@ -162,5 +167,26 @@ describe("publishing the agent's changes", () => {
     });
     expect(readFileSync(path.join(runDir, 'changes.patch'), 'utf8')).toContain('+# demo, from a fork PR');
     expect(repo.remoteGit('branch', '--list', '--format=%(refname:short)').trim()).toBe('main');
+  });
+
+  it("writes a fork's patch as a new file, never through a symlink the agent left at its name", async () => {
+    const runDir = createTempDir();
+    // The agent points changes.patch at a runner file: the patch would become later steps' env.
+    const runnerEnvFile = path.join(createTempDir(), 'GITHUB_ENV');
+    writeFileSync(runnerEnvFile, '');
+    symlinkSync(runnerEnvFile, path.join(runDir, 'changes.patch'));
+    const base = await git.head();
+    repo.write('README.md', 'NODE_OPTIONS=--require /tmp/evil.js\n');
+    const outcome = await publishChanges(
+      { kind: 'fork', pullNumber: 3, headRepo: 'someone/fork' },
+      base,
+      git,
+      api,
+      options({ runDir })
+    );
+    expect(outcome).toMatchObject({ kind: 'patch' });
+    expect(readFileSync(runnerEnvFile, 'utf8')).toBe('');
+    expect(lstatSync(path.join(runDir, 'changes.patch')).isFile()).toBe(true);
+    expect(readFileSync(path.join(runDir, 'changes.patch'), 'utf8')).toContain('+NODE_OPTIONS');
   });
 });

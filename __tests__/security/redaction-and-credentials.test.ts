@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { hideCredentials } from '../../src/git/credentials.js';
+import { takeCredentials } from '../../src/git/credentials.js';
 import { GitRepository } from '../../src/git/repository.js';
 import { Redactor } from '../../src/security/redactor.js';
 import { createTempDir, createTempRepo } from '../support/temp-repo.js';
@@ -34,8 +34,8 @@ describe('Redactor', () => {
   });
 });
 
-describe('hideCredentials', () => {
-  it('empties the extraheader in .git/config and in an included credentials file, and restores both exactly', async () => {
+describe('takeCredentials', () => {
+  it('takes the extraheader out of .git/config and an included credentials file, keeps it in memory only, and writes nothing back', async () => {
     const repo = createTempRepo();
     const runnerTemp = createTempDir('runner-temp-');
     const included = path.join(runnerTemp, 'git-credentials-1234.config');
@@ -49,29 +49,34 @@ describe('hideCredentials', () => {
       'AUTHORIZATION: basic Z2hzX2xvY2FsX3NlY3JldA=='
     );
     repo.git('config', `includeIf.gitdir:${path.join(repo.root, '.git')}.path`, included);
-    const configBefore = readFileSync(path.join(repo.root, '.git/config'));
-    const includedBefore = readFileSync(included);
     const git = new GitRepository(repo.root);
 
-    const hidden = await hideCredentials(git);
-    expect([...hidden.files].sort()).toEqual([path.join(repo.root, '.git/config'), included].sort());
+    const taken = await takeCredentials(git);
+    expect([...taken.files].sort()).toEqual([path.join(repo.root, '.git/config'), included].sort());
+    expect(taken.entries).toEqual(
+      expect.arrayContaining([
+        {
+          key: 'http.https://github.com/.extraheader',
+          value: 'AUTHORIZATION: basic Z2hzX2xvY2FsX3NlY3JldA=='
+        },
+        {
+          key: 'http.https://github.com/.extraheader',
+          value: 'AUTHORIZATION: basic eC1hY2Nlc3MtdG9rZW46Z2hzX3NlY3JldA=='
+        }
+      ])
+    );
     // What the agent's shell would see.
     const listing = execFileSync('git', ['config', '-l'], { cwd: repo.root, encoding: 'utf8' });
     expect(listing).not.toMatch(/extraheader|AUTHORIZATION/i);
     expect(readFileSync(path.join(repo.root, '.git/config'), 'utf8')).not.toContain('AUTHORIZATION');
     expect(readFileSync(included, 'utf8')).not.toContain('AUTHORIZATION');
-
-    await hidden.restore();
-    expect(readFileSync(path.join(repo.root, '.git/config'))).toEqual(configBefore);
-    expect(readFileSync(included)).toEqual(includedBefore);
     repo.remove();
   });
 
   it('does nothing when there is no credential', async () => {
     const repo = createTempRepo();
-    const hidden = await hideCredentials(new GitRepository(repo.root));
-    expect(hidden.files).toEqual([]);
-    await hidden.restore();
+    const taken = await takeCredentials(new GitRepository(repo.root));
+    expect(taken).toEqual({ entries: [], files: [] });
     repo.remove();
   });
 });

@@ -1,11 +1,17 @@
-import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { PullRequestType } from '../config/github-inputs.js';
 import type { GitHubApi } from '../github/github-api.js';
 import type { ChangesOutcome } from '../github/report.js';
 import { MAX_BODY_CHARS } from '../github/report.js';
 import type { GitIdentity, GitRepository } from '../git/repository.js';
+import { replaceFile } from '../security/file-identity.js';
 import type { WorkTarget } from './work-target.js';
+
+export interface CoAuthor {
+  readonly login: string;
+  /** GitHub's numeric user id: the noreply address `id+login@` is what GitHub links to the account. */
+  readonly id?: number;
+}
 
 export interface PublishOptions {
   readonly identity: GitIdentity;
@@ -17,15 +23,25 @@ export interface PublishOptions {
   readonly runDir: string;
   /** The report so far, for the pull request's body. */
   readonly describe: () => string;
-  /** Folders whose changes are withheld (reverted before the commit), e.g. `.github/workflows/`. */
+  /** Folders whose changes are withheld (kept as in the base commit), e.g. `.github/workflows/`. */
   readonly readOnlyFolders: readonly string[];
+  /** Paths never committed (the run's transcripts). */
+  readonly excludedPaths: readonly string[];
   /** True when a text holds a known secret or something shaped like one. */
   readonly containsSecret: (text: string) => boolean;
+  /** Takes the repository back from the agent before any git command (see guardRepository). */
+  readonly reclaimRepository: () => void;
+  /** The person who asked, credited with a Co-authored-by trailer. */
+  readonly coAuthor?: CoAuthor;
 }
 
 /**
- * Commits what the agent changed (the action commits, not the agent) and sends it where it belongs:
- * a new branch and pull request, the PR's own branch, or, for a fork, a patch in the report.
+ * Commits what the agent left and sends it where it belongs: a new branch and pull request, the
+ * PR's own branch, or, for a fork, a patch in the report. It never throws: a fault is the outcome.
+ *
+ * The commit is made by the action, as its bot, on the base commit: the agent's own commits
+ * (whatever author it gave them) are folded into it, and their messages are not reused, since a
+ * "Fixes #N" in them would close issues on merge.
  */
 export async function publishChanges(
   target: WorkTarget,
@@ -34,33 +50,77 @@ export async function publishChanges(
   api: GitHubApi,
   options: PublishOptions
 ): Promise<ChangesOutcome> {
-  // The tools refuse these folders, but bash can write anywhere: the commit is the last gate.
-  const withheld: string[] = [];
-  for (const folder of options.readOnlyFolders) {
-    const changed = await git.changedUnder(baseCommit, folder).catch(() => []);
-    if (changed.length === 0) continue;
-    withheld.push(...changed);
-    await git.revertFolder(baseCommit, folder);
+  try {
+    options.reclaimRepository();
+  } catch (error) {
+    return { kind: 'failed', error: describe(error), diffStat: '' };
   }
-  const outcome = await commitAndSend(target, baseCommit, git, api, options);
-  return withheld.length > 0 ? { ...outcome, withheld } : outcome;
+  let published: Published;
+  try {
+    published = await commitAsBot(baseCommit, git, options);
+  } catch (error) {
+    return { kind: 'failed', error: describe(error), diffStat: '' };
+  }
+  const extras = {
+    ...(published.withheld.length > 0 ? { withheld: published.withheld } : {}),
+    ...(published.leftOut ? { leftOut: published.leftOut } : {})
+  };
+  if (published.commit === undefined) return { kind: 'none', ...extras };
+  return { ...(await send(target, baseCommit, published.commit, git, api, options)), ...extras };
 }
 
-async function commitAndSend(
+interface Published {
+  /** Undefined when the tree is the base's: nothing to publish. */
+  readonly commit: string | undefined;
+  readonly withheld: string[];
+  /** Why some of the agent's work is not in the commit. */
+  readonly leftOut?: string;
+}
+
+/**
+ * The working tree as the agent left it, committed as the bot. When that fails (a full disk, a
+ * broken index), what the agent had already committed is published instead, and the outcome
+ * says what was left out and why.
+ */
+async function commitAsBot(base: string, git: GitRepository, options: PublishOptions): Promise<Published> {
+  const asInBase = [...options.excludedPaths, ...options.readOnlyFolders];
+  const baseTree = await git.treeOf(base);
+  let staged: { tree: string; withheld: string[] };
+  let leftOut: string | undefined;
+  try {
+    staged = await git.treeToPublish(base, 'working-tree', asInBase, options.readOnlyFolders);
+  } catch (workingTreeError) {
+    const reason = describe(workingTreeError);
+    let committed: { tree: string; withheld: string[] };
+    try {
+      committed = await git.treeToPublish(base, 'HEAD', asInBase, options.readOnlyFolders);
+    } catch {
+      throw new Error(`the changes could not be committed: ${reason}`);
+    }
+    if (committed.tree === baseTree) throw new Error(`the changes could not be committed: ${reason}`);
+    staged = committed;
+    leftOut = `the changes not yet committed by the agent could not be committed (${reason}); what it had committed was published`;
+  }
+  if (staged.tree === baseTree)
+    return { commit: undefined, withheld: staged.withheld, ...(leftOut ? { leftOut } : {}) };
+  const commit = await git.commitTree(staged.tree, base, commitMessage(options), options.identity);
+  return { commit, withheld: staged.withheld, ...(leftOut ? { leftOut } : {}) };
+}
+
+async function send(
   target: WorkTarget,
-  baseCommit: string,
+  base: string,
+  commit: string,
   git: GitRepository,
   api: GitHubApi,
   options: PublishOptions
 ): Promise<ChangesOutcome> {
   let diffStat = '';
   try {
-    if (target.kind === 'new-branch') await git.createBranch(target.branch);
-    await git.commitAll(`${options.commitTitle}\n\nRun: ${options.runUrl}`, options.identity);
-    if ((await git.head()) === baseCommit) return { kind: 'none' };
-    diffStat = await git.diffStat(baseCommit);
+    diffStat = await git.diffStat(base, commit);
+    const patch = await git.patch(base, commit);
     // Whatever the agent read, it must not publish it: a diff holding a secret stays here.
-    if (options.containsSecret(await git.patch(baseCommit))) {
+    if (options.containsSecret(patch)) {
       return {
         kind: 'failed',
         error:
@@ -69,8 +129,8 @@ async function commitAndSend(
       };
     }
     if (target.kind === 'fork') {
-      const patch = await git.patch(baseCommit);
-      await writeFile(path.join(options.runDir, 'changes.patch'), patch);
+      // A new file, not whatever the agent left at that name (a symlink to a runner file, say).
+      replaceFile(path.join(options.runDir, 'changes.patch'), patch, 0o644);
       return {
         kind: 'patch',
         reason: `the pull request comes from the fork ${target.headRepo}`,
@@ -78,6 +138,7 @@ async function commitAndSend(
         patch
       };
     }
+    await git.moveBranchTo(target.branch, commit);
     await git.push(target.branch, options.defaultBranch);
     if (target.kind === 'pull-request-branch' || options.pullRequestType === 'branch') {
       return {
@@ -95,8 +156,17 @@ async function commitAndSend(
       ...(await openPullRequest(target, api, options))
     };
   } catch (error) {
-    return { kind: 'failed', error: error instanceof Error ? error.message : String(error), diffStat };
+    return { kind: 'failed', error: describe(error), diffStat };
   }
+}
+
+function commitMessage(options: PublishOptions): string {
+  const message = `${options.commitTitle}\n\nRun: ${options.runUrl}`;
+  const author = options.coAuthor;
+  // A login is letters, digits and hyphens (bots end in [bot]); anything else could forge a trailer.
+  if (!author || !/^[A-Za-z0-9-]{1,39}(\[bot\])?$/.test(author.login)) return message;
+  const id = author.id !== undefined && Number.isSafeInteger(author.id) ? `${author.id}+` : '';
+  return `${message}\n\nCo-authored-by: ${author.login} <${id}${author.login}@users.noreply.github.com>`;
 }
 
 async function openPullRequest(
@@ -123,4 +193,8 @@ async function openPullRequest(
       pullRequestError: error instanceof Error ? error.message : String(error)
     };
   }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

@@ -6,7 +6,8 @@ import { runSession, WORKFLOW_FOLDERS, type SessionOutcome } from '../agent/sess
 import { ActionsArtifactUploader, transcriptArtifactName } from '../artifacts/transcript-artifact.js';
 import { GITHUB_DEFAULTS, parseActionConfig, type ActionConfig } from '../config/github-inputs.js';
 import { InputError } from '../config/inputs.js';
-import { hideCredentials } from '../git/credentials.js';
+import { pinnedGit } from '../git/git-binary.js';
+import { guardRepository } from '../git/repository-guard.js';
 import { GitRepository } from '../git/repository.js';
 import { parseEvent, type ActionEvent } from '../github/event.js';
 import type { GitHubApi } from '../github/github-api.js';
@@ -147,7 +148,11 @@ async function runAndReport(
       : undefined;
   await tracking?.start();
 
-  const git = new GitRepository(runner.workspace, env);
+  // git is found now, before the agent could plant one on PATH, and only that file runs later.
+  const git = new GitRepository(runner.workspace, {
+    sourceEnv: env,
+    binary: pinnedGit(env.PATH, [runner.workspace, ...(env.RUNNER_TEMP ? [env.RUNNER_TEMP] : [])])
+  });
   await git.excludeFromCommits(`${TRANSCRIPTS}/`);
   const repository = repositoryOf(event, runner);
   // A scheduled run's payload names no repository: its checkout is the default branch.
@@ -169,9 +174,9 @@ async function runAndReport(
   const onSignal = () => cancel.abort();
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
-  // The agent must not find the push token: it is taken out of git's config for the run. Nor may
-  // it leave anything in the runner's file commands for later steps.
-  const credentials = await hideCredentials(git);
+  // The agent must not find the push token: it is taken out of git's config for good and kept in
+  // memory for the push. Nor may it leave anything in the runner's file commands for later steps.
+  const guard = await guardRepository(git);
   const runnerFiles = await guardRunnerFiles(env);
   let session: SessionOutcome;
   try {
@@ -187,7 +192,6 @@ async function runAndReport(
       onProgress: (update) => tracking?.update(update, update.activity.startsWith('compacted'))
     });
   } finally {
-    await credentials.restore();
     for (const file of await runnerFiles.restore()) {
       core.warning(
         `The agent's run changed the runner file ${path.basename(file)}; it was put back as it was.`
@@ -195,7 +199,7 @@ async function runAndReport(
     }
   }
 
-  const changes = await publishChanges(target, baseCommit, git, api, {
+  const changes = await publishChanges(target, baseCommit, guard.git, api, {
     identity: { name: settings.botName, email: settings.botEmail },
     defaultBranch,
     pullRequestType: settings.pullRequestType,
@@ -204,7 +208,10 @@ async function runAndReport(
     runDir: session.runDir,
     describe: () => session.result.summary || '(no summary)',
     readOnlyFolders: config.agent.allowWorkflowChanges ? [] : WORKFLOW_FOLDERS,
-    containsSecret: (text) => redact(text) !== text
+    excludedPaths: [`${TRANSCRIPTS}/`],
+    containsSecret: (text) => redact(text) !== text,
+    reclaimRepository: guard.reclaim,
+    ...(actorOf(event) ? { coAuthor: actorOf(event) } : {})
   });
   if (changes.kind === 'pushed' && changes.pullRequestError) {
     core.warning(

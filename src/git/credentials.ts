@@ -1,63 +1,45 @@
-import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { ConfigEntry } from './config-snapshot.js';
 import type { GitRepository } from './repository.js';
 
-export interface HiddenCredentials {
-  /** Files whose credential entries were taken out for the agent's run. */
+export interface TakenCredentials {
+  /** The `http.<url>.extraheader` entries, held in this process only, for the push. */
+  readonly entries: readonly ConfigEntry[];
+  /** Files they were taken out of. */
   readonly files: readonly string[];
-  /** Puts every file back exactly as it was, for the action's own push. */
-  restore(): Promise<void>;
 }
 
 /**
  * actions/checkout leaves the token where any process can read it: as `http.<url>.extraheader` in
  * .git/config (v4, v5), or in a file under RUNNER_TEMP that .git/config includes (v6 and later).
- * Both are emptied while the agent runs, so `cat .git/config`, `git config -l` or reading the
- * included file show nothing; the contents are held in this process only, and restored after.
+ * Both are taken out before the agent runs and never written back: a file the agent could reach
+ * (hard-linked, swapped for a symlink) would receive the token. The push gets the entries through
+ * its environment instead. Later steps of the job that push need their own credentials.
  */
-export async function hideCredentials(git: GitRepository): Promise<HiddenCredentials> {
-  const origins = await credentialOrigins(git);
-  const saved = new Map<string, Buffer>();
-  // The repository's own config comes back whole, whatever the agent set in it (hooks, helpers).
-  const localConfig = path.join(git.root, '.git', 'config');
-  const localSnapshot = await readFile(localConfig).catch(() => undefined);
-  for (const [file, keys] of origins) {
-    saved.set(file, await readFile(file));
-    for (const key of keys) await git.run(['config', '--file', file, '--unset-all', key]);
-  }
-  return {
-    files: [...saved.keys()],
-    restore: async () => {
-      for (const [file, content] of saved) await writeFile(file, content);
-      if (localSnapshot && !saved.has(localConfig)) await writeFile(localConfig, localSnapshot);
-    }
-  };
-}
-
-/** Which config files hold extraheader entries, includes followed (git reports each value's file). */
-async function credentialOrigins(git: GitRepository): Promise<Map<string, Set<string>>> {
+export async function takeCredentials(git: GitRepository): Promise<TakenCredentials> {
   let listing: string;
   try {
-    listing = await git.run([
-      'config',
-      '--show-origin',
-      '--name-only',
-      '--get-regexp',
-      '^http\\..*\\.extraheader$'
-    ]);
+    listing = await git.run(['config', '--show-origin', '-z', '--get-regexp', '^http\\..*\\.extraheader$']);
   } catch {
-    return new Map(); // git exits 1 when nothing matches
+    return { entries: [], files: [] }; // git exits 1 when nothing matches
   }
+  const entries: ConfigEntry[] = [];
   const origins = new Map<string, Set<string>>();
-  for (const line of listing.split('\n')) {
-    const match = /^file:(.+?)\t(.+)$/.exec(line);
-    if (!match) continue;
-    const [, shown, key] = match as unknown as [string, string, string];
-    // git quotes paths with unusual characters, C-style; relative paths are the repository's own.
-    const unquoted = shown.startsWith('"') ? (JSON.parse(shown) as string) : shown;
-    const file = path.resolve(git.root, unquoted);
+  // -z: `file:<path>\0<key>\n<value>\0` per value, paths unquoted.
+  const records = listing.split('\0');
+  for (let index = 0; index + 1 < records.length; index += 2) {
+    const origin = records[index]!;
+    const record = records[index + 1]!;
+    if (!origin.startsWith('file:')) continue;
+    const newline = record.indexOf('\n');
+    const key = newline < 0 ? record : record.slice(0, newline);
+    const value = newline < 0 ? undefined : record.slice(newline + 1);
+    entries.push({ key, value });
+    const file = path.resolve(git.root, origin.slice('file:'.length));
     if (!origins.has(file)) origins.set(file, new Set());
     origins.get(file)!.add(key);
   }
-  return origins;
+  for (const [file, keys] of origins)
+    for (const key of keys) await git.run(['config', '--file', file, '--unset-all', key]);
+  return { entries, files: [...origins.keys()] };
 }

@@ -10,6 +10,8 @@ export interface RepositoryRef {
 
 export interface Actor {
   readonly login: string;
+  /** GitHub's numeric user id, when the payload gives it (for the commit's Co-authored-by address). */
+  readonly id?: number;
   /** `User`, `Bot` or `Organization`, as GitHub reports it. */
   readonly type: string;
 }
@@ -77,7 +79,11 @@ export type ActionEvent =
     }
   | { readonly kind: 'other'; readonly name: string };
 
-const user = z.object({ login: z.string(), type: z.string().default('User') });
+const user = z.object({
+  login: z.string(),
+  id: z.number().int().optional(),
+  type: z.string().default('User')
+});
 const repository = z.object({
   name: z.string(),
   full_name: z.string(),

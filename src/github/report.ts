@@ -20,6 +20,8 @@ export type ChangesOutcome = (
 ) & {
   /** Changes that were not published because the run may not make them (workflow files). */
   readonly withheld?: readonly string[];
+  /** Why some of the agent's work is not in the commit (e.g. the disk filled up while committing). */
+  readonly leftOut?: string;
 };
 
 export type ArtifactOutcome =
@@ -62,7 +64,8 @@ function renderChanges(changes: ChangesOutcome): string {
   const withheld = changes.withheld?.length
     ? `\n\n⚠️ Not published, because this run may not change workflows (allow_workflow_changes is off): ${changes.withheld.map((file) => `\`${file}\``).join(', ')}`
     : '';
-  return renderPublished(changes) + withheld;
+  const leftOut = changes.leftOut ? `\n\n⚠️ Not everything was committed: ${changes.leftOut}.` : '';
+  return renderPublished(changes) + withheld + leftOut;
 }
 
 function renderPublished(changes: ChangesOutcome): string {
