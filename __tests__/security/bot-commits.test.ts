@@ -191,6 +191,12 @@ describe('a git fault after the agent’s turns (the disk fills up)', () => {
 
 function minimalResult(): RunResult {
   return {
+    model: {
+      id: 'claude-sonnet-5-5',
+      name: 'Claude Sonnet 5.5',
+      pricedSince: '2026-10-07',
+      checkedOn: '2026-11-23'
+    },
     stopReason: 'success',
     turns: 1,
     usage: NO_USAGE,

@@ -13128,7 +13128,242 @@ class CompactionPipeline {
 var external_node_fs_ = __nccwpck_require__(3024);
 // EXTERNAL MODULE: external "node:child_process"
 var external_node_child_process_ = __nccwpck_require__(1421);
+// EXTERNAL MODULE: external "node:os"
+var external_node_os_ = __nccwpck_require__(8161);
+;// CONCATENATED MODULE: ./src/security/file-identity.ts
+
+
+
+/** The identity of `file` itself (symlinks are not followed), or undefined when nothing is there. */
+function identify(file) {
+    let stats;
+    try {
+        stats = (0,external_node_fs_.lstatSync)(file);
+    }
+    catch {
+        return undefined;
+    }
+    const kind = stats.isFile()
+        ? 'file'
+        : stats.isDirectory()
+            ? 'directory'
+            : stats.isSymbolicLink()
+                ? 'symlink'
+                : 'other';
+    return {
+        kind,
+        dev: stats.dev,
+        ino: stats.ino,
+        nlink: stats.nlink,
+        uid: stats.uid,
+        mode: stats.mode,
+        size: stats.size,
+        mtimeMs: stats.mtimeMs,
+        ctimeMs: stats.ctimeMs
+    };
+}
+/** Why `now` is not the same inode as `before` (undefined when it is). */
+function sameInodeProblem(before, now) {
+    if (!now)
+        return 'it is gone';
+    if (now.kind !== before.kind)
+        return `it was a ${before.kind} and is now a ${now.kind}`;
+    if (now.dev !== before.dev || now.ino !== before.ino)
+        return 'it was replaced by another file';
+    if (now.uid !== before.uid)
+        return 'its owner changed';
+    return undefined;
+}
+/** Why `now` is not exactly `before`, content included (undefined when it is). */
+function unchangedProblem(before, now) {
+    const moved = sameInodeProblem(before, now);
+    if (moved || !now)
+        return moved;
+    if (now.mode !== before.mode)
+        return 'its mode changed';
+    if (now.size !== before.size || now.mtimeMs !== before.mtimeMs || now.ctimeMs !== before.ctimeMs)
+        return 'it was modified';
+    return undefined;
+}
+/**
+ * Puts `content` at `file` as a new inode: written to a fresh name in the same folder (O_EXCL, so
+ * nothing prepared there is reused) and renamed over the old entry. A hard link or a symlink the
+ * agent left at `file` is replaced as a name, and its target never receives a byte.
+ */
+function replaceFile(file, content, mode = 0o600) {
+    const folder = path.dirname(file);
+    const fresh = path.join(folder, `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
+    const fd = openSync(fresh, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode);
+    try {
+        writeSync(fd, typeof content === 'string' ? Buffer.from(content) : content);
+        fsyncSync(fd);
+    }
+    catch (error) {
+        closeSync(fd);
+        rmSync(fresh, { force: true });
+        throw error;
+    }
+    closeSync(fd);
+    try {
+        renameSync(fresh, file);
+    }
+    catch (error) {
+        rmSync(fresh, { force: true });
+        throw error;
+    }
+}
+/**
+ * The content of a regular file; undefined when nothing is there, and a marker naming the kind when
+ * something else is (a FIFO would block a plain read forever, a link would lead elsewhere).
+ */
+function readRegularFile(file) {
+    let fd;
+    try {
+        fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+    }
+    catch (error) {
+        if (error.code === 'ENOENT')
+            return undefined;
+        return `\0not readable: ${error.code ?? 'error'}`;
+    }
+    try {
+        if (!fstatSync(fd).isFile())
+            return '\0not a regular file';
+        return readFileSync(fd, 'utf8');
+    }
+    finally {
+        closeSync(fd);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/git/git-binary.ts
+
+
+
+
+/** Folders searched after the PATH the action started with; where distributions install git. */
+const SYSTEM_FOLDERS = ['/usr/bin', '/bin', '/usr/local/bin'];
+class UntrustedGitError extends Error {
+    constructor(message) {
+        super(message);
+        this.name = 'UntrustedGitError';
+    }
+}
+/**
+ * Finds git once, before the agent can plant anything: a `git` in a PATH folder the agent can write
+ * would otherwise see the push token. Candidates come from `searchPath` (the PATH at start) and then
+ * the system folders; the first that passes `candidateProblem` wins, root's own before the runner
+ * user's (the agent runs as that user, so it can rewrite that user's files and the helpers git
+ * starts next to them), and its identity (inode, size, ctime) is pinned so that a rewrite is noticed.
+ */
+function resolveTrustedGit(searchPath, untrustedFolders) {
+    const folders = [...(searchPath ?? '').split((external_node_path_default()).delimiter), ...SYSTEM_FOLDERS];
+    const refused = [];
+    const accepted = [];
+    for (const folder of folders) {
+        if (!external_node_path_default().isAbsolute(folder))
+            continue; // '' and relative entries mean the current folder
+        const candidate = external_node_path_default().join(folder, 'git');
+        if (!identify(candidate))
+            continue;
+        const problem = candidateProblem(candidate, untrustedFolders);
+        if (problem)
+            refused.push(`${candidate} (${problem})`);
+        else
+            accepted.push((0,external_node_fs_.realpathSync)(candidate));
+    }
+    const chosen = accepted.find((real) => identify(real)?.uid === 0) ?? accepted[0];
+    if (chosen)
+        return pinTrustedGit(chosen);
+    throw new UntrustedGitError(`compact-agent found no git it can trust. It needs a git executable owned by root or by the ` +
+        `runner's user, outside the workspace and temporary folders, in a folder no other user can ` +
+        `write. ${refused.length > 0 ? `Refused: ${refused.join('; ')}.` : 'None was found on PATH or in /usr/bin.'} ` +
+        `Install git on the runner (the GitHub-hosted runners have it in /usr/bin).`);
+}
+/** `file` as it is now, checked before every use (call only with a file `candidateProblem` accepted). */
+function pinTrustedGit(file) {
+    const real = (0,external_node_fs_.realpathSync)(file);
+    const pinned = identify(real);
+    if (!pinned)
+        throw new UntrustedGitError(`The git executable ${file} is gone.`);
+    return { path: real, assertUnchanged: () => assertStillPinned(real, pinned) };
+}
+let pinned;
+/**
+ * The git the whole process uses. The first call resolves and pins it; the action calls this at
+ * its start, before the agent runs, so later callers (the work ledger's `git status` during the
+ * session) get the binary found then, whatever PATH holds by now.
+ */
+function pinnedGit(searchPath = process.env.PATH, untrustedFolders = []) {
+    pinned ??= resolveTrustedGit(searchPath, [...untrustedFolders, (0,external_node_os_.tmpdir)()]);
+    return pinned;
+}
+/** Why `candidate` may not be trusted (undefined when it may). */
+function candidateProblem(candidate, untrustedFolders) {
+    let real;
+    try {
+        real = (0,external_node_fs_.realpathSync)(candidate);
+    }
+    catch {
+        return 'it cannot be resolved';
+    }
+    const file = identify(real);
+    if (!file || file.kind !== 'file')
+        return 'it is not a regular file';
+    if ((file.mode & 0o111) === 0)
+        return 'it is not executable';
+    for (const untrusted of untrustedFolders) {
+        const folder = realOrSelf(untrusted);
+        if (isInside(real, folder) || isInside(external_node_path_default().resolve(candidate), external_node_path_default().resolve(untrusted)))
+            return `it is inside ${untrusted}`;
+    }
+    const owners = trustedOwners();
+    if (!owners.has(file.uid))
+        return 'another user owns it';
+    if ((file.mode & 0o022) !== 0)
+        return 'other users may write it';
+    // Its folder, and the folder it was found through: a writable one lets the file be swapped.
+    for (const folder of new Set([external_node_path_default().dirname(real), external_node_path_default().dirname(external_node_path_default().resolve(candidate))])) {
+        const identity = identify(folder);
+        if (!identity || identity.kind !== 'directory')
+            return `${folder} is not a folder`;
+        if (!owners.has(identity.uid))
+            return `another user owns ${folder}`;
+        if ((identity.mode & 0o022) !== 0)
+            return `other users may write ${folder}`;
+    }
+    return undefined;
+}
+function assertStillPinned(real, before) {
+    const problem = unchangedProblem(before, identify(real));
+    if (problem) {
+        throw new UntrustedGitError(`The git executable ${real}, checked when the action started, changed during the run (${problem}), ` +
+            `so the action will not run it. Something in the job replaced it; nothing was committed or pushed.`);
+    }
+}
+function trustedOwners() {
+    const owners = new Set([0]);
+    if (typeof process.getuid === 'function')
+        owners.add(process.getuid());
+    return owners;
+}
+function isInside(file, folder) {
+    const relative = external_node_path_default().relative(folder, file);
+    return relative === '' || (!relative.startsWith('..') && !external_node_path_default().isAbsolute(relative));
+}
+function realOrSelf(folder) {
+    try {
+        return (0,external_node_fs_.realpathSync)(folder);
+    }
+    catch {
+        return external_node_path_default().resolve(folder);
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/git/repository.ts
+
+
+
 
 
 
@@ -13139,24 +13374,96 @@ class GitError extends Error {
     }
 }
 /**
+ * Long enough for a push of a large change over a slow link; short enough that a FIFO planted
+ * where git reads (a .gitattributes, a config file) cannot hold the job until its own timeout.
+ */
+const DEFAULT_TIMEOUT_MS = 5 * 60_000;
+/**
+ * Overrides on every command, for settings the repository's config could still carry (the guard
+ * rewrites that config, but a command may run before it, e.g. `git status` during the session).
+ * Each one names a program git would run or a file it would read on the repository's say.
+ */
+const SAFE_OVERRIDES = [
+    'core.hooksPath=/dev/null',
+    'core.fsmonitor=false',
+    'core.sshCommand=ssh',
+    'core.askPass=',
+    'credential.helper=',
+    'core.pager=cat',
+    'core.attributesFile=/dev/null',
+    'core.excludesFile=/dev/null',
+    'diff.external=',
+    'commit.gpgSign=false',
+    'tag.gpgSign=false',
+    'protocol.ext.allow=never',
+    'gc.auto=0',
+    'maintenance.auto=false'
+].flatMap((setting) => ['-c', setting]);
+/**
  * The git boundary: the few commands the action runs, each with fixed arguments. Only the action
  * commits and pushes; it never force-pushes and never pushes the default branch.
  */
 class GitRepository {
     root;
-    env;
-    constructor(root, env = process.env) {
+    options;
+    binary;
+    constructor(root, options = {}) {
         this.root = root;
-        this.env = env;
+        this.options = options;
+        this.binary = options.binary ?? pinnedGit();
+    }
+    /** The same repository, whose `push` carries `entries` (nothing else sees them). */
+    withPushConfig(entries) {
+        return new GitRepository(this.root, { ...this.options, binary: this.binary, pushConfig: entries });
     }
     /**
-     * Runs git for the action itself. The agent may have planted hooks, an fsmonitor or a credential
-     * helper (in .git or in ~/.gitconfig): hooks and fsmonitor are switched off, global and system
-     * config are not read, and git gets a minimal environment without the action's secrets.
+     * Runs git for the action itself: the executable pinned at start (a `git` planted on PATH never
+     * runs), no system or global config, a private empty HOME, none of the caller's GIT_* variables,
+     * and no secret but what `extraEnv` adds for one command.
      */
-    run(args) {
+    async run(args, extraEnv = {}, extraConfig = []) {
+        const filters = await this.filterOverrides();
+        return this.runWith(args, { ...extraEnv, ...configEnvironment([...filters, ...extraConfig]) });
+    }
+    /**
+     * A filter's clean, smudge or process command runs inside `git add`, `status` and `checkout`
+     * for every path .gitattributes (in the tree, so the agent's) gives that filter. Overrides can
+     * only name drivers, so the drivers the config defines now (includes and commondir followed,
+     * since git lists what it would use) are each switched off. Listing config runs no program.
+     * They go through the environment, not `-c`: a driver named `a=b` would split a `-c` wrongly.
+     */
+    async filterOverrides() {
+        let listing;
+        try {
+            listing = await this.runWith(['config', '-z', '--name-only', '--get-regexp', '^filter\\.'], {});
+        }
+        catch {
+            return []; // none defined (git exits 1), or no repository yet
+        }
+        const drivers = new Set(listing
+            .split('\0')
+            .filter((key) => key.includes('.'))
+            .map((key) => key.slice(key.indexOf('.') + 1, key.lastIndexOf('.')))
+            .filter((driver) => driver !== ''));
+        return [...drivers].flatMap((driver) => ['clean', 'smudge', 'process', 'required'].map((name) => ({
+            key: `filter.${driver}.${name}`,
+            value: name === 'required' ? 'false' : ''
+        })));
+    }
+    runWith(args, extraEnv) {
+        this.binary.assertUnchanged();
+        const timeoutMs = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
         return new Promise((resolve, reject) => {
-            (0,external_node_child_process_.execFile)('git', ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false', ...args], { cwd: this.root, env: gitEnvironment(this.env), maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => error ? reject(new GitError(args, stderr || error.message)) : resolve(stdout));
+            (0,external_node_child_process_.execFile)(this.binary.path, ['--no-pager', ...SAFE_OVERRIDES, ...args], {
+                cwd: this.root,
+                env: {
+                    ...gitEnvironment(this.binary, this.root, this.options.sourceEnv ?? process.env),
+                    ...extraEnv
+                },
+                maxBuffer: 64 * 1024 * 1024,
+                timeout: timeoutMs,
+                killSignal: 'SIGKILL'
+            }, (error, stdout, stderr) => error ? reject(new GitError(args, stderr || whyItFailed(error, timeoutMs))) : resolve(stdout));
         });
     }
     async currentBranch() {
@@ -13165,7 +13472,15 @@ class GitRepository {
     async head() {
         return (await this.run(['rev-parse', 'HEAD'])).trim();
     }
-    /** Keeps the run's transcripts out of every commit, without touching the repository's .gitignore. */
+    /** The tree of a commit, e.g. to tell "nothing changed" from a new tree. */
+    async treeOf(revision) {
+        return (await this.run(['rev-parse', '--verify', `${revision}^{tree}`])).trim();
+    }
+    /** The absolute .git folder (where config, objects and refs live). */
+    async gitDir() {
+        return (await this.run(['rev-parse', '--absolute-git-dir'])).trim();
+    }
+    /** Keeps the run's transcripts out of the agent's `git status`, without touching .gitignore. */
     async excludeFromCommits(relativePath) {
         const exclude = external_node_path_default().join(this.root, '.git', 'info', 'exclude');
         await (0,promises_.mkdir)(external_node_path_default().dirname(exclude), { recursive: true });
@@ -13179,69 +13494,130 @@ class GitRepository {
         await this.run(['fetch', '--no-tags', 'origin', ref]);
         await this.run(localBranch ? ['checkout', '-B', localBranch, 'FETCH_HEAD'] : ['checkout', '--detach', 'FETCH_HEAD']);
     }
-    async createBranch(name) {
-        await this.run(['checkout', '-b', name]);
+    /**
+     * The tree to publish: `source` (the working tree, or a commit) with the `asInBase` paths put
+     * back as they are in `base`. `withheld` lists what that undid under `withheldFolders`.
+     */
+    async treeToPublish(base, source, asInBase, withheldFolders) {
+        // From HEAD, a private index leaves the repository's own untouched (and needs no working tree).
+        const indexEnv = source === 'HEAD'
+            ? { GIT_INDEX_FILE: external_node_path_default().join(privateHome(), `index-${process.hrtime.bigint()}`) }
+            : {};
+        if (source === 'HEAD')
+            await this.run(['read-tree', 'HEAD'], indexEnv);
+        else
+            await this.run(['add', '--all']);
+        const withheld = withheldFolders.length === 0
+            ? []
+            : (await this.run([
+                'diff',
+                '--no-ext-diff',
+                '--no-textconv',
+                '--cached',
+                '--no-renames',
+                '--name-only',
+                base,
+                '--',
+                ...withheldFolders
+            ], indexEnv))
+                .split('\n')
+                .filter((line) => line !== '');
+        if (asInBase.length > 0)
+            await this.run(['reset', '-q', base, '--', ...asInBase], indexEnv);
+        const tree = (await this.run(['write-tree'], indexEnv)).trim();
+        return { tree, withheld };
     }
-    /** Stages everything (the exclude file keeps transcripts out) and commits when something changed. */
-    async commitAll(message, identity) {
-        await this.run(['add', '--all']);
-        const staged = await this.run(['diff', '--cached', '--name-only']);
-        if (staged.trim() === '')
-            return false;
-        await this.run([
-            '-c',
-            `user.name=${identity.name}`,
-            '-c',
-            `user.email=${identity.email}`,
-            'commit',
-            '--quiet',
-            '--no-verify',
-            '-m',
-            message
-        ]);
-        return true;
+    /** A commit of `tree` on `parent`, authored and committed by `identity` (the environment wins over any config). */
+    async commitTree(tree, parent, message, identity) {
+        const who = {
+            GIT_AUTHOR_NAME: identity.name,
+            GIT_AUTHOR_EMAIL: identity.email,
+            GIT_COMMITTER_NAME: identity.name,
+            GIT_COMMITTER_EMAIL: identity.email
+        };
+        return (await this.run(['commit-tree', tree, '-p', parent, '-m', message], who)).trim();
     }
-    /** Paths under `folder` that differ from `base`, committed or not, tracked or new. */
-    async changedUnder(base, folder) {
-        const committed = await this.run(['diff', '--name-only', base, '--', folder]);
-        const uncommitted = await this.run(['status', '--porcelain', '--untracked-files=all', '--', folder]);
-        const paths = [
-            ...committed.split('\n'),
-            ...uncommitted.split('\n').map((line) => line.slice(3).replace(/^.* -> /, ''))
-        ].filter((line) => line.trim() !== '');
-        return [...new Set(paths)].sort();
+    /** Points `branch` at `commit` and checks it out, leaving the working tree as it is. */
+    async moveBranchTo(branch, commit) {
+        await this.run(['update-ref', `refs/heads/${branch}`, commit]);
+        await this.run(['symbolic-ref', 'HEAD', `refs/heads/${branch}`]);
+        // The index only mirrors the new commit for whoever looks later; the push does not need it,
+        // and after a fault (a full disk) a stale index.lock may be in the way.
+        await this.run(['reset', '-q']).catch(() => undefined);
     }
-    /** Puts `folder` back as it is in `base`: changes undone, new files removed. */
-    async revertFolder(base, folder) {
-        await this.run(['checkout', base, '--', folder]).catch(() => undefined); // the folder may not exist in base
-        await this.run(['clean', '-fdq', '--', folder]);
-        const left = await this.run(['diff', '--name-only', base, '--', folder]);
-        for (const file of left.split('\n').filter((line) => line !== ''))
-            await this.run(['rm', '-q', '--cached', '--ignore-unmatch', file]);
+    async diffStat(base, commit = 'HEAD') {
+        return (await this.run(['diff', '--no-ext-diff', '--no-textconv', '--stat', base, commit])).trimEnd();
     }
-    async diffStat(base) {
-        return (await this.run(['diff', '--stat', base, 'HEAD'])).trimEnd();
+    async patch(base, commit = 'HEAD') {
+        return this.run(['diff', '--no-ext-diff', '--no-textconv', '--binary', base, commit]);
     }
-    async patch(base) {
-        return this.run(['diff', '--binary', base, 'HEAD']);
-    }
-    /** The only push there is: `push origin <branch>`, never forced, never the default branch. */
+    /**
+     * The only push there is: the branch to the same branch on origin, never forced, never the
+     * default branch. The push config (the credential) goes to this one command, in its environment.
+     */
     async push(branch, defaultBranch) {
         if (branch === defaultBranch)
             throw new GitError(['push', 'origin', branch], 'refusing to push the default branch');
-        await this.run(['push', 'origin', branch]);
+        await this.run(['push', 'origin', `refs/heads/${branch}:refs/heads/${branch}`], {}, this.options.pushConfig ?? []);
     }
 }
-/** What git needs to run, and nothing more: no tokens, no inputs. */
-function gitEnvironment(source) {
-    return {
-        PATH: source.PATH,
-        HOME: source.HOME,
+/** How git ended, without the command line (it is long, and says nothing the caller does not know). */
+function whyItFailed(error, timeoutMs) {
+    if (error.killed && error.signal === 'SIGKILL')
+        return `git did not finish within ${Math.round(timeoutMs / 1000)} s and was stopped (something in the repository, such as a FIFO where git reads a file, may block it)`;
+    if (error.signal)
+        return `git was killed by ${error.signal}${error.signal === 'SIGXFSZ' ? ' (a file grew past the size limit)' : ''}`;
+    return typeof error.code === 'number' ? `git exited with code ${error.code}` : error.message;
+}
+/** Config through the environment (git 2.31+): it is in no file and on no command line. */
+function configEnvironment(entries) {
+    if (entries.length === 0)
+        return {};
+    const env = { GIT_CONFIG_COUNT: String(entries.length) };
+    entries.forEach((entry, index) => {
+        env[`GIT_CONFIG_KEY_${index}`] = entry.key;
+        env[`GIT_CONFIG_VALUE_${index}`] = entry.value ?? 'true';
+    });
+    return env;
+}
+const PROXY_VARIABLES = [
+    'http_proxy',
+    'https_proxy',
+    'HTTP_PROXY',
+    'HTTPS_PROXY',
+    'no_proxy',
+    'NO_PROXY',
+    'ALL_PROXY',
+    'all_proxy'
+];
+/**
+ * What git needs to run, and nothing more: no tokens, no inputs, no GIT_* from outside. PATH holds
+ * only git's own folder and the system's, for the helpers git starts (ssh, its remote helpers).
+ */
+function gitEnvironment(binary, root, source) {
+    const home = privateHome();
+    const env = {
+        PATH: [...new Set([external_node_path_default().dirname(binary.path), '/usr/bin', '/bin'])].join((external_node_path_default()).delimiter),
+        HOME: home,
+        XDG_CONFIG_HOME: home,
         LANG: source.LANG ?? 'C.UTF-8',
         GIT_TERMINAL_PROMPT: '0',
         GIT_CONFIG_GLOBAL: '/dev/null',
-        GIT_CONFIG_NOSYSTEM: '1'
+        GIT_CONFIG_NOSYSTEM: '1',
+        GIT_NO_REPLACE_OBJECTS: '1',
+        // A workspace whose .git was removed must not make git use a repository above it.
+        GIT_CEILING_DIRECTORIES: external_node_path_default().dirname(external_node_path_default().resolve(root))
     };
+    for (const name of PROXY_VARIABLES)
+        if (source[name])
+            env[name] = source[name];
+    return env;
+}
+let home;
+/** An empty folder of the action's own, as git's HOME: no ~/.gitconfig, no XDG git files. */
+function privateHome() {
+    home ??= (0,external_node_fs_.mkdtempSync)(external_node_path_default().join((0,external_node_os_.tmpdir)(), 'compact-agent-git-home-'));
+    return home;
 }
 
 ;// CONCATENATED MODULE: ./src/git/changed-files.ts
@@ -54470,8 +54846,6 @@ function execFileSync(file, arguments_ = [], options = {}) {
 
 
 
-// EXTERNAL MODULE: external "node:os"
-var external_node_os_ = __nccwpck_require__(8161);
 // EXTERNAL MODULE: ./node_modules/globby/node_modules/ignore/index.js
 var ignore = __nccwpck_require__(3417);
 ;// CONCATENATED MODULE: ./node_modules/is-path-inside/index.js
