@@ -108,7 +108,7 @@ describe('the model table', () => {
       cacheWritePerMTok: 6.25,
       cacheWrite1hPerMTok: 10,
       cacheReadPerMTok: 0.5,
-      pricedSince: '2025-11-24'
+      pricedSince: '2026-04-16'
     });
     expect(resolveModelSpec('claude-opus-4-1').prices.inputPerMTok).toBe(15);
     expect(resolveModelSpec('claude-haiku-4-5').prices.outputPerMTok).toBe(5);

@@ -98,11 +98,22 @@ describe('the model catalogue', () => {
   });
 
   it('knows which models bind thinking to the conversation and refuse forced tool use', () => {
-    for (const id of ['claude-sonnet-5-5', 'claude-opus-5-5', 'claude-haiku-5-5', 'claude-fable-5-1']) {
+    for (const id of [
+      'claude-sonnet-5-5',
+      'claude-opus-5-5',
+      'claude-haiku-5-5',
+      'claude-fable-5-1',
+      'claude-fable-5-2'
+    ]) {
       const row = findModel(id)!;
       expect(row.thinking.boundToConversation).toBe(true);
-      expect(row.refuses).toMatchObject({ forcedToolChoice: true, prefill: true, manualThinking: true });
+      expect(row.refuses).toMatchObject({ prefill: true, manualThinking: true, samplingParameters: true });
     }
+    // What's new in Haiku 5.5 does not list forced tool use among its 400s; Sonnet 5.5's guide does.
+    expect(findModel('claude-haiku-5-5')!.refuses.forcedToolChoice).toBe(false);
+    expect(findModel('claude-sonnet-5-5')!.refuses.forcedToolChoice).toBe(true);
+    // Opus 4.8 has adaptive thinking only on request: we do not ask for it.
+    expect(findModel('claude-opus-4-8')!.thinking.mode).toBe('adaptive-opt-in');
     expect(findModel('claude-sonnet-5')!.thinking.boundToConversation).toBe(false);
     expect(findModel('claude-haiku-4-5')!.thinking.mode).toBe('manual');
   });

@@ -80,6 +80,13 @@ describe('the thinking settings of a request', () => {
     expect(requests.bindsThinking).toBe(true);
   });
 
+  it('does not ask an opt-in model (Opus 4.8) to think, but passes its effort', () => {
+    expect(thinkingSettings(resolveModelSpec('claude-opus-4-8'), 'high')).toMatchObject({
+      thinking: undefined,
+      effort: 'high'
+    });
+  });
+
   it('sends no thinking and no effort to a manual-thinking model (Claude 4.x runs without thinking)', () => {
     const settings = thinkingSettings(resolveModelSpec('claude-haiku-4-5'), 'high');
     expect(settings).toEqual({

@@ -38,7 +38,8 @@ export function thinkingSettings(
   effort: Effort | undefined,
   editPolicy: ThinkingEditPolicy = 'strip'
 ): ThinkingSettings {
-  const adaptive = spec.thinking.mode !== 'manual';
+  // Opt-in models (Opus 4.6-4.8) are not asked to think: they run as they always did here.
+  const adaptive = spec.thinking.mode === 'adaptive' || spec.thinking.mode === 'adaptive-always-on';
   const dropBlock = adaptive && spec.thinking.boundToConversation && editPolicy === 'drop_block';
   return {
     // The documented beta field; the SDK's non-beta type does not list it yet.
