@@ -216,15 +216,18 @@ describe('fake Anthropic through the SDK', () => {
 });
 
 describe('context window', () => {
+  // A catalogue model given a tiny window by the test (made-up ids are 404s now).
+  const TINY_WINDOW_MODEL = 'claude-haiku-4-5';
+
   test('a prompt over the model window is rejected: prompt is too long: N tokens > M maximum', async () => {
     const fake = await startFakeAnthropic({
-      contextWindow: (model) => (model === 'tiny-model' ? 10 : 200_000)
+      contextWindow: (model) => (model === TINY_WINDOW_MODEL ? 10 : 200_000)
     });
     try {
       const client = clientFor(fake);
       const error = await rejectionOf(
         client.messages
-          .stream({ model: 'tiny-model', max_tokens: 10, messages: [{ role: 'user', content: TASK }] })
+          .stream({ model: TINY_WINDOW_MODEL, max_tokens: 10, messages: [{ role: 'user', content: TASK }] })
           .finalMessage()
       );
       expect(error).toBeInstanceOf(Anthropic.BadRequestError);
@@ -242,7 +245,7 @@ describe('context window', () => {
       expect(
         (
           await client.messages.countTokens({
-            model: 'tiny-model',
+            model: TINY_WINDOW_MODEL,
             messages: [{ role: 'user', content: TASK }]
           })
         ).input_tokens

@@ -40,6 +40,8 @@ export function replyAsMessage(content: readonly WireContentBlock[]): Comparable
           return [{ type: 'tool_use', id: block.id, name: block.name, input: block.input }];
         case 'thinking':
           return [{ type: 'thinking', thinking: block.thinking, signature: block.signature }];
+        case 'redacted_thinking':
+          return [{ type: 'redacted_thinking', data: block.data }];
       }
     })
   };

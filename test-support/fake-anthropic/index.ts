@@ -14,3 +14,5 @@ export * from './sse.js';
 export * from './replies.js';
 export * from './server.js';
 export * from './prompt-cache.js';
+export * from './model-rules.js';
+export * from './thinking-binding.js';

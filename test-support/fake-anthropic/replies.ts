@@ -39,6 +39,11 @@ export function thinking(value: string, signature?: string): ReplyBlock {
     : { type: 'thinking', thinking: value, signature };
 }
 
+/** A redacted_thinking block: the fake binds `hidden` into its opaque `data`, as it signs thinking. */
+export function redactedThinking(hidden = ''): ReplyBlock {
+  return { type: 'redacted_thinking', thinking: hidden };
+}
+
 /** Stop reason defaults to 'tool_use' when a tool_use block is present, else 'end_turn'. */
 export function reply(...content: ReplyBlock[]): ScriptedReply {
   return { content };

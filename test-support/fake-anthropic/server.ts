@@ -21,6 +21,8 @@ import type {
   FaultSchedule,
   ParsedRequest,
   RecordedRequest,
+  RejectionKind,
+  ReplyBlock,
   Script,
   ScriptedReply,
   WireContentBlock,
@@ -29,6 +31,15 @@ import type {
 } from './types.js';
 import { noCacheUsage, type UsageModel } from './usage.js';
 import { parseRequest } from './validate.js';
+import { findModel } from '../../src/config/model-catalog.js';
+import { betasOf, dropsInvalidBlocks, lookUpModel, modelErrorText, refusedParameter } from './model-rules.js';
+import {
+  droppedTransformations,
+  THINKING_BINDING_BETA,
+  ThinkingBinder,
+  withoutBlocks,
+  type InvalidThinkingBlock
+} from './thinking-binding.js';
 import { closeLoopback, flattenHeaders, listenOnLoopback } from '../loopback.js';
 
 /** The real API's body limit (413 request_too_large above it). */
@@ -40,7 +51,7 @@ export interface FakeAnthropicOptions {
   script?: Script;
   /** Faults by call, consulted when no queued fault (injectFault) is pending. /v1/messages only. */
   faults?: FaultSchedule;
-  /** Tokens per model (default 200,000); over it → 400 prompt is too long. */
+  /** Tokens per model (default: the catalogue's window, else 200,000); over it → 400 prompt is too long. */
   contextWindow?: number | ((model: string) => number);
   /** Splits prompt tokens into uncached / cache write / cache read. Default: no cache. */
   usageModel?: UsageModel;
@@ -68,6 +79,15 @@ export interface FakeAnthropic {
   /** Queue a fault for the next `times` (default 1) /v1/messages requests that pass validation. */
   injectFault(fault: Fault, times?: number): void;
   close(): Promise<void>;
+}
+
+/** A request on its way to the script: as sent (what signatures bind to) and as the model sees it. */
+interface AnsweredRequest {
+  sent: ParsedRequest;
+  seen: ParsedRequest;
+  /** The anthropic-beta header named thinking-binding-controls: the answer lists input_transformations. */
+  reportTransformations: boolean;
+  dropped: readonly InvalidThinkingBlock[];
 }
 
 const defaultScript: Script = () => ({
@@ -159,13 +179,23 @@ function toWireBlocks(reply: ScriptedReply): WireContentBlock[] {
           caller: { type: 'direct' }
         };
       case 'thinking':
-        return {
-          type: 'thinking',
-          thinking: block.thinking,
-          signature: block.signature ?? randomBytes(48).toString('base64')
-        };
+        // Unsigned blocks are signed by the ThinkingBinder once the whole reply is known.
+        return { type: 'thinking', thinking: block.thinking, signature: block.signature ?? '' };
+      case 'redacted_thinking':
+        return { type: 'redacted_thinking', data: block.data ?? '' };
     }
   });
+}
+
+/** The reply blocks the fake signs (index → the text to bind): thinking without a signature, redacted without data. */
+function unsignedBlocks(content: readonly ReplyBlock[]): Map<number, string> {
+  const unsigned = new Map<number, string>();
+  content.forEach((block, index) => {
+    if (block.type === 'thinking' && block.signature === undefined) unsigned.set(index, block.thinking);
+    if (block.type === 'redacted_thinking' && block.data === undefined)
+      unsigned.set(index, block.thinking ?? '');
+  });
+  return unsigned;
 }
 
 /** A script written in plain JS could return anything; fail loudly (as a 500) rather than stream garbage. */
@@ -176,7 +206,7 @@ function checkReply(reply: unknown): asserts reply is ScriptedReply {
   for (const block of content as unknown[]) {
     const type: unknown =
       typeof block === 'object' && block !== null && 'type' in block ? block.type : undefined;
-    if (type !== 'text' && type !== 'tool_use' && type !== 'thinking') {
+    if (type !== 'text' && type !== 'tool_use' && type !== 'thinking' && type !== 'redacted_thinking') {
       throw new Error(`script reply block has unsupported type ${JSON.stringify(type)}`);
     }
   }
@@ -188,6 +218,7 @@ class FakeAnthropicServer implements FakeAnthropic {
   private readonly queue: Fault[] = [];
   private readonly closing = new AbortController();
   private readonly ownsCounter: boolean;
+  private readonly binder = new ThinkingBinder();
   private calls = 0;
   /** Requests that reached the fault stage since the last consumed call (retries of one call). */
   private attempts = 0;
@@ -252,13 +283,21 @@ class FakeAnthropicServer implements FakeAnthropic {
     const read = await readBody(req, this.options.maxBodyBytes ?? MAX_BODY_BYTES);
     if (read.kind === 'aborted') return;
     const endpoint = req.method === 'POST' ? ROUTES[url.pathname] : undefined;
-    if (endpoint === undefined) return this.sendError(res, record, 404, 'not_found_error', 'Not Found');
+    if (endpoint === undefined)
+      return this.reject(res, record, 404, 'not_found_error', 'not_found', 'Not Found');
 
     const key = apiKeyOf(req.headers);
     if (key === undefined)
-      return this.sendError(res, record, 401, 'authentication_error', 'x-api-key header is required');
+      return this.reject(
+        res,
+        record,
+        401,
+        'authentication_error',
+        'authentication',
+        'x-api-key header is required'
+      );
     if (this.options.apiKey !== undefined && key !== this.options.apiKey) {
-      return this.sendError(res, record, 401, 'authentication_error', 'invalid x-api-key');
+      return this.reject(res, record, 401, 'authentication_error', 'authentication', 'invalid x-api-key');
     }
     if (read.kind === 'too_large') return this.sendTooLarge(res, record);
 
@@ -266,11 +305,12 @@ class FakeAnthropicServer implements FakeAnthropic {
     try {
       body = JSON.parse(read.text);
     } catch {
-      return this.sendError(
+      return this.reject(
         res,
         record,
         400,
         'invalid_request_error',
+        'invalid_request',
         'There was an error parsing the body of your request: invalid JSON'
       );
     }
@@ -283,28 +323,64 @@ class FakeAnthropicServer implements FakeAnthropic {
     const parsed = parseRequest(body, {
       endpoint,
       anthropicVersion: record.headers['anthropic-version'],
-      contextWindow: this.options.contextWindow ?? DEFAULT_CONTEXT_WINDOW,
+      contextWindow:
+        this.options.contextWindow ?? ((model) => findModel(model)?.contextWindow ?? DEFAULT_CONTEXT_WINDOW),
       countPromptTokens: (request) => sumTokens(promptSegments(request))
     });
-    if (!parsed.ok) return this.sendError(res, record, 400, 'invalid_request_error', parsed.message);
+    if (!parsed.ok) {
+      const kind = parsed.message.startsWith('prompt is too long') ? 'prompt_too_long' : 'invalid_request';
+      return this.reject(res, record, 400, 'invalid_request_error', kind, parsed.message);
+    }
     const request = parsed.request;
     if (this.options.recordBodies !== false) record.request = request;
 
+    const found = lookUpModel(request.model);
+    if ('violation' in found) return this.rejectWith(res, record, found.violation);
     if (endpoint === 'count_tokens') {
       const inputTokens = sumTokens(promptSegments(request));
       record.response = { kind: 'count_tokens', status: 200, input_tokens: inputTokens };
       return this.sendJson(res, 200, { input_tokens: inputTokens });
     }
-    return this.answerMessages(req, res, record, request, promptSegments(request));
+    const betas = betasOf(record.headers['anthropic-beta']);
+    const refusal = refusedParameter(request, found.row, betas);
+    if (refusal) return this.rejectWith(res, record, refusal);
+
+    // Preserved thinking: replayed blocks must match their prefix (rows that bind only).
+    const invalid = found.row.thinking.boundToConversation ? this.binder.verify(request) : [];
+    const dropMode = dropsInvalidBlocks(request, betas);
+    const firstPrefixMismatch = invalid.find((block) => block.reason === 'prefix_binding_mismatch');
+    if (firstPrefixMismatch && !dropMode) {
+      const message = modelErrorText.thinkingBinding(
+        firstPrefixMismatch.messageIndex,
+        firstPrefixMismatch.blockIndex
+      );
+      return this.reject(res, record, 400, 'invalid_request_error', 'thinking_binding', message);
+    }
+    // Another model's blocks are dropped without an error; prefix mismatches only under drop_block.
+    const dropped: InvalidThinkingBlock[] = invalid;
+    if (dropped.length > 0) record.droppedThinking = droppedTransformations(dropped);
+    const seen = withoutBlocks(request, dropped);
+    const answeredSegments =
+      dropped.length > 0 ? renderPrompt(seen, this.tokenCounter) : promptSegments(request);
+    const reportTransformations = betas.includes(THINKING_BINDING_BETA);
+    return this.answerMessages(
+      req,
+      res,
+      record,
+      { sent: request, seen, reportTransformations, dropped },
+      answeredSegments
+    );
   }
 
   private async answerMessages(
     req: IncomingMessage,
     res: ServerResponse,
     record: RecordedRequest,
-    request: ParsedRequest,
+    answering: AnsweredRequest,
     segments: PromptSegment[]
   ): Promise<void> {
+    // The script and the usage model see what the model sees (dropped thinking blocks removed).
+    const request = answering.seen;
     const callIndex = this.calls;
     const fault =
       this.queue.shift() ??
@@ -333,7 +409,7 @@ class FakeAnthropicServer implements FakeAnthropic {
     this.attempts = 0;
     record.callIndex = callIndex;
 
-    const content = toWireBlocks(reply);
+    const content = this.binder.signReply(answering.sent, toWireBlocks(reply), unsignedBlocks(reply.content));
     const promptTokens = sumTokens(segments);
     const input = (this.options.usageModel ?? noCacheUsage)({
       request,
@@ -351,6 +427,8 @@ class FakeAnthropicServer implements FakeAnthropic {
       service_tier: 'standard'
     };
     const message = this.message(request, content, defaultStopReason(reply), usage);
+    if (answering.reportTransformations)
+      message.input_transformations = droppedTransformations(answering.dropped);
     record.response = { kind: 'message', status: 200, stream: request.stream, message, usage };
     const delayMs = fault?.kind === 'slow_stream' ? fault.delayMs : 0;
     if (request.stream) {
@@ -481,6 +559,27 @@ class FakeAnthropicServer implements FakeAnthropic {
     res.end(body);
   }
 
+  /** A refusal by the fake's own rules (not a fault): recorded with its kind so tests can count them. */
+  private reject(
+    res: ServerResponse,
+    record: RecordedRequest,
+    status: number,
+    errorType: string,
+    kind: RejectionKind,
+    message: string
+  ): void {
+    record.rejected = { kind, message };
+    this.sendError(res, record, status, errorType, message);
+  }
+
+  private rejectWith(
+    res: ServerResponse,
+    record: RecordedRequest,
+    violation: { status: number; errorType: string; kind: RejectionKind; message: string }
+  ): void {
+    this.reject(res, record, violation.status, violation.errorType, violation.kind, violation.message);
+  }
+
   private sendError(
     res: ServerResponse,
     record: RecordedRequest,
@@ -513,6 +612,7 @@ class FakeAnthropicServer implements FakeAnthropic {
   private sendTooLarge(res: ServerResponse, record: RecordedRequest): void {
     const message = 'Request exceeds the maximum size';
     record.response = { kind: 'error', status: 413, errorType: 'request_too_large', message };
+    record.rejected = { kind: 'too_large', message };
     const body = JSON.stringify({ error: { type: 'request_too_large', message } });
     res.writeHead(413, {
       'content-type': 'application/json',

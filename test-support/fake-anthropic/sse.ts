@@ -43,6 +43,9 @@ function blockStart(block: WireContentBlock): WireContentBlock {
       return { ...block, input: {} };
     case 'thinking':
       return { ...block, thinking: '', signature: '' };
+    case 'redacted_thinking':
+      // Arrives whole in content_block_start, with no deltas.
+      return block;
   }
 }
 
@@ -61,6 +64,8 @@ function blockDeltas(block: WireContentBlock): unknown[] {
         ...chunkString(block.thinking).map((t) => ({ type: 'thinking_delta', thinking: t })),
         { type: 'signature_delta', signature: block.signature }
       ];
+    case 'redacted_thinking':
+      return [];
   }
 }
 

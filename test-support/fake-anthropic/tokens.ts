@@ -135,7 +135,7 @@ export function renderBlock(block: ContentBlockParam | ReplyBlock | WireContentB
     case 'thinking':
       return block.thinking;
     case 'redacted_thinking':
-      return block.data;
+      return block.data ?? '';
     default:
       // Images, documents and server-tool blocks: counted as their JSON (an overestimate for base64 images).
       return JSON.stringify(withoutCacheControl(block));

@@ -6,6 +6,8 @@
  * usage model can rely on them. The reply side mirrors what the real API sends.
  */
 
+import type { ThinkingDroppedTransformation } from './thinking-binding.js';
+
 export type JsonObject = { [key: string]: unknown };
 
 export interface CacheControl {
@@ -139,7 +141,9 @@ export type StopReason =
 export type ReplyBlock =
   | { type: 'text'; text: string }
   | { type: 'tool_use'; name: string; input: JsonObject; id?: string }
-  | { type: 'thinking'; thinking: string; signature?: string };
+  | { type: 'thinking'; thinking: string; signature?: string }
+  /** `thinking` is the hidden text the fake binds into `data`; a given `data` is sent as is. */
+  | { type: 'redacted_thinking'; thinking?: string; data?: string };
 
 export interface ScriptedReply {
   content: ReplyBlock[];
@@ -158,7 +162,8 @@ export type Script = (request: ParsedRequest, ctx: ScriptContext) => ScriptedRep
 export type WireContentBlock =
   | { type: 'text'; text: string; citations: null }
   | { type: 'tool_use'; id: string; name: string; input: JsonObject; caller: { type: 'direct' } }
-  | { type: 'thinking'; thinking: string; signature: string };
+  | { type: 'thinking'; thinking: string; signature: string }
+  | { type: 'redacted_thinking'; data: string };
 
 export interface CacheCreationBreakdown {
   ephemeral_5m_input_tokens: number;
@@ -195,6 +200,8 @@ export interface WireMessage {
   container: null;
   diagnostics: null;
   usage: WireUsage;
+  /** Sent only with `anthropic-beta: thinking-binding-controls-2026-08-01` (`[]` when nothing was dropped). */
+  input_transformations?: ThinkingDroppedTransformation[];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -269,4 +276,25 @@ export interface RecordedRequest {
   response?: RecordedResponse;
   /** What the script threw, when it did. */
   scriptError?: unknown;
+  /** Set when the fake refused the request (4xx of its own rules, never a fault): why, in one word, and the text sent. */
+  rejected?: { kind: RejectionKind; message: string };
+  /** Replayed thinking blocks dropped before the model saw them (drop_block, or another model's block). */
+  droppedThinking?: ThinkingDroppedTransformation[];
 }
+
+/**
+ * Why the fake refused a request: `invalid_request` (shape), `prompt_too_long`, `unknown_model`
+ * (404), `refused_parameter` (a setting the model answers with 400), `thinking_binding` (a replayed
+ * thinking block bound to a different conversation), `beta_required` (a beta field without its
+ * header), `authentication`, `too_large`, `not_found` (route).
+ */
+export type RejectionKind =
+  | 'invalid_request'
+  | 'prompt_too_long'
+  | 'unknown_model'
+  | 'refused_parameter'
+  | 'thinking_binding'
+  | 'beta_required'
+  | 'authentication'
+  | 'too_large'
+  | 'not_found';

@@ -168,6 +168,7 @@ const BLOCK_FIELDS: Record<string, ReadonlySet<string>> = {
   redacted_thinking: new Set(['type', 'data'])
 };
 const TOOL_CHOICE_TYPES = ['auto', 'any', 'tool', 'none'] as const;
+const THINKING_TYPES = ['enabled', 'disabled', 'adaptive', 'between_tools'] as const;
 
 export function isJsonObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -290,8 +291,13 @@ function parseNumber(value: unknown, path: string): number {
 
 function checkThinking(thinking: unknown, maxTokens: number | undefined): void {
   if (!isJsonObject(thinking)) reject(errorText.notA('thinking', 'dictionary'));
-  if (!isOneOf(thinking.type, ['enabled', 'disabled', 'adaptive'])) {
-    reject(errorText.literal('thinking.type', ['enabled', 'disabled', 'adaptive']));
+  if (!isOneOf(thinking.type, THINKING_TYPES)) reject(errorText.literal('thinking.type', THINKING_TYPES));
+  if ('block_binding' in thinking && thinking.block_binding !== null) {
+    const path = `thinking.${thinking.type}.block_binding`;
+    if (!isJsonObject(thinking.block_binding)) reject(errorText.notA(path, 'dictionary'));
+    const behavior = thinking.block_binding.prefix_mismatch_behavior;
+    if (behavior !== undefined && behavior !== null && !isOneOf(behavior, ['error', 'drop_block']))
+      reject(errorText.literal(`${path}.prefix_mismatch_behavior`, ['error', 'drop_block']));
   }
   if (thinking.type !== 'enabled') return;
   const budget = parseInteger(thinking.budget_tokens, 'thinking.enabled.budget_tokens', 1024);
