@@ -7,7 +7,7 @@ import { compactionSettings, type CompactionOptions } from '../compaction/settin
 import { AnthropicModelClient } from '../model/anthropic-client.js';
 import type { ModelClient } from '../model/model-client.js';
 import { RequestBuilder } from '../model/request-builder.js';
-import { thinkingSettings } from '../model/thinking.js';
+import { thinkingSettings, type ThinkingEditPolicy } from '../model/thinking.js';
 import { buildToolEnvironment } from '../tools/environment.js';
 import { createDefaultTools } from '../tools/index.js';
 import { Workspace } from '../tools/workspace.js';
@@ -36,6 +36,8 @@ export interface SessionOptions {
   readonly now?: () => number;
   /** Applied to everything written under the run folder (transcript, log, segments, spills). */
   readonly redact?: (text: string) => string;
+  /** How invalidated thinking is handled; `strip` unless a measurement asks for the alternative. */
+  readonly thinkingEditPolicy?: ThinkingEditPolicy;
 }
 
 /** What a custom compactor may build on: the same model, request shape and run folder. */
@@ -80,7 +82,7 @@ export async function runSession(options: SessionOptions): Promise<SessionOutcom
       maxTokens: config.maxOutputTokens,
       systemPrompt: buildSystemPrompt(),
       tools: tools.definitions,
-      thinking: thinkingSettings(config.modelSpec, config.effort)
+      thinking: thinkingSettings(config.modelSpec, config.effort, options.thinkingEditPolicy)
     });
     const parts: CompactorParts = {
       model,
