@@ -244,7 +244,7 @@ export function createWordStatsSession(): WordStatsSession {
     progress.summaries.push({ manual });
     return reply(
       thinking('Summarize what the next steps need: the bug, the evidence, what is done and what is left.'),
-      text(manual ? focusedSummary(known) : progressSummary(known, step))
+      text(manual ? focusedSummary(known) : progressSummary(known))
     );
   };
 
@@ -328,7 +328,7 @@ function comparisonScript(): string {
 }
 
 /** An auto-compaction summary as a real model writes it: the asked-for sections, loosely, some merged. */
-function progressSummary(known: Knowledge, step: number): string {
+function progressSummary(known: Knowledge): string {
   return [
     '## Task and intent',
     'Issue #1 (from @Codertocat): the word count test fails on text with several spaces; fix it.',
@@ -347,8 +347,9 @@ function progressSummary(known: Knowledge, step: number): string {
     `- Comparison: ${mismatches(known)} mismatches; every one has a double space, a tab or a newline between words.`,
     '',
     '## Current state and next step',
-    `Investigation nearly done (step ${step}). Nothing edited yet. Next: replace the single-space split with`,
-    '`split(/\\s+/)`, delete `scratch/`, run `npm test`, and add a test for tab-only separators.'
+    `Investigation nearly done: ${known.spillPath ? 'the comparison output has been read' : 'the comparison has run'}. Nothing edited yet.`,
+    'Next: replace the single-space split with `split(/\\s+/)`, delete `scratch/`, run `npm test`, and add a',
+    'test for tab-only separators.'
   ].join('\n');
 }
 
