@@ -95,12 +95,12 @@ async function main(): Promise<number> {
   const { workspace, origin } = prepareCheckout();
   const payload = issueCommentPayload();
   const model = resolveModelSpec(DEFAULT_MODEL);
-  const fixer = createWordStatsSession();
+  const session = createWordStatsSession();
   const [github, artifacts, anthropic] = await Promise.all([
     startFakeGitHub(stateFromPayload(payload, { senderPermission: 'write' })),
     startFakeArtifacts(),
     startFakeAnthropic({
-      script: fixer,
+      script: session,
       usageModel: createPromptCache({ minCacheableTokens: model.minCacheableTokens })
     })
   ]);
@@ -148,7 +148,7 @@ async function main(): Promise<number> {
     const modelRequests = anthropic.requests.filter((r) => r.path === '/v1/messages');
     console.log(
       `model requests: ${modelRequests.length} ` +
-        `(${fixer.progress.agentTurns} agent turns, ${fixer.progress.summaries.length} summaries), ` +
+        `(${session.progress.agentTurns} agent turns, ${session.progress.summaries.length} summaries), ` +
         `thinking blocks sent back: ${modelRequests.reduce((sum, r) => sum + thinkingBlocksIn(r.request), 0)}, ` +
         `rejected by the strict fake: ${rejected}`
     );
@@ -157,7 +157,8 @@ async function main(): Promise<number> {
       ...(run.code === 0 ? [] : [`the action exited with code ${run.code ?? 'none'}`]),
       ...(fixed ? [] : ['the pushed branch does not pass its tests']),
       ...(rejected === 0 ? [] : [`the fake rejected ${rejected} request(s)`]),
-      ...(fixer.progress.finished ? [] : ['the scripted model did not finish its session']),
+      ...(session.progress.finished ? [] : ['the scripted model did not finish its session']),
+      ...(session.progress.spillReadBack ? [] : ['the model never read a spilled result back']),
       ...shortfalls(counts, cache)
     ];
     if (problems.length > 0) {
