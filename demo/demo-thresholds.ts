@@ -8,10 +8,10 @@ import { DEFAULT_MODEL, resolveModelSpec } from '../src/config/models.js';
  * Spill is not lowered: its 50,000-character limit is fixed, and the session really exceeds it.
  */
 export const DEMO_COMPACTION_INPUTS = {
-  compaction_threshold_tokens: '4500',
+  compaction_threshold_tokens: '4000',
   micro_keep_recent: '3',
   micro_clear_at_least: '800',
-  compaction_keep_tail: '900'
+  compaction_keep_tail: '700'
 } as const;
 
 /** What the action uses on the default model when these inputs are left out. */

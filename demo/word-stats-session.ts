@@ -158,7 +158,7 @@ export function createWordStatsSession(): WordStatsSession {
       turn(
         'Every MISMATCH line has a double space, a tab or a newline; single-space lines are all ok. Checking the end of the file to be sure the pattern holds.',
         'Checking the end of the output as well.',
-        toolUse('read_file', { path: k.spillPath ?? COMPARISON_OUTPUT, offset: 1441, limit: 60 })
+        toolUse('read_file', { path: k.spillPath ?? COMPARISON_OUTPUT, offset: 1401, limit: 100 })
       ),
     () =>
       turn(
