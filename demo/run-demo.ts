@@ -1,9 +1,12 @@
 /**
  * `npm run demo`: the whole action, offline. The built action (dist/index.js) runs on a real
  * webhook payload, an `/agent` comment from @octokit/webhooks-examples, against loopback fakes of
- * GitHub, the artifact service and the Anthropic API (a scripted model), in a copy of
- * examples/word-stats whose test really fails, with a local bare repository as `origin`.
- * The demo prints the comment the action posted, and checks the pushed fix by running the tests.
+ * GitHub, the artifact service and the Anthropic API (a scripted model, with the prompt-cache usage
+ * model), in a copy of examples/word-stats whose test really fails, with a local bare repository as
+ * `origin`. The compaction thresholds are lowered through the action's own inputs so that every layer
+ * fires on this small code base. The demo prints the comment the action posted, the compactions by
+ * layer and the cache-read share, and checks the pushed fix by running the tests. It exits non-zero
+ * when any of that falls short, so CI catches a regression.
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync } from 'node:fs';
@@ -12,10 +15,18 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runAction } from '../test-support/action-runner.js';
-import { startFakeAnthropic } from '../test-support/fake-anthropic/index.js';
+import {
+  blocksOf,
+  createPromptCache,
+  startFakeAnthropic,
+  type ParsedRequest
+} from '../test-support/fake-anthropic/index.js';
 import { startFakeArtifacts } from '../test-support/fake-artifacts/index.js';
 import { startFakeGitHub, stateFromPayload } from '../test-support/fake-github/index.js';
-import { wordStatsFixer } from './word-stats-fixer.js';
+import { DEFAULT_MODEL, resolveModelSpec } from '../src/config/models.js';
+import { DEMO_COMPACTION_INPUTS, describeDemoThresholds } from './demo-thresholds.js';
+import { cacheReadShare, layerCounts, layerLine, readCompactionLayers, shortfalls } from './layer-check.js';
+import { createWordStatsSession } from './word-stats-session.js';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const COMMENT = '/agent the word count test fails on text with several spaces; please fix it';
@@ -64,6 +75,13 @@ function issueCommentPayload(): Record<string, unknown> {
   return payload;
 }
 
+/** Thinking blocks the action sent back in a request's history (preserved thinking). */
+function thinkingBlocksIn(request: ParsedRequest | undefined): number {
+  return (request?.messages ?? [])
+    .flatMap((message) => blocksOf(message))
+    .filter((block) => block.type === 'thinking').length;
+}
+
 function testsPass(cwd: string): boolean {
   try {
     execFileSync('npm', ['test'], { cwd, stdio: 'ignore' });
@@ -76,20 +94,26 @@ function testsPass(cwd: string): boolean {
 async function main(): Promise<number> {
   const { workspace, origin } = prepareCheckout();
   const payload = issueCommentPayload();
+  const model = resolveModelSpec(DEFAULT_MODEL);
+  const session = createWordStatsSession();
   const [github, artifacts, anthropic] = await Promise.all([
     startFakeGitHub(stateFromPayload(payload, { senderPermission: 'write' })),
     startFakeArtifacts(),
-    startFakeAnthropic({ script: wordStatsFixer })
+    startFakeAnthropic({
+      script: session,
+      usageModel: createPromptCache({ minCacheableTokens: model.minCacheableTokens })
+    })
   ]);
   try {
     console.log(
       `compact-agent demo: @Codertocat comments on issue #1 of ${github.repo.full_name}:\n  ${COMMENT}\n`
     );
+    console.log(`${describeDemoThresholds()}\n`);
     console.log(`before: npm test ${testsPass(workspace) ? 'passes' : 'fails'} in ${workspace}\n`);
     const run = await runAction({
       eventName: 'issue_comment',
       payload,
-      inputs: {},
+      inputs: { ...DEMO_COMPACTION_INPUTS },
       workspace,
       github,
       artifacts,
@@ -103,6 +127,9 @@ async function main(): Promise<number> {
     );
     console.log(report?.body ?? '(no comment)');
     console.log('\n────────────────────────────────────────────────────────────────────────\n');
+    const counts = layerCounts(readCompactionLayers(run.outputs.transcript_dir ?? workspace));
+    const cache = cacheReadShare(run.outputs);
+    console.log(layerLine(counts, cache));
     const branch = run.outputs.branch_name;
     const check = mkdtempSync(path.join(tmpdir(), 'compact-agent-demo-check-'));
     let fixed = false;
@@ -118,11 +145,28 @@ async function main(): Promise<number> {
     console.log(
       `artifact: ${artifacts.artifacts.map((a) => `${a.name} (${a.size} bytes)`).join(', ') || '(none)'}`
     );
+    const modelRequests = anthropic.requests.filter((r) => r.path === '/v1/messages');
     console.log(
-      `model requests: ${anthropic.requests.filter((r) => r.path === '/v1/messages').length}, rejected by the strict fake: ${rejected}`
+      `model requests: ${modelRequests.length} ` +
+        `(${session.progress.agentTurns} agent turns, ${session.progress.summaries.length} summaries), ` +
+        `thinking blocks sent back: ${modelRequests.reduce((sum, r) => sum + thinkingBlocksIn(r.request), 0)}, ` +
+        `rejected by the strict fake: ${rejected}`
     );
     console.log(`outputs: ${JSON.stringify(run.outputs)}`);
-    return run.code === 0 && fixed && rejected === 0 ? 0 : 1;
+    const problems = [
+      ...(run.code === 0 ? [] : [`the action exited with code ${run.code ?? 'none'}`]),
+      ...(fixed ? [] : ['the pushed branch does not pass its tests']),
+      ...(rejected === 0 ? [] : [`the fake rejected ${rejected} request(s)`]),
+      ...(session.progress.finished ? [] : ['the scripted model did not finish its session']),
+      ...(session.progress.spillReadBack ? [] : ['the model never read a spilled result back']),
+      ...shortfalls(counts, cache)
+    ];
+    if (problems.length > 0) {
+      console.error(`\ndemo FAILED: ${problems.join('; ')}.`);
+      if (run.code !== 0) console.error(run.stderr.slice(-4000));
+      return 1;
+    }
+    return 0;
   } finally {
     await Promise.all([github.close(), artifacts.close(), anthropic.close()]);
   }

@@ -81,12 +81,20 @@ describe('dist/cli/index.js', () => {
 });
 
 describe('npm run demo', () => {
-  it('runs the built action on a webhook payload against the fakes, and the pushed fix passes the tests', async () => {
+  it('runs the built action on a webhook payload against the fakes, every compaction layer fires, and the pushed fix passes the tests', async () => {
     const finished = await runNode(
       [path.resolve('node_modules/tsx/dist/cli.mjs'), 'demo/run-demo.ts'],
       cleanEnv({})
     );
+    expect(finished.stdout).toContain('Thresholds lowered for the demo');
     expect(finished.stdout).toContain('before: npm test fails');
+    expect(finished.stdout).toMatch(
+      /compactions by layer: spill [1-9]\d* · micro [1-9]\d* · auto [1-9]\d* · manual [1-9]\d*; cache reads: [1-9]\d*% of input tokens/
+    );
+    // The report shows the cache reads and the compaction log.
+    expect(finished.stdout).toMatch(/\| \d+ \| [\d,]+ \| [\d,]+ \| [1-9][\d,]* \| [\d,]+ \| \$\d/);
+    expect(finished.stdout).toContain('<summary>Compaction log');
+    expect(finished.stdout).toMatch(/thinking blocks sent back: [1-9]\d*/);
     expect(finished.stdout).toMatch(/pushed branch: agent\/1-[0-9a-f]{6}; npm test on it passes/);
     expect(finished.stdout).toContain('rejected by the strict fake: 0');
     expect(finished.stdout).toContain('✅ Done · `success`');
