@@ -58301,7 +58301,7 @@ async function runSession(options) {
             maxTokens: config.maxOutputTokens,
             systemPrompt: buildSystemPrompt(),
             tools: tools.definitions,
-            thinking: thinkingSettings(config.modelSpec, config.effort)
+            thinking: thinkingSettings(config.modelSpec, config.effort, options.thinkingEditPolicy)
         });
         const parts = {
             model,
