@@ -108,6 +108,17 @@ describe('bash: nothing outlives the tool call, and the call ends when the shell
     expect(liveProcessesWith(sleep)).toEqual([]);
   });
 
+  it('ends the call on time even when an escapee (new session, cleared environment) holds the pipe', async () => {
+    // The documented limit of the sweep: `env -i` drops the marker, so this process may survive.
+    // The call must still end once the shell exits, with what the shell printed.
+    const sleep = uniqueSleep();
+    const started = Date.now();
+    const result = await bash({ command: `setsid env -i sleep ${sleep} & echo started` });
+    expect(Date.now() - started).toBeLessThan(RETURNS_PROMPTLY_MS);
+    expect(result.content).toBe('exit code: 0\n--- stdout ---\nstarted\n\n--- stderr ---\n');
+    for (const pid of liveProcessesWith(sleep)) process.kill(pid, 'SIGKILL');
+  });
+
   it('tags every process with a marker of its own, which the sweep looks for', async () => {
     const first = await bash({ command: `printenv ${COMMAND_MARKER_VARIABLE}` });
     const second = await bash({ command: `printenv ${COMMAND_MARKER_VARIABLE}` });
