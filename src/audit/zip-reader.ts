@@ -200,7 +200,7 @@ export function readZip(buf: Buffer, limits: ZipLimits = DEFAULT_ZIP_LIMITS): Zi
 
 function refuse(problem: string): never {
   throw new ZipLimitError(
-    `${problem}. The archive is refused unread, as a possible zip bomb. If it is a genuine artifact, ` +
+    `${problem}. The archive is refused as a possible zip bomb, before more than that is expanded. If it is a genuine artifact, ` +
       'unpack it with a zip tool you trust and point the command at the folder instead.'
   );
 }
