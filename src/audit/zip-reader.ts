@@ -200,8 +200,8 @@ export function readZip(buf: Buffer, limits: ZipLimits = DEFAULT_ZIP_LIMITS): Zi
 
 function refuse(problem: string): never {
   throw new ZipLimitError(
-    `${problem}. The archive is refused as a possible zip bomb, before more than that is expanded. If it is a genuine artifact, ` +
-      'unpack it with a zip tool you trust and point the command at the folder instead.'
+    `${problem}. The archive is refused as a possible zip bomb (nothing past the limits was expanded). ` +
+      'If it is a genuine artifact, unpack it with a zip tool you trust and point the command at the folder instead.'
   );
 }
 
