@@ -2,8 +2,13 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { findCommandProcesses, type CommandIdentity } from './process-table.js';
 
 /** Enough rounds to catch processes forked while we killed their parents, bounded for a fork bomb. */
-const MAX_ROUNDS = 50;
-const PAUSE_BETWEEN_ROUNDS_MS = 10;
+const MAX_ROUNDS = 60;
+const PAUSE_BETWEEN_ROUNDS_MS = 15;
+/**
+ * A process in the middle of execve briefly shows an empty environment in /proc, so one empty scan
+ * proves little: the sweep ends only after this many empty scans in a row.
+ */
+const QUIET_SCANS_TO_FINISH = 3;
 
 /**
  * Kills everything a command started: its process group at once, then, round after round, every
@@ -13,9 +18,11 @@ const PAUSE_BETWEEN_ROUNDS_MS = 10;
  */
 export async function killCommandProcesses(identity: CommandIdentity): Promise<number[]> {
   signal(-identity.sessionId);
+  let quietScans = 0;
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const alive = findCommandProcesses(identity);
-    if (alive.length === 0) return [];
+    quietScans = alive.length === 0 ? quietScans + 1 : 0;
+    if (quietScans === QUIET_SCANS_TO_FINISH) return [];
     for (const pid of alive) signal(pid);
     await delay(PAUSE_BETWEEN_ROUNDS_MS);
   }

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /** Names the environment variable that tags every process a bash tool call starts. */
 export const COMMAND_MARKER_VARIABLE = 'COMPACT_AGENT_COMMAND';
@@ -15,19 +15,19 @@ export interface CommandIdentity {
  * they leave the session but inherit the environment). Reads Linux's /proc; elsewhere it finds
  * nothing and the caller's process-group kill is all there is.
  *
- * Limits, by design of the mechanism: a process that rewrites its own environment block, or
- * execs with a cleared environment (`env -i`) after leaving the session, is not found; nor are
- * processes of another user (a setuid program), which this user could not signal anyway.
+ * Limits, by design of the mechanism: a process that leaves the session and then rewrites its
+ * own environment block, execs with a cleared one (`env -i`), or makes itself non-dumpable (its
+ * environ is then unreadable) is not found; a process of another user (sudo, a setuid program)
+ * could not be signalled anyway. Processes are not filtered by owner: the session and the marker
+ * are specific to this command, and kill(2) refuses what this user may not signal.
  */
 export function findCommandProcesses(identity: CommandIdentity): number[] {
-  const uid = process.getuid?.();
   const needle = Buffer.from(`${COMMAND_MARKER_VARIABLE}=${identity.marker}\0`);
   const found: number[] = [];
   for (const pid of listPids()) {
     if (pid === process.pid) continue;
     const membership = readMembership(pid);
     if (!membership || membership.state === 'Z' || membership.state === 'X') continue;
-    if (uid !== undefined && ownerOf(pid) !== uid) continue;
     const inSession =
       membership.sessionId === identity.sessionId || membership.processGroup === identity.sessionId;
     if (inSession || environmentHas(pid, needle)) found.push(pid);
@@ -63,14 +63,6 @@ function readMembership(pid: number): Membership | undefined {
   const [state, , processGroup, sessionId] = fields;
   if (state === undefined || processGroup === undefined || sessionId === undefined) return undefined;
   return { state, processGroup: Number(processGroup), sessionId: Number(sessionId) };
-}
-
-function ownerOf(pid: number): number | undefined {
-  try {
-    return statSync(`/proc/${pid}`).uid;
-  } catch {
-    return undefined;
-  }
 }
 
 /** True when one NUL-separated entry of the process's initial environment is exactly the needle. */
