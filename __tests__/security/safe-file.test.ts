@@ -9,7 +9,9 @@ import {
   linkSync,
   mkdirSync,
   openSync,
+  readdirSync,
   readFileSync,
+  rmSync,
   statSync,
   symlinkSync,
   writeFileSync
@@ -17,6 +19,10 @@ import {
 import path from 'node:path';
 import { openRegularFileForAppend, UnsafeFileError, writeRegularFile } from '../../src/security/safe-file.js';
 import { TRANSCRIPT_FILE, TranscriptWriter } from '../../src/transcript/writer.js';
+import { COMPACTION_LOG_FILE, compactionLogWriter } from '../../src/transcript/compaction-log.js';
+import { RunFolderStore } from '../../src/compaction/run-folder-store.js';
+import type { CompactionEvent } from '../../src/compaction/compactor.js';
+import { Workspace } from '../../src/tools/workspace.js';
 import { createTempDir } from '../support/temp-repo.js';
 import { runIsolated } from '../tools/run-isolated.js';
 
@@ -105,5 +111,68 @@ describe('writeRegularFile', () => {
     expect(() => writeRegularFile(path.join(runDir, 'symlinked.json'), 'x')).toThrow('it is a symbolic link');
     expect(() => writeRegularFile(runDir, 'x')).toThrow(UnsafeFileError);
     expect(readFileSync(outside, 'utf8')).toBe('secret=1\n');
+  });
+});
+
+describe("compaction's files in the run folder", () => {
+  const event: CompactionEvent = {
+    turn: 3,
+    layer: 'micro',
+    reason: 'test',
+    tokens_before: 10,
+    tokens_after: 5,
+    results_cleared: 1,
+    summary_tokens: 0,
+    summary_cost_usd: 0,
+    duration_ms: 1,
+    segment_path: null,
+    focus: null
+  };
+
+  it('a FIFO at the compaction log or at the next segment fails at once instead of hanging', () => {
+    execFileSync('mkfifo', [path.join(runDir, COMPACTION_LOG_FILE)]);
+    mkdirSync(path.join(runDir, 'segments'));
+    execFileSync('mkfifo', [path.join(runDir, 'segments', 'segment-001.json')]);
+    const run = runIsolated(
+      (src) => `
+        import { compactionLogWriter } from ${src('transcript/compaction-log.ts')};
+        import { RunFolderStore } from ${src('compaction/run-folder-store.ts')};
+        import { Workspace } from ${src('tools/workspace.ts')};
+        const outcome = (write: () => unknown) => {
+          try { write(); return 'written'; } catch (error) { return error.message; }
+        };
+        const store = new RunFolderStore(${JSON.stringify(runDir)}, new Workspace(${JSON.stringify(path.dirname(runDir))}), 't');
+        process.stdout.write(JSON.stringify([
+          outcome(() => compactionLogWriter(${JSON.stringify(runDir)}).append(${JSON.stringify(event)})),
+          outcome(() => store.saveSegment(1, []))
+        ]));
+      `,
+      20_000
+    );
+    expect(run.status).toBe(0);
+    const [log, segment] = JSON.parse(run.stdout) as string[];
+    expect(log).toMatch(/compaction-log\.jsonl: it is a FIFO/);
+    expect(segment).toMatch(/segment-001\.json: it is a FIFO/);
+  });
+
+  it('a spilled result or a segment is not written through a symlinked file or folder', () => {
+    const store = new RunFolderStore(runDir, new Workspace(path.dirname(runDir)), 't');
+    const outsideFolder = createTempDir();
+    symlinkSync(outsideFolder, path.join(runDir, 'tool-results'));
+    expect(() => store.spill('toolu_1', 'big output')).toThrow(
+      /its folder .*tool-results is a symbolic link/
+    );
+    expect(readdirSync(outsideFolder)).toEqual([]);
+    mkdirSync(path.join(runDir, 'segments'));
+    symlinkSync(outside, path.join(runDir, 'segments', 'segment-002.json'));
+    expect(() => store.saveSegment(2, [])).toThrow('it is a symbolic link');
+    expect(readFileSync(outside, 'utf8')).toBe('secret=1\n');
+    linkSync(outside, path.join(runDir, COMPACTION_LOG_FILE));
+    expect(() => compactionLogWriter(runDir).append(event)).toThrow('it has 2 hard links');
+    expect(readFileSync(outside, 'utf8')).toBe('secret=1\n');
+    // Plain files still work.
+    rmSync(path.join(runDir, 'tool-results'));
+    expect(store.spill('toolu_1', 'big output')).toMatch(/tool-results\/toolu_1\.txt$/);
+    expect(readFileSync(path.join(runDir, 'tool-results', 'toolu_1.txt'), 'utf8')).toBe('big output');
   });
 });

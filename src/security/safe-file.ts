@@ -1,4 +1,14 @@
-import { closeSync, constants, fstatSync, ftruncateSync, openSync, writeSync, type Stats } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  ftruncateSync,
+  lstatSync,
+  openSync,
+  writeSync,
+  type Stats
+} from 'node:fs';
+import path from 'node:path';
 
 /** A path the action was about to write is not the plain file it should be; nothing was written. */
 export class UnsafeFileError extends Error {
@@ -22,15 +32,25 @@ export class UnsafeFileError extends Error {
  * (not the path, which could be swapped in between) checks for a regular file with one link, so
  * a hard link to a file outside the workspace is not written through. Returns the descriptor.
  *
- * Not covered: a symbolic link among the parent folders (the caller resolves and checks those).
+ * Parent folders: with `within` (a folder the action created and resolved), every folder between
+ * it and the file must be a real folder, not a symbolic link; without it they are not checked.
  */
-export function openRegularFileForAppend(filePath: string): number {
-  return openChecked(filePath, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT);
+export function openRegularFileForAppend(filePath: string, options: SafeFileOptions = {}): number {
+  return openChecked(filePath, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, options);
+}
+
+export interface SafeFileOptions {
+  /** A trusted folder holding the file; the folders below it on the way to the file are checked too. */
+  readonly within?: string;
 }
 
 /** Replaces a file's contents under the same checks as openRegularFileForAppend. */
-export function writeRegularFile(filePath: string, content: string | Uint8Array): void {
-  const fd = openChecked(filePath, constants.O_WRONLY | constants.O_CREAT);
+export function writeRegularFile(
+  filePath: string,
+  content: string | Uint8Array,
+  options: SafeFileOptions = {}
+): void {
+  const fd = openChecked(filePath, constants.O_WRONLY | constants.O_CREAT, options);
   try {
     // Truncated only after the checks: O_TRUNC at open would empty a hard-linked file before fstat.
     ftruncateSync(fd, 0);
@@ -41,7 +61,19 @@ export function writeRegularFile(filePath: string, content: string | Uint8Array)
   }
 }
 
-function openChecked(filePath: string, flags: number): number {
+/** Appends text to a file under the same checks, closing it again (for occasional records). */
+export function appendToRegularFile(filePath: string, text: string, options: SafeFileOptions = {}): void {
+  const fd = openRegularFileForAppend(filePath, options);
+  try {
+    const bytes = Buffer.from(text);
+    for (let written = 0; written < bytes.length;) written += writeSync(fd, bytes, written);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function openChecked(filePath: string, flags: number, options: SafeFileOptions): number {
+  if (options.within !== undefined) checkFolders(filePath, options.within);
   let fd: number;
   try {
     fd = openSync(filePath, flags | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o600);
@@ -58,6 +90,21 @@ function openChecked(filePath: string, flags: number): number {
     throw new UnsafeFileError(filePath, problem);
   }
   return fd;
+}
+
+/** Each folder strictly below `within` on the way to the file must be a folder, not a link to one. */
+function checkFolders(filePath: string, within: string): void {
+  const relative = path.relative(within, path.dirname(filePath));
+  if (relative.startsWith('..') || path.isAbsolute(relative)) {
+    throw new UnsafeFileError(filePath, `it is not inside ${within}`);
+  }
+  let folder = within;
+  for (const part of relative.split(path.sep).filter((name) => name !== '')) {
+    folder = path.join(folder, part);
+    const info = lstatSync(folder);
+    if (info.isSymbolicLink()) throw new UnsafeFileError(filePath, `its folder ${folder} is a symbolic link`);
+    if (!info.isDirectory()) throw new UnsafeFileError(filePath, `${folder} is not a folder`);
+  }
 }
 
 function describeProblem(info: Stats): string | undefined {
