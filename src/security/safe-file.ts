@@ -54,8 +54,7 @@ export function writeRegularFile(
   try {
     // Truncated only after the checks: O_TRUNC at open would empty a hard-linked file before fstat.
     ftruncateSync(fd, 0);
-    const bytes = typeof content === 'string' ? Buffer.from(content) : content;
-    for (let written = 0; written < bytes.length;) written += writeSync(fd, bytes, written);
+    writeAll(fd, typeof content === 'string' ? Buffer.from(content) : content);
   } finally {
     closeSync(fd);
   }
@@ -65,11 +64,14 @@ export function writeRegularFile(
 export function appendToRegularFile(filePath: string, text: string, options: SafeFileOptions = {}): void {
   const fd = openRegularFileForAppend(filePath, options);
   try {
-    const bytes = Buffer.from(text);
-    for (let written = 0; written < bytes.length;) written += writeSync(fd, bytes, written);
+    writeAll(fd, Buffer.from(text));
   } finally {
     closeSync(fd);
   }
+}
+
+function writeAll(fd: number, bytes: Uint8Array): void {
+  for (let written = 0; written < bytes.length;) written += writeSync(fd, bytes, written);
 }
 
 function openChecked(filePath: string, flags: number, options: SafeFileOptions): number {
