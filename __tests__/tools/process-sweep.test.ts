@@ -1,7 +1,11 @@
 /** The sweep kills what carries a command's marker or sits in its session, and nothing else. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { killCommandProcesses } from '../../src/tools/process-sweep.js';
-import { COMMAND_MARKER_VARIABLE, findCommandProcesses } from '../../src/tools/process-table.js';
+import {
+  COMMAND_MARKER_VARIABLE,
+  findCommandProcesses,
+  ticksSinceBoot
+} from '../../src/tools/process-table.js';
 
 const started: ChildProcess[] = [];
 afterEach(() => {
@@ -47,5 +51,16 @@ describe('killCommandProcesses', () => {
     expect(findCommandProcesses(identity)).toEqual([leader.pid]);
     await killCommandProcesses(identity);
     expect(await exited(leader)).toBe('SIGKILL');
+  });
+
+  it('reads the environment only of processes started after the command', async () => {
+    const before = ticksSinceBoot() ?? 0;
+    const marked = await sleeper('e5f6');
+    expect(findCommandProcesses({ sessionId: -1, marker: 'e5f6', startedAfterTicks: before })).toEqual([
+      marked.pid
+    ]);
+    // A "command" that started later than this process cannot own it, whatever its environment says.
+    const later = before + 100 * 3600;
+    expect(findCommandProcesses({ sessionId: -1, marker: 'e5f6', startedAfterTicks: later })).toEqual([]);
   });
 });

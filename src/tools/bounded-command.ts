@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { BoundedBuffer } from './bounded-buffer.js';
-import { COMMAND_MARKER_VARIABLE } from './process-table.js';
+import { COMMAND_MARKER_VARIABLE, ticksSinceBoot } from './process-table.js';
 import { killCommandProcesses } from './process-sweep.js';
 
 /** How long output may still arrive once the command has ended (a background child may hold the pipe). */
@@ -39,6 +39,7 @@ export function runBoundedCommand(command: string, options: RunOptions): Promise
       resolve({ exitCode: null, stdout: '', stderr: '', timedOut: false, cancelled: true });
       return;
     }
+    const startedAfterTicks = ticksSinceBoot();
     const child = spawn('bash', ['-c', command], {
       cwd: options.cwd,
       env: { ...options.env, [COMMAND_MARKER_VARIABLE]: marker },
@@ -55,7 +56,13 @@ export function runBoundedCommand(command: string, options: RunOptions): Promise
       ending = how;
       clearTimeout(timer);
       options.signal.removeEventListener('abort', onAbort);
-      if (child.pid !== undefined) await killCommandProcesses({ sessionId: child.pid, marker });
+      if (child.pid !== undefined) {
+        await killCommandProcesses({
+          sessionId: child.pid,
+          marker,
+          ...(startedAfterTicks !== undefined && { startedAfterTicks })
+        });
+      }
       await drain(child, OUTPUT_GRACE_MS);
       resolve({
         exitCode: how === 'exited' ? exitCode : null,

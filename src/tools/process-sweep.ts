@@ -1,14 +1,11 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { findCommandProcesses, type CommandIdentity } from './process-table.js';
+import { scanCommandProcesses, type CommandIdentity } from './process-table.js';
 
 /** Enough rounds to catch processes forked while we killed their parents, bounded for a fork bomb. */
 const MAX_ROUNDS = 60;
-const PAUSE_BETWEEN_ROUNDS_MS = 15;
-/**
- * A process in the middle of execve briefly shows an empty environment in /proc, so one empty scan
- * proves little: the sweep ends only after this many empty scans in a row.
- */
-const QUIET_SCANS_TO_FINISH = 3;
+const PAUSE_BETWEEN_ROUNDS_MS = 10;
+/** Rescans for a scan that found no member but saw processes mid-execve; beyond this they are let be. */
+const MAX_UNSETTLED_RESCANS = 5;
 
 /**
  * Kills everything a command started: its process group at once, then, round after round, every
@@ -18,15 +15,17 @@ const QUIET_SCANS_TO_FINISH = 3;
  */
 export async function killCommandProcesses(identity: CommandIdentity): Promise<number[]> {
   signal(-identity.sessionId);
-  let quietScans = 0;
+  let unsettledRescans = 0;
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    const alive = findCommandProcesses(identity);
-    quietScans = alive.length === 0 ? quietScans + 1 : 0;
-    if (quietScans === QUIET_SCANS_TO_FINISH) return [];
-    for (const pid of alive) signal(pid);
+    const scan = scanCommandProcesses(identity);
+    if (scan.members.length === 0) {
+      if (scan.unsettled === 0 || unsettledRescans === MAX_UNSETTLED_RESCANS) return [];
+      unsettledRescans++;
+    }
+    for (const pid of scan.members) signal(pid);
     await delay(PAUSE_BETWEEN_ROUNDS_MS);
   }
-  return findCommandProcesses(identity);
+  return scanCommandProcesses(identity).members;
 }
 
 function signal(target: number): void {

@@ -3,17 +3,49 @@ import { readdirSync, readFileSync } from 'node:fs';
 /** Names the environment variable that tags every process a bash tool call starts. */
 export const COMMAND_MARKER_VARIABLE = 'COMPACT_AGENT_COMMAND';
 
-/** What identifies the processes of one command: its session (the shell's pid) and its marker. */
+/** What identifies the processes of one command. */
 export interface CommandIdentity {
+  /** The shell's pid, which names its session and process group. */
   readonly sessionId: number;
+  /** The value of COMMAND_MARKER_VARIABLE every process of the command inherits. */
   readonly marker: string;
+  /**
+   * A time (clock ticks since boot, as /proc/<pid>/stat counts) no later than the command's start:
+   * older processes cannot be the command's, so their environment is not read (it is slow to read).
+   */
+  readonly startedAfterTicks?: number;
+}
+
+export interface CommandScan {
+  /** Live processes in the command's session or process group, or carrying its marker. */
+  readonly members: number[];
+  /**
+   * Processes, newer than the command, whose environment read empty: a process in the middle of
+   * execve looks like that for a moment, so a scan that saw one proves nothing about it.
+   */
+  readonly unsettled: number;
+}
+
+/** Linux reports process times in USER_HZ, 100 per second on every architecture it runs on. */
+const TICKS_PER_SECOND = 100;
+/** The kernel's flag for its own threads, which have no environment at all. */
+const PF_KTHREAD = 0x00200000;
+
+/** Clock ticks since boot, slightly rounded down; undefined without /proc. */
+export function ticksSinceBoot(): number | undefined {
+  try {
+    const seconds = Number(readFileSync('/proc/uptime', 'utf8').split(' ')[0]);
+    return Number.isFinite(seconds) ? Math.floor(seconds * TICKS_PER_SECOND) - 2 : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
- * The live processes of this user that belong to a command: those still in its session or process
+ * Looks through /proc for the processes of a command: those still in its session or process
  * group, and those whose environment carries its marker (what `setsid` or a double fork started;
- * they leave the session but inherit the environment). Reads Linux's /proc; elsewhere it finds
- * nothing and the caller's process-group kill is all there is.
+ * they leave the session but inherit the environment). Elsewhere than Linux it finds nothing and
+ * the caller's process-group kill is all there is.
  *
  * Limits, by design of the mechanism: a process that leaves the session and then rewrites its
  * own environment block, execs with a cleared one (`env -i`), or makes itself non-dumpable (its
@@ -21,18 +53,30 @@ export interface CommandIdentity {
  * could not be signalled anyway. Processes are not filtered by owner: the session and the marker
  * are specific to this command, and kill(2) refuses what this user may not signal.
  */
-export function findCommandProcesses(identity: CommandIdentity): number[] {
+export function scanCommandProcesses(identity: CommandIdentity): CommandScan {
   const needle = Buffer.from(`${COMMAND_MARKER_VARIABLE}=${identity.marker}\0`);
-  const found: number[] = [];
+  const members: number[] = [];
+  let unsettled = 0;
   for (const pid of listPids()) {
     if (pid === process.pid) continue;
-    const membership = readMembership(pid);
-    if (!membership || membership.state === 'Z' || membership.state === 'X') continue;
-    const inSession =
-      membership.sessionId === identity.sessionId || membership.processGroup === identity.sessionId;
-    if (inSession || environmentHas(pid, needle)) found.push(pid);
+    const entry = readStat(pid);
+    if (!entry || entry.state === 'Z' || entry.state === 'X') continue;
+    if (entry.sessionId === identity.sessionId || entry.processGroup === identity.sessionId) {
+      members.push(pid);
+      continue;
+    }
+    if ((entry.flags & PF_KTHREAD) !== 0) continue;
+    if (identity.startedAfterTicks !== undefined && entry.startTicks < identity.startedAfterTicks) continue;
+    const marked = environmentHas(pid, needle);
+    if (marked === true) members.push(pid);
+    else if (marked === 'empty') unsettled++;
   }
-  return found;
+  return { members, unsettled };
+}
+
+/** The members of a command (see scanCommandProcesses). */
+export function findCommandProcesses(identity: CommandIdentity): number[] {
+  return scanCommandProcesses(identity).members;
 }
 
 function listPids(): number[] {
@@ -45,14 +89,19 @@ function listPids(): number[] {
   }
 }
 
-interface Membership {
+interface StatEntry {
   readonly state: string;
   readonly processGroup: number;
   readonly sessionId: number;
+  readonly flags: number;
+  readonly startTicks: number;
 }
 
-/** /proc/<pid>/stat: "pid (comm) state ppid pgrp session …"; comm may hold spaces and parentheses. */
-function readMembership(pid: number): Membership | undefined {
+/**
+ * /proc/<pid>/stat: "pid (comm) state ppid pgrp session tty tpgid flags … starttime …"; comm may
+ * hold spaces and parentheses, so fields are counted from the last ')'. Field N is fields[N - 3].
+ */
+function readStat(pid: number): StatEntry | undefined {
   let stat: string;
   try {
     stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -60,19 +109,29 @@ function readMembership(pid: number): Membership | undefined {
     return undefined; // Exited while we looked.
   }
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const [state, , processGroup, sessionId] = fields;
-  if (state === undefined || processGroup === undefined || sessionId === undefined) return undefined;
-  return { state, processGroup: Number(processGroup), sessionId: Number(sessionId) };
+  const [state, processGroup, sessionId, flags, startTicks] = [0, 2, 3, 6, 19].map((index) => fields[index]);
+  if (state === undefined || startTicks === undefined) return undefined;
+  return {
+    state,
+    processGroup: Number(processGroup),
+    sessionId: Number(sessionId),
+    flags: Number(flags),
+    startTicks: Number(startTicks)
+  };
 }
 
-/** True when one NUL-separated entry of the process's initial environment is exactly the needle. */
-function environmentHas(pid: number, needle: Buffer): boolean {
+/**
+ * True when one NUL-separated entry of the process's initial environment is exactly the needle;
+ * 'empty' when the environment read empty (see CommandScan.unsettled).
+ */
+function environmentHas(pid: number, needle: Buffer): boolean | 'empty' {
   let environ: Buffer;
   try {
     environ = readFileSync(`/proc/${pid}/environ`);
   } catch {
     return false;
   }
+  if (environ.length === 0) return 'empty';
   for (let at = environ.indexOf(needle); at !== -1; at = environ.indexOf(needle, at + 1)) {
     if (at === 0 || environ[at - 1] === 0) return true;
   }
