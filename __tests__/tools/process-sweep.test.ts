@@ -4,7 +4,8 @@ import { killCommandProcesses } from '../../src/tools/process-sweep.js';
 import {
   COMMAND_MARKER_VARIABLE,
   findCommandProcesses,
-  ticksSinceBoot
+  readSpawnClock,
+  type SpawnClock
 } from '../../src/tools/process-table.js';
 
 const started: ChildProcess[] = [];
@@ -53,14 +54,21 @@ describe('killCommandProcesses', () => {
     expect(await exited(leader)).toBe('SIGKILL');
   });
 
-  it('reads the environment only of processes started after the command', async () => {
-    const before = ticksSinceBoot() ?? 0;
+  it('skips processes older than the command, by start time and by pid', async () => {
+    const before = readSpawnClock();
     const marked = await sleeper('e5f6');
-    expect(findCommandProcesses({ sessionId: -1, marker: 'e5f6', startedAfterTicks: before })).toEqual([
-      marked.pid
-    ]);
-    // A "command" that started later than this process cannot own it, whatever its environment says.
-    const later = before + 100 * 3600;
-    expect(findCommandProcesses({ sessionId: -1, marker: 'e5f6', startedAfterTicks: later })).toEqual([]);
+    const identity = (spawn: SpawnClock) => ({ sessionId: -1, marker: 'e5f6', spawn });
+    expect(findCommandProcesses(identity({ ...before, shellPid: marked.pid }))).toEqual([marked.pid]);
+
+    // A command that started an hour after this process cannot own it, whatever its environment says.
+    const anHourLater = { ...before, ticks: (before.ticks ?? 0) + 100 * 3600, shellPid: marked.pid };
+    expect(findCommandProcesses(identity(anHourLater))).toEqual([]);
+
+    // A command whose shell got a higher pid (with no wrap-around since) cannot own it either.
+    const after = readSpawnClock();
+    await sleeper(undefined); // moves the kernel's pid counter past the "shell" below
+    const higherPid = { ...after, ticks: undefined, shellPid: (after.lastPid ?? 0) + 1 };
+    expect(findCommandProcesses(identity(higherPid))).toEqual([]);
+    expect(findCommandProcesses(identity({ ...higherPid, pidMax: 0 }))).toEqual([marked.pid]); // could have wrapped
   });
 });

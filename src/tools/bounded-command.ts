@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { BoundedBuffer } from './bounded-buffer.js';
-import { COMMAND_MARKER_VARIABLE, ticksSinceBoot } from './process-table.js';
+import { COMMAND_MARKER_VARIABLE, readSpawnClock } from './process-table.js';
 import { killCommandProcesses } from './process-sweep.js';
 
 /** How long output may still arrive once the command has ended (a background child may hold the pipe). */
@@ -39,7 +39,7 @@ export function runBoundedCommand(command: string, options: RunOptions): Promise
       resolve({ exitCode: null, stdout: '', stderr: '', timedOut: false, cancelled: true });
       return;
     }
-    const startedAfterTicks = ticksSinceBoot();
+    const spawnClock = readSpawnClock();
     const child = spawn('bash', ['-c', command], {
       cwd: options.cwd,
       env: { ...options.env, [COMMAND_MARKER_VARIABLE]: marker },
@@ -60,7 +60,7 @@ export function runBoundedCommand(command: string, options: RunOptions): Promise
         await killCommandProcesses({
           sessionId: child.pid,
           marker,
-          ...(startedAfterTicks !== undefined && { startedAfterTicks })
+          spawn: { ...spawnClock, shellPid: child.pid }
         });
       }
       await drain(child, OUTPUT_GRACE_MS);

@@ -9,11 +9,58 @@ export interface CommandIdentity {
   readonly sessionId: number;
   /** The value of COMMAND_MARKER_VARIABLE every process of the command inherits. */
   readonly marker: string;
-  /**
-   * A time (clock ticks since boot, as /proc/<pid>/stat counts) no later than the command's start:
-   * older processes cannot be the command's, so their environment is not read (it is slow to read).
-   */
-  readonly startedAfterTicks?: number;
+  /** Taken just before the command was spawned: lets a scan skip what is older (see SpawnClock). */
+  readonly spawn?: SpawnClock;
+}
+
+/**
+ * Where the system stood just before a command was spawned. Reading /proc is slow on a busy
+ * machine, so a scan skips what cannot be the command's: processes started earlier (their
+ * environment is not read) and, while pids cannot have wrapped around, pids below the shell's.
+ */
+export interface SpawnClock {
+  /** Clock ticks since boot (as /proc/<pid>/stat counts), rounded down. */
+  readonly ticks: number | undefined;
+  /** The last pid the kernel handed out, and the largest it hands out. */
+  readonly lastPid: number | undefined;
+  readonly pidMax: number | undefined;
+  readonly atMs: number;
+  /** The shell's pid, once spawned. */
+  readonly shellPid?: number;
+}
+
+/** Forks per second no machine sustains; it bounds how soon pids can wrap around to the shell's. */
+const MAX_FORKS_PER_SECOND = 50_000;
+
+export function readSpawnClock(): SpawnClock {
+  return {
+    ticks: ticksSinceBoot(),
+    lastPid: readNumber('/proc/sys/kernel/ns_last_pid'),
+    pidMax: readNumber('/proc/sys/kernel/pid_max'),
+    atMs: Date.now()
+  };
+}
+
+/**
+ * The lowest pid a process of the command can have: the shell's, as long as the kernel's pid
+ * counter cannot have wrapped since the spawn (it still stands between the shell's pid and the
+ * top, and too little time has passed to go all the way round); otherwise 0 (scan everything).
+ */
+function lowestPossiblePid(clock: SpawnClock | undefined): number {
+  if (!clock?.shellPid || clock.lastPid === undefined || clock.pidMax === undefined) return 0;
+  const lastPid = readNumber('/proc/sys/kernel/ns_last_pid');
+  if (lastPid === undefined || clock.shellPid <= clock.lastPid || lastPid < clock.shellPid) return 0;
+  const secondsToWrap = clock.pidMax / MAX_FORKS_PER_SECOND;
+  return (Date.now() - clock.atMs) / 1000 < secondsToWrap ? clock.shellPid : 0;
+}
+
+function readNumber(file: string): number | undefined {
+  try {
+    const value = Number.parseInt(readFileSync(file, 'utf8'), 10);
+    return Number.isFinite(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export interface CommandScan {
@@ -32,7 +79,7 @@ const TICKS_PER_SECOND = 100;
 const PF_KTHREAD = 0x00200000;
 
 /** Clock ticks since boot, slightly rounded down; undefined without /proc. */
-export function ticksSinceBoot(): number | undefined {
+function ticksSinceBoot(): number | undefined {
   try {
     const seconds = Number(readFileSync('/proc/uptime', 'utf8').split(' ')[0]);
     return Number.isFinite(seconds) ? Math.floor(seconds * TICKS_PER_SECOND) - 2 : undefined;
@@ -57,8 +104,10 @@ export function scanCommandProcesses(identity: CommandIdentity): CommandScan {
   const needle = Buffer.from(`${COMMAND_MARKER_VARIABLE}=${identity.marker}\0`);
   const members: number[] = [];
   let unsettled = 0;
+  const lowestPid = lowestPossiblePid(identity.spawn);
+  const startedAfterTicks = identity.spawn?.ticks;
   for (const pid of listPids()) {
-    if (pid === process.pid) continue;
+    if (pid === process.pid || pid < lowestPid) continue;
     const entry = readStat(pid);
     if (!entry || entry.state === 'Z' || entry.state === 'X') continue;
     if (entry.sessionId === identity.sessionId || entry.processGroup === identity.sessionId) {
@@ -66,7 +115,7 @@ export function scanCommandProcesses(identity: CommandIdentity): CommandScan {
       continue;
     }
     if ((entry.flags & PF_KTHREAD) !== 0) continue;
-    if (identity.startedAfterTicks !== undefined && entry.startTicks < identity.startedAfterTicks) continue;
+    if (startedAfterTicks !== undefined && entry.startTicks < startedAfterTicks) continue;
     const marked = environmentHas(pid, needle);
     if (marked === true) members.push(pid);
     else if (marked === 'empty') unsettled++;
