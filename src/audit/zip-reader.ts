@@ -1,8 +1,47 @@
 /**
  * A small zip reader (central directory, stored and deflated entries, ZIP64 fields, CRC-32 check):
  * `compact-agent transcript` opens a downloaded artifact with it, and tests look inside uploads.
+ * The archive may come from anyone, so it is read within limits (see ZipLimits): a zip bomb is
+ * refused from its central directory, and an entry that lies about its size stops inflating at
+ * the size it declared, so no more than the limits is ever allocated.
  */
 import { inflateRawSync } from 'node:zlib';
+
+/** Bounds on what reading one archive may cost. */
+export interface ZipLimits {
+  /** Entries in the central directory. */
+  readonly maxEntries: number;
+  /** Uncompressed bytes of one entry. */
+  readonly maxEntryBytes: number;
+  /** Uncompressed bytes of all entries together. */
+  readonly maxTotalBytes: number;
+  /** Uncompressed size over compressed size, for entries above `ratioCheckFromBytes`. */
+  readonly maxRatio: number;
+  /** Small entries may compress extremely well (a file of one repeated line) and cost nothing. */
+  readonly ratioCheckFromBytes: number;
+}
+
+const MiB = 1024 * 1024;
+
+/**
+ * Far above any real transcript artifact (a 1,000-turn run's transcript is a few MB and compresses
+ * about 10:1), far below what would hurt the runner; deflate itself tops out near 1,032:1.
+ */
+export const DEFAULT_ZIP_LIMITS: ZipLimits = {
+  maxEntries: 10_000,
+  maxEntryBytes: 256 * MiB,
+  maxTotalBytes: 512 * MiB,
+  maxRatio: 200,
+  ratioCheckFromBytes: MiB
+};
+
+/** The archive is over one of the limits: refused before its data is expanded. */
+export class ZipLimitError extends Error {
+  constructor(message: string) {
+    super(`unzip: ${message}`);
+    this.name = 'ZipLimitError';
+  }
+}
 
 export interface ZipEntry {
   /** The entry's path inside the archive ('/'-separated; directories end with '/'). */
@@ -73,7 +112,7 @@ function findEndOfCentralDirectory(buf: Buffer): number {
 }
 
 /** Every entry of a zip archive, in central-directory order, with its data inflated and checked. */
-export function readZip(buf: Buffer): ZipEntry[] {
+export function readZip(buf: Buffer, limits: ZipLimits = DEFAULT_ZIP_LIMITS): ZipEntry[] {
   if (buf.length < 22) fail('too short to be a zip file');
   const eocd = findEndOfCentralDirectory(buf);
   let count = u16(buf, eocd + 10);
@@ -89,8 +128,12 @@ export function readZip(buf: Buffer): ZipEntry[] {
     cdOffset = u64(buf, zip64 + 48);
   }
   if (cdOffset + cdSize > buf.length) fail('central directory outside the file');
+  if (count > limits.maxEntries) {
+    refuse(`the archive lists ${count} entries; the limit is ${limits.maxEntries}`);
+  }
 
   const entries: ZipEntry[] = [];
+  let totalSize = 0;
   let at = cdOffset;
   for (let i = 0; i < count; i++) {
     if (u32(buf, at) !== CENTRAL) fail(`bad central directory header #${i}`);
@@ -131,10 +174,12 @@ export function readZip(buf: Buffer): ZipEntry[] {
     if (u32(buf, localOffset) !== LOCAL) fail(`bad local header for ${name}`);
     const dataStart = localOffset + 30 + u16(buf, localOffset + 26) + u16(buf, localOffset + 28);
     if (dataStart + compressedSize > buf.length) fail(`data of ${name} runs past the end`);
+    totalSize += size;
+    checkEntryCost(name, size, compressedSize, totalSize, limits);
     const raw = buf.subarray(dataStart, dataStart + compressedSize);
     let data: Buffer;
     if (method === 0) data = Buffer.from(raw);
-    else if (method === 8) data = inflateRawSync(raw);
+    else if (method === 8) data = inflateWithin(name, raw, size);
     else fail(`${name}: unsupported compression method ${method}`);
     if (data.length !== size) fail(`${name}: size ${data.length}, central directory says ${size}`);
     if (crc32(data) !== crc) fail(`${name}: CRC-32 mismatch`);
@@ -153,10 +198,53 @@ export function readZip(buf: Buffer): ZipEntry[] {
   return entries;
 }
 
+function refuse(problem: string): never {
+  throw new ZipLimitError(
+    `${problem}. The archive is refused as a possible zip bomb (nothing past the limits was expanded). ` +
+      'If it is a genuine artifact, unpack it with a zip tool you trust and point the command at the folder instead.'
+  );
+}
+
+/** Judges an entry by the sizes its central-directory record declares, before any of it is expanded. */
+function checkEntryCost(
+  name: string,
+  size: number,
+  compressedSize: number,
+  total: number,
+  limits: ZipLimits
+): void {
+  if (size > limits.maxEntryBytes) {
+    refuse(`${name} would expand to ${size} bytes; the limit for one entry is ${limits.maxEntryBytes} bytes`);
+  }
+  if (total > limits.maxTotalBytes) {
+    refuse(
+      `the entries up to ${name} would expand to ${total} bytes; the limit for all is ${limits.maxTotalBytes} bytes`
+    );
+  }
+  if (size >= limits.ratioCheckFromBytes && size > compressedSize * limits.maxRatio) {
+    const ratio = Math.round(size / Math.max(compressedSize, 1));
+    refuse(
+      `${name} would expand ${ratio} times (${compressedSize} to ${size} bytes); the limit is ${limits.maxRatio} times`
+    );
+  }
+}
+
+/** Inflates at most one byte past the declared size: an entry that lies about it stops there. */
+function inflateWithin(name: string, raw: Buffer, declaredSize: number): Buffer {
+  try {
+    return inflateRawSync(raw, { maxOutputLength: declaredSize + 1 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
+      refuse(`${name} inflates past the ${declaredSize} bytes its central directory declares`);
+    }
+    return fail(`${name}: ${(error as Error).message}`);
+  }
+}
+
 /** The files of a zip archive (directories left out): path inside the archive → contents. */
-export function unzip(buf: Buffer): Map<string, Buffer> {
+export function unzip(buf: Buffer, limits: ZipLimits = DEFAULT_ZIP_LIMITS): Map<string, Buffer> {
   const files = new Map<string, Buffer>();
-  for (const entry of readZip(buf)) {
+  for (const entry of readZip(buf, limits)) {
     if (entry.isDirectory) continue;
     if (files.has(entry.name)) fail(`duplicate entry ${entry.name}`);
     files.set(entry.name, entry.data);

@@ -1,9 +1,10 @@
-import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import { changedFiles } from '../git/changed-files.js';
 import type { Workspace } from '../tools/workspace.js';
 import type { CompactionStore } from './pipeline.js';
+import { writeRegularFile } from '../security/safe-file.js';
 
 /**
  * Compaction's disk: segments and spilled results go to the run folder under `.transcripts/`,
@@ -27,7 +28,7 @@ export class RunFolderStore implements CompactionStore {
   saveSegment(number: number, history: readonly MessageParam[]): string {
     const file = path.join(this.runDir, 'segments', `segment-${String(number).padStart(3, '0')}.json`);
     mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, this.redact(JSON.stringify(history)));
+    writeRegularFile(file, this.redact(JSON.stringify(history)), { within: this.runDir });
     return this.shown(file);
   }
 
@@ -35,7 +36,7 @@ export class RunFolderStore implements CompactionStore {
     const safeId = toolUseId.replace(/[^A-Za-z0-9_-]/g, '_');
     const file = path.join(this.runDir, 'tool-results', `${safeId}.txt`);
     mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, this.redact(text));
+    writeRegularFile(file, this.redact(text), { within: this.runDir });
     return this.shown(file);
   };
 

@@ -1,15 +1,21 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { defineTool, ToolError } from './tool.js';
+import { defineTool } from './tool.js';
 import { findFiles } from './file-search.js';
+import { compileLinearRegex } from './linear-regex.js';
 
 export const MAX_GREP_MATCHES = 200;
 const MAX_FILE_BYTES = 2_000_000;
 const MAX_MATCH_LINE_CHARS = 300;
 
 const grepInput = z.object({
-  pattern: z.string().min(1).describe('JavaScript regular expression to search for.'),
+  pattern: z
+    .string()
+    .min(1)
+    .describe(
+      'JavaScript regular expression to search for (run on a linear-time engine: no lookaround or backreferences).'
+    ),
   path: z.string().optional().describe('File or folder to search, relative to the repository root.'),
   glob: z.string().optional().describe('Only search files matching this glob, e.g. "**/*.ts".'),
   ignore_case: z.boolean().optional().describe('Case-insensitive search.')
@@ -22,11 +28,12 @@ export const grepTool = defineTool({
     `(at most ${MAX_GREP_MATCHES}); honours .gitignore.`,
   inputSchema: grepInput,
   async run(input, context) {
-    const regex = compile(input.pattern, input.ignore_case === true);
+    const regex = compileLinearRegex(input.pattern, { ignoreCase: input.ignore_case === true });
     const files = await findFiles(context.workspace, input.glob ?? '**/*', input.path);
     const matches: string[] = [];
     let total = 0;
     for (const file of files) {
+      context.signal.throwIfAborted();
       const text = await readSearchable(path.join(context.workspace.root, file));
       if (text === undefined) continue;
       const lines = text.split('\n');
@@ -42,14 +49,6 @@ export const grepTool = defineTool({
     return { content: matches.join('\n') };
   }
 });
-
-function compile(pattern: string, ignoreCase: boolean): RegExp {
-  try {
-    return new RegExp(pattern, ignoreCase ? 'i' : '');
-  } catch (error) {
-    throw new ToolError(`Invalid regular expression /${pattern}/: ${(error as Error).message}`);
-  }
-}
 
 /** Skips files that are too big or binary: neither gives a useful line match. */
 async function readSearchable(absolute: string): Promise<string | undefined> {

@@ -1,6 +1,7 @@
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { CompactionEvent } from '../compaction/compactor.js';
+import { appendToRegularFile } from '../security/safe-file.js';
 
 export const COMPACTION_LOG_FILE = 'compaction-log.jsonl';
 
@@ -11,7 +12,7 @@ export function compactionLogWriter(runDir: string, redact: (line: string) => st
   return {
     path: file,
     append(event: CompactionEvent): void {
-      appendFileSync(file, `${redact(JSON.stringify(event))}\n`);
+      appendToRegularFile(file, `${redact(JSON.stringify(event))}\n`);
     }
   };
 }

@@ -1,6 +1,7 @@
-import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { TranscriptEvent } from './events.js';
+import { openRegularFileForAppend } from '../security/safe-file.js';
 
 export const TRANSCRIPT_FILE = 'transcript.jsonl';
 
@@ -32,7 +33,7 @@ export class TranscriptWriter implements TranscriptSink {
     this.dir = runDir;
     this.path = path.join(runDir, TRANSCRIPT_FILE);
     mkdirSync(runDir, { recursive: true });
-    this.fd = openSync(this.path, 'a');
+    this.fd = openRegularFileForAppend(this.path);
     this.redact = options.redact ?? ((line) => line);
     this.now = options.now ?? (() => new Date());
   }

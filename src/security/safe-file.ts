@@ -1,0 +1,117 @@
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  ftruncateSync,
+  lstatSync,
+  openSync,
+  writeSync,
+  type Stats
+} from 'node:fs';
+import path from 'node:path';
+
+/** A path the action was about to write is not the plain file it should be; nothing was written. */
+export class UnsafeFileError extends Error {
+  constructor(
+    readonly filePath: string,
+    problem: string
+  ) {
+    super(
+      `Refusing to write ${filePath}: ${problem}. The agent's commands can replace files in the ` +
+        'workspace, so the action writes only to a regular file with a single link, never through a ' +
+        'symbolic link, a hard link, a FIFO or a device. Remove whatever is at that path and run again.'
+    );
+    this.name = 'UnsafeFileError';
+  }
+}
+
+/**
+ * Opens a file for appending (creating it, mode 0600, if absent) in a way a planted trap cannot
+ * subvert: O_NOFOLLOW refuses a symbolic link in the last component, O_NONBLOCK makes a FIFO fail
+ * at once instead of blocking the process until a reader comes, and fstat on the open descriptor
+ * (not the path, which could be swapped in between) checks for a regular file with one link, so
+ * a hard link to a file outside the workspace is not written through. Returns the descriptor.
+ *
+ * Parent folders: with `within` (a folder the action created and resolved), every folder between
+ * it and the file must be a real folder, not a symbolic link; without it they are not checked.
+ */
+export function openRegularFileForAppend(filePath: string, options: SafeFileOptions = {}): number {
+  return openChecked(filePath, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, options);
+}
+
+export interface SafeFileOptions {
+  /** A trusted folder holding the file; the folders below it on the way to the file are checked too. */
+  readonly within?: string;
+}
+
+/** Replaces a file's contents under the same checks as openRegularFileForAppend. */
+export function writeRegularFile(
+  filePath: string,
+  content: string | Uint8Array,
+  options: SafeFileOptions = {}
+): void {
+  const fd = openChecked(filePath, constants.O_WRONLY | constants.O_CREAT, options);
+  try {
+    // Truncated only after the checks: O_TRUNC at open would empty a hard-linked file before fstat.
+    ftruncateSync(fd, 0);
+    writeAll(fd, typeof content === 'string' ? Buffer.from(content) : content);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Appends text to a file under the same checks, closing it again (for occasional records). */
+export function appendToRegularFile(filePath: string, text: string, options: SafeFileOptions = {}): void {
+  const fd = openRegularFileForAppend(filePath, options);
+  try {
+    writeAll(fd, Buffer.from(text));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function writeAll(fd: number, bytes: Uint8Array): void {
+  for (let written = 0; written < bytes.length;) written += writeSync(fd, bytes, written);
+}
+
+function openChecked(filePath: string, flags: number, options: SafeFileOptions): number {
+  if (options.within !== undefined) checkFolders(filePath, options.within);
+  let fd: number;
+  try {
+    fd = openSync(filePath, flags | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o600);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') throw new UnsafeFileError(filePath, 'it is a symbolic link');
+    if (code === 'ENXIO') throw new UnsafeFileError(filePath, 'it is a FIFO (named pipe) or a socket');
+    if (code === 'EISDIR') throw new UnsafeFileError(filePath, 'it is a directory');
+    throw error;
+  }
+  const problem = describeProblem(fstatSync(fd));
+  if (problem) {
+    closeSync(fd);
+    throw new UnsafeFileError(filePath, problem);
+  }
+  return fd;
+}
+
+/** Each folder strictly below `within` on the way to the file must be a folder, not a link to one. */
+function checkFolders(filePath: string, within: string): void {
+  const relative = path.relative(within, path.dirname(filePath));
+  if (relative.startsWith('..') || path.isAbsolute(relative)) {
+    throw new UnsafeFileError(filePath, `it is not inside ${within}`);
+  }
+  let folder = within;
+  for (const part of relative.split(path.sep).filter((name) => name !== '')) {
+    folder = path.join(folder, part);
+    const info = lstatSync(folder);
+    if (info.isSymbolicLink()) throw new UnsafeFileError(filePath, `its folder ${folder} is a symbolic link`);
+    if (!info.isDirectory()) throw new UnsafeFileError(filePath, `${folder} is not a folder`);
+  }
+}
+
+function describeProblem(info: Stats): string | undefined {
+  if (info.isFIFO()) return 'it is a FIFO (named pipe)';
+  if (!info.isFile()) return 'it is not a regular file';
+  if (info.nlink !== 1) return `it has ${info.nlink} hard links, so writing it would change another file too`;
+  return undefined;
+}

@@ -1,0 +1,37 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { scanCommandProcesses, type CommandIdentity } from './process-table.js';
+
+/** Enough rounds to catch processes forked while we killed their parents, bounded for a fork bomb. */
+const MAX_ROUNDS = 60;
+const PAUSE_BETWEEN_ROUNDS_MS = 10;
+/** Rescans for a scan that found no member but saw processes mid-execve; beyond this they are let be. */
+const MAX_UNSETTLED_RESCANS = 5;
+
+/**
+ * Kills everything a command started: its process group at once, then, round after round, every
+ * process still in its session or carrying its marker, until a scan finds none (or the rounds run
+ * out). SIGKILL throughout: a process that ignores SIGTERM must not keep the run waiting.
+ * Returns the processes a last scan still saw (empty when the sweep succeeded).
+ */
+export async function killCommandProcesses(identity: CommandIdentity): Promise<number[]> {
+  signal(-identity.sessionId);
+  let unsettledRescans = 0;
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const scan = scanCommandProcesses(identity);
+    if (scan.members.length === 0) {
+      if (scan.unsettled === 0 || unsettledRescans === MAX_UNSETTLED_RESCANS) return [];
+      unsettledRescans++;
+    }
+    for (const pid of scan.members) signal(pid);
+    await delay(PAUSE_BETWEEN_ROUNDS_MS);
+  }
+  return scanCommandProcesses(identity).members;
+}
+
+function signal(target: number): void {
+  try {
+    process.kill(target, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}
