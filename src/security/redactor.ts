@@ -1,11 +1,23 @@
-/** Shapes of secrets worth hiding even when nobody told us their value. */
+import { encodedForms } from './secret-forms.js';
+
+/** Not preceded by a letter or digit: `_ghp_…` and `=ghp_…` still match, `xghp_…` does not. */
+const START = '(?<![A-Za-z0-9])';
+
+/**
+ * Shapes of secrets worth hiding even when nobody told us their value. A pattern with a capture
+ * group keeps that group (a label such as `aws_secret_access_key=`) and hides the rest.
+ */
 const SECRET_PATTERNS: readonly RegExp[] = [
-  /\bgh[pousr]_[A-Za-z0-9]{30,}\b/g, // GitHub tokens: ghp_, gho_, ghu_, ghs_, ghr_
-  /\bgithub_pat_[A-Za-z0-9_]{40,}\b/g,
-  /\bsk-ant-[A-Za-z0-9_-]{20,}/g, // Anthropic keys
-  /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, // AWS access key ids
-  /(aws_secret_access_key\s*[=:]\s*["']?)[A-Za-z0-9/+]{40}/gi,
-  /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)/g,
+  new RegExp(`${START}gh[pousr]_[A-Za-z0-9]{30,}`, 'g'), // GitHub tokens: ghp_, gho_, ghu_, ghs_, ghr_
+  new RegExp(`${START}github_pat_[A-Za-z0-9_]{30,}`, 'g'),
+  new RegExp(`${START}sk-ant-[A-Za-z0-9_-]{20,}`, 'g'), // Anthropic keys
+  new RegExp(`${START}npm_[A-Za-z0-9]{30,}`, 'g'), // npm access tokens
+  new RegExp(`${START}(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}`, 'g'), // AWS access key ids
+  // The label may be quoted and JSON-escaped (`\"aws_secret_access_key\": \"…`).
+  /(aws_?secret_?access_?key(?:\\?["'])?\s*[=:]\s*(?:\\?["'])?)[A-Za-z0-9/+=]{20,}/gi,
+  // A PEM block, terminated or not. Its body may hold JSON escapes (`\n`) but never a quote, so a
+  // block inside a JSON string is replaced without breaking the line around it.
+  /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?:[A-Za-z0-9+/=:,\s]|\\[nrt\\]|-(?!----END))*(?:-----END [A-Z0-9 ]*PRIVATE KEY-----)?/g,
   /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, // JWTs
   /(AUTHORIZATION:\s*(?:basic|bearer|token)\s+)[A-Za-z0-9+/=._-]{16,}/gi // git extraheaders
 ];
@@ -14,26 +26,27 @@ export const REDACTED = '***';
 
 /**
  * Replaces known secret values and secret-shaped strings before text leaves the process:
- * transcripts, comments, the job summary, PR titles and bodies, commit messages and logs.
+ * transcripts, comments, the job summary, PR titles and bodies, commit messages, logs and the
+ * artifact. Every encoded form of every known value is computed once, here, into one pattern: the
+ * redactor runs on every tool result, so a call is a single scan per pattern.
  */
 export class Redactor {
-  private readonly values: string[];
+  private readonly known: RegExp | undefined;
 
   constructor(secrets: readonly (string | undefined)[]) {
     const forms = new Set<string>();
     for (const secret of secrets) {
       // Short values would redact ordinary words; real secrets are long.
       if (!secret || secret.length < 8) continue;
-      forms.add(secret);
-      forms.add(JSON.stringify(secret).slice(1, -1)); // as it appears inside JSON lines
-      forms.add(Buffer.from(secret).toString('base64')); // as in a basic-auth header
+      for (const form of encodedForms(secret)) forms.add(form);
     }
-    this.values = [...forms].sort((a, b) => b.length - a.length);
+    // Longest first, so a form that contains another is replaced whole.
+    const sorted = [...forms].sort((a, b) => b.length - a.length);
+    this.known = sorted.length > 0 ? new RegExp(sorted.map(escapeRegExp).join('|'), 'g') : undefined;
   }
 
   readonly redact = (text: string): string => {
-    let result = text;
-    for (const value of this.values) result = result.split(value).join(REDACTED);
+    let result = this.known ? text.replace(this.known, REDACTED) : text;
     for (const pattern of SECRET_PATTERNS) {
       result = result.replace(pattern, (match, prefix?: unknown) =>
         typeof prefix === 'string' && match.startsWith(prefix) ? `${prefix}${REDACTED}` : REDACTED
@@ -41,6 +54,10 @@ export class Redactor {
     }
     return result;
   };
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
 }
 
 /** The secrets the action knows by value: its inputs and what the runner hands it. */
