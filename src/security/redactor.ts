@@ -1,18 +1,24 @@
 import { encodedForms } from './secret-forms.js';
 
-/** Not preceded by a letter or digit: `_ghp_…` and `=ghp_…` still match, `xghp_…` does not. */
-const START = '(?<![A-Za-z0-9])';
+/**
+ * A token that starts with `prefix`, not preceded by a letter or digit: `_ghp_…` and `=ghp_…` match,
+ * `xghp_…` does not. The prefix comes first and the look-behind after it, so the engine scans for
+ * the literal (a look-behind first is several times slower on a large tool result).
+ */
+function token(prefix: string, rest: string): RegExp {
+  return new RegExp(`${prefix}(?<![A-Za-z0-9]${prefix})${rest}`, 'g');
+}
 
 /**
  * Shapes of secrets worth hiding even when nobody told us their value. A pattern with a capture
  * group keeps that group (a label such as `aws_secret_access_key=`) and hides the rest.
  */
 const SECRET_PATTERNS: readonly RegExp[] = [
-  new RegExp(`${START}gh[pousr]_[A-Za-z0-9]{30,}`, 'g'), // GitHub tokens: ghp_, gho_, ghu_, ghs_, ghr_
-  new RegExp(`${START}github_pat_[A-Za-z0-9_]{30,}`, 'g'),
-  new RegExp(`${START}sk-ant-[A-Za-z0-9_-]{20,}`, 'g'), // Anthropic keys
-  new RegExp(`${START}npm_[A-Za-z0-9]{30,}`, 'g'), // npm access tokens
-  new RegExp(`${START}(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}`, 'g'), // AWS access key ids
+  token('gh[pousr]_', '[A-Za-z0-9]{30,}'), // GitHub tokens: ghp_, gho_, ghu_, ghs_, ghr_
+  token('github_pat_', '[A-Za-z0-9_]{30,}'),
+  token('sk-ant-', '[A-Za-z0-9_-]{20,}'), // Anthropic keys
+  token('npm_', '[A-Za-z0-9]{30,}'), // npm access tokens
+  token('(?:AKIA|ASIA|ABIA|ACCA)', '[0-9A-Z]{16}'), // AWS access key ids
   // The label may be quoted and JSON-escaped (`\"aws_secret_access_key\": \"…`).
   /(aws_?secret_?access_?key(?:\\?["'])?\s*[=:]\s*(?:\\?["'])?)[A-Za-z0-9/+=]{20,}/gi,
   // A PEM block, terminated or not. Its body may hold JSON escapes (`\n`) but never a quote, so a
@@ -27,11 +33,12 @@ export const REDACTED = '***';
 /**
  * Replaces known secret values and secret-shaped strings before text leaves the process:
  * transcripts, comments, the job summary, PR titles and bodies, commit messages, logs and the
- * artifact. Every encoded form of every known value is computed once, here, into one pattern: the
- * redactor runs on every tool result, so a call is a single scan per pattern.
+ * artifact. Every encoded form of every known value is computed once, here: the
+ * redactor runs on every tool result, so a call is one scan per form and per pattern.
  */
 export class Redactor {
-  private readonly known: RegExp | undefined;
+  /** Longest first, so a form that contains another is replaced whole. */
+  private readonly known: readonly string[];
 
   constructor(secrets: readonly (string | undefined)[]) {
     const forms = new Set<string>();
@@ -40,13 +47,13 @@ export class Redactor {
       if (!secret || secret.length < 8) continue;
       for (const form of encodedForms(secret)) forms.add(form);
     }
-    // Longest first, so a form that contains another is replaced whole.
-    const sorted = [...forms].sort((a, b) => b.length - a.length);
-    this.known = sorted.length > 0 ? new RegExp(sorted.map(escapeRegExp).join('|'), 'g') : undefined;
+    this.known = [...forms].sort((a, b) => b.length - a.length);
   }
 
   readonly redact = (text: string): string => {
-    let result = this.known ? text.replace(this.known, REDACTED) : text;
+    // One plain substring search per form: faster than one alternation of all of them in V8.
+    let result = text;
+    for (const form of this.known) if (result.includes(form)) result = result.replaceAll(form, REDACTED);
     for (const pattern of SECRET_PATTERNS) {
       result = result.replace(pattern, (match, prefix?: unknown) =>
         typeof prefix === 'string' && match.startsWith(prefix) ? `${prefix}${REDACTED}` : REDACTED
@@ -54,10 +61,6 @@ export class Redactor {
     }
     return result;
   };
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
 }
 
 /** The secrets the action knows by value: its inputs and what the runner hands it. */
