@@ -47,6 +47,21 @@ const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBL
  */
 export async function stageRunArtifact(records: RunRecords, options: StageOptions): Promise<StagedArtifact> {
   const dir = await mkdtemp(path.join(options.parentDir ?? tmpdir(), 'compact-agent-artifact-'));
+  const remove = () => rm(dir, { recursive: true, force: true });
+  try {
+    return await stageInto(dir, records, options, remove);
+  } catch (error) {
+    await remove().catch(() => undefined);
+    throw error;
+  }
+}
+
+async function stageInto(
+  dir: string,
+  records: RunRecords,
+  options: StageOptions,
+  remove: () => Promise<void>
+): Promise<StagedArtifact> {
   const runName = safeName(path.basename(records.runDir));
   const staged: string[] = [];
   const findings: string[] = [];
@@ -77,7 +92,7 @@ export async function stageRunArtifact(records: RunRecords, options: StageOption
     await stage(file.relative, read.toString('utf8'));
   }
   for (const extra of options.extraFiles ?? []) await stage(safeName(extra.name), extra.text);
-  return { dir, files: staged, findings, remove: () => rm(dir, { recursive: true, force: true }) };
+  return { dir, files: staged, findings, remove };
 }
 
 function joinLines(lines: readonly string[]): string {
