@@ -26,6 +26,7 @@ export function publishOutputs(outputs: RunOutputs): void {
     core.setOutput('cache_read_tokens', result.usage.cacheRead);
     core.setOutput('cache_write_tokens', result.usage.cacheWrite);
     core.setOutput('transcript_dir', outputs.session!.runDir);
+    core.setOutput('transcript_head', outputs.session!.records.transcript.head);
   }
   const changes = outputs.changes;
   if (changes?.kind === 'pushed') {

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { runSession, WORKFLOW_FOLDERS, type SessionOutcome } from '../agent/session.js';
+import { stageRunArtifact, type StagedArtifact } from '../artifacts/stage-run.js';
 import { ActionsArtifactUploader, transcriptArtifactName } from '../artifacts/transcript-artifact.js';
 import { GITHUB_DEFAULTS, parseActionConfig, type ActionConfig } from '../config/github-inputs.js';
 import { InputError } from '../config/inputs.js';
@@ -220,14 +221,19 @@ async function runAndReport(
       )
     );
   }
-  const artifact = await uploadTranscripts(runner, session, settings.transcriptRetentionDays);
+  const artifact = await uploadTranscripts(runner, session, settings.transcriptRetentionDays, {
+    redact,
+    tempDir: env.RUNNER_TEMP,
+    patch: changes.kind === 'patch' ? changes.patch : undefined
+  });
   const report = redact(
     renderReport({
       result: session.result,
       runUrl: link,
       changes,
       artifact,
-      transcriptDir: path.relative(runner.workspace, session.runDir)
+      transcriptDir: path.relative(runner.workspace, session.runDir),
+      transcriptHead: session.records.transcript.head
     })
   );
   await tracking?.finish(report);
@@ -251,17 +257,30 @@ async function runAndReport(
   }
 }
 
-/** Uploads `.transcripts/`, whatever happened: a failure is a warning and the report says so. */
+/**
+ * Uploads the run's record, whatever happened: built from the action's own copies in a private
+ * folder, never from `.transcripts/` as the agent left it. A failure is a warning and the report says so.
+ */
 async function uploadTranscripts(
   runner: RunnerEnv,
   session: SessionOutcome,
-  retentionDays: number | undefined
+  retentionDays: number | undefined,
+  options: { redact: (text: string) => string; tempDir: string | undefined; patch: string | undefined }
 ): Promise<ArtifactOutcome> {
+  let staged: StagedArtifact | undefined;
   try {
+    staged = await stageRunArtifact(session.records, {
+      redact: options.redact,
+      ...(options.tempDir ? { parentDir: options.tempDir } : {}),
+      extraFiles: options.patch !== undefined ? [{ name: 'changes.patch', text: options.patch }] : []
+    });
+    for (const finding of staged.findings)
+      core.warning(options.redact(`The run's record was tampered with: ${finding}`));
     const uploaded = await new ActionsArtifactUploader().upload(
       transcriptArtifactName(runner.runId, runner.runAttempt),
-      path.dirname(session.runDir),
-      retentionDays
+      staged.dir,
+      retentionDays,
+      staged.files
     );
     return { kind: 'uploaded', id: uploaded.id, url: `${runUrl(runner)}/artifacts/${uploaded.id}` };
   } catch (error) {
@@ -269,6 +288,8 @@ async function uploadTranscripts(
     const message = describe(error).split('\n')[0]!.trim();
     core.warning(`The transcripts could not be uploaded: ${message}`);
     return { kind: 'failed', error: message };
+  } finally {
+    await staged?.remove().catch(() => undefined);
   }
 }
 

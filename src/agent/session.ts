@@ -13,6 +13,8 @@ import { createDefaultTools } from '../tools/index.js';
 import { Workspace } from '../tools/workspace.js';
 import { compactionLogWriter } from '../transcript/compaction-log.js';
 import { TranscriptWriter } from '../transcript/writer.js';
+import { WrittenFiles } from '../transcript/written-files.js';
+import type { RunRecords } from '../artifacts/stage-run.js';
 import { runAgent, type ProgressUpdate } from './loop.js';
 import type { RunResult } from './run-result.js';
 import { buildSystemPrompt } from './system-prompt.js';
@@ -53,6 +55,8 @@ export interface SessionOutcome {
   readonly runDir: string;
   readonly transcriptPath: string;
   readonly compactionLogPath: string;
+  /** What the action itself wrote: the artifact is built from this, never from the workspace folder. */
+  readonly records: RunRecords;
 }
 
 /** Assembles one run from its parts (model, tools, workspace, transcript, compaction) and runs it. */
@@ -62,6 +66,7 @@ export async function runSession(options: SessionOptions): Promise<SessionOutcom
   const redact = options.redact ?? ((text: string) => text);
   const transcript = new TranscriptWriter(runDir, { redact });
   const compactionLog = compactionLogWriter(runDir, redact);
+  const written = new WrittenFiles(runDir);
   const now = options.now ?? Date.now;
   try {
     const tools = createDefaultTools({ bashTimeoutMs: config.bashTimeoutMs });
@@ -87,7 +92,13 @@ export async function runSession(options: SessionOptions): Promise<SessionOutcom
     const parts: CompactorParts = {
       model,
       requests,
-      store: new RunFolderStore(runDir, workspace, displayPath(workspace.root, transcript.path), redact),
+      store: new RunFolderStore(
+        runDir,
+        workspace,
+        displayPath(workspace.root, transcript.path),
+        redact,
+        written
+      ),
       config
     };
     const compactor = options.compactor ? options.compactor(parts) : defaultCompactor(parts, now);
@@ -109,9 +120,16 @@ export async function runSession(options: SessionOptions): Promise<SessionOutcom
         ...(options.onProgress ? { onProgress: options.onProgress } : {})
       }
     );
-    return { result, runDir, transcriptPath: transcript.path, compactionLogPath: compactionLog.path };
+    return {
+      result,
+      runDir,
+      transcriptPath: transcript.path,
+      compactionLogPath: compactionLog.path,
+      records: { runDir, transcript, compactionLog, files: written.entries() }
+    };
   } finally {
     transcript.close();
+    compactionLog.close();
   }
 }
 

@@ -7,14 +7,27 @@ export interface UploadedArtifact {
   readonly size: number;
 }
 
-/** The artifact boundary: uploads a folder as one workflow artifact. */
+/**
+ * The artifact boundary: uploads a folder as one workflow artifact; with `files`, exactly those
+ * files in it (what the action staged), not whatever else the folder holds by then.
+ */
 export interface ArtifactUploader {
-  upload(name: string, rootDir: string, retentionDays: number | undefined): Promise<UploadedArtifact>;
+  upload(
+    name: string,
+    rootDir: string,
+    retentionDays: number | undefined,
+    files?: readonly string[]
+  ): Promise<UploadedArtifact>;
 }
 
 export class ActionsArtifactUploader implements ArtifactUploader {
-  async upload(name: string, rootDir: string, retentionDays: number | undefined): Promise<UploadedArtifact> {
-    const files = await listFiles(rootDir);
+  async upload(
+    name: string,
+    rootDir: string,
+    retentionDays: number | undefined,
+    only?: readonly string[]
+  ): Promise<UploadedArtifact> {
+    const files = only ? [...only] : await listFiles(rootDir);
     if (files.length === 0) throw new Error(`nothing to upload in ${rootDir}`);
     const client = new DefaultArtifactClient();
     const result = await client.uploadArtifact(name, files, rootDir, retentionDays ? { retentionDays } : {});

@@ -1,6 +1,7 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import type { CompactionEvent } from '../compaction/compactor.js';
 import type { UsageRecord } from '../transcript/events.js';
+import { lineEnvelope } from '../transcript/line-envelope.js';
 import type { AuditToolCall, AuditToolStats, AuditTurn, RunAudit, SkippedLine } from './run-audit.js';
 
 type Line = Record<string, unknown> & { readonly type: string };
@@ -39,7 +40,10 @@ function parseLine(raw: string): Line | string {
   if (typeof value !== 'object' || value === null || typeof (value as { type?: unknown }).type !== 'string') {
     return 'not a transcript event (no type)';
   }
-  return value as Line;
+  // The same envelope the writer writes (seq, time, type, and the chain fields when present).
+  const envelope = lineEnvelope.safeParse(value);
+  if (!envelope.success) return 'not a transcript event (seq, time or chain fields are malformed)';
+  return envelope.data as Line;
 }
 
 function buildAudit(events: readonly Line[], skippedLines: SkippedLine[], lineCount: number): RunAudit {
@@ -69,7 +73,7 @@ function buildAudit(events: readonly Line[], skippedLines: SkippedLine[], lineCo
         timeline.toolResult(event);
         break;
       case 'compaction': {
-        const { type: _type, seq: _seq, time: _time, ...rest } = event;
+        const { type: _type, seq: _seq, time: _time, prev: _prev, hash: _hash, ...rest } = event;
         compactions.push(rest as unknown as CompactionEvent);
         break;
       }

@@ -4,6 +4,7 @@ import type { InputReader } from '../config/inputs.js';
 export const CLI_USAGE = `Usage:
   compact-agent run --repo DIR --prompt "TASK" [options]
   compact-agent transcript PATH [--json] [--html report.html]
+  compact-agent transcript verify PATH [--head HASH]
 
 Runs the agent loop on a local folder. The API key comes from ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL
 points it at a gateway or a fake server.
@@ -11,6 +12,8 @@ points it at a gateway or a fake server.
 transcript: PATH is a run folder, a transcript.jsonl, a .transcripts folder (its newest run) or the
 downloaded artifact zip. It prints the task, stop reason, turns, tokens and cost, the compactions, the
 tools used and the files changed; --json prints the same as JSON; --html writes a self-contained report.
+transcript verify: checks the transcript's hash chain, and with --head (the report's transcript head)
+that nothing was cut from its end; exit 0 when intact, 1 naming the first bad line.
 
 Options of run:
   --repo DIR                 the repository to work in (default: current folder)
@@ -60,7 +63,8 @@ const VALUE_OPTIONS = [
   'compaction-keep-tail',
   'restore-recent-files',
   'max-compactions',
-  'html'
+  'html',
+  'head'
 ] as const;
 
 export interface CliArguments {

@@ -2,6 +2,7 @@
 import { CLI_USAGE, parseCliArguments } from './args.js';
 import { runCommand } from './run-command.js';
 import { transcriptCommand } from './transcript-command.js';
+import { verifyCommand } from './verify-command.js';
 
 /** The CLI entry point: parse, dispatch, set the exit code. Ctrl-C ends the run cleanly. */
 async function main(argv: readonly string[]): Promise<number> {
@@ -15,6 +16,15 @@ async function main(argv: readonly string[]): Promise<number> {
   if (args.help || args.command === undefined) {
     process.stdout.write(`${CLI_USAGE}\n`);
     return args.help ? 0 : 2;
+  }
+  if (args.command === 'transcript' && args.positionals[0] === 'verify') {
+    return verifyCommand(
+      { target: args.positionals[1], head: args.values.get('head') },
+      {
+        stdout: (text) => process.stdout.write(`${text}\n`),
+        stderr: (text) => process.stderr.write(`${text}\n`)
+      }
+    );
   }
   if (args.command === 'transcript') {
     return transcriptCommand(

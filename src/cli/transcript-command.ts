@@ -3,6 +3,7 @@ import { loadTranscript, TranscriptNotFoundError } from '../audit/load-transcrip
 import { renderHtmlReport } from '../audit/html-report.js';
 import { parseTranscript } from '../audit/parse-transcript.js';
 import { auditSummary, renderTerminalSummary } from '../audit/terminal-summary.js';
+import { describeVerdict, verifyChain } from '../transcript/verify-chain.js';
 import type { CliIo } from './run-command.js';
 
 export interface TranscriptOptions {
@@ -28,6 +29,9 @@ export async function transcriptCommand(options: TranscriptOptions, io: CliIo): 
     throw error;
   }
   const audit = parseTranscript(loaded.text);
+  // The reader shows what it can of a tampered transcript, but says so first.
+  const chain = verifyChain(loaded.text);
+  if (chain.status === 'broken') io.stderr(`⚠️ ${describeVerdict(chain, loaded.source)}`);
   if (options.html) {
     await writeFile(options.html, renderHtmlReport(audit));
     io.stderr(`Wrote ${options.html}`);

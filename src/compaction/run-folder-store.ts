@@ -3,8 +3,8 @@ import path from 'node:path';
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import { changedFiles } from '../git/changed-files.js';
 import type { Workspace } from '../tools/workspace.js';
+import { WrittenFiles } from '../transcript/written-files.js';
 import type { CompactionStore } from './pipeline.js';
-import { writeRegularFile } from '../security/safe-file.js';
 
 /**
  * Compaction's disk: segments and spilled results go to the run folder under `.transcripts/`,
@@ -18,7 +18,9 @@ export class RunFolderStore implements CompactionStore {
     private readonly workspace: Workspace,
     readonly transcriptPath: string,
     /** Segments and spilled results leave with the artifact: they are redacted like the transcript. */
-    private readonly redact: (text: string) => string = (text) => text
+    private readonly redact: (text: string) => string = (text) => text,
+    /** The action's ledger of what it wrote: the artifact takes these files only as written. */
+    readonly written: WrittenFiles = new WrittenFiles(runDir)
   ) {
     mkdirSync(runDir, { recursive: true });
     // Real path, so it compares with the workspace root (also real) when shown relative to it.
@@ -28,7 +30,7 @@ export class RunFolderStore implements CompactionStore {
   saveSegment(number: number, history: readonly MessageParam[]): string {
     const file = path.join(this.runDir, 'segments', `segment-${String(number).padStart(3, '0')}.json`);
     mkdirSync(path.dirname(file), { recursive: true });
-    writeRegularFile(file, this.redact(JSON.stringify(history)), { within: this.runDir });
+    this.written.write(file, this.redact(JSON.stringify(history)));
     return this.shown(file);
   }
 
@@ -36,7 +38,7 @@ export class RunFolderStore implements CompactionStore {
     const safeId = toolUseId.replace(/[^A-Za-z0-9_-]/g, '_');
     const file = path.join(this.runDir, 'tool-results', `${safeId}.txt`);
     mkdirSync(path.dirname(file), { recursive: true });
-    writeRegularFile(file, this.redact(text), { within: this.runDir });
+    this.written.write(file, this.redact(text));
     return this.shown(file);
   };
 

@@ -34,6 +34,8 @@ export interface ReportInput {
   readonly changes: ChangesOutcome;
   readonly artifact: ArtifactOutcome;
   readonly transcriptDir: string;
+  /** The transcript's last hash: `compact-agent transcript verify --head` checks a copy against it. */
+  readonly transcriptHead?: string;
 }
 
 const STATUS: Readonly<Record<RunResult['stopReason'], string>> = {
@@ -55,7 +57,10 @@ export function renderReport(input: ReportInput): string {
     `### Usage\n\n${renderUsage(result)}`,
     renderCompactions(result.compactionLog),
     renderChart(result.contextTokensPerTurn, result.compactionLog),
-    renderArtifact(input.artifact, input.transcriptDir)
+    renderArtifact(input.artifact, input.transcriptDir),
+    input.transcriptHead
+      ? `🔗 Transcript head: \`${input.transcriptHead}\` (\`compact-agent transcript verify <artifact.zip> --head <this>\`)`
+      : ''
   ].filter((section) => section !== '');
   return fitBody(sections, input.artifact);
 }

@@ -1,11 +1,29 @@
-/** Shapes of secrets worth hiding even when nobody told us their value. */
+import { encodedForms } from './secret-forms.js';
+
+/**
+ * A token that starts with `prefix`, not preceded by a letter or digit: `_ghp_…` and `=ghp_…` match,
+ * `xghp_…` does not. The prefix comes first and the look-behind after it, so the engine scans for
+ * the literal (a look-behind first is several times slower on a large tool result).
+ */
+function token(prefix: string, rest: string): RegExp {
+  return new RegExp(`${prefix}(?<![A-Za-z0-9]${prefix})${rest}`, 'g');
+}
+
+/**
+ * Shapes of secrets worth hiding even when nobody told us their value. A pattern with a capture
+ * group keeps that group (a label such as `aws_secret_access_key=`) and hides the rest.
+ */
 const SECRET_PATTERNS: readonly RegExp[] = [
-  /\bgh[pousr]_[A-Za-z0-9]{30,}\b/g, // GitHub tokens: ghp_, gho_, ghu_, ghs_, ghr_
-  /\bgithub_pat_[A-Za-z0-9_]{40,}\b/g,
-  /\bsk-ant-[A-Za-z0-9_-]{20,}/g, // Anthropic keys
-  /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, // AWS access key ids
-  /(aws_secret_access_key\s*[=:]\s*["']?)[A-Za-z0-9/+]{40}/gi,
-  /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)/g,
+  token('gh[pousr]_', '[A-Za-z0-9]{30,}'), // GitHub tokens: ghp_, gho_, ghu_, ghs_, ghr_
+  token('github_pat_', '[A-Za-z0-9_]{30,}'),
+  token('sk-ant-', '[A-Za-z0-9_-]{20,}'), // Anthropic keys
+  token('npm_', '[A-Za-z0-9]{30,}'), // npm access tokens
+  token('(?:AKIA|ASIA|ABIA|ACCA)', '[0-9A-Z]{16}'), // AWS access key ids
+  // The label may be quoted and JSON-escaped (`\"aws_secret_access_key\": \"…`).
+  /(aws_?secret_?access_?key(?:\\?["'])?\s*[=:]\s*(?:\\?["'])?)[A-Za-z0-9/+=]{20,}/gi,
+  // A PEM block, terminated or not. Its body may hold JSON escapes (`\n`) but never a quote, so a
+  // block inside a JSON string is replaced without breaking the line around it.
+  /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?:[A-Za-z0-9+/=:,\s]|\\[nrt\\]|-(?!----END))*(?:-----END [A-Z0-9 ]*PRIVATE KEY-----)?/g,
   /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, // JWTs
   /(AUTHORIZATION:\s*(?:basic|bearer|token)\s+)[A-Za-z0-9+/=._-]{16,}/gi // git extraheaders
 ];
@@ -14,26 +32,28 @@ export const REDACTED = '***';
 
 /**
  * Replaces known secret values and secret-shaped strings before text leaves the process:
- * transcripts, comments, the job summary, PR titles and bodies, commit messages and logs.
+ * transcripts, comments, the job summary, PR titles and bodies, commit messages, logs and the
+ * artifact. Every encoded form of every known value is computed once, here: the
+ * redactor runs on every tool result, so a call is one scan per form and per pattern.
  */
 export class Redactor {
-  private readonly values: string[];
+  /** Longest first, so a form that contains another is replaced whole. */
+  private readonly known: readonly string[];
 
   constructor(secrets: readonly (string | undefined)[]) {
     const forms = new Set<string>();
     for (const secret of secrets) {
       // Short values would redact ordinary words; real secrets are long.
       if (!secret || secret.length < 8) continue;
-      forms.add(secret);
-      forms.add(JSON.stringify(secret).slice(1, -1)); // as it appears inside JSON lines
-      forms.add(Buffer.from(secret).toString('base64')); // as in a basic-auth header
+      for (const form of encodedForms(secret)) forms.add(form);
     }
-    this.values = [...forms].sort((a, b) => b.length - a.length);
+    this.known = [...forms].sort((a, b) => b.length - a.length);
   }
 
   readonly redact = (text: string): string => {
+    // One plain substring search per form: faster than one alternation of all of them in V8.
     let result = text;
-    for (const value of this.values) result = result.split(value).join(REDACTED);
+    for (const form of this.known) if (result.includes(form)) result = result.replaceAll(form, REDACTED);
     for (const pattern of SECRET_PATTERNS) {
       result = result.replace(pattern, (match, prefix?: unknown) =>
         typeof prefix === 'string' && match.startsWith(prefix) ? `${prefix}${REDACTED}` : REDACTED

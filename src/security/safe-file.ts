@@ -95,6 +95,10 @@ function openChecked(filePath: string, flags: number, options: SafeFileOptions):
 }
 
 /** Each folder strictly below `within` on the way to the file must be a folder, not a link to one. */
+export function assertRealFolders(filePath: string, within: string): void {
+  checkFolders(filePath, within);
+}
+
 function checkFolders(filePath: string, within: string): void {
   const relative = path.relative(within, path.dirname(filePath));
   if (relative.startsWith('..') || path.isAbsolute(relative)) {

@@ -1,18 +1,50 @@
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { CompactionEvent } from '../compaction/compactor.js';
-import { appendToRegularFile } from '../security/safe-file.js';
+import { openRegularFileForAppend } from '../security/safe-file.js';
 
 export const COMPACTION_LOG_FILE = 'compaction-log.jsonl';
 
-/** Appends each compaction event to `<run>/compaction-log.jsonl`, one JSON object per line. */
-export function compactionLogWriter(runDir: string, redact: (line: string) => string = (line) => line) {
+export interface CompactionLogWriter {
+  readonly path: string;
+  append(event: CompactionEvent): void;
+  /** Every line written, kept by the action: the artifact's copy comes from here. */
+  lines(): readonly string[];
+  close(): void;
+}
+
+/**
+ * Appends each compaction event to `<run>/compaction-log.jsonl`, one JSON object per line. The file
+ * is opened once, before the agent runs, so a link planted at that path later is never followed.
+ */
+export function compactionLogWriter(
+  runDir: string,
+  redact: (line: string) => string = (line) => line
+): CompactionLogWriter {
   const file = path.join(runDir, COMPACTION_LOG_FILE);
   mkdirSync(runDir, { recursive: true });
+  // A FIFO, link or hard link already at the path is refused instead of written through.
+  const fd = openRegularFileForAppend(file);
+  const written: string[] = [];
+  let diskOk = true;
+  let closed = false;
   return {
     path: file,
     append(event: CompactionEvent): void {
-      appendToRegularFile(file, `${redact(JSON.stringify(event))}\n`);
+      const line = redact(JSON.stringify(event));
+      written.push(line);
+      if (closed || !diskOk) return;
+      try {
+        writeSync(fd, `${line}\n`);
+      } catch {
+        diskOk = false; // a full disk: the lines in memory still reach the artifact
+      }
+    },
+    lines: () => written,
+    close(): void {
+      if (closed) return;
+      closed = true;
+      closeSync(fd);
     }
   };
 }

@@ -2,12 +2,23 @@ import { closeSync, mkdirSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { TranscriptEvent } from './events.js';
 import { openRegularFileForAppend } from '../security/safe-file.js';
+import { GENESIS_HASH, sealLine } from './line-envelope.js';
 
 export const TRANSCRIPT_FILE = 'transcript.jsonl';
 
 /** Where transcript events go. The loop depends on this, so tests can collect events in memory. */
 export interface TranscriptSink {
   append(event: TranscriptEvent): void;
+}
+
+/** The writer's own record of what it wrote: the artifact is built from it, not from the workspace. */
+export interface TranscriptRecord {
+  /** The file in the workspace (which the agent can reach). */
+  readonly path: string;
+  /** The last line's hash: it vouches for every line before it. */
+  readonly head: string;
+  /** Every line written, exactly, without its newline. */
+  lines(): readonly string[];
 }
 
 export interface TranscriptWriterOptions {
@@ -20,7 +31,7 @@ export interface TranscriptWriterOptions {
  * Appends one JSON line per event with a synchronous write, so a crash or a kill loses nothing that
  * was already said: each line is in the kernel before the loop moves on.
  */
-export class TranscriptWriter implements TranscriptSink {
+export class TranscriptWriter implements TranscriptSink, TranscriptRecord {
   readonly dir: string;
   readonly path: string;
   private readonly fd: number;
@@ -28,6 +39,9 @@ export class TranscriptWriter implements TranscriptSink {
   private closed = false;
   private readonly redact: (line: string) => string;
   private readonly now: () => Date;
+  private readonly written: string[] = [];
+  private lastHash = GENESIS_HASH;
+  private diskFailure: string | undefined;
 
   constructor(runDir: string, options: TranscriptWriterOptions = {}) {
     this.dir = runDir;
@@ -38,15 +52,50 @@ export class TranscriptWriter implements TranscriptSink {
     this.now = options.now ?? (() => new Date());
   }
 
+  get head(): string {
+    return this.lastHash;
+  }
+
+  lines(): readonly string[] {
+    return this.written;
+  }
+
+  /** Why the workspace copy stopped being written (a full disk, say); the record in memory goes on. */
+  get diskError(): string | undefined {
+    return this.diskFailure;
+  }
+
   append(event: TranscriptEvent): void {
     if (this.closed) throw new Error(`Transcript ${this.path} is closed; cannot record ${event.type}.`);
-    const line = JSON.stringify({ seq: this.seq++, time: this.now().toISOString(), ...event });
-    writeSync(this.fd, `${this.redact(line)}\n`);
+    const line = this.seal(event);
+    // Memory first: whatever happens to the disk or the file, the action keeps the line.
+    this.written.push(line);
+    if (this.diskFailure === undefined) {
+      try {
+        writeSync(this.fd, `${line}\n`);
+      } catch (error) {
+        this.diskFailure = error instanceof Error ? error.message : String(error);
+      }
+    }
   }
 
   close(): void {
     if (this.closed) return;
     this.closed = true;
     closeSync(this.fd);
+  }
+
+  /** Serializes, redacts, then chains: the chain fields are added after redaction, so it never touches them. */
+  private seal(event: TranscriptEvent): string {
+    const seq = this.seq++;
+    const time = this.now().toISOString();
+    let body = this.redact(JSON.stringify({ seq, time, ...event }));
+    if (!body.endsWith('}')) {
+      // Redaction ate the object's end; keep the chain whole with a line that says so.
+      body = JSON.stringify({ seq, time, type: event.type, unreadable: 'redaction broke this line' });
+    }
+    const sealed = sealLine(`${body.slice(0, -1)},"prev":"${this.lastHash}"}`, this.lastHash);
+    this.lastHash = sealed.hash;
+    return sealed.line;
   }
 }

@@ -1,0 +1,179 @@
+/** `compact-agent transcript verify`: the reviewer's check of a transcript the agent may have touched. */
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { stageRunArtifact } from '../../src/artifacts/stage-run.js';
+import { ActionsArtifactUploader } from '../../src/artifacts/transcript-artifact.js';
+import { transcriptCommand } from '../../src/cli/transcript-command.js';
+import { verifyCommand } from '../../src/cli/verify-command.js';
+import { compactionLogWriter } from '../../src/transcript/compaction-log.js';
+import { TranscriptWriter } from '../../src/transcript/writer.js';
+import { artifactEnv, startFakeArtifacts } from '../../test-support/fake-artifacts/index.js';
+import { createTempDir } from '../support/temp-repo.js';
+
+function recordedRun(): { transcripts: string; runDir: string; writer: TranscriptWriter } {
+  const transcripts = path.join(createTempDir('verify-'), '.transcripts');
+  const runDir = path.join(transcripts, '7-1');
+  const writer = new TranscriptWriter(runDir);
+  writer.append({
+    type: 'run_start',
+    run_id: '7-1',
+    task: 'fix the flaky test',
+    model: 'claude-sonnet-5-5',
+    repo: '/w',
+    system_prompt: 's',
+    tools: ['bash'],
+    limits: { max_turns: 3, timeout_minutes: 1, max_budget_usd: 1 },
+    context_window: 200_000
+  });
+  writer.append({ type: 'message', turn: 0, index: 0, role: 'user', content: 'fix the flaky test' });
+  writer.append({ type: 'message', turn: 1, index: 1, role: 'assistant', content: 'I deleted the test.' });
+  writer.append({
+    type: 'run_end',
+    stop_reason: 'success',
+    turns: 1,
+    usage: { input: 1, cache_write: 0, cache_read: 0, output: 1 },
+    cost_usd: 0.01,
+    duration_ms: 9,
+    summary: 'Deleted the flaky test.',
+    error: null
+  });
+  writer.close();
+  return { transcripts, runDir, writer };
+}
+
+function io() {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { out, err, io: { stdout: (t: string) => out.push(t), stderr: (t: string) => err.push(t) } };
+}
+
+/** The agent hides what it did: the assistant's confession becomes an innocent sentence. */
+function hideTheDeletion(file: string): void {
+  writeFileSync(file, readFileSync(file, 'utf8').replace('I deleted the test.', 'I fixed the timing.'));
+}
+
+describe('verifyCommand', () => {
+  it('an intact run folder, .transcripts folder or file: exit 0, with and without --head', async () => {
+    const { transcripts, runDir, writer } = recordedRun();
+    for (const target of [runDir, transcripts, writer.path]) {
+      const a = io();
+      expect(await verifyCommand({ target, head: undefined }, a.io)).toBe(0);
+      expect(a.out.join('')).toContain('the hash chain is intact (4 lines');
+      const b = io();
+      expect(await verifyCommand({ target, head: writer.head }, b.io)).toBe(0);
+      expect(b.out.join('')).toContain('It ends at the head given.');
+    }
+  });
+
+  it('a line rewritten in the workspace: exit 1, naming the line', async () => {
+    const { runDir, writer } = recordedRun();
+    hideTheDeletion(writer.path);
+    const a = io();
+    expect(await verifyCommand({ target: runDir, head: undefined }, a.io)).toBe(1);
+    expect(a.err.join('')).toContain('Line 3 is the first bad line');
+    expect(a.err.join('')).toContain('its content was changed after it was written');
+  });
+
+  it('the last lines removed: intact without --head (with a warning), exit 1 with it', async () => {
+    const { writer } = recordedRun();
+    const lines = readFileSync(writer.path, 'utf8').trimEnd().split('\n');
+    writeFileSync(writer.path, `${lines.slice(0, 2).join('\n')}\n`);
+    const loose = io();
+    expect(await verifyCommand({ target: writer.path, head: undefined }, loose.io)).toBe(0);
+    expect(loose.out.join('')).toContain('It has no run_end line');
+    const strict = io();
+    expect(await verifyCommand({ target: writer.path, head: writer.head }, strict.io)).toBe(1);
+    expect(strict.err.join('')).toContain('Line 3 is the first bad line (the file has 2)');
+    expect(strict.err.join('')).toContain('lines were removed from the end');
+  });
+
+  it('bad use: no path, a missing path, a head that is not a sha256', async () => {
+    const { writer } = recordedRun();
+    const a = io();
+    expect(await verifyCommand({ target: undefined, head: undefined }, a.io)).toBe(2);
+    expect(await verifyCommand({ target: '/nope/nothing', head: undefined }, a.io)).toBe(2);
+    expect(await verifyCommand({ target: writer.path, head: 'abc' }, a.io)).toBe(2);
+    expect(a.err.join('\n')).toContain('--head must be the 64-character lowercase hex hash');
+  });
+
+  it('the downloaded artifact zip, as the action uploads it, verifies against the head', async () => {
+    const { runDir, writer } = recordedRun();
+    const fake = await startFakeArtifacts();
+    const env = artifactEnv(fake);
+    const saved = Object.keys(env).map((key) => [key, process.env[key]] as const);
+    const realWrite = process.stdout.write.bind(process.stdout);
+    Object.assign(process.env, env);
+    process.stdout.write = (() => true) as typeof process.stdout.write;
+    try {
+      const staged = await stageRunArtifact(
+        { runDir, transcript: writer, compactionLog: compactionLogWriter(runDir), files: [] },
+        { redact: (t) => t, parentDir: createTempDir('runner-temp-') }
+      );
+      await new ActionsArtifactUploader().upload('agent-transcripts-7-1', staged.dir, 1, staged.files);
+      await staged.remove();
+    } finally {
+      process.stdout.write = realWrite;
+      for (const [key, value] of saved) {
+        if (value === undefined) delete process.env[key];
+        else process.env[key] = value;
+      }
+      await fake.close();
+    }
+    const zip = path.join(createTempDir('download-'), 'agent-transcripts-7-1.zip');
+    writeFileSync(zip, fake.artifact('agent-transcripts-7-1')!.bytes);
+    const a = io();
+    expect(await verifyCommand({ target: zip, head: writer.head }, a.io)).toBe(0);
+    expect(a.out.join('')).toContain(`${zip}:7-1/transcript.jsonl: the hash chain is intact`);
+    const b = io();
+    expect(await verifyCommand({ target: zip, head: 'f'.repeat(64) }, b.io)).toBe(1);
+  });
+});
+
+describe('the reader says when the chain is broken', () => {
+  it('compact-agent transcript PATH warns on stderr, and still shows what it can', async () => {
+    const { runDir, writer } = recordedRun();
+    hideTheDeletion(writer.path);
+    const a = io();
+    const code = await transcriptCommand(
+      { target: runDir, json: false, html: undefined },
+      { ...a.io, env: {} }
+    );
+    expect(code).toBe(0);
+    expect(a.err.join('')).toContain('tampered with or truncated. Line 3 is the first bad line');
+    expect(a.out.join('')).toContain('fix the flaky test');
+  });
+
+  it('an intact transcript gets no warning', async () => {
+    const { runDir } = recordedRun();
+    const a = io();
+    await transcriptCommand({ target: runDir, json: true, html: undefined }, { ...a.io, env: {} });
+    expect(a.err).toEqual([]);
+  });
+});
+
+describe('the CLI entry point (from src, through tsx)', () => {
+  const cli = (...args: string[]) =>
+    spawnSync(
+      process.execPath,
+      [
+        '--import',
+        pathToFileURL(path.resolve('node_modules/tsx/dist/loader.mjs')).href,
+        'src/cli/index.ts',
+        ...args
+      ],
+      { encoding: 'utf8' }
+    );
+
+  it('transcript verify PATH --head HASH: 0 when intact, 1 when tampered', () => {
+    const { runDir, writer } = recordedRun();
+    const ok = cli('transcript', 'verify', runDir, '--head', writer.head);
+    expect(ok.stderr).toBe('');
+    expect(ok.status).toBe(0);
+    hideTheDeletion(writer.path);
+    const bad = cli('transcript', 'verify', runDir, '--head', writer.head);
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toContain('Line 3 is the first bad line');
+  }, 60_000);
+});
