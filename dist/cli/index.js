@@ -11402,6 +11402,7 @@ var external_node_util_ = __nccwpck_require__(7975);
 const CLI_USAGE = `Usage:
   compact-agent run --repo DIR --prompt "TASK" [options]
   compact-agent transcript PATH [--json] [--html report.html]
+  compact-agent transcript verify PATH [--head HASH]
 
 Runs the agent loop on a local folder. The API key comes from ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL
 points it at a gateway or a fake server.
@@ -11409,6 +11410,8 @@ points it at a gateway or a fake server.
 transcript: PATH is a run folder, a transcript.jsonl, a .transcripts folder (its newest run) or the
 downloaded artifact zip. It prints the task, stop reason, turns, tokens and cost, the compactions, the
 tools used and the files changed; --json prints the same as JSON; --html writes a self-contained report.
+transcript verify: checks the transcript's hash chain, and with --head (the report's transcript head)
+that nothing was cut from its end; exit 0 when intact, 1 naming the first bad line.
 
 Options of run:
   --repo DIR                 the repository to work in (default: current folder)
@@ -11457,7 +11460,8 @@ const VALUE_OPTIONS = [
     'compaction-keep-tail',
     'restore-recent-files',
     'max-compactions',
-    'html'
+    'html',
+    'head'
 ];
 function parseCliArguments(argv) {
     const options = Object.fromEntries(VALUE_OPTIONS.map((name) => [name, { type: 'string' }]));
@@ -13754,14 +13758,14 @@ function openRegularFileForAppend(filePath, options = {}) {
 }
 /** Replaces a file's contents under the same checks as openRegularFileForAppend. */
 function writeRegularFile(filePath, content, options = {}) {
-    const fd = openChecked(filePath, external_node_fs_.constants.O_WRONLY | external_node_fs_.constants.O_CREAT, options);
+    const fd = openChecked(filePath, constants.O_WRONLY | constants.O_CREAT, options);
     try {
         // Truncated only after the checks: O_TRUNC at open would empty a hard-linked file before fstat.
-        (0,external_node_fs_.ftruncateSync)(fd, 0);
+        ftruncateSync(fd, 0);
         writeAll(fd, typeof content === 'string' ? Buffer.from(content) : content);
     }
     finally {
-        (0,external_node_fs_.closeSync)(fd);
+        closeSync(fd);
     }
 }
 /** Appends text to a file under the same checks, closing it again (for occasional records). */
@@ -13771,12 +13775,12 @@ function appendToRegularFile(filePath, text, options = {}) {
         writeAll(fd, Buffer.from(text));
     }
     finally {
-        (0,external_node_fs_.closeSync)(fd);
+        closeSync(fd);
     }
 }
 function writeAll(fd, bytes) {
     for (let written = 0; written < bytes.length;)
-        written += (0,external_node_fs_.writeSync)(fd, bytes, written);
+        written += writeSync(fd, bytes, written);
 }
 function openChecked(filePath, flags, options) {
     if (options.within !== undefined)
@@ -13803,6 +13807,9 @@ function openChecked(filePath, flags, options) {
     return fd;
 }
 /** Each folder strictly below `within` on the way to the file must be a folder, not a link to one. */
+function assertRealFolders(filePath, within) {
+    checkFolders(filePath, within);
+}
 function checkFolders(filePath, within) {
     const relative = external_node_path_default().relative(within, external_node_path_default().dirname(filePath));
     if (relative.startsWith('..') || external_node_path_default().isAbsolute(relative)) {
@@ -13828,6 +13835,64 @@ function describeProblem(info) {
     return undefined;
 }
 
+;// CONCATENATED MODULE: ./src/transcript/written-files.ts
+
+
+
+
+const CREATE_FLAGS = external_node_fs_.constants.O_WRONLY | external_node_fs_.constants.O_CREAT | external_node_fs_.constants.O_EXCL | external_node_fs_.constants.O_NOFOLLOW | external_node_fs_.constants.O_NONBLOCK;
+/**
+ * The files of a run the action itself wrote (segments, spilled tool results), with the identity
+ * and content hash each had at write time. Each is created fresh: whatever the agent left at the
+ * path (a link, a FIFO, a hard link to a file it keeps) is removed, never written through.
+ */
+class WrittenFiles {
+    files = new Map();
+    /** The run folder's real path, taken before the agent runs. */
+    root;
+    constructor(runDir) {
+        (0,external_node_fs_.mkdirSync)(runDir, { recursive: true });
+        this.root = (0,external_node_fs_.realpathSync)(runDir);
+    }
+    write(file, text) {
+        // A folder on the way swapped for a link would put the file elsewhere.
+        assertRealFolders(file, this.root);
+        const fd = openFresh(file);
+        try {
+            const bytes = Buffer.from(text, 'utf8');
+            let offset = 0;
+            while (offset < bytes.length)
+                offset += (0,external_node_fs_.writeSync)(fd, bytes, offset);
+            const info = (0,external_node_fs_.fstatSync)(fd);
+            this.files.set(file, {
+                path: file,
+                relative: external_node_path_default().relative(this.root, file),
+                dev: info.dev,
+                ino: info.ino,
+                size: bytes.length,
+                sha256: (0,external_node_crypto_.createHash)('sha256').update(bytes).digest('hex')
+            });
+        }
+        finally {
+            (0,external_node_fs_.closeSync)(fd);
+        }
+    }
+    entries() {
+        return [...this.files.values()];
+    }
+}
+function openFresh(file) {
+    try {
+        return (0,external_node_fs_.openSync)(file, CREATE_FLAGS, 0o644);
+    }
+    catch (error) {
+        if (error.code !== 'EEXIST')
+            throw error;
+        (0,external_node_fs_.unlinkSync)(file);
+        return (0,external_node_fs_.openSync)(file, CREATE_FLAGS, 0o644);
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/compaction/run-folder-store.ts
 
 
@@ -13841,13 +13906,17 @@ class RunFolderStore {
     workspace;
     transcriptPath;
     redact;
+    written;
     runDir;
     constructor(runDir, workspace, transcriptPath, 
     /** Segments and spilled results leave with the artifact: they are redacted like the transcript. */
-    redact = (text) => text) {
+    redact = (text) => text, 
+    /** The action's ledger of what it wrote: the artifact takes these files only as written. */
+    written = new WrittenFiles(runDir)) {
         this.workspace = workspace;
         this.transcriptPath = transcriptPath;
         this.redact = redact;
+        this.written = written;
         (0,external_node_fs_.mkdirSync)(runDir, { recursive: true });
         // Real path, so it compares with the workspace root (also real) when shown relative to it.
         this.runDir = (0,external_node_fs_.realpathSync)(runDir);
@@ -13855,14 +13924,14 @@ class RunFolderStore {
     saveSegment(number, history) {
         const file = external_node_path_default().join(this.runDir, 'segments', `segment-${String(number).padStart(3, '0')}.json`);
         (0,external_node_fs_.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
-        writeRegularFile(file, this.redact(JSON.stringify(history)), { within: this.runDir });
+        this.written.write(file, this.redact(JSON.stringify(history)));
         return this.shown(file);
     }
     spill = (toolUseId, text) => {
         const safeId = toolUseId.replace(/[^A-Za-z0-9_-]/g, '_');
         const file = external_node_path_default().join(this.runDir, 'tool-results', `${safeId}.txt`);
         (0,external_node_fs_.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
-        writeRegularFile(file, this.redact(text), { within: this.runDir });
+        this.written.write(file, this.redact(text));
         return this.shown(file);
     };
     readRecentFile(requested, maxTokens, estimate) {
@@ -53815,7 +53884,7 @@ function looseObject(shape, params) {
         type: "object",
         shape,
         catchall: unknown(),
-        ...util.normalizeParams(params),
+        ...normalizeParams(params),
     });
 }
 const ZodUnion = /*@__PURE__*/ $constructor("ZodUnion", (inst, def) => {
@@ -64847,19 +64916,89 @@ function isPresent(candidate) {
 
 
 const COMPACTION_LOG_FILE = 'compaction-log.jsonl';
-/** Appends each compaction event to `<run>/compaction-log.jsonl`, one JSON object per line. */
+/**
+ * Appends each compaction event to `<run>/compaction-log.jsonl`, one JSON object per line. The file
+ * is opened once, before the agent runs, so a link planted at that path later is never followed.
+ */
 function compactionLogWriter(runDir, redact = (line) => line) {
     const file = external_node_path_default().join(runDir, COMPACTION_LOG_FILE);
     (0,external_node_fs_.mkdirSync)(runDir, { recursive: true });
+    // A FIFO, link or hard link already at the path is refused instead of written through.
+    const fd = openRegularFileForAppend(file);
+    const written = [];
+    let diskOk = true;
+    let closed = false;
     return {
         path: file,
         append(event) {
-            appendToRegularFile(file, `${redact(JSON.stringify(event))}\n`);
+            const line = redact(JSON.stringify(event));
+            written.push(line);
+            if (closed || !diskOk)
+                return;
+            try {
+                (0,external_node_fs_.writeSync)(fd, `${line}\n`);
+            }
+            catch {
+                diskOk = false; // a full disk: the lines in memory still reach the artifact
+            }
+        },
+        lines: () => written,
+        close() {
+            if (closed)
+                return;
+            closed = true;
+            (0,external_node_fs_.closeSync)(fd);
         }
     };
 }
 
+;// CONCATENATED MODULE: ./src/transcript/line-envelope.ts
+
+
+/**
+ * The one definition of a transcript line's envelope, shared by the writer and every reader.
+ *
+ * Each line is a JSON object whose last two fields chain it to the line before:
+ * `prev` (the previous line's hash, or GENESIS_HASH on the first line) and
+ * `hash` = sha256(prev + body), where body is the line exactly as written, minus its `,"hash":"…"`.
+ * Hashing the text as written, not a re-serialization, means no canonical-JSON rules to agree on.
+ */
+const GENESIS_HASH = '0'.repeat(64);
+const sha256Hex = schemas_string().regex(/^[0-9a-f]{64}$/, 'a sha256 in lowercase hex');
+/** What every line carries besides its event's own fields. */
+const lineEnvelope = looseObject({
+    seq: schemas_number().int().nonnegative(),
+    time: schemas_string().min(1),
+    type: schemas_string().min(1),
+    prev: sha256Hex.optional(),
+    hash: sha256Hex.optional()
+});
+/** A line the current writer produced: the chain fields are there. */
+const chainedLineEnvelope = lineEnvelope.extend({ prev: sha256Hex, hash: sha256Hex });
+const HASH_SUFFIX = /,"hash":"([0-9a-f]{64})"\}$/;
+function chainHash(prev, body) {
+    return (0,external_node_crypto_.createHash)('sha256').update(prev).update(body).digest('hex');
+}
+/**
+ * Seals a serialized (and already redacted) line: `body` must be a JSON object whose last field is
+ * `prev`. Returns the line to write and its hash, the next line's `prev`.
+ */
+function sealLine(body, prev) {
+    if (!body.endsWith('}'))
+        throw new Error('A transcript line must be a JSON object.');
+    const hash = chainHash(prev, body);
+    return { line: `${body.slice(0, -1)},"hash":"${hash}"}`, hash };
+}
+/** Splits a written line into the body that was hashed and the hash it claims; undefined when it has none. */
+function unsealLine(line) {
+    const match = HASH_SUFFIX.exec(line);
+    if (!match)
+        return undefined;
+    return { body: `${line.slice(0, match.index)}}`, hash: match[1] };
+}
+
 ;// CONCATENATED MODULE: ./src/transcript/writer.ts
+
 
 
 
@@ -64876,6 +65015,9 @@ class TranscriptWriter {
     closed = false;
     redact;
     now;
+    written = [];
+    lastHash = GENESIS_HASH;
+    diskFailure;
     constructor(runDir, options = {}) {
         this.dir = runDir;
         this.path = external_node_path_default().join(runDir, TRANSCRIPT_FILE);
@@ -64884,17 +65026,49 @@ class TranscriptWriter {
         this.redact = options.redact ?? ((line) => line);
         this.now = options.now ?? (() => new Date());
     }
+    get head() {
+        return this.lastHash;
+    }
+    lines() {
+        return this.written;
+    }
+    /** Why the workspace copy stopped being written (a full disk, say); the record in memory goes on. */
+    get diskError() {
+        return this.diskFailure;
+    }
     append(event) {
         if (this.closed)
             throw new Error(`Transcript ${this.path} is closed; cannot record ${event.type}.`);
-        const line = JSON.stringify({ seq: this.seq++, time: this.now().toISOString(), ...event });
-        (0,external_node_fs_.writeSync)(this.fd, `${this.redact(line)}\n`);
+        const line = this.seal(event);
+        // Memory first: whatever happens to the disk or the file, the action keeps the line.
+        this.written.push(line);
+        if (this.diskFailure === undefined) {
+            try {
+                (0,external_node_fs_.writeSync)(this.fd, `${line}\n`);
+            }
+            catch (error) {
+                this.diskFailure = error instanceof Error ? error.message : String(error);
+            }
+        }
     }
     close() {
         if (this.closed)
             return;
         this.closed = true;
         (0,external_node_fs_.closeSync)(this.fd);
+    }
+    /** Serializes, redacts, then chains: the chain fields are added after redaction, so it never touches them. */
+    seal(event) {
+        const seq = this.seq++;
+        const time = this.now().toISOString();
+        let body = this.redact(JSON.stringify({ seq, time, ...event }));
+        if (!body.endsWith('}')) {
+            // Redaction ate the object's end; keep the chain whole with a line that says so.
+            body = JSON.stringify({ seq, time, type: event.type, unreadable: 'redaction broke this line' });
+        }
+        const sealed = sealLine(`${body.slice(0, -1)},"prev":"${this.lastHash}"}`, this.lastHash);
+        this.lastHash = sealed.hash;
+        return sealed.line;
     }
 }
 
@@ -65511,6 +65685,7 @@ function buildSystemPrompt() {
 
 
 
+
 /** Workflows (and the local actions they use) run with the repository's secrets: changing them is opt-in. */
 const WORKFLOW_FOLDERS = ['.github/workflows/', '.github/actions/'];
 /** Assembles one run from its parts (model, tools, workspace, transcript, compaction) and runs it. */
@@ -65520,6 +65695,7 @@ async function runSession(options) {
     const redact = options.redact ?? ((text) => text);
     const transcript = new TranscriptWriter(runDir, { redact });
     const compactionLog = compactionLogWriter(runDir, redact);
+    const written = new WrittenFiles(runDir);
     const now = options.now ?? Date.now;
     try {
         const tools = createDefaultTools({ bashTimeoutMs: config.bashTimeoutMs });
@@ -65544,7 +65720,7 @@ async function runSession(options) {
         const parts = {
             model,
             requests,
-            store: new RunFolderStore(runDir, workspace, displayPath(workspace.root, transcript.path), redact),
+            store: new RunFolderStore(runDir, workspace, displayPath(workspace.root, transcript.path), redact, written),
             config
         };
         const compactor = options.compactor ? options.compactor(parts) : defaultCompactor(parts, now);
@@ -65562,10 +65738,17 @@ async function runSession(options) {
             ...(options.signal ? { signal: options.signal } : {}),
             ...(options.onProgress ? { onProgress: options.onProgress } : {})
         });
-        return { result, runDir, transcriptPath: transcript.path, compactionLogPath: compactionLog.path };
+        return {
+            result,
+            runDir,
+            transcriptPath: transcript.path,
+            compactionLogPath: compactionLog.path,
+            records: { runDir, transcript, compactionLog, files: written.entries() }
+        };
     }
     finally {
         transcript.close();
+        compactionLog.close();
     }
 }
 /** Our pipeline with the run's settings; `overrides` lets the benchmark build its ablations. */
@@ -67134,6 +67317,7 @@ const CLIENT_SCRIPT = String.raw `
 `;
 
 ;// CONCATENATED MODULE: ./src/audit/parse-transcript.ts
+
 const parse_transcript_NO_USAGE = { input: 0, cache_write: 0, cache_read: 0, output: 0 };
 const FILE_WRITERS = new Set(['write_file', 'edit_file']);
 /**
@@ -67171,7 +67355,11 @@ function parseLine(raw) {
     if (typeof value !== 'object' || value === null || typeof value.type !== 'string') {
         return 'not a transcript event (no type)';
     }
-    return value;
+    // The same envelope the writer writes (seq, time, type, and the chain fields when present).
+    const envelope = lineEnvelope.safeParse(value);
+    if (!envelope.success)
+        return 'not a transcript event (seq, time or chain fields are malformed)';
+    return envelope.data;
 }
 function buildAudit(events, skippedLines, lineCount) {
     const start = events.find((event) => event.type === 'run_start');
@@ -67203,7 +67391,7 @@ function buildAudit(events, skippedLines, lineCount) {
                 timeline.toolResult(event);
                 break;
             case 'compaction': {
-                const { type: _type, seq: _seq, time: _time, ...rest } = event;
+                const { type: _type, seq: _seq, time: _time, prev: _prev, hash: _hash, ...rest } = event;
                 compactions.push(rest);
                 break;
             }
@@ -67429,7 +67617,82 @@ function firstLines(text, count) {
     return lines.slice(0, count).join('\n      ') + (lines.length > count ? ' …' : '');
 }
 
+;// CONCATENATED MODULE: ./src/transcript/verify-chain.ts
+
+/**
+ * Walks the chain line by line: each line must name the previous line's hash as `prev`, and its own
+ * `hash` must be the hash of what it says. With `expectedHead` (from the report or the action's
+ * output), the last line must be that head, which also catches lines removed from the end.
+ */
+function verifyChain(text, expectedHead) {
+    const lines = text.split('\n');
+    if (lines.at(-1) === '')
+        lines.pop();
+    if (lines.length > 0 &&
+        lines.every((line) => unsealLine(line) === undefined) &&
+        expectedHead === undefined) {
+        return { status: 'unchained', lines: lines.length };
+    }
+    const broken = (index, reason) => ({
+        status: 'broken',
+        line: index + 1,
+        reason,
+        lines: lines.length
+    });
+    const hashes = [];
+    let prev = GENESIS_HASH;
+    let ended = false;
+    for (const [index, line] of lines.entries()) {
+        const sealed = unsealLine(line);
+        if (!sealed)
+            return broken(index, 'it has no hash: it was rewritten, inserted or cut off');
+        let envelope;
+        try {
+            envelope = chainedLineEnvelope.omit({ hash: true }).safeParse(JSON.parse(sealed.body));
+        }
+        catch {
+            return broken(index, 'it is not valid JSON');
+        }
+        if (!envelope.success)
+            return broken(index, 'it is not a transcript line (seq, time, type or prev is missing)');
+        if (envelope.data.prev !== prev) {
+            return broken(index, index === 0
+                ? 'it is not the first line of a transcript: lines were removed from the start'
+                : `it does not follow line ${index}: a line was removed, inserted or moved before it`);
+        }
+        if (chainHash(prev, sealed.body) !== sealed.hash) {
+            return broken(index, 'its content was changed after it was written (its hash does not match)');
+        }
+        if (envelope.data.seq !== index)
+            return broken(index, `its seq is ${envelope.data.seq}, not ${index}`);
+        ended = envelope.data.type === 'run_end';
+        prev = sealed.hash;
+        hashes.push(prev);
+    }
+    if (expectedHead !== undefined && prev !== expectedHead) {
+        const at = hashes.indexOf(expectedHead);
+        if (at >= 0)
+            return broken(at + 1, `the run ended at line ${at + 1} (the head given); lines were added after it`);
+        return broken(lines.length, `it is missing: the chain ends at line ${lines.length}, not at the head given; lines were removed from the end, or this is another run's transcript`);
+    }
+    return { status: 'intact', lines: lines.length, head: prev, ended };
+}
+/** One paragraph for a person: what the check found and what it means. */
+function describeVerdict(verdict, source) {
+    switch (verdict.status) {
+        case 'intact':
+            return `${source}: the hash chain is intact (${verdict.lines} lines, head ${verdict.head}).${verdict.ended
+                ? ''
+                : ' It has no run_end line: the run did not finish, or lines were removed from the end; pass --head from the report to tell.'}`;
+        case 'unchained':
+            return `${source}: this transcript has no hash chain (it was written by an older compact-agent), so it cannot be verified.`;
+        case 'broken':
+            return `${source}: the transcript was tampered with or truncated. Line ${verdict.line} is the first bad line (the file has ${verdict.lines}): ${verdict.reason}.`;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/cli/transcript-command.ts
+
 
 
 
@@ -67453,6 +67716,10 @@ async function transcriptCommand(options, io) {
         throw error;
     }
     const audit = parseTranscript(loaded.text);
+    // The reader shows what it can of a tampered transcript, but says so first.
+    const chain = verifyChain(loaded.text);
+    if (chain.status === 'broken')
+        io.stderr(`⚠️ ${describeVerdict(chain, loaded.source)}`);
     if (options.html) {
         await (0,promises_.writeFile)(options.html, renderHtmlReport(audit));
         io.stderr(`Wrote ${options.html}`);
@@ -67461,7 +67728,46 @@ async function transcriptCommand(options, io) {
     return 0;
 }
 
+;// CONCATENATED MODULE: ./src/cli/verify-command.ts
+
+
+const HEAD = /^[0-9a-f]{64}$/;
+/**
+ * `compact-agent transcript verify PATH [--head HASH]`: checks the transcript's hash chain.
+ * 0 when intact (and ending at the head given), 1 when tampered, truncated or unchained, 2 on bad use.
+ */
+async function verifyCommand(options, io) {
+    if (!options.target) {
+        io.stderr('Which transcript? Give a run folder, a .transcripts folder, a transcript.jsonl or the downloaded artifact zip, e.g. compact-agent transcript verify agent-transcripts.zip --head <hash>.');
+        return 2;
+    }
+    if (options.head !== undefined && !HEAD.test(options.head)) {
+        io.stderr(`--head must be the 64-character lowercase hex hash from the run's report or its transcript_head output; "${options.head}" is not.`);
+        return 2;
+    }
+    let loaded;
+    try {
+        loaded = await loadTranscript(options.target);
+    }
+    catch (error) {
+        if (error instanceof TranscriptNotFoundError) {
+            io.stderr(error.message);
+            return 2;
+        }
+        throw error;
+    }
+    const verdict = verifyChain(loaded.text, options.head);
+    const message = describeVerdict(verdict, loaded.source);
+    if (verdict.status === 'intact') {
+        io.stdout(options.head ? `${message} It ends at the head given.` : message);
+        return 0;
+    }
+    io.stderr(message);
+    return 1;
+}
+
 ;// CONCATENATED MODULE: ./src/cli/index.ts
+
 
 
 
@@ -67478,6 +67784,12 @@ async function main(argv) {
     if (args.help || args.command === undefined) {
         process.stdout.write(`${CLI_USAGE}\n`);
         return args.help ? 0 : 2;
+    }
+    if (args.command === 'transcript' && args.positionals[0] === 'verify') {
+        return verifyCommand({ target: args.positionals[1], head: args.values.get('head') }, {
+            stdout: (text) => process.stdout.write(`${text}\n`),
+            stderr: (text) => process.stderr.write(`${text}\n`)
+        });
     }
     if (args.command === 'transcript') {
         return transcriptCommand({ target: args.positionals[0], json: args.json, html: args.values.get('html') }, {
