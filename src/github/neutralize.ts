@@ -27,7 +27,7 @@ export function defuse(text: string): string {
 
 /** Text for the middle of a sentence: defused, on one line, so it cannot start a block. */
 export function inlineText(text: string): string {
-  return defuse(text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim());
+  return defuse(text.replace(/\p{Cc}+/gu, ' ').trim());
 }
 
 /**
