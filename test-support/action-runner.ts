@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { artifactEnv, type FakeArtifacts } from './fake-artifacts/index.js';
 import type { FakeGitHub } from './fake-github/index.js';
 import { ACTION_NODE } from './action-node.js';
@@ -23,9 +24,18 @@ export interface ActionSetup {
   readonly artifacts: FakeArtifacts;
   readonly anthropicUrl: string;
   readonly runId?: string;
+  /** Node's arguments: the built action by default, or `ACTION_FROM_SOURCE` for the current sources. */
+  readonly entry?: readonly string[];
   /** Called with the spawned process, e.g. to send it the runner's SIGINT. */
   readonly onSpawn?: (child: ChildProcess) => void;
 }
+
+/** The action from src/ through tsx's loader: what a test of code not yet built into dist/ runs. */
+export const ACTION_FROM_SOURCE: readonly string[] = [
+  '--import',
+  pathToFileURL(path.resolve('node_modules/tsx/dist/loader.mjs')).href,
+  path.resolve('src/index.ts')
+];
 
 /**
  * Runs the built action (dist/index.js) as the runner would: a child process whose environment
@@ -65,7 +75,7 @@ export function runAction(setup: ActionSetup): Promise<ActionRun> {
     )
   };
   return new Promise((resolve, reject) => {
-    const child = spawn(ACTION_NODE, [path.resolve('dist/index.js')], {
+    const child = spawn(ACTION_NODE, [...(setup.entry ?? [path.resolve('dist/index.js')])], {
       cwd: setup.workspace,
       env,
       stdio: ['ignore', 'pipe', 'pipe']

@@ -63,6 +63,19 @@ export function renderReport(input: ReportInput): string {
   return fitBody(sections, input.artifact);
 }
 
+/** The report of a run that failed before its agent's turns ended: what failed, and the run to look at. */
+export function renderFaultReport(fault: {
+  step: string;
+  error: string | undefined;
+  runUrl: string;
+}): string {
+  return [
+    `❌ Failed while ${fault.step} · [workflow run](${fault.runUrl})`,
+    quoteBlock(fault.error ?? 'the run ended without a report', '**What failed:** '),
+    "The agent's work, if any, was not published. The workflow run's log has the details."
+  ].join('\n\n');
+}
+
 function renderChanges(changes: ChangesOutcome): string {
   const withheld = changes.withheld?.length
     ? `\n\n⚠️ Not published, because this run may not change workflows (allow_workflow_changes is off): ${changes.withheld.map(codeSpan).join(', ')}`
