@@ -159,13 +159,18 @@ async function runAndReport(
     state.fault = redact(describe(error));
     throw error;
   } finally {
-    if (tracking && !tracking.isFinished) await finishAfterFault(tracking, state, context);
+    if (!state.reported)
+      await finishAfterFault(tracking, state, context).catch((error: unknown) =>
+        core.warning(`Could not report the failure: ${describe(error)}`)
+      );
   }
 }
 
 /** How far a started run got, for the report when one of its steps throws. */
 interface StartedRun {
   step: string;
+  /** Set once the report is on the thread (or would be, for a run without one). */
+  reported?: boolean;
   fault?: string;
   session?: SessionOutcome;
   changes?: ChangesOutcome;
@@ -267,6 +272,7 @@ async function runStarted(
     })
   );
   await tracking?.finish(report);
+  state.reported = true;
   writeJobSummary(runnerFiles, report);
   state.step = 'setting the outputs';
   publishOutputs(
@@ -293,7 +299,7 @@ async function runStarted(
  * (with the run's results so far, when the agent's turns had ended), and so does the job summary.
  */
 async function finishAfterFault(
-  tracking: TrackingComment,
+  tracking: TrackingComment | undefined,
   state: StartedRun,
   context: RunContext
 ): Promise<void> {
@@ -305,14 +311,32 @@ async function finishAfterFault(
       ? renderReport({
           result: { ...state.session.result, stopReason: 'error_during_execution', error: fault },
           runUrl: link,
-          changes: state.changes ?? { kind: 'failed', error: `not published: ${fault}`, diffStat: '' },
-          artifact: state.artifact ?? { kind: 'failed', error: `not uploaded: ${fault}` },
+          changes: state.changes ?? {
+            kind: 'failed',
+            error: 'the run failed before this step',
+            diffStat: ''
+          },
+          artifact: state.artifact ?? { kind: 'failed', error: 'the run failed before this step' },
           transcriptDir: path.relative(runner.workspace, state.session.runDir)
         })
       : renderFaultReport({ step: state.step, error: state.fault, runUrl: link })
   );
-  await tracking.finish(report);
+  await tracking?.finish(report);
   if (state.runnerFiles) writeJobSummary(state.runnerFiles, report);
+  else
+    await core.summary
+      .addRaw(report)
+      .write()
+      .catch((error: unknown) => core.warning(`No job summary: ${describe(error)}`));
+  publishOutputs(
+    {
+      conclusion: 'failure',
+      ...(state.session ? { session: state.session } : {}),
+      ...(state.changes ? { changes: state.changes } : {}),
+      ...(tracking?.id !== undefined ? { commentId: tracking.id } : {})
+    },
+    state.runnerFiles ? guardedOutputs(state.runnerFiles) : undefined
+  );
 }
 
 /** The job summary, written only into the file the runner gave (never through a link the agent left). */

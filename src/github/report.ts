@@ -107,8 +107,10 @@ function renderPublished(changes: ChangesOutcome): string {
     case 'failed':
       return [
         `⚠️ The changes could not be pushed: ${inlineText(changes.error)}`,
-        fence(changes.diffStat)
-      ].join('\n\n');
+        changes.diffStat.trim() === '' ? '' : fence(changes.diffStat)
+      ]
+        .filter((part) => part !== '')
+        .join('\n\n');
   }
 }
 

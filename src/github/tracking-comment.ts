@@ -39,11 +39,6 @@ export class TrackingComment {
     return this.commentId;
   }
 
-  /** Whether `finish` ran: until then the comment says the run is working. */
-  get isFinished(): boolean {
-    return this.finished;
-  }
-
   async start(): Promise<void> {
     try {
       const created = await this.api.createComment(this.issueNumber, this.render(undefined));
