@@ -72,6 +72,18 @@ describe("the phrase counts only in the writer's own words", () => {
   });
 });
 
+describe('a hostile comment body (anyone can comment, before any permission check)', () => {
+  it('full of unmatched backtick runs, quotes and comment openers, is decided without hanging', () => {
+    let body = '';
+    for (let length = 2; length < 40; length++) body += `${'`'.repeat(length)} `;
+    body += 'x `'.repeat(20_000) + '> q\n'.repeat(500) + '<!--'.repeat(500);
+    const started = Date.now();
+    expect(comment(body.slice(0, 65_536))).toMatchObject({ run: false });
+    // Generous: a quadratic scan of this body took about a minute.
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+});
+
 describe('an issue edit starts a run only when it newly adds the phrase', () => {
   it('a title-only edit of an issue that asked does not run again', () => {
     // The real payload's `changes` for a title edit names the title only.

@@ -53,34 +53,54 @@ function blankComments(text: string): string {
   return text.replace(/<!--[\s\S]*?(?:-->|$)/g, blank);
 }
 
-/** `code`, ``code``: a run of backticks closed by the next run of the same length in the paragraph. */
+/**
+ * `code`, ``code``: a run of backticks closed by the next run of the same length in the paragraph
+ * (an unmatched run is literal). Runs and paragraph ends are indexed once, so a body full of
+ * unmatched backticks (anyone can comment) costs n log n, not n².
+ */
 function blankCodeSpans(text: string): string {
+  const runs = [...text.matchAll(/`+/g)].map((match) => ({ start: match.index, length: match[0].length }));
+  const runsOfLength = new Map<number, number[]>();
+  runs.forEach((run, index) => {
+    const list = runsOfLength.get(run.length) ?? [];
+    list.push(index);
+    runsOfLength.set(run.length, list);
+  });
+  const paragraphEnds = [...text.matchAll(/\n[ \t]*\n/g)].map((match) => match.index);
   let out = '';
+  let cursor = 0;
   let index = 0;
-  while (index < text.length) {
-    const open = /`+/g;
-    open.lastIndex = index;
-    const start = open.exec(text);
-    if (!start) break;
-    const ticks = start[0];
-    const closeAt = closingRun(text, start.index + ticks.length, ticks.length);
-    const end = closeAt === undefined ? start.index + ticks.length : closeAt + ticks.length;
-    out += text.slice(index, start.index);
-    out += closeAt === undefined ? ticks : blank(text.slice(start.index, end));
-    index = end;
+  while (index < runs.length) {
+    const open = runs[index]!;
+    const sameLength = runsOfLength.get(open.length)!;
+    const next = sameLength[firstAbove(sameLength, index)];
+    const close = next === undefined ? undefined : runs[next]!;
+    const paragraphEnd = paragraphEnds[firstAbove(paragraphEnds, open.start)];
+    if (
+      close === undefined ||
+      next === undefined ||
+      (paragraphEnd !== undefined && paragraphEnd < close.start)
+    ) {
+      index++;
+      continue;
+    }
+    out += text.slice(cursor, open.start) + blank(text.slice(open.start, close.start + close.length));
+    cursor = close.start + close.length;
+    index = next + 1;
   }
-  return out + text.slice(index);
+  return out + text.slice(cursor);
 }
 
-function closingRun(text: string, from: number, length: number): number | undefined {
-  const run = /`+/g;
-  run.lastIndex = from;
-  for (let match = run.exec(text); match; match = run.exec(text)) {
-    // A span never crosses a blank line (the paragraph ends there).
-    if (/\n[ \t]*\n/.test(text.slice(from, match.index))) return undefined;
-    if (match[0].length === length) return match.index;
+/** The position of the first value above `value` in an ascending list (its length if none). */
+function firstAbove(sorted: readonly number[], value: number): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (sorted[middle]! > value) high = middle;
+    else low = middle + 1;
   }
-  return undefined;
+  return low;
 }
 
 function blank(text: string): string {
