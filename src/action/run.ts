@@ -347,6 +347,8 @@ function writeJobSummary(runnerFiles: RunnerFilesGuard, report: string): void {
 
 /** Outputs after the agent's turns go through the guard: GITHUB_OUTPUT must still be the runner's file. */
 function guardedOutputs(runnerFiles: RunnerFilesGuard): OutputSink {
+  // Without a GITHUB_OUTPUT file (an old runner), @actions/core prints the outputs to the log.
+  if (!runnerFiles.has('GITHUB_OUTPUT')) return core.setOutput;
   let warned = false;
   return (name, value) => {
     const written = runnerFiles.setOutput(name, value);

@@ -43,6 +43,8 @@ export interface RestoredFile {
 }
 
 export interface RunnerFilesGuard {
+  /** Whether the runner gave this file command at all. */
+  has(name: FileCommand): boolean;
   /**
    * Puts every file command back as it was before the agent ran. A file whose contents changed is
    * rewritten in place; a path that now names something else is never written through: the entry is
@@ -93,6 +95,7 @@ export function guardRunnerFiles(env: NodeJS.ProcessEnv): RunnerFilesGuard {
     return { written: true as const };
   };
   return {
+    has: (name) => files.has(name),
     restore: () => {
       const restored: RestoredFile[] = [];
       for (const file of files.values()) {
