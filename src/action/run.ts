@@ -161,7 +161,7 @@ async function runAndReport(
   } finally {
     if (!state.reported)
       await finishAfterFault(tracking, state, context).catch((error: unknown) =>
-        core.warning(`Could not report the failure: ${describe(error)}`)
+        core.warning(redact(`Could not report the failure: ${describe(error)}`))
       );
   }
 }
