@@ -24,18 +24,20 @@ export interface ActionSetup {
   readonly artifacts: FakeArtifacts;
   readonly anthropicUrl: string;
   readonly runId?: string;
-  /** Node arguments that start the action; default the built dist/index.js (see SOURCE_ACTION). */
+  /** Node's arguments: the built action by default, or `ACTION_FROM_SOURCE` for the current sources. */
   readonly entry?: readonly string[];
   /** Called with the spawned process, e.g. to send it the runner's SIGINT. */
   readonly onSpawn?: (child: ChildProcess) => void;
 }
 
-/** Runs the action from src/ through tsx, to test a change before dist/ is rebuilt. */
-export const SOURCE_ACTION: readonly string[] = [
+/** The action from src/ through tsx's loader: what a test of code not yet built into dist/ runs. */
+export const ACTION_FROM_SOURCE: readonly string[] = [
   '--import',
   pathToFileURL(path.resolve('node_modules/tsx/dist/loader.mjs')).href,
   path.resolve('src/index.ts')
 ];
+/** The same, by the name the record tests use. */
+export const SOURCE_ACTION = ACTION_FROM_SOURCE;
 
 /**
  * Runs the built action (dist/index.js) as the runner would: a child process whose environment

@@ -98,7 +98,7 @@ describe('decideTrigger', () => {
     expect(decideTrigger(commentEvent('/agent go', 'deleted'), settings)).toMatchObject({ run: false });
     expect(decideTrigger(commentEvent('looks good'), settings)).toEqual({
       run: false,
-      reason: 'the comment does not contain /agent'
+      reason: 'the comment does not contain /agent outside quotes and code'
     });
     const own = webhookExample('issue_comment', 'created');
     (own.comment as { body: string; user: { login: string; type: string } }).body = '/agent loop';

@@ -12,27 +12,30 @@ export interface RunOutputs {
   readonly commentId?: number;
 }
 
+/** Where an output goes: @actions/core before the agent ran, the runner-files guard after it. */
+export type OutputSink = (name: string, value: string | number) => void;
+
 /** Sets every output the README lists; a skipped or refused run still sets `conclusion`. */
-export function publishOutputs(outputs: RunOutputs): void {
-  core.setOutput('conclusion', outputs.conclusion);
+export function publishOutputs(outputs: RunOutputs, setOutput: OutputSink = core.setOutput): void {
+  setOutput('conclusion', outputs.conclusion);
   const result = outputs.session?.result;
   if (result) {
-    core.setOutput('stop_reason', result.stopReason);
-    core.setOutput('num_turns', result.turns);
-    core.setOutput('compaction_count', result.compactionLog.length);
-    core.setOutput('total_cost_usd', result.costUsd.toFixed(6));
-    core.setOutput('input_tokens', result.usage.input);
-    core.setOutput('output_tokens', result.usage.output);
-    core.setOutput('cache_read_tokens', result.usage.cacheRead);
-    core.setOutput('cache_write_tokens', result.usage.cacheWrite);
-    core.setOutput('transcript_dir', outputs.session!.runDir);
-    core.setOutput('transcript_head', outputs.session!.records.transcript.head);
+    setOutput('stop_reason', result.stopReason);
+    setOutput('num_turns', result.turns);
+    setOutput('compaction_count', result.compactionLog.length);
+    setOutput('total_cost_usd', result.costUsd.toFixed(6));
+    setOutput('input_tokens', result.usage.input);
+    setOutput('output_tokens', result.usage.output);
+    setOutput('cache_read_tokens', result.usage.cacheRead);
+    setOutput('cache_write_tokens', result.usage.cacheWrite);
+    setOutput('transcript_dir', outputs.session!.runDir);
+    setOutput('transcript_head', outputs.session!.records.transcript.head);
   }
   const changes = outputs.changes;
   if (changes?.kind === 'pushed') {
-    core.setOutput('branch_name', changes.branch);
-    if (changes.pullRequestUrl) core.setOutput('pr_url', changes.pullRequestUrl);
+    setOutput('branch_name', changes.branch);
+    if (changes.pullRequestUrl) setOutput('pr_url', changes.pullRequestUrl);
   }
-  if (outputs.commentId !== undefined) core.setOutput('comment_id', outputs.commentId);
-  if (outputs.artifact?.kind === 'uploaded') core.setOutput('artifact_id', outputs.artifact.id);
+  if (outputs.commentId !== undefined) setOutput('comment_id', outputs.commentId);
+  if (outputs.artifact?.kind === 'uploaded') setOutput('artifact_id', outputs.artifact.id);
 }

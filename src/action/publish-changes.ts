@@ -2,7 +2,8 @@ import path from 'node:path';
 import type { PullRequestType } from '../config/github-inputs.js';
 import type { GitHubApi } from '../github/github-api.js';
 import type { ChangesOutcome } from '../github/report.js';
-import { MAX_BODY_CHARS } from '../github/report.js';
+import { fitSections, MAX_BODY_CHARS } from '../github/fit-body.js';
+import { quoteBlock } from '../github/neutralize.js';
 import type { GitIdentity, GitRepository } from '../git/repository.js';
 import { replaceFile } from '../security/file-identity.js';
 import type { WorkTarget } from './work-target.js';
@@ -177,7 +178,8 @@ async function openPullRequest(
   const link = target.issueNumber
     ? `For #${target.issueNumber}, by compact-agent ([run](${options.runUrl})).`
     : `By compact-agent ([run](${options.runUrl})).`;
-  const body = `${link}\n\n${options.describe()}`.slice(0, MAX_BODY_CHARS);
+  // The summary is the model's: neutralized, so only our own line can refer to the issue.
+  const body = fitSections([link, quoteBlock(options.describe())], MAX_BODY_CHARS, '');
   try {
     const created = await api.createPullRequest({
       title: options.commitTitle,

@@ -13,16 +13,21 @@ import { GitRepository } from '../git/repository.js';
 import { parseEvent, type ActionEvent } from '../github/event.js';
 import type { GitHubApi } from '../github/github-api.js';
 import { OctokitGitHubApi } from '../github/octokit-api.js';
-import { checkActor, writeAccessCheck } from '../github/permissions.js';
+import { checkActor, trustedTask, writeAccessCheck } from '../github/permissions.js';
 import { redactingGitHubApi } from '../github/redacting-api.js';
-import { renderReport, type ArtifactOutcome } from '../github/report.js';
+import {
+  renderFaultReport,
+  renderReport,
+  type ArtifactOutcome,
+  type ChangesOutcome
+} from '../github/report.js';
 import { buildThreadContext } from '../github/thread-context.js';
 import { TrackingComment } from '../github/tracking-comment.js';
 import { decideTrigger } from '../github/trigger.js';
 import { knownSecrets, Redactor } from '../security/redactor.js';
-import { guardRunnerFiles } from '../security/runner-files.js';
+import { guardRunnerFiles, type RunnerFilesGuard } from '../security/runner-files.js';
 import { actorOf, commentIdOf, reactToTrigger, repositoryOf, threadOf } from './event-parts.js';
-import { publishOutputs } from './outputs.js';
+import { publishOutputs, type OutputSink } from './outputs.js';
 import { publishChanges } from './publish-changes.js';
 import { readRunnerEnv, runUrl, type RunnerEnv } from './runner-env.js';
 import { prepareWorkTarget } from './work-target.js';
@@ -115,9 +120,10 @@ async function runForEvent(event: ActionEvent, context: RunContext): Promise<voi
       return;
     }
   }
-  if (decision.task.length > MAX_TASK_CHARS) {
+  const task = await trustedTask(decision, api, actor, core.info);
+  if (task.length > MAX_TASK_CHARS) {
     const message =
-      `The request is ${decision.task.length.toLocaleString('en-US')} characters long; compact-agent takes at most ` +
+      `The request is ${task.length.toLocaleString('en-US')} characters long; compact-agent takes at most ` +
       `${MAX_TASK_CHARS.toLocaleString('en-US')}. Put long material in a file in the repository and refer to it.`;
     await say(`⚠️ compact-agent did not start. ${message}`);
     core.setFailed(message);
@@ -125,7 +131,7 @@ async function runForEvent(event: ActionEvent, context: RunContext): Promise<voi
     return;
   }
   await reactToTrigger(event, api);
-  await runAndReport(event, decision.task, context, api, thread);
+  await runAndReport(event, task, context, api, thread);
 }
 
 async function runAndReport(
@@ -135,8 +141,7 @@ async function runAndReport(
   api: GitHubApi,
   thread: number | undefined
 ): Promise<void> {
-  const { config, runner, env, redact } = context;
-  const settings = config.github;
+  const { runner, redact } = context;
   const link = runUrl(runner);
   const tracking =
     thread !== undefined
@@ -148,7 +153,44 @@ async function runAndReport(
         })
       : undefined;
   await tracking?.start();
+  // From here on the thread shows "working": whatever fails, the comment must end as a report.
+  const state: StartedRun = { step: 'preparing the work' };
+  try {
+    await runStarted(event, task, context, api, tracking, state);
+  } catch (error) {
+    state.fault = redact(describe(error));
+    throw error;
+  } finally {
+    if (!state.reported)
+      await finishAfterFault(tracking, state, context).catch((error: unknown) =>
+        core.warning(redact(`Could not report the failure: ${describe(error)}`))
+      );
+  }
+}
 
+/** How far a started run got, for the report when one of its steps throws. */
+interface StartedRun {
+  step: string;
+  /** Set once the report is on the thread (or would be, for a run without one). */
+  reported?: boolean;
+  fault?: string;
+  session?: SessionOutcome;
+  changes?: ChangesOutcome;
+  artifact?: ArtifactOutcome;
+  runnerFiles?: RunnerFilesGuard;
+}
+
+async function runStarted(
+  event: ActionEvent,
+  task: string,
+  context: RunContext,
+  api: GitHubApi,
+  tracking: TrackingComment | undefined,
+  state: StartedRun
+): Promise<void> {
+  const { config, runner, env, redact } = context;
+  const settings = config.github;
+  const link = runUrl(runner);
   // git is found now, before the agent could plant one on PATH, and only that file runs later.
   const git = new GitRepository(runner.workspace, {
     sourceEnv: env,
@@ -165,6 +207,7 @@ async function runAndReport(
     repositoryFullName: `${repository.owner}/${repository.name}`
   });
   const baseCommit = await git.head();
+  state.step = 'reading the thread';
   const threadContext = await buildThreadContext(event, api, {
     budgetTokens: settings.contextBudgetTokens,
     skipCommentId: commentIdOf(event),
@@ -178,7 +221,9 @@ async function runAndReport(
   // The agent must not find the push token: it is taken out of git's config for good and kept in
   // memory for the push. Nor may it leave anything in the runner's file commands for later steps.
   const guard = await guardRepository(git);
-  const runnerFiles = await guardRunnerFiles(env);
+  const runnerFiles = guardRunnerFiles(env);
+  state.runnerFiles = runnerFiles;
+  state.step = "running the agent's turns";
   let session: SessionOutcome;
   try {
     session = await runSession({
@@ -192,13 +237,12 @@ async function runAndReport(
       redact,
       onProgress: (update) => tracking?.update(update, update.activity.startsWith('compacted'))
     });
+    state.session = session;
   } finally {
-    for (const file of await runnerFiles.restore()) {
-      core.warning(
-        `The agent's run changed the runner file ${path.basename(file)}; it was put back as it was.`
-      );
-    }
+    warnRestoredRunnerFiles(runnerFiles);
   }
+
+  state.step = 'publishing the changes';
 
   const changes = await publishChanges(target, baseCommit, guard.git, api, {
     identity: { name: settings.botName, email: settings.botEmail },
@@ -221,11 +265,15 @@ async function runAndReport(
       )
     );
   }
+  state.changes = changes;
+  state.step = 'uploading the transcripts';
   const artifact = await uploadTranscripts(runner, session, settings.transcriptRetentionDays, {
     redact,
     tempDir: env.RUNNER_TEMP,
     patch: changes.kind === 'patch' ? changes.patch : undefined
   });
+  state.artifact = artifact;
+  state.step = 'posting the report';
   const report = redact(
     renderReport({
       result: session.result,
@@ -237,22 +285,99 @@ async function runAndReport(
     })
   );
   await tracking?.finish(report);
-  await core.summary
-    .addRaw(report)
-    .write()
-    .catch((error: unknown) => core.warning(`No job summary: ${describe(error)}`));
-  publishOutputs({
-    conclusion: session.result.stopReason === 'success' ? 'success' : 'failure',
-    session,
-    changes,
-    artifact,
-    ...(tracking?.id !== undefined ? { commentId: tracking.id } : {})
-  });
+  state.reported = true;
+  writeJobSummary(runnerFiles, report);
+  state.step = 'setting the outputs';
+  publishOutputs(
+    {
+      conclusion: session.result.stopReason === 'success' ? 'success' : 'failure',
+      session,
+      changes,
+      artifact,
+      ...(tracking?.id !== undefined ? { commentId: tracking.id } : {})
+    },
+    guardedOutputs(runnerFiles)
+  );
   if (session.result.stopReason !== 'success') {
     core.setFailed(
       redact(
         `compact-agent stopped with ${session.result.stopReason}: ${session.result.error ?? session.result.summary}`
       )
+    );
+  }
+}
+
+/**
+ * A step threw after the tracking comment was posted: the comment becomes a report of what failed
+ * (with the run's results so far, when the agent's turns had ended), and so does the job summary.
+ */
+async function finishAfterFault(
+  tracking: TrackingComment | undefined,
+  state: StartedRun,
+  context: RunContext
+): Promise<void> {
+  const { runner, redact } = context;
+  const link = runUrl(runner);
+  const fault = `${state.step} failed: ${state.fault ?? 'the run ended without a report'}`;
+  const report = redact(
+    state.session
+      ? renderReport({
+          result: { ...state.session.result, stopReason: 'error_during_execution', error: fault },
+          runUrl: link,
+          changes: state.changes ?? {
+            kind: 'failed',
+            error: 'the run failed before this step',
+            diffStat: ''
+          },
+          artifact: state.artifact ?? { kind: 'failed', error: 'the run failed before this step' },
+          transcriptDir: path.relative(runner.workspace, state.session.runDir)
+        })
+      : renderFaultReport({ step: state.step, error: state.fault, runUrl: link })
+  );
+  await tracking?.finish(report);
+  if (state.runnerFiles) writeJobSummary(state.runnerFiles, report);
+  else
+    await core.summary
+      .addRaw(report)
+      .write()
+      .catch((error: unknown) => core.warning(`No job summary: ${describe(error)}`));
+  publishOutputs(
+    {
+      conclusion: 'failure',
+      ...(state.session ? { session: state.session } : {}),
+      ...(state.changes ? { changes: state.changes } : {}),
+      ...(tracking?.id !== undefined ? { commentId: tracking.id } : {})
+    },
+    state.runnerFiles ? guardedOutputs(state.runnerFiles) : undefined
+  );
+}
+
+/** The job summary, written only into the file the runner gave (never through a link the agent left). */
+function writeJobSummary(runnerFiles: RunnerFilesGuard, report: string): void {
+  const written = runnerFiles.append('GITHUB_STEP_SUMMARY', `${report}\n`);
+  if (!written.written) core.warning(`No job summary: ${written.reason}; nothing was written there.`);
+}
+
+/** Outputs after the agent's turns go through the guard: GITHUB_OUTPUT must still be the runner's file. */
+function guardedOutputs(runnerFiles: RunnerFilesGuard): OutputSink {
+  // Without a GITHUB_OUTPUT file (an old runner), @actions/core prints the outputs to the log.
+  if (!runnerFiles.has('GITHUB_OUTPUT')) return core.setOutput;
+  let warned = false;
+  return (name, value) => {
+    const written = runnerFiles.setOutput(name, value);
+    if (!written.written && !warned) {
+      warned = true;
+      core.warning(`No outputs were set: ${written.reason}; nothing was written there.`);
+    }
+  };
+}
+
+function warnRestoredRunnerFiles(runnerFiles: RunnerFilesGuard): void {
+  for (const file of runnerFiles.restore()) {
+    core.warning(
+      file.replaced
+        ? `The agent's run replaced the runner file ${file.name} (with a link, another file or a FIFO); nothing was written through it, and a new file with its old contents is in its place.`
+        : `The agent's run changed the runner file ${file.name}; it was put back as it was.`
     );
   }
 }

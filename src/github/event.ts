@@ -70,6 +70,8 @@ export type ActionEvent =
       readonly issue: IssueRef;
       readonly label: string | undefined;
       readonly assignee: string | undefined;
+      /** For `edited`: the body before the edit, or undefined when the edit left the body alone. */
+      readonly previousBody: string | undefined;
       readonly sender: Actor;
     }
   | {
@@ -132,7 +134,8 @@ const schemas = {
     repository,
     sender: user,
     label: z.object({ name: z.string() }).optional(),
-    assignee: z.object({ login: z.string() }).nullable().optional()
+    assignee: z.object({ login: z.string() }).nullable().optional(),
+    changes: z.object({ body: z.object({ from: z.string().nullable() }).optional() }).optional()
   }),
   dispatch: z.object({ repository: repository.optional(), sender: user.optional() })
 };
@@ -204,6 +207,7 @@ export function parseEvent(eventName: string, payload: unknown): ActionEvent {
         issue: toIssue(event.issue),
         label: event.label?.name,
         assignee: event.assignee?.login,
+        previousBody: event.changes?.body ? (event.changes.body.from ?? '') : undefined,
         sender: event.sender
       };
     }

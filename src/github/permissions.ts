@@ -1,5 +1,6 @@
 import type { Actor } from './event.js';
 import type { GitHubApi } from './github-api.js';
+import type { TriggerDecision } from './trigger.js';
 
 const CAN_START = new Set(['admin', 'maintain', 'write']);
 
@@ -23,7 +24,16 @@ export async function checkActor(
           reason: `@${actor.login} is a bot, and bots start runs only when named in allowed_bots`
         };
   }
-  const permission = await api.permission(actor.login);
+  let permission: string;
+  try {
+    permission = await api.permission(actor.login);
+  } catch (error) {
+    // A 404 (not a collaborator, or a token that cannot see them) or any other failure: not allowed.
+    return {
+      allowed: false,
+      reason: `the write access of @${actor.login} could not be checked (${firstLine(error)}), so nothing runs; a maintainer can retry once the permission lookup works`
+    };
+  }
   return CAN_START.has(permission)
     ? { allowed: true }
     : {
@@ -54,4 +64,29 @@ export function writeAccessCheck(api: GitHubApi): (login: string) => Promise<boo
     }
     return answer;
   };
+}
+
+function firstLine(error: unknown): string {
+  const status = (error as { status?: unknown }).status;
+  const message = (error instanceof Error ? error.message : String(error)).split('\n')[0]!.trim();
+  return typeof status === 'number' && !message.startsWith(String(status)) ? `${status} ${message}` : message;
+}
+
+/**
+ * The task is taken only from people with write access: when it is the text of an issue someone
+ * else wrote (a label, an assignment or an edit by a writer), its author must have write access
+ * too; if not, the decision's fallback is the task, and their words reach the model only as data.
+ */
+export async function trustedTask(
+  decision: Extract<TriggerDecision, { run: true }>,
+  api: GitHubApi,
+  actor: Actor | undefined,
+  log: (message: string) => void
+): Promise<string> {
+  const author = decision.taskAuthor;
+  if (!author || author.login === actor?.login) return decision.task;
+  const check = await checkActor(api, author, []);
+  if (check.allowed) return decision.task;
+  log(`The issue's own text is not the task, only data: ${check.reason}.`);
+  return decision.taskIfAuthorUntrusted ?? decision.task;
 }

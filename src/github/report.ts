@@ -1,8 +1,9 @@
 import type { RunResult } from '../agent/run-result.js';
 import type { CompactionEvent } from '../compaction/compactor.js';
+import { fitSections, MAX_BODY_CHARS } from './fit-body.js';
+import { codeSpan, fence, inlineText, quoteBlock } from './neutralize.js';
 
-/** GitHub refuses comment and PR bodies above 65,536 characters; stay clear of it. */
-export const MAX_BODY_CHARS = 65_000;
+export { MAX_BODY_CHARS };
 const MAX_CHART_POINTS = 150;
 
 export type ChangesOutcome = (
@@ -46,13 +47,17 @@ const STATUS: Readonly<Record<RunResult['stopReason'], string>> = {
   error_during_execution: '❌ Failed'
 };
 
-/** The final report: the tracking comment's last text, the job summary, and the PR body's tail. */
+/**
+ * The final report: the tracking comment's last text and the job summary. What the model wrote (its
+ * summary, file names, errors that quote them) is neutralized: it closes no issue, pings nobody and
+ * renders no HTML.
+ */
 export function renderReport(input: ReportInput): string {
   const { result } = input;
   const sections = [
     `${result.cancelled ? '🛑 Cancelled' : STATUS[result.stopReason]} · \`${result.stopReason}\` · ${formatDuration(result.durationMs)} · [workflow run](${input.runUrl})`,
-    result.error ? `> **What failed:** ${result.error}` : '',
-    `### Summary\n\n${result.summary || '_The model gave no summary._'}`,
+    result.error ? quoteBlock(result.error, '**What failed:** ') : '',
+    `### Summary\n\n${result.summary ? quoteBlock(result.summary) : '_The model gave no summary._'}`,
     `### Changes\n\n${renderChanges(input.changes)}`,
     `### Usage\n\n${renderUsage(result)}`,
     renderCompactions(result.compactionLog),
@@ -65,9 +70,22 @@ export function renderReport(input: ReportInput): string {
   return fitBody(sections, input.artifact);
 }
 
+/** The report of a run that failed before its agent's turns ended: what failed, and the run to look at. */
+export function renderFaultReport(fault: {
+  step: string;
+  error: string | undefined;
+  runUrl: string;
+}): string {
+  return [
+    `❌ Failed while ${fault.step} · [workflow run](${fault.runUrl})`,
+    quoteBlock(fault.error ?? 'the run ended without a report', '**What failed:** '),
+    "The agent's work, if any, was not published. The workflow run's log has the details."
+  ].join('\n\n');
+}
+
 function renderChanges(changes: ChangesOutcome): string {
   const withheld = changes.withheld?.length
-    ? `\n\n⚠️ Not published, because this run may not change workflows (allow_workflow_changes is off): ${changes.withheld.map((file) => `\`${file}\``).join(', ')}`
+    ? `\n\n⚠️ Not published, because this run may not change workflows (allow_workflow_changes is off): ${changes.withheld.map(codeSpan).join(', ')}`
     : '';
   const leftOut = changes.leftOut ? `\n\n⚠️ Not everything was committed: ${changes.leftOut}.` : '';
   return renderPublished(changes) + withheld + leftOut;
@@ -79,10 +97,10 @@ function renderPublished(changes: ChangesOutcome): string {
       return 'No files changed, so no branch was pushed.';
     case 'pushed':
       return [
-        `Pushed to \`${changes.branch}\`.`,
+        `Pushed to ${codeSpan(changes.branch)}.`,
         changes.pullRequestUrl ? `Pull request: ${changes.pullRequestUrl}` : '',
         changes.pullRequestError
-          ? `⚠️ The pull request could not be opened: ${changes.pullRequestError}`
+          ? `⚠️ The pull request could not be opened: ${inlineText(changes.pullRequestError)}`
           : '',
         fence(changes.diffStat)
       ]
@@ -90,12 +108,17 @@ function renderPublished(changes: ChangesOutcome): string {
         .join('\n\n');
     case 'patch':
       return [
-        `Not pushed: ${changes.reason}. The patch is below and in the transcript artifact.`,
+        `Not pushed: ${inlineText(changes.reason)}. The patch is below and in the transcript artifact.`,
         fence(changes.diffStat),
         `<details><summary>Patch</summary>\n\n${fence(changes.patch, 'diff')}\n\n</details>`
       ].join('\n\n');
     case 'failed':
-      return [`⚠️ The changes could not be pushed: ${changes.error}`, fence(changes.diffStat)].join('\n\n');
+      return [
+        `⚠️ The changes could not be pushed: ${inlineText(changes.error)}`,
+        changes.diffStat.trim() === '' ? '' : fence(changes.diffStat)
+      ]
+        .filter((part) => part !== '')
+        .join('\n\n');
   }
 }
 
@@ -122,7 +145,7 @@ function renderCompactions(log: readonly CompactionEvent[]): string {
   if (log.length === 0) return '';
   const rows = log.map(
     (event) =>
-      `| ${event.turn} | ${event.layer} | ${event.reason.replace(/\|/g, '\\|')} | ${n(event.tokens_before)} | ` +
+      `| ${event.turn} | ${event.layer} | ${inlineText(event.reason).replace(/\|/g, '\\|')} | ${n(event.tokens_before)} | ` +
       `${n(event.tokens_after)} | ${event.results_cleared} | ${n(event.summary_tokens)} | $${event.summary_cost_usd.toFixed(4)} |`
   );
   return [
@@ -162,30 +185,17 @@ export function renderChart(perTurn: readonly number[], log: readonly Compaction
 
 function renderArtifact(artifact: ArtifactOutcome, transcriptDir: string): string {
   return artifact.kind === 'uploaded'
-    ? `📜 Transcript: [transcript artifact](${artifact.url}) (\`${transcriptDir}\` in the run's workspace)`
-    : `⚠️ The transcripts could not be uploaded (${artifact.error}); they are missing from this run's artifacts.`;
+    ? `📜 Transcript: [transcript artifact](${artifact.url}) (${codeSpan(transcriptDir)} in the run's workspace)`
+    : `⚠️ The transcripts could not be uploaded (${inlineText(artifact.error)}); they are missing from this run's artifacts.`;
 }
 
-/** Drops the biggest sections' detail first, so the status, links and usage always survive. */
+/** Cuts the biggest sections first, so the status, links and usage always survive whole. */
 function fitBody(sections: string[], artifact: ArtifactOutcome): string {
-  const body = sections.join('\n\n');
-  if (body.length <= MAX_BODY_CHARS) return body;
   const pointer =
     artifact.kind === 'uploaded'
       ? `\n\n_Report cut to fit GitHub's limit; the full details are in the [transcript artifact](${artifact.url})._`
       : "\n\n_Report cut to fit GitHub's limit._";
-  const room = MAX_BODY_CHARS - pointer.length;
-  const trimmed = sections.map((section) =>
-    section.length > room / sections.length
-      ? `${section.slice(0, Math.floor(room / sections.length) - 40)}\n\n[… cut]`
-      : section
-  );
-  return `${trimmed.join('\n\n').slice(0, room)}${pointer}`;
-}
-
-function fence(text: string, language = ''): string {
-  const safe = text.replace(/```/g, '`\u200b``');
-  return `\`\`\`${language}\n${safe.trimEnd()}\n\`\`\``;
+  return fitSections(sections, MAX_BODY_CHARS, pointer);
 }
 
 function n(value: number): string {

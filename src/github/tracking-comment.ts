@@ -1,4 +1,5 @@
 import type { GitHubApi } from './github-api.js';
+import { codeSpan } from './neutralize.js';
 
 export interface TrackedProgress {
   readonly turn: number;
@@ -25,6 +26,7 @@ export class TrackingComment {
   private lastEditAt = -Infinity;
   private chain: Promise<void> = Promise.resolve();
   private lastEditSucceeded = false;
+  private finished = false;
   edits = 0;
 
   constructor(
@@ -48,23 +50,33 @@ export class TrackingComment {
 
   /** Shows progress if the last edit is old enough (or `force`); a skipped update is superseded by the next. */
   update(progress: TrackedProgress, force = false): void {
+    if (this.finished) return; // a late progress line must not overwrite the report
     if (!force && this.options.now() - this.lastEditAt < this.options.minIntervalMs) return;
     this.lastEditAt = this.options.now();
     const body = this.render(progress);
     this.enqueue(body);
   }
 
-  /** Replaces the comment with the final report (or posts it, if the first post failed). */
   /**
    * Replaces the comment with the final report. If that edit fails (or the first post did), the
-   * report is posted as a new comment: it must reach the thread.
+   * report is posted as a new comment: it must reach the thread. The working comment left behind is
+   * then pointed at it, so it does not say "working" forever.
    */
   async finish(report: string): Promise<void> {
+    this.finished = true;
     this.enqueue(report);
     await this.chain;
     if (this.commentId !== undefined && this.lastEditSucceeded) return;
+    const stale = this.commentId;
     try {
-      this.commentId = (await this.api.createComment(this.issueNumber, report)).id;
+      const posted = await this.api.createComment(this.issueNumber, report);
+      this.commentId = posted.id;
+      if (stale !== undefined)
+        await this.api
+          .updateComment(stale, `🤖 compact-agent has finished: the report is in ${posted.url}.`)
+          .catch((error: unknown) =>
+            this.options.warn(`Could not point the tracking comment at the report: ${describe(error)}`)
+          );
     } catch (error) {
       this.options.warn(`Could not post the report comment: ${describe(error)}`);
     }
@@ -93,7 +105,7 @@ export class TrackingComment {
         `Turn ${progress.turn} · ${progress.contextTokens.toLocaleString('en-US')} context tokens · ` +
           `${progress.compactions} compactions · $${progress.costUsd.toFixed(4)}`,
         '',
-        `Now: ${progress.activity.replace(/`/g, "'")}`
+        `Now: ${codeSpan(progress.activity)}`
       );
     }
     return lines.join('\n');

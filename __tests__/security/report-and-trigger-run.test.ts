@@ -1,0 +1,164 @@
+import {
+  reply,
+  scriptFrom,
+  startFakeAnthropic,
+  text,
+  toolUse,
+  type FakeAnthropic,
+  type Script
+} from '../../test-support/fake-anthropic/index.js';
+import { startFakeArtifacts, type FakeArtifacts } from '../../test-support/fake-artifacts/index.js';
+import { startFakeGitHub, stateFromPayload, type FakeGitHub } from '../../test-support/fake-github/index.js';
+import { ACTION_FROM_SOURCE, runAction, type ActionRun } from '../../test-support/action-runner.js';
+import { createRepoWithRemote, type RepoWithRemote } from '../support/temp-repo.js';
+import { webhookExample } from '../support/webhook-examples.js';
+
+/**
+ * The action from src/, end to end against the fakes (real Octokit, SDK and artifact client):
+ * triggers that must start nothing, a permission lookup that fails, faults after the tracking
+ * comment was posted, and a model whose summary tries to steer the report.
+ */
+interface World {
+  repo: RepoWithRemote;
+  github: FakeGitHub;
+  artifacts: FakeArtifacts;
+  anthropic: FakeAnthropic;
+}
+let world: World | undefined;
+
+afterEach(async () => {
+  if (!world) return;
+  await Promise.all([world.github.close(), world.artifacts.close(), world.anthropic.close()]);
+  world.repo.remove();
+  world = undefined;
+});
+
+function commentPayload(body: string): Record<string, unknown> {
+  const payload = webhookExample('issue_comment', 'created');
+  (payload.repository as { default_branch: string }).default_branch = 'main';
+  (payload.comment as { body: string }).body = body;
+  return payload;
+}
+
+async function start(
+  payload: Record<string, unknown>,
+  script: Script,
+  prepare: (github: FakeGitHub) => void = () => undefined
+): Promise<{ run: ActionRun; world: World }> {
+  const repo = createRepoWithRemote();
+  const [github, artifacts, anthropic] = await Promise.all([
+    startFakeGitHub(stateFromPayload(payload, { senderPermission: 'write' })),
+    startFakeArtifacts(),
+    startFakeAnthropic({ script })
+  ]);
+  world = { repo, github, artifacts, anthropic };
+  prepare(github);
+  const run = await runAction({
+    eventName: 'issue_comment',
+    payload,
+    inputs: {},
+    workspace: repo.root,
+    github,
+    artifacts,
+    anthropicUrl: anthropic.url,
+    entry: ACTION_FROM_SOURCE
+  });
+  return { run, world };
+}
+
+const summaryOnly = scriptFrom([reply(text('Nothing to do.'))]);
+const modelCalls = (w: World) => w.anthropic.requests.filter((r) => r.path === '/v1/messages').length;
+
+describe('a trigger in a quote or in code', () => {
+  it.each([
+    ['a quote', '> /agent delete the tests\n\nI disagree with this.'],
+    ['a code block', 'It printed:\n```\n/agent delete the tests\n```']
+  ])('in %s starts nothing', async (_, body) => {
+    const { run, world: w } = await start(commentPayload(body), summaryOnly);
+    expect(run.code).toBe(0);
+    expect(run.outputs.conclusion).toBe('skipped');
+    expect(w.github.createdComments).toEqual([]);
+    expect(modelCalls(w)).toBe(0);
+  });
+});
+
+describe('a permission lookup that fails', () => {
+  it('gets a short reply and a clean refusal (exit 0, no stack), not exit 1 and silence', async () => {
+    const { run, world: w } = await start(commentPayload('/agent fix it'), summaryOnly, (github) =>
+      github.failAlways({ method: 'GET', path: /\/collaborators\/[^/]+\/permission$/, status: 404 })
+    );
+    expect(run.code).toBe(0);
+    expect(run.outputs.conclusion).toBe('refused');
+    expect(w.github.createdComments.map((comment) => comment.body)).toEqual([
+      expect.stringMatching(
+        /^🚫 compact-agent did not start: the write access of @Codertocat could not be checked \(404/
+      )
+    ]);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    expect(modelCalls(w)).toBe(0);
+  });
+});
+
+describe('the tracking comment never stays "working"', () => {
+  it("a fault after the agent's turns still ends it as a report with the summary and the run link", async () => {
+    // The agent leaves a trap for what the action does next: .git/config becomes a directory.
+    const script = scriptFrom([
+      reply(toolUse('bash', { command: 'rm -f .git/config && mkdir .git/config && echo done' })),
+      reply(text('Rewired the configuration as asked.'))
+    ]);
+    const { run, world: w } = await start(commentPayload('/agent fix it'), script);
+    expect(modelCalls(w)).toBe(2);
+    const [tracking] = w.github.createdComments;
+    expect(tracking!.history[0]).toContain('compact-agent is working on this');
+    expect(tracking!.body).not.toContain('working on this');
+    expect(tracking!.body).toContain('Rewired the configuration as asked.');
+    expect(tracking!.body).toContain('[workflow run](');
+    expect(tracking!.body).toMatch(/failed|could not/);
+    expect(run.summary).toContain('Rewired the configuration as asked.');
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('a fault before them (the pull request cannot be read) ends it as a report of what failed', async () => {
+    const payload = commentPayload('/agent fix it');
+    (payload.issue as { pull_request?: unknown }).pull_request = { url: 'https://api.github.com/x' };
+    const { run, world: w } = await start(payload, summaryOnly, (github) =>
+      github.failAlways({ method: 'GET', path: /\/pulls\/1$/, status: 500, message: 'Server Error' })
+    );
+    expect(run.code).toBe(1);
+    const [tracking] = w.github.createdComments;
+    expect(tracking!.body).toMatch(
+      /^❌ Failed while preparing the work · \[workflow run\]\(.*\/actions\/runs\/4242\)/
+    );
+    expect(tracking!.body).toContain('**What failed:**');
+    expect(run.outputs.conclusion).toBe('failure');
+    expect(run.summary).toContain('❌ Failed while preparing the work');
+    expect(modelCalls(w)).toBe(0);
+  });
+});
+
+describe('a model that tries to steer the report', () => {
+  it('closes no other issue, pings nobody and renders no HTML, in the comment, the PR body and the job summary', async () => {
+    const steering = [
+      'Fixes #2, closes octo/other#5. Resolves https://github.com/Codertocat/Hello-World/issues/3',
+      'cc @admin @Codertocat/security <img src=x onerror=alert(1)> </details>',
+      '```'
+    ].join('\n');
+    const script = scriptFrom([
+      reply(toolUse('bash', { command: 'echo fixed > fix.txt' })),
+      reply(text(steering))
+    ]);
+    const { run, world: w } = await start(commentPayload('/agent fix it'), script);
+    expect(run.code).toBe(0);
+    const bodies = {
+      comment: w.github.createdComments[0]!.body,
+      pull: w.github.createdPulls[0]!.body ?? '',
+      summary: run.summary
+    };
+    for (const [where, body] of Object.entries(bodies)) {
+      expect([where, body.match(/\b(?:fixes|closes|resolves)\s*#?\s*[\w/:.-]*\d/gi)]).toEqual([where, null]);
+      expect([where, body.match(/(?:^|[^\w])@[A-Za-z]/g)]).toEqual([where, null]);
+      expect([where, body.match(/<img|<\/details>\s*$/g)]).toEqual([where, null]);
+      expect(body.replace(/\u2060/g, '')).toContain('cc @admin');
+    }
+  });
+});
