@@ -1,0 +1,6 @@
+import type { CliCommand } from './command.js';
+import { RUN_COMMAND } from './run-command.js';
+import { TRANSCRIPT_COMMAND } from './transcript-command.js';
+
+/** Every command of the CLI. A new command or subcommand is one more entry here. */
+export const CLI_COMMANDS: readonly CliCommand[] = [RUN_COMMAND, TRANSCRIPT_COMMAND];
