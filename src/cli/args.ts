@@ -110,7 +110,12 @@ function plainParseError(error: unknown): string {
   const missing = /Option '(?:-\w, )?(--[\w-]+) <value>' argument missing/.exec(message);
   if (missing) return `The flag ${missing[1]} needs a value.`;
   const ambiguous = /Option '(?:-\w, )?(--[\w-]+)' argument is ambiguous/.exec(message);
-  if (ambiguous) return `The flag ${ambiguous[1]} needs a value, and the next word is a flag.`;
+  if (ambiguous) {
+    return (
+      `The flag ${ambiguous[1]} needs a value, and the next word starts with "-". ` +
+      `If that word is its value, write ${ambiguous[1]}=VALUE.`
+    );
+  }
   const notBoolean = /Option '(?:-\w, )?(--[\w-]+)' does not take an argument/.exec(message);
   if (notBoolean) return `The flag ${notBoolean[1]} takes no value.`;
   return message;

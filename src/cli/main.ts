@@ -1,5 +1,5 @@
 import { parseCommandLine, wantsDebug } from './args.js';
-import type { CliIo } from './command.js';
+import type { CliCommand, CliIo } from './command.js';
 import { CLI_COMMANDS } from './commands.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { generalHelp } from './help.js';
@@ -9,17 +9,21 @@ import { CLI_VERSION } from './version.js';
  * The whole CLI as a function: parse, dispatch, map every failure to one paragraph and an exit
  * code. A stack trace is shown only for an unexpected error, and only with --debug.
  */
-export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+export async function runCli(
+  argv: readonly string[],
+  io: CliIo,
+  commands: readonly CliCommand[] = CLI_COMMANDS
+): Promise<number> {
   const debug = wantsDebug(argv);
   let label = 'compact-agent';
   try {
-    const parsed = parseCommandLine(argv, CLI_COMMANDS);
+    const parsed = parseCommandLine(argv, commands);
     if (parsed.kind === 'version') {
       io.stdout(CLI_VERSION);
       return EXIT.success;
     }
     if (parsed.kind === 'help') {
-      io.stdout(parsed.command ? parsed.command.help : generalHelp(CLI_COMMANDS));
+      io.stdout(parsed.command ? parsed.command.help : generalHelp(commands));
       // Bare `compact-agent` is a usage error; asking for help is not.
       return argv.length === 0 ? EXIT.usage : EXIT.success;
     }

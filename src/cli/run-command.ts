@@ -109,6 +109,7 @@ export async function runCommand(invocation: Invocation, io: CliIo): Promise<num
 /** Everything a run needs, or a usage error naming the flag. Nothing is created and nothing is called. */
 async function validateRun(invocation: Invocation, env: NodeJS.ProcessEnv): Promise<ValidatedRun> {
   const { values } = invocation;
+  const repoDir = await checkRepoFolder(values.get('repo') ?? '.', invocation.switches.has('allow-non-git'));
   let config: AgentConfig;
   try {
     config = parseAgentConfig(cliInputReader(values), env, CLI_INPUT_NAMING);
@@ -116,7 +117,6 @@ async function validateRun(invocation: Invocation, env: NodeJS.ProcessEnv): Prom
     if (error instanceof InputError) throw usageError(error.problems.join(' '));
     throw error;
   }
-  const repoDir = await checkRepoFolder(values.get('repo') ?? '.', invocation.switches.has('allow-non-git'));
   const task = await readTask(values);
   const transcripts = values.get('transcripts');
   const transcriptsDir = path.resolve(transcripts ?? path.join(repoDir, '.transcripts'));
