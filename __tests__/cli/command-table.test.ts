@@ -39,6 +39,8 @@ describe('the command table', () => {
     expect(seen[0]!.name).toBe('transcript verify');
     expect(seen[0]!.invocation.positionals).toEqual(['run.zip']);
     expect([...seen[0]!.invocation.switches]).toEqual(['strict']);
+    const help = await cli('help', 'transcript', 'verify');
+    expect(help).toEqual({ code: 0, out: 'Usage: compact-agent transcript verify' });
   });
 
   it('keeps `transcript PATH` for the parent, which does not know the subcommand flags', async () => {

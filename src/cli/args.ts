@@ -9,13 +9,8 @@ const SHORT_FLAGS: Readonly<Record<string, string>> = { help: 'h', version: 'V' 
 
 export type ParsedCommandLine =
   | { readonly kind: 'version' }
-  | { readonly kind: 'help'; readonly command: CliCommand | undefined; readonly debug: boolean }
-  | {
-      readonly kind: 'command';
-      readonly command: CliCommand;
-      readonly invocation: Invocation;
-      readonly debug: boolean;
-    };
+  | { readonly kind: 'help'; readonly command: CliCommand | undefined }
+  | { readonly kind: 'command'; readonly command: CliCommand; readonly invocation: Invocation };
 
 /** Whether --debug was asked for, read before parsing so that even a parse error can honour it. */
 export function wantsDebug(argv: readonly string[]): boolean {
@@ -30,32 +25,34 @@ export function parseCommandLine(
   argv: readonly string[],
   commands: readonly CliCommand[]
 ): ParsedCommandLine {
-  const globals = new Set(GLOBAL_SWITCHES.flatMap((name) => [`--${name}`, `-${SHORT_FLAGS[name] ?? name}`]));
-  // The leading words (at most two), skipping the global switches around them.
+  const globals = new Set([
+    ...GLOBAL_SWITCHES.map((name) => `--${name}`),
+    ...Object.values(SHORT_FLAGS).map((short) => `-${short}`)
+  ]);
+  // The leading words (`help transcript verify` has three), skipping the global switches among them.
   const wordIndexes: number[] = [];
-  for (let index = 0; index < argv.length && wordIndexes.length < 2; index++) {
+  for (let index = 0; index < argv.length && wordIndexes.length < 3; index++) {
     const token = argv[index]!;
     if (globals.has(token)) continue;
     if (token.startsWith('-')) break;
     wordIndexes.push(index);
   }
   const words = wordIndexes.map((index) => argv[index]!);
-  const debug = wantsDebug(argv);
   if (words[0] === 'help') {
     const topic = words.slice(1).join(' ');
     const command = topic === '' ? undefined : findCommand(topic, commands);
     if (topic !== '' && !command) throw unknownCommand(topic, commands);
-    return { kind: 'help', command, debug };
+    return { kind: 'help', command };
   }
   const command =
-    (words.length === 2 ? findCommand(words.join(' '), commands) : undefined) ??
+    (words.length >= 2 ? findCommand(words.slice(0, 2).join(' '), commands) : undefined) ??
     (words[0] !== undefined ? findCommand(words[0], commands) : undefined);
   if (!command) {
     if (words[0] !== undefined) throw unknownCommand(words[0], commands);
     const flags = new Set(argv);
     if (flags.has('--version') || flags.has('-V')) return { kind: 'version' };
     if (flags.has('--help') || flags.has('-h') || argv.length === 0)
-      return { kind: 'help', command: undefined, debug };
+      return { kind: 'help', command: undefined };
     throw usageError(
       `"${argv[0]}" comes before the command. Start with the command, e.g. ` +
         `compact-agent run --repo . --prompt "..."; compact-agent help lists the commands.`
@@ -63,7 +60,7 @@ export function parseCommandLine(
   }
   const commandWords = new Set(wordIndexes.slice(0, command.name.split(' ').length));
   const remaining = argv.filter((_, index) => !commandWords.has(index));
-  return { kind: 'command', command, invocation: parseFlags(command, remaining), debug };
+  return { kind: 'command', command, invocation: parseFlags(command, remaining) };
 }
 
 function parseFlags(command: CliCommand, argv: readonly string[]): Invocation {
