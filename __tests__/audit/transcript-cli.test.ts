@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runSession, type SessionOutcome } from '../../src/agent/session.js';
 import { parseAgentConfig } from '../../src/config/inputs.js';
@@ -29,12 +29,19 @@ beforeAll(async () => {
 });
 afterAll(() => repo.remove());
 
+/** The CLI's entry point from the sources (the lead rebuilds the committed dist/ from them). */
 const cli = (...args: string[]) =>
-  spawnSync(process.execPath, [path.resolve('dist/cli/index.js'), 'transcript', ...args], {
-    encoding: 'utf8'
-  });
+  spawnSync(
+    process.execPath,
+    [path.resolve('node_modules/tsx/dist/cli.mjs'), 'src/cli/index.ts', 'transcript', ...args],
+    {
+      encoding: 'utf8'
+    }
+  );
 
-describe('compact-agent transcript (the built CLI)', () => {
+const noStack = (stderr: string) => expect(stderr).not.toMatch(/\n\s+at /);
+
+describe('compact-agent transcript', () => {
   it('prints the summary of a run folder', () => {
     const run = cli(outcome.runDir);
     expect(run.status).toBe(0);
@@ -62,5 +69,44 @@ describe('compact-agent transcript (the built CLI)', () => {
     const bare = cli();
     expect(bare.status).toBe(2);
     expect(bare.stderr).toContain('Which transcript?');
+  });
+
+  it('refuses a file that is not a transcript (exit 3), and prints no empty summary', () => {
+    const run = cli('package.json');
+    expect(run.status).toBe(3);
+    expect(run.stderr.trim()).toMatch(
+      /^compact-agent transcript: package\.json is not a compact-agent transcript: none of its \d+ lines is a transcript event .*Give a run folder/
+    );
+    expect(run.stdout).toBe('');
+    noStack(run.stderr);
+    const folder = createTempDir('not-transcripts-');
+    writeFileSync(path.join(folder, 'events.jsonl'), '{"type":"push","ref":"main"}\n');
+    const typedButForeign = cli(path.join(folder, 'events.jsonl'));
+    expect(typedButForeign.status).toBe(3);
+    expect(typedButForeign.stderr).toContain('it has no run_start event and no turns');
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('says clearly when the --html report cannot be written, with no stack and no half-done output', () => {
+    const folder = createTempDir('audit-html-bad-');
+    mkdirSync(path.join(folder, 'report.html'));
+    const cases: Array<{ html: string; says: string }> = [
+      { html: path.join(folder, 'report.html'), says: 'this is a folder; give a file name' },
+      {
+        html: path.join(folder, 'missing', 'report.html'),
+        says: 'does not exist. Create it or choose another path'
+      },
+      // Writing to /dev/full fails with ENOSPC: a real write error, whoever runs the test.
+      { html: '/dev/full', says: 'the report cannot be written' }
+    ];
+    for (const { html, says } of cases) {
+      const run = cli(outcome.runDir, '--html', html);
+      expect(run.status).toBe(3);
+      expect(run.stderr).toContain(`--html ${html}: `);
+      expect(run.stderr).toContain(says);
+      expect(run.stdout).toBe('');
+      noStack(run.stderr);
+    }
+    rmSync(folder, { recursive: true, force: true });
   });
 });

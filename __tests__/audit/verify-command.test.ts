@@ -137,7 +137,7 @@ describe('the reader says when the chain is broken', () => {
     hideTheDeletion(writer.path);
     const a = io();
     const code = await transcriptCommand(
-      { target: runDir, json: false, html: undefined },
+      { positionals: [runDir], values: new Map(), switches: new Set() },
       { ...a.io, env: {} }
     );
     expect(code).toBe(0);
@@ -148,7 +148,10 @@ describe('the reader says when the chain is broken', () => {
   it('an intact transcript gets no warning', async () => {
     const { runDir } = recordedRun();
     const a = io();
-    await transcriptCommand({ target: runDir, json: true, html: undefined }, { ...a.io, env: {} });
+    await transcriptCommand(
+      { positionals: [runDir], values: new Map(), switches: new Set(['json']) },
+      { ...a.io, env: {} }
+    );
     expect(a.err).toEqual([]);
   });
 });

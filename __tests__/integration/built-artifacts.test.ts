@@ -69,7 +69,7 @@ describe('dist/cli/index.js', () => {
       cleanEnv({ ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: fake.url })
     );
     expect(badLimit.code).toBe(2);
-    expect(badLimit.stderr).toContain('max_turns must be a positive number, got "lots".');
+    expect(badLimit.stderr).toContain('--max-turns must be a positive number, got "lots".');
     const noTask = await runNode(
       ['dist/cli/index.js', 'run', '--repo', repo.root],
       cleanEnv({ ANTHROPIC_API_KEY: 'k' })

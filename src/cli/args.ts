@@ -1,101 +1,139 @@
 import { parseArgs } from 'node:util';
-import type { InputReader } from '../config/inputs.js';
+import type { InputNaming, InputReader } from '../config/inputs.js';
+import type { CliCommand, Invocation } from './command.js';
+import { usageError } from './exit-codes.js';
 
-export const CLI_USAGE = `Usage:
-  compact-agent run --repo DIR --prompt "TASK" [options]
-  compact-agent transcript PATH [--json] [--html report.html]
-  compact-agent transcript verify PATH [--head HASH]
+/** Flags every command takes, before or after its name. */
+const GLOBAL_SWITCHES = ['help', 'version', 'debug'] as const;
+const SHORT_FLAGS: Readonly<Record<string, string>> = { help: 'h', version: 'V' };
 
-Runs the agent loop on a local folder. The API key comes from ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL
-points it at a gateway or a fake server.
+export type ParsedCommandLine =
+  | { readonly kind: 'version' }
+  | { readonly kind: 'help'; readonly command: CliCommand | undefined }
+  | { readonly kind: 'command'; readonly command: CliCommand; readonly invocation: Invocation };
 
-transcript: PATH is a run folder, a transcript.jsonl, a .transcripts folder (its newest run) or the
-downloaded artifact zip. It prints the task, stop reason, turns, tokens and cost, the compactions, the
-tools used and the files changed; --json prints the same as JSON; --html writes a self-contained report.
-transcript verify: checks the transcript's hash chain, and with --head (the report's transcript head)
-that nothing was cut from its end; exit 0 when intact, 1 naming the first bad line.
-
-Options of run:
-  --repo DIR                 the repository to work in (default: current folder)
-  --prompt TEXT              the task
-  --prompt-file FILE         read the task from a file instead
-  --transcripts DIR          where run folders go (default: <repo>/.transcripts)
-  --model NAME               model (default claude-sonnet-5-5)
-  --max-turns N              stop after N model turns (default 200)
-  --timeout-minutes N        stop after N minutes (default 60)
-  --max-budget-usd N         stop once the run has cost N USD (default 10)
-  --max-output-tokens N      max_tokens of each turn (default 16384)
-  --context-window N, --input-price-per-mtok N, --output-price-per-mtok N,
-  --cache-write-price-per-mtok N, --cache-read-price-per-mtok N
-                             override the model table (needed for unknown models)
-  --bash-timeout-seconds N   default timeout of a bash command (default 120)
-  --bash-env-passthrough A,B extra environment variables the bash tool may see
-  --api-max-retries N        retries of a failed model request (default 4)
-  --api-stall-timeout-seconds N  drop and retry a response stream silent this long (default 120)
-  --compaction-threshold-tokens N, --micro-keep-recent N, --micro-clear-at-least N,
-  --micro-preserve-tools A,B, --compaction-keep-tail N, --restore-recent-files N,
-  --max-compactions N        compaction settings (see the README)
-  -h, --help                 show this help`;
-
-const VALUE_OPTIONS = [
-  'repo',
-  'prompt',
-  'prompt-file',
-  'transcripts',
-  'model',
-  'max-turns',
-  'timeout-minutes',
-  'max-budget-usd',
-  'max-output-tokens',
-  'context-window',
-  'input-price-per-mtok',
-  'output-price-per-mtok',
-  'cache-write-price-per-mtok',
-  'cache-read-price-per-mtok',
-  'bash-timeout-seconds',
-  'bash-env-passthrough',
-  'api-max-retries',
-  'api-stall-timeout-seconds',
-  'compaction-threshold-tokens',
-  'micro-keep-recent',
-  'micro-clear-at-least',
-  'micro-preserve-tools',
-  'compaction-keep-tail',
-  'restore-recent-files',
-  'max-compactions',
-  'html',
-  'head'
-] as const;
-
-export interface CliArguments {
-  readonly command: string | undefined;
-  /** Positional arguments after the command (the transcript's path). */
-  readonly positionals: readonly string[];
-  readonly help: boolean;
-  readonly json: boolean;
-  readonly values: ReadonlyMap<string, string>;
+/** Whether --debug was asked for, read before parsing so that even a parse error can honour it. */
+export function wantsDebug(argv: readonly string[]): boolean {
+  return argv.includes('--debug');
 }
 
-export function parseCliArguments(argv: readonly string[]): CliArguments {
-  const options = Object.fromEntries(VALUE_OPTIONS.map((name) => [name, { type: 'string' as const }]));
-  const parsed = parseArgs({
-    args: [...argv],
-    options: { ...options, help: { type: 'boolean', short: 'h' }, json: { type: 'boolean' } },
-    allowPositionals: true,
-    strict: true
-  });
+/**
+ * Finds the command (the longest run of leading words naming one, so `transcript verify` wins over
+ * `transcript`), then parses the rest strictly with that command's flags. Throws a usage error.
+ */
+export function parseCommandLine(
+  argv: readonly string[],
+  commands: readonly CliCommand[]
+): ParsedCommandLine {
+  const globals = new Set([
+    ...GLOBAL_SWITCHES.map((name) => `--${name}`),
+    ...Object.values(SHORT_FLAGS).map((short) => `-${short}`)
+  ]);
+  // The leading words (`help transcript verify` has three), skipping the global switches among them.
+  const wordIndexes: number[] = [];
+  for (let index = 0; index < argv.length && wordIndexes.length < 3; index++) {
+    const token = argv[index]!;
+    if (globals.has(token)) continue;
+    if (token.startsWith('-')) break;
+    wordIndexes.push(index);
+  }
+  const words = wordIndexes.map((index) => argv[index]!);
+  if (words[0] === 'help') {
+    const topic = words.slice(1).join(' ');
+    const command = topic === '' ? undefined : findCommand(topic, commands);
+    if (topic !== '' && !command) throw unknownCommand(topic, commands);
+    return { kind: 'help', command };
+  }
+  const command =
+    (words.length >= 2 ? findCommand(words.slice(0, 2).join(' '), commands) : undefined) ??
+    (words[0] !== undefined ? findCommand(words[0], commands) : undefined);
+  if (!command) {
+    if (words[0] !== undefined) throw unknownCommand(words[0], commands);
+    const flags = new Set(argv);
+    if (flags.has('--version') || flags.has('-V')) return { kind: 'version' };
+    if (flags.has('--help') || flags.has('-h') || argv.length === 0)
+      return { kind: 'help', command: undefined };
+    throw usageError(
+      `"${argv[0]}" comes before the command. Start with the command, e.g. ` +
+        `compact-agent run --repo . --prompt "..."; compact-agent help lists the commands.`
+    );
+  }
+  const commandWords = new Set(wordIndexes.slice(0, command.name.split(' ').length));
+  const remaining = argv.filter((_, index) => !commandWords.has(index));
+  return { kind: 'command', command, invocation: parseFlags(command, remaining) };
+}
+
+function parseFlags(command: CliCommand, argv: readonly string[]): Invocation {
+  const options = Object.fromEntries([
+    ...command.stringFlags.map((name) => [name, { type: 'string' as const }]),
+    ...[...command.booleanFlags, ...GLOBAL_SWITCHES].map((name) => [
+      name,
+      SHORT_FLAGS[name]
+        ? { type: 'boolean' as const, short: SHORT_FLAGS[name] }
+        : { type: 'boolean' as const }
+    ])
+  ]);
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw usageError(`${plainParseError(error)} See compact-agent ${command.name} --help for its flags.`);
+  }
   const values = new Map<string, string>();
+  const switches = new Set<string>();
   for (const [name, value] of Object.entries(parsed.values)) {
     if (typeof value === 'string') values.set(name, value);
+    else if (value === true) switches.add(name);
   }
-  return {
-    command: parsed.positionals[0],
-    positionals: parsed.positionals.slice(1),
-    help: parsed.values.help === true,
-    json: parsed.values.json === true,
-    values
-  };
+  if (
+    !switches.has('help') &&
+    !switches.has('version') &&
+    parsed.positionals.length > command.maxPositionals
+  ) {
+    const extra = parsed.positionals.slice(command.maxPositionals).join(' ');
+    throw usageError(
+      `The command ${command.name} does not take "${extra}". ` +
+        `A value with spaces needs quotes, e.g. --prompt "fix the tests". See compact-agent ${command.name} --help.`
+    );
+  }
+  return { values, switches, positionals: parsed.positionals };
 }
+
+/** node:util's messages suggest `--` tricks; the person needs the flag's name and what is wrong. */
+function plainParseError(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const unknown = /Unknown option '([^']+)'/.exec(message);
+  if (unknown) return `Unknown flag ${unknown[1]}.`;
+  const missing = /Option '(?:-\w, )?(--[\w-]+) <value>' argument missing/.exec(message);
+  if (missing) return `The flag ${missing[1]} needs a value.`;
+  const ambiguous = /Option '(?:-\w, )?(--[\w-]+)' argument is ambiguous/.exec(message);
+  if (ambiguous) {
+    return (
+      `The flag ${ambiguous[1]} needs a value, and the next word starts with "-". ` +
+      `If that word is its value, write ${ambiguous[1]}=VALUE.`
+    );
+  }
+  const notBoolean = /Option '(?:-\w, )?(--[\w-]+)' does not take an argument/.exec(message);
+  if (notBoolean) return `The flag ${notBoolean[1]} takes no value.`;
+  return message;
+}
+
+function findCommand(name: string, commands: readonly CliCommand[]): CliCommand | undefined {
+  return commands.find((command) => command.name === name);
+}
+
+function unknownCommand(name: string, commands: readonly CliCommand[]) {
+  const names = [...new Set(commands.map((command) => command.name.split(' ')[0]))].join(', ');
+  return usageError(
+    `Unknown command "${name}". The commands are ${names}, and help; see compact-agent help.`
+  );
+}
+
+/** The names of the action's inputs as the CLI spells them: `max_turns` is `--max-turns`. */
+export const CLI_INPUT_NAMING: InputNaming = {
+  nameOf: (input) => `--${input.replace(/_/g, '-')}`,
+  apiKeySource: 'set the environment variable ANTHROPIC_API_KEY (the CLI takes no key on its command line).'
+};
 
 /** Lets the CLI feed the same parser as the action: `max_turns` is read from `--max-turns`. */
 export function cliInputReader(values: ReadonlyMap<string, string>): InputReader {

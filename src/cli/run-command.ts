@@ -1,62 +1,176 @@
-import { readFile } from 'node:fs/promises';
+import { access, constants, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { newRunId } from '../agent/run-id.js';
 import { runSession, type SessionOutcome } from '../agent/session.js';
-import { InputError, parseAgentConfig } from '../config/inputs.js';
-import { cliInputReader } from './args.js';
+import { InputError, parseAgentConfig, type AgentConfig } from '../config/inputs.js';
+import { CLI_INPUT_NAMING, cliInputReader } from './args.js';
+import type { CliCommand, CliIo, Invocation } from './command.js';
+import { EXIT, usageError } from './exit-codes.js';
 import { progressPrinter } from './progress.js';
+import { checkRepoFolder } from './repo-check.js';
 
-export interface CliIo {
-  readonly stdout: (text: string) => void;
-  readonly stderr: (text: string) => void;
-  readonly env: NodeJS.ProcessEnv;
-  readonly signal?: AbortSignal;
+/** Flags read by the shared input validation (config/inputs.ts), spelled `--max-turns` for `max_turns`. */
+const CONFIG_FLAGS = [
+  'model',
+  'max-turns',
+  'timeout-minutes',
+  'max-budget-usd',
+  'max-output-tokens',
+  'context-window',
+  'input-price-per-mtok',
+  'output-price-per-mtok',
+  'cache-write-price-per-mtok',
+  'cache-read-price-per-mtok',
+  'bash-timeout-seconds',
+  'bash-env-passthrough',
+  'api-max-retries',
+  'api-stall-timeout-seconds',
+  'compaction-threshold-tokens',
+  'micro-keep-recent',
+  'micro-clear-at-least',
+  'micro-preserve-tools',
+  'compaction-keep-tail',
+  'restore-recent-files',
+  'max-compactions'
+] as const;
+
+const RUN_HELP = `Usage: compact-agent run --repo DIR --prompt "TASK" [flags]
+
+Runs the agent on a local git repository until the task is done or a limit is reached. Every flag is
+checked before the first model call. The API key comes from ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL
+points the run at a gateway (or a fake server). Progress goes to stderr, the summary to stdout, and the
+full transcript to <repo>/.transcripts/<run>/transcript.jsonl.
+
+Flags:
+  --repo DIR                 an existing git repository to work in (default: the current folder)
+  --allow-non-git            run in a folder that is not a git repository (no review or undo by git)
+  --prompt TEXT              the task
+  --prompt-file FILE         read the task from a file instead
+  --transcripts DIR          where run folders go (default: <repo>/.transcripts)
+  --model NAME               model (default claude-sonnet-5-5)
+  --max-turns N              stop after N model turns (default 200)
+  --timeout-minutes N        stop after N minutes (default 60)
+  --max-budget-usd N         stop once the run has cost N USD (default 10)
+  --max-output-tokens N      max_tokens of each turn (default 16384)
+  --context-window N, --input-price-per-mtok N, --output-price-per-mtok N,
+  --cache-write-price-per-mtok N, --cache-read-price-per-mtok N
+                             override the model table (needed for unknown models)
+  --bash-timeout-seconds N   default timeout of a bash command (default 120)
+  --bash-env-passthrough A,B extra environment variables the bash tool may see
+  --api-max-retries N        retries of a failed model request (default 4)
+  --api-stall-timeout-seconds N  drop and retry a response stream silent this long (default 120)
+  --compaction-threshold-tokens N, --micro-keep-recent N, --micro-clear-at-least N,
+  --micro-preserve-tools A,B, --compaction-keep-tail N, --restore-recent-files N,
+  --max-compactions N        compaction settings (see the README)
+  --debug                    show the stack trace of an unexpected error
+  -h, --help                 show this help
+
+Examples:
+  compact-agent run --repo ../my-project --prompt "Make the failing test pass"
+  compact-agent run --prompt-file task.md --max-budget-usd 2 --max-turns 50
+  ANTHROPIC_BASE_URL=http://127.0.0.1:8080 compact-agent run --repo . --prompt "Add a --json flag"
+
+Exit codes: 0 success, 1 the run ended without success, 2 a flag is wrong (nothing was started).`;
+
+export const RUN_COMMAND: CliCommand = {
+  name: 'run',
+  summary: 'run the agent on a local git repository',
+  help: RUN_HELP,
+  stringFlags: ['repo', 'prompt', 'prompt-file', 'transcripts', ...CONFIG_FLAGS],
+  booleanFlags: ['allow-non-git'],
+  maxPositionals: 0,
+  execute: (invocation, io) => runCommand(invocation, io)
+};
+
+interface ValidatedRun {
+  readonly repoDir: string;
+  readonly transcriptsDir: string;
+  readonly task: string;
+  readonly config: AgentConfig;
 }
 
-/** `compact-agent run`: returns the process exit code (0 success, 1 the run failed, 2 bad input). */
-export async function runCommand(values: ReadonlyMap<string, string>, io: CliIo): Promise<number> {
-  const repoDir = path.resolve(values.get('repo') ?? '.');
-  let task: string;
-  let config;
-  try {
-    task = await readTask(values);
-    config = parseAgentConfig(cliInputReader(values), io.env);
-  } catch (error) {
-    if (error instanceof InputError || error instanceof TaskError) {
-      io.stderr(error.message);
-      return 2;
-    }
-    throw error;
-  }
+/** `compact-agent run`: every flag is checked first; then the run; the exit code says how it ended. */
+export async function runCommand(invocation: Invocation, io: CliIo): Promise<number> {
+  const run = await validateRun(invocation, io.env);
   const outcome = await runSession({
-    config,
-    task,
-    repoDir,
-    transcriptsDir: path.resolve(values.get('transcripts') ?? path.join(repoDir, '.transcripts')),
+    config: run.config,
+    task: run.task,
+    repoDir: run.repoDir,
+    transcriptsDir: run.transcriptsDir,
     runId: newRunId(),
     env: io.env,
     onProgress: progressPrinter(io.stderr),
     ...(io.signal ? { signal: io.signal } : {})
   });
   io.stdout(formatOutcome(outcome));
-  return outcome.result.stopReason === 'success' ? 0 : 1;
+  return outcome.result.stopReason === 'success' ? EXIT.success : EXIT.runFailed;
 }
 
-class TaskError extends Error {}
+/** Everything a run needs, or a usage error naming the flag. Nothing is created and nothing is called. */
+async function validateRun(invocation: Invocation, env: NodeJS.ProcessEnv): Promise<ValidatedRun> {
+  const { values } = invocation;
+  const repoDir = await checkRepoFolder(values.get('repo') ?? '.', invocation.switches.has('allow-non-git'));
+  let config: AgentConfig;
+  try {
+    config = parseAgentConfig(cliInputReader(values), env, CLI_INPUT_NAMING);
+  } catch (error) {
+    if (error instanceof InputError) throw usageError(error.problems.join(' '));
+    throw error;
+  }
+  const task = await readTask(values);
+  const transcripts = values.get('transcripts');
+  const transcriptsDir = path.resolve(transcripts ?? path.join(repoDir, '.transcripts'));
+  await checkOutputFolder(transcriptsDir, transcripts === undefined ? '--repo' : '--transcripts');
+  return { repoDir, transcriptsDir, task, config };
+}
 
 async function readTask(values: ReadonlyMap<string, string>): Promise<string> {
   const file = values.get('prompt-file');
   const inline = values.get('prompt')?.trim();
-  if (file && inline) throw new TaskError('Give the task with --prompt or --prompt-file, not both.');
-  if (file) {
-    const text = await readFile(file, 'utf8').catch(() => {
-      throw new TaskError(`Cannot read the prompt file ${file}.`);
+  if (file !== undefined && inline)
+    throw usageError('Give the task with --prompt or --prompt-file, not both.');
+  if (file !== undefined) {
+    const text = await readFile(file, 'utf8').catch((error: unknown) => {
+      throw usageError(`--prompt-file ${file}: cannot read it (${reason(error)}).`);
     });
-    if (text.trim() === '') throw new TaskError(`The prompt file ${file} is empty.`);
+    if (text.trim() === '') throw usageError(`--prompt-file ${file}: the file is empty.`);
     return text.trim();
   }
-  if (!inline) throw new TaskError('No task: pass --prompt "what to do" or --prompt-file FILE.');
+  if (!inline) throw usageError('No task: pass --prompt "what to do" or --prompt-file FILE.');
   return inline;
+}
+
+/** The run folder is made later; here, only whether it can be: not a file, and a writable ancestor. */
+async function checkOutputFolder(folder: string, flag: string): Promise<void> {
+  let existing = folder;
+  for (;;) {
+    const info = await stat(existing).catch(() => undefined);
+    if (info) {
+      if (!info.isDirectory()) {
+        throw usageError(
+          `${flag}: the transcripts go to ${folder}, but ${existing} is a file, not a folder.`
+        );
+      }
+      break;
+    }
+    const parent = path.dirname(existing);
+    if (parent === existing) break;
+    existing = parent;
+  }
+  await access(existing, constants.W_OK).catch(() => {
+    throw usageError(
+      `${flag}: the transcripts go to ${folder}, but ${existing} is not writable. ` +
+        'Choose another folder with --transcripts DIR.'
+    );
+  });
+}
+
+function reason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'ENOENT') return 'no such file';
+  if (code === 'EISDIR') return 'it is a folder';
+  if (code === 'EACCES') return 'permission denied';
+  return error instanceof Error ? error.message : String(error);
 }
 
 export function formatOutcome({ result, transcriptPath }: SessionOutcome): string {

@@ -1,43 +1,117 @@
-import { writeFile } from 'node:fs/promises';
-import { loadTranscript, TranscriptNotFoundError } from '../audit/load-transcript.js';
+import { stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { loadTranscript, TranscriptNotFoundError, type LoadedTranscript } from '../audit/load-transcript.js';
 import { renderHtmlReport } from '../audit/html-report.js';
 import { parseTranscript } from '../audit/parse-transcript.js';
+import type { RunAudit } from '../audit/run-audit.js';
 import { auditSummary, renderTerminalSummary } from '../audit/terminal-summary.js';
+import type { CliCommand, CliIo, Invocation } from './command.js';
+import { EXIT, fileError, usageError } from './exit-codes.js';
 import { describeVerdict, verifyChain } from '../transcript/verify-chain.js';
-import type { CliIo } from './run-command.js';
 
-export interface TranscriptOptions {
-  readonly target: string | undefined;
-  readonly json: boolean;
-  readonly html: string | undefined;
-}
+const WHAT_TO_GIVE =
+  'Give a run folder, a transcript.jsonl, a .transcripts folder or the downloaded artifact zip.';
+
+const TRANSCRIPT_HELP = `Usage: compact-agent transcript PATH [--json] [--html FILE]
+
+Reads the transcript of a run and prints the task, stop reason, turns, tokens and cost, the compactions,
+the tools used and the files changed. PATH is a run folder, a transcript.jsonl, a .transcripts folder
+(its newest run) or the artifact zip downloaded from the workflow run.
+
+Flags:
+  --json        print the summary as JSON, for scripts
+  --html FILE   also write a self-contained HTML report (timeline, context chart, compactions)
+  --debug       show the stack trace of an unexpected error
+  -h, --help    show this help
+
+Examples:
+  compact-agent transcript .transcripts
+  compact-agent transcript agent-transcripts-4242-1.zip --html report.html
+  compact-agent transcript .transcripts/20260101T120000Z-ab12cd --json | jq .cost_usd
+
+Exit codes: 0 printed, 2 no PATH or it does not exist, 3 not a transcript or the report cannot be written.`;
+
+export const TRANSCRIPT_COMMAND: CliCommand = {
+  name: 'transcript',
+  summary: 'summarise a run from its transcript (terminal, JSON or an HTML report)',
+  help: TRANSCRIPT_HELP,
+  stringFlags: ['html'],
+  booleanFlags: ['json'],
+  maxPositionals: 1,
+  execute: (invocation, io) => transcriptCommand(invocation, io)
+};
 
 /** `compact-agent transcript PATH`: what the agent did, what it forgot, what it cost. */
-export async function transcriptCommand(options: TranscriptOptions, io: CliIo): Promise<number> {
-  if (!options.target) {
-    io.stderr('Which transcript? Give a run folder, a transcript.jsonl, or the downloaded artifact zip.');
-    return 2;
+export async function transcriptCommand(invocation: Invocation, io: CliIo): Promise<number> {
+  const target = invocation.positionals[0];
+  const html = invocation.values.get('html');
+  if (!target) throw usageError(`Which transcript? ${WHAT_TO_GIVE}`);
+  if (!(await stat(target).catch(() => undefined))) {
+    throw usageError(`${target} does not exist. ${WHAT_TO_GIVE}`);
   }
-  let loaded;
-  try {
-    loaded = await loadTranscript(options.target);
-  } catch (error) {
-    if (error instanceof TranscriptNotFoundError) {
-      io.stderr(error.message);
-      return 2;
-    }
-    throw error;
-  }
+  if (html !== undefined) await checkReportPath(html);
+  const loaded = await load(target);
   const audit = parseTranscript(loaded.text);
+  refuseNonTranscript(audit, loaded);
   // The reader shows what it can of a tampered transcript, but says so first.
   const chain = verifyChain(loaded.text);
   if (chain.status === 'broken') io.stderr(`⚠️ ${describeVerdict(chain, loaded.source)}`);
-  if (options.html) {
-    await writeFile(options.html, renderHtmlReport(audit));
-    io.stderr(`Wrote ${options.html}`);
+  if (html !== undefined) {
+    await writeFile(html, renderHtmlReport(audit)).catch((error: unknown) => {
+      throw fileError(`--html ${html}: the report cannot be written (${describe(error)}).`);
+    });
+    io.stderr(`Wrote ${html}`);
   }
   io.stdout(
-    options.json ? JSON.stringify(auditSummary(audit), null, 2) : renderTerminalSummary(audit, loaded.source)
+    invocation.switches.has('json')
+      ? JSON.stringify(auditSummary(audit), null, 2)
+      : renderTerminalSummary(audit, loaded.source)
   );
-  return 0;
+  return EXIT.success;
+}
+
+async function load(target: string): Promise<LoadedTranscript> {
+  try {
+    return await loadTranscript(target);
+  } catch (error) {
+    if (error instanceof TranscriptNotFoundError) throw fileError(`${error.message} ${WHAT_TO_GIVE}`);
+    throw fileError(`${target} cannot be read (${describe(error)}).`);
+  }
+}
+
+/**
+ * A transcript has events (JSON lines with a type) and says which run it is or what the turns were.
+ * Anything else (a package.json, a log) is refused rather than summarised as an empty run.
+ */
+function refuseNonTranscript(audit: RunAudit, loaded: LoadedTranscript): void {
+  const events = audit.lineCount - audit.skippedLines.length;
+  if (events > 0 && (audit.runId !== undefined || audit.timeline.length > 0)) return;
+  const first = audit.skippedLines[0];
+  const detail =
+    audit.lineCount === 0
+      ? 'it is empty'
+      : events === 0
+        ? `none of its ${audit.lineCount} lines is a transcript event${first ? ` (line ${first.line}: ${first.reason})` : ''}`
+        : 'it has no run_start event and no turns';
+  throw fileError(`${loaded.source} is not a compact-agent transcript: ${detail}. ${WHAT_TO_GIVE}`);
+}
+
+/** Checked before the transcript is read, so a typo in --html does not cost a parse first. */
+async function checkReportPath(file: string): Promise<void> {
+  const info = await stat(file).catch(() => undefined);
+  if (info?.isDirectory())
+    throw fileError(`--html ${file}: this is a folder; give a file name, e.g. report.html.`);
+  const folder = path.dirname(path.resolve(file));
+  const parent = await stat(folder).catch(() => undefined);
+  if (!parent?.isDirectory()) {
+    throw fileError(`--html ${file}: the folder ${folder} does not exist. Create it or choose another path.`);
+  }
+}
+
+function describe(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  if (code === 'EROFS') return 'read-only file system';
+  if (code === 'EISDIR') return 'it is a folder';
+  return error instanceof Error ? error.message : String(error);
 }

@@ -1,6 +1,6 @@
 import { loadTranscript, TranscriptNotFoundError } from '../audit/load-transcript.js';
 import { describeVerdict, verifyChain } from '../transcript/verify-chain.js';
-import type { CliIo } from './run-command.js';
+import type { CliCommand, CliIo } from './command.js';
 
 export interface VerifyOptions {
   readonly target: string | undefined;
@@ -49,3 +49,31 @@ export async function verifyCommand(
   io.stderr(message);
   return 1;
 }
+
+const VERIFY_HELP = `Usage: compact-agent transcript verify PATH [--head HASH]
+
+Checks the hash chain of a run's transcript: every line carries the hash of the line before it, so a
+line rewritten, removed, moved or inserted breaks the chain there. With --head (the transcript head in
+the run's report, or its transcript_head output) it also checks that nothing was cut from the end.
+PATH is a run folder, a transcript.jsonl, a .transcripts folder (its newest run) or the artifact zip.
+
+Flags:
+  --head HASH   the 64-character head hash from the report
+  -h, --help    show this help
+
+Examples:
+  compact-agent transcript verify .transcripts
+  compact-agent transcript verify agent-transcripts-4242-1.zip --head 3f5c…(64 hex characters)
+
+Exit codes: 0 intact, 1 tampered, truncated or without a chain (the first bad line is named), 2 bad use.`;
+
+export const VERIFY_COMMAND: CliCommand = {
+  name: 'transcript verify',
+  summary: "check a transcript's hash chain (and its head, from the report)",
+  help: VERIFY_HELP,
+  stringFlags: ['head'],
+  booleanFlags: [],
+  maxPositionals: 1,
+  execute: (invocation, io) =>
+    verifyCommand({ target: invocation.positionals[0], head: invocation.values.get('head') }, io)
+};

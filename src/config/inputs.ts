@@ -31,6 +31,23 @@ export type CompactionInputs = CompactionTunables;
 /** Reads one input by its action.yml name; '' when unset (as @actions/core's getInput does). */
 export type InputReader = (name: string) => string;
 
+/**
+ * How a person sets each input, for the error messages: `max_turns` in a workflow, `--max-turns` on
+ * the command line. The validation is the same; only the names in its messages differ.
+ */
+export interface InputNaming {
+  readonly nameOf: (input: string) => string;
+  /** Where the API key comes from, in words that finish "No Anthropic API key: ...". */
+  readonly apiKeySource: string;
+}
+
+export const ACTION_INPUT_NAMING: InputNaming = {
+  nameOf: (input) => input,
+  apiKeySource:
+    'set the input anthropic_api_key (e.g. `${{ secrets.ANTHROPIC_API_KEY }}`) ' +
+    'or the environment variable ANTHROPIC_API_KEY.'
+};
+
 export const INPUT_DEFAULTS = {
   model: DEFAULT_MODEL,
   max_output_tokens: 16_384,
@@ -51,17 +68,17 @@ export class InputError extends Error {
 }
 
 /** Parses every input and reports all problems at once, before any model call. */
-export function parseAgentConfig(read: InputReader, env: NodeJS.ProcessEnv): AgentConfig {
+export function parseAgentConfig(
+  read: InputReader,
+  env: NodeJS.ProcessEnv,
+  naming: InputNaming = ACTION_INPUT_NAMING
+): AgentConfig {
   const problems: string[] = [];
-  const numbers = new NumberInputs(read, problems);
+  const name = naming.nameOf;
+  const numbers = new NumberInputs(read, problems, name);
 
   const apiKey = read('anthropic_api_key').trim() || env.ANTHROPIC_API_KEY?.trim() || '';
-  if (apiKey === '') {
-    problems.push(
-      'No Anthropic API key: set the input anthropic_api_key (e.g. `${{ secrets.ANTHROPIC_API_KEY }}`) ' +
-        'or the environment variable ANTHROPIC_API_KEY.'
-    );
-  }
+  if (apiKey === '') problems.push(`No Anthropic API key: ${naming.apiKeySource}`);
   const model = read('model').trim() || INPUT_DEFAULTS.model;
   const overrides = {
     contextWindow: numbers.optionalInteger('context_window'),
@@ -77,12 +94,16 @@ export function parseAgentConfig(read: InputReader, env: NodeJS.ProcessEnv): Age
     modelSpec = resolveModelSpec(model, overrides);
   } catch (error) {
     if (!(error instanceof UnknownModelError)) throw error;
-    problems.push(error.message);
+    problems.push(
+      `Unknown model "${model}": no context window or prices are known for it. Use a claude-sonnet-*, ` +
+        `claude-opus-* or claude-haiku-* model, or set ${name('context_window')}, ` +
+        `${name('input_price_per_mtok')} and ${name('output_price_per_mtok')}.`
+    );
   }
   const maxOutputTokens = numbers.integer('max_output_tokens', INPUT_DEFAULTS.max_output_tokens);
   if (modelSpec && maxOutputTokens > modelSpec.maxOutputTokens) {
     problems.push(
-      `max_output_tokens is ${maxOutputTokens}, but ${model} allows at most ${modelSpec.maxOutputTokens}.`
+      `${name('max_output_tokens')} is ${maxOutputTokens}, but ${model} allows at most ${modelSpec.maxOutputTokens}.`
     );
   }
   const effort = parseEffort(read('effort'), model, modelSpec, problems);
@@ -112,7 +133,7 @@ export function parseAgentConfig(read: InputReader, env: NodeJS.ProcessEnv): Age
     compaction.thresholdTokens >= modelSpec.contextWindow
   ) {
     problems.push(
-      `compaction_threshold_tokens is ${compaction.thresholdTokens}, but the context window of ${model} is ` +
+      `${name('compaction_threshold_tokens')} is ${compaction.thresholdTokens}, but the context window of ${model} is ` +
         `${modelSpec.contextWindow}: it must be lower.`
     );
   }
@@ -172,7 +193,8 @@ function splitList(raw: string): string[] {
 class NumberInputs {
   constructor(
     private readonly read: InputReader,
-    private readonly problems: string[]
+    private readonly problems: string[],
+    private readonly nameOf: (input: string) => string
   ) {}
 
   integer(name: string, fallback: number): number {
@@ -186,7 +208,7 @@ class NumberInputs {
   optionalInteger(name: string): number | undefined {
     const value = this.optionalNumber(name);
     if (value !== undefined && !Number.isInteger(value)) {
-      this.problems.push(`${name} must be a whole number, got "${this.read(name).trim()}".`);
+      this.problems.push(`${this.nameOf(name)} must be a whole number, got "${this.read(name).trim()}".`);
       return undefined;
     }
     return value;
@@ -198,7 +220,7 @@ class NumberInputs {
     if (raw === '') return undefined;
     const value = Number(raw);
     if (!Number.isInteger(value) || value < 0) {
-      this.problems.push(`${name} must be a whole number of 0 or more, got "${raw}".`);
+      this.problems.push(`${this.nameOf(name)} must be a whole number of 0 or more, got "${raw}".`);
       return undefined;
     }
     return value;
@@ -209,7 +231,7 @@ class NumberInputs {
     if (raw === '') return undefined;
     const value = Number(raw);
     if (!Number.isFinite(value) || value <= 0) {
-      this.problems.push(`${name} must be a positive number, got "${raw}".`);
+      this.problems.push(`${this.nameOf(name)} must be a positive number, got "${raw}".`);
       return undefined;
     }
     return value;
