@@ -83,7 +83,11 @@ describe('compact-agent transcript', () => {
     writeFileSync(path.join(folder, 'events.jsonl'), '{"type":"push","ref":"main"}\n');
     const typedButForeign = cli(path.join(folder, 'events.jsonl'));
     expect(typedButForeign.status).toBe(3);
-    expect(typedButForeign.stderr).toContain('it has no run_start event and no turns');
+    // A typed JSON line that is not one of ours: the shared line envelope already refuses it.
+    expect(typedButForeign.stderr).toMatch(
+      /is not a compact-agent transcript: none of its 1 lines is a transcript event/
+    );
+    expect(typedButForeign.stdout).toBe('');
     rmSync(folder, { recursive: true, force: true });
   });
 
