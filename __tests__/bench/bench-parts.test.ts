@@ -26,6 +26,7 @@ function agent(fields: Partial<RequestRecord>): RequestRecord {
     afterCompaction: false,
     estimate: undefined,
     newTokens: 0,
+    refetch: false,
     ...fields
   };
 }
@@ -33,6 +34,7 @@ function agent(fields: Partial<RequestRecord>): RequestRecord {
 function runOf(requests: RequestRecord[], extra: Partial<RunRecord> = {}): RunRecord {
   return {
     strategy: 'default',
+    model: 'claude-sonnet-5-5',
     turns: requests.length,
     agentTurns: requests.filter((r) => r.kind === 'agent').length,
     stopReason: 'success',
@@ -41,6 +43,7 @@ function runOf(requests: RequestRecord[], extra: Partial<RunRecord> = {}): RunRe
     firstOverflowTurn: undefined,
     compactions: [],
     probes: [],
+    needs: [],
     ...extra
   };
 }
