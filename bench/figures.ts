@@ -129,18 +129,27 @@ export function figuresOf(run: RunRecord, prices: ModelPrices, floorUsd: number)
     retention_detail: retention.detail,
     agent_turns: run.agentTurns,
     stop_reason: run.stopReason,
-    reread_share:
-      usd > 0
-        ? costOf(
-            run.requests.filter((record) => record.refetch),
-            prices
-          ) / usd
-        : 0,
+    reread_share: usd > 0 ? refetchCost(run.requests, prices) / usd : 0,
     extra_turns: run.requests.filter((record) => record.refetch).length,
     lost_needs: run.needs.filter((need) => need.outcome === 'lost').length,
     needs: run.needs.length,
     needs_by_kind: needsByKind(run)
   };
+}
+
+/**
+ * What the re-fetch turns added: each reads the context and writes only its own new tokens. A cache
+ * rewrite on that request (a compaction just before it) is the compaction's: the planned turn would
+ * have paid it without the re-fetch, so those tokens are priced as reads here.
+ */
+export function refetchCost(records: readonly RequestRecord[], prices: ModelPrices): number {
+  const own = records
+    .filter((record) => record.refetch)
+    .map((record) => {
+      const written = Math.min(record.cacheWrite, record.newTokens);
+      return { ...record, cacheWrite: written, cacheRead: record.cacheRead + record.cacheWrite - written };
+    });
+  return costOf(own, prices);
 }
 
 function needsByKind(run: RunRecord): Record<FactKind, NeedCounts> {

@@ -2,7 +2,7 @@ import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import { rmSync } from 'node:fs';
 import { resolveModelSpec } from '../../src/config/models.js';
 import { parseBenchArgs } from '../../bench/args.js';
-import { costFloor, figuresOf, percentile, retentionOf } from '../../bench/figures.js';
+import { costFloor, figuresOf, percentile, refetchCost, retentionOf } from '../../bench/figures.js';
 import { contextChartSvg, renderTable } from '../../bench/report.js';
 import type { RequestRecord, RunRecord } from '../../bench/run-strategy.js';
 import {
@@ -13,7 +13,7 @@ import {
 } from '../../bench/strategies/reference.js';
 import { readSeed, stageSeed, WorkloadPlan } from '../../bench/workload.js';
 
-const prices = resolveModelSpec('claude-sonnet-5-5').prices; // $3 in, $3.75 write, $0.30 read, $15 out
+const prices = resolveModelSpec('claude-sonnet-4-5').prices; // $3 in, $3.75 write, $0.30 read, $15 out
 
 function agent(fields: Partial<RequestRecord>): RequestRecord {
   return {
@@ -255,5 +255,26 @@ describe('npm run bench arguments and output', () => {
     const table = renderTable({ none: { '100': figures } });
     expect(table.split('\n')).toHaveLength(3);
     expect(table).toContain('100 (overflow at 7)');
+  });
+});
+
+describe('the cost of re-fetch turns', () => {
+  it('charges a re-fetch turn its reads, its own new tokens and its output, not a rewrite a compaction caused', () => {
+    const records = [
+      agent({ promptTokens: 10_000, cacheWrite: 10_000, newTokens: 10_000 }),
+      // A compaction just before it rewrote 8,000 tokens; 500 of them are the turn's own.
+      agent({
+        promptTokens: 12_000,
+        cacheRead: 4_000,
+        cacheWrite: 8_000,
+        output: 40,
+        newTokens: 500,
+        refetch: true
+      })
+    ];
+    expect(refetchCost(records, prices)).toBeCloseTo((500 * 3.75 + 11_500 * 0.3 + 40 * 15) / 1e6, 10);
+    const figures = figuresOf(runOf(records), prices, 1);
+    expect(figures.extra_turns).toBe(1);
+    expect(figures.reread_share).toBeCloseTo(refetchCost(records, prices) / figures.usd, 10);
   });
 });
