@@ -1,6 +1,7 @@
 /**
  * `npm run bench:sweep -- [--sizes 300,1000] [--models claude-sonnet-5-5,claude-haiku-4-5]
- *   [--thresholds 30000,50000,...] [--micro half|default] [--json] [--chart FILE]`
+ *   [--thresholds 30000,50000,...] [--micro half|default] [--baselines reference,none,default]
+ *   [--json] [--chart FILE]`
  *
  * The auto-compaction threshold sweep: for each model (the fake's window is the model's), the
  * reference and `none`, then ours at each threshold that fits the window, on the same workload with
@@ -39,6 +40,8 @@ interface SweepArgs {
   readonly models: string[];
   readonly thresholds: number[];
   readonly micro: 'half' | 'default';
+  /** Strategies run besides the thresholds; the reference always runs (the ratios are against it). */
+  readonly baselines: string[];
   readonly json: boolean;
   readonly chart: string | undefined;
 }
@@ -61,8 +64,12 @@ function parseSweepArgs(argv: readonly string[]): SweepArgs {
     throw new Error(`--micro takes half (the floor is half the threshold) or default; got ${micro}`);
   const models = (value('--models') ?? 'claude-sonnet-5-5,claude-haiku-4-5').split(',');
   for (const model of models) resolveModelSpec(model); // throws a clear error for an unknown model
+  const baselines = (value('--baselines') ?? 'reference,none,default').split(',');
+  const unknown = baselines.filter((name) => !STRATEGIES.some((s) => s.name === name));
+  if (unknown.length > 0) throw new Error(`--baselines: unknown strategies ${unknown.join(', ')}`);
   return {
     sizes: numbers('--sizes', '300'),
+    baselines: ['reference', ...baselines.filter((name) => name !== 'reference')],
     models,
     thresholds: numbers('--thresholds', SWEEP_THRESHOLDS.join(',')),
     micro,
@@ -97,7 +104,7 @@ async function main(): Promise<void> {
       const spec = resolveModelSpec(model);
       const fitting = args.thresholds.filter((t) => t <= spec.contextWindow - SUMMARY_ROOM);
       const strategies: Array<{ strategy: Strategy; threshold: number | null }> = [
-        ...['reference', 'none', 'default'].map((name) => ({
+        ...args.baselines.map((name) => ({
           strategy: STRATEGIES.find((s) => s.name === name)!,
           threshold: null
         })),
