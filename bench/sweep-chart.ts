@@ -49,7 +49,7 @@ export function sweepChartSvg(series: readonly SweepSeries[], title: string): st
       step: rereadTop / 4,
       label: 're-read share of $',
       value: (p: SweepSeries['points'][number]) => p.rereadShare,
-      format: (v: number) => `${Math.round(v * 100)}%`
+      format: (v: number) => `${+(v * 100).toFixed(1)}%`
     }
   ];
   const parts: string[] = [
