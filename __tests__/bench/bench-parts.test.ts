@@ -12,6 +12,7 @@ import {
   withStableBreakpoint
 } from '../../bench/strategies/reference.js';
 import { readSeed, stageSeed, WorkloadPlan } from '../../bench/workload.js';
+import { sweepChartSvg } from '../../bench/sweep-chart.js';
 
 const prices = resolveModelSpec('claude-sonnet-4-5').prices; // $3 in, $3.75 write, $0.30 read, $15 out
 
@@ -276,5 +277,32 @@ describe('the cost of re-fetch turns', () => {
     const figures = figuresOf(runOf(records), prices, 1);
     expect(figures.extra_turns).toBe(1);
     expect(figures.reread_share).toBeCloseTo(refetchCost(records, prices) / figures.usd, 10);
+  });
+});
+
+describe('the sweep chart', () => {
+  it('draws each series in both panels, hollow where needs were lost, on a log threshold axis', () => {
+    const svg = sweepChartSvg(
+      [
+        {
+          name: 'a',
+          points: [
+            { threshold: 30_000, costRatio: 0.7, rereadShare: 0.01, lostNeeds: 4 },
+            { threshold: 300_000, costRatio: 1.5, rereadShare: 0.005, lostNeeds: 0 }
+          ]
+        },
+        { name: 'b<c', points: [{ threshold: 100_000, costRatio: 1, rereadShare: 0.02, lostNeeds: 0 }] }
+      ],
+      'Sweep'
+    );
+    expect(svg.match(/<polyline/g)).toHaveLength(4);
+    expect(svg.match(/fill="white" stroke=/g)).toHaveLength(2); // the lost point, in each panel
+    expect(svg).toContain('>4 lost<');
+    expect(svg).toContain('b&lt;c');
+    // Log axis: the gaps between ticks are in the ratio of the logs of the thresholds' ratios.
+    const xOf = (label: string) =>
+      Number(new RegExp(`x="([\\d.]+)" y="\\d+" text-anchor="middle">${label}<`).exec(svg)![1]);
+    const ratio = (xOf('100k') - xOf('30k')) / (xOf('300k') - xOf('100k'));
+    expect(ratio).toBeCloseTo(Math.log(100 / 30) / Math.log(3), 2);
   });
 });

@@ -76,7 +76,11 @@ describe('npm run bench -- --json', () => {
       'estimator_error',
       'cpu_ms_p95',
       'floor_ratio',
-      'retention'
+      'retention',
+      'reread_share',
+      'extra_turns',
+      'lost_needs',
+      'needs_by_kind'
     ]) {
       expect(figures).toHaveProperty(key);
     }
