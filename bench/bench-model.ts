@@ -9,13 +9,15 @@ import {
   type ScriptedReply,
   unseenToolExchanges
 } from '../test-support/fake-anthropic/index.js';
+import { holdsFact, TASK_CONSTRAINTS, type NeedRecord, type NeedSchedule } from './needs.js';
 import type { WorkloadPlan } from './workload.js';
 
 /** The task of every benchmark run: the retention probe looks for it verbatim. */
 export const BENCH_TASK = [
   'Review this code base for robustness: read the request and streaming code, note what each module does,',
   'add a one-line review note at the top of each file you have checked, and keep your scratch probes passing.',
-  'Work through it file by file; do not stop early.'
+  'Work through it file by file; do not stop early.',
+  ...TASK_CONSTRAINTS
 ].join(' ');
 
 /** Marks a summary request: ours appends this block; the reference design sends its own fresh prompt. */
@@ -28,7 +30,7 @@ export function isSummaryRequest(request: ParsedRequest): boolean {
 
 /** What each agent request held of what must survive a compaction. */
 export interface RetentionProbe {
-  /** The agent turn the request asked for (0-based). */
+  /** The agent request (0-based; re-fetch turns count), as the loop numbers its turns. */
   readonly turn: number;
   readonly task: boolean;
   /** Files changed so far (edit_file, write_file), and how many of them the context names. */
@@ -41,18 +43,31 @@ export interface RetentionProbe {
 
 export interface BenchScript extends Script {
   readonly probes: RetentionProbe[];
-  /** Agent turns answered so far. */
+  /** Planned agent turns answered so far (re-fetch turns not counted). */
   readonly agentTurns: () => number;
+  /** Every need met so far, and what it took. */
+  readonly needs: NeedRecord[];
+  /** Model calls (the fake's callIndex) answered with a re-fetch instead of the planned turn. */
+  readonly refetchCalls: Set<number>;
 }
 
 /**
  * The model of a benchmark run: it replays the planned turns, one per agent request, and ends with a
  * text answer after `turns` turns. It answers summary requests with a deliberately plain summary that
  * names neither the files changed nor the failed commands: the retention probe then measures what the
- * compaction code keeps, not how good a summary the model writes. Each agent request is probed.
+ * compaction code keeps, not how good a summary the model writes. It does carry the decisions stated
+ * in what it summarizes, as any model asked for "key decisions" would. Each agent request is probed.
+ *
+ * At a turn that needs an earlier fact (see needs.ts), it looks for the fact in the request. When the
+ * fact is gone and can be fetched again, it first spends one turn on the call that fetches it (the
+ * planned turn follows on the next request); when it cannot be, the need is lost.
  */
-export function benchScript(plan: WorkloadPlan, turns: number): BenchScript {
+export function benchScript(plan: WorkloadPlan, turns: number, schedule?: NeedSchedule): BenchScript {
   let step = 0;
+  let requestIndex = 0;
+  let needsCheckedAt = -1;
+  const needs: NeedRecord[] = [];
+  const refetchCalls = new Set<number>();
   const probes: RetentionProbe[] = [];
   const seen = new Set<string>();
   const changed = new Set<string>();
@@ -73,12 +88,11 @@ export function benchScript(plan: WorkloadPlan, turns: number): BenchScript {
     }
   };
 
-  const probe = (request: ParsedRequest) => {
-    const context = JSON.stringify([request.system, request.messages]);
+  const probe = (request: ParsedRequest, context: string) => {
     const quoted = (value: string) => context.includes(JSON.stringify(value).slice(1, -1));
     const files = [...changed];
     probes.push({
-      turn: step,
+      turn: requestIndex,
       task: quoted(BENCH_TASK),
       filesChanged: files.length,
       filesFound: files.filter(quoted).length,
@@ -87,16 +101,50 @@ export function benchScript(plan: WorkloadPlan, turns: number): BenchScript {
     });
   };
 
-  const agentTurn = (request: ParsedRequest): ScriptedReply => {
-    observe(request);
-    probe(request);
-    if (step >= turns - 1)
-      return reply(text(`Done after ${turns} turns: reviewed the files I read and noted it in each.`));
-    const planned = plan.turn(step);
-    return reply(text(planned.text), ...planned.calls.map((call) => toolUse(call.name, call.input)));
+  /** The re-fetch turn for the needs of this step that the context lost, or undefined. */
+  const meetNeeds = (context: string): ScriptedReply | undefined => {
+    if (!schedule || needsCheckedAt === step || step >= turns - 1) return undefined;
+    needsCheckedAt = step;
+    const refetches: ReturnType<typeof toolUse>[] = [];
+    for (const need of schedule.needsAt(step)) {
+      const { fact } = need;
+      const outcome = holdsFact(context, fact) ? 'present' : fact.refetch ? 'refetched' : 'lost';
+      needs.push({ turn: step, kind: fact.kind, age: step - fact.turn, outcome });
+      if (outcome === 'refetched') refetches.push(toolUse(fact.refetch!.name, fact.refetch!.input));
+    }
+    if (refetches.length === 0) return undefined;
+    return reply(
+      text(`I need something I looked at before and no longer have; fetching it again.`),
+      ...refetches
+    );
   };
 
-  const summaryTurn = (): ScriptedReply =>
+  const agentTurn = (
+    request: ParsedRequest,
+    callIndex: number
+  ): { answer: ScriptedReply; planned: boolean } => {
+    observe(request);
+    const context = JSON.stringify([request.system, request.messages]);
+    probe(request, context);
+    requestIndex++;
+    const refetch = meetNeeds(context);
+    if (refetch) {
+      refetchCalls.add(callIndex);
+      return { answer: refetch, planned: false };
+    }
+    if (step >= turns - 1)
+      return {
+        answer: reply(text(`Done after ${turns} turns: reviewed the files I read and noted it in each.`)),
+        planned: true
+      };
+    const planned = plan.turn(step);
+    return {
+      answer: reply(text(planned.text), ...planned.calls.map((call) => toolUse(call.name, call.input))),
+      planned: true
+    };
+  };
+
+  const summaryTurn = (request: ParsedRequest): ScriptedReply =>
     reply(
       text(
         [
@@ -105,6 +153,7 @@ export function benchScript(plan: WorkloadPlan, turns: number): BenchScript {
           '## Decisions',
           '- Work through the SDK sources first, then the YAML and glob libraries.',
           '- Read files whole when they are short, in windows when they are long.',
+          ...decisionsIn(request).map((decision) => `- ${decision}.`),
           '## Files and code',
           '- The SDK wraps HTTP requests in a client with retries, streaming and typed resources.',
           '- js-yaml has a loader and a dumper; fast-glob has providers, readers and pattern utilities.',
@@ -120,11 +169,17 @@ export function benchScript(plan: WorkloadPlan, turns: number): BenchScript {
       )
     );
 
-  const script: Script = (request) => {
-    if (isSummaryRequest(request)) return summaryTurn();
-    const answer = agentTurn(request);
-    step++;
+  const script: Script = (request, { callIndex }) => {
+    if (isSummaryRequest(request)) return summaryTurn(request);
+    const { answer, planned } = agentTurn(request, callIndex);
+    if (planned) step++;
     return answer;
   };
-  return Object.assign(script, { probes, agentTurns: () => step });
+  return Object.assign(script, { probes, agentTurns: () => step, needs, refetchCalls });
+}
+
+/** The decisions stated anywhere in a request (the agent's texts, an earlier summary), in order, once each. */
+function decisionsIn(request: ParsedRequest): string[] {
+  const context = JSON.stringify(request.messages);
+  return [...new Set(context.match(/Decision D\d+: [^"\\]*?(?=\.(?:[ "\\]|$))/g) ?? [])];
 }

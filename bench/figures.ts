@@ -1,5 +1,6 @@
 import type { ModelPrices } from '../src/config/models.js';
 import { costUsd, type TokenUsage } from '../src/model/usage.js';
+import { FACT_KINDS, type FactKind } from './needs.js';
 import type { RequestRecord, RunRecord } from './run-strategy.js';
 
 /** The figures of one strategy at one size: the JSON the issue asks for, plus the detail behind it. */
@@ -40,6 +41,20 @@ export interface Figures {
   };
   readonly agent_turns: number;
   readonly stop_reason: string;
+  /** Share of usd spent on re-fetch turns (their whole request: input, cache, output). */
+  readonly reread_share: number;
+  /** Turns spent re-fetching forgotten facts, on top of the planned ones. */
+  readonly extra_turns: number;
+  /** Needs whose fact was gone and could not be fetched again. */
+  readonly lost_needs: number;
+  readonly needs: number;
+  readonly needs_by_kind: Readonly<Record<FactKind, NeedCounts>>;
+}
+
+export interface NeedCounts {
+  readonly needs: number;
+  readonly refetched: number;
+  readonly lost: number;
 }
 
 export function usageOf(records: readonly RequestRecord[]): TokenUsage {
@@ -113,8 +128,41 @@ export function figuresOf(run: RunRecord, prices: ModelPrices, floorUsd: number)
     retention: retention.share,
     retention_detail: retention.detail,
     agent_turns: run.agentTurns,
-    stop_reason: run.stopReason
+    stop_reason: run.stopReason,
+    reread_share: usd > 0 ? refetchCost(run.requests, prices) / usd : 0,
+    extra_turns: run.requests.filter((record) => record.refetch).length,
+    lost_needs: run.needs.filter((need) => need.outcome === 'lost').length,
+    needs: run.needs.length,
+    needs_by_kind: needsByKind(run)
   };
+}
+
+/**
+ * What the re-fetch turns added: each reads the context and writes only its own new tokens. A cache
+ * rewrite on that request (a compaction just before it) is the compaction's: the planned turn would
+ * have paid it without the re-fetch, so those tokens are priced as reads here.
+ */
+export function refetchCost(records: readonly RequestRecord[], prices: ModelPrices): number {
+  const own = records
+    .filter((record) => record.refetch)
+    .map((record) => {
+      const written = Math.min(record.cacheWrite, record.newTokens);
+      return { ...record, cacheWrite: written, cacheRead: record.cacheRead + record.cacheWrite - written };
+    });
+  return costOf(own, prices);
+}
+
+function needsByKind(run: RunRecord): Record<FactKind, NeedCounts> {
+  const counts = {} as Record<FactKind, NeedCounts>;
+  for (const kind of FACT_KINDS) {
+    const ofKind = run.needs.filter((need) => need.kind === kind);
+    counts[kind] = {
+      needs: ofKind.length,
+      refetched: ofKind.filter((need) => need.outcome === 'refetched').length,
+      lost: ofKind.filter((need) => need.outcome === 'lost').length
+    };
+  }
+  return counts;
 }
 
 /**

@@ -25,7 +25,11 @@ export function renderTable(results: Results): string {
     'summary',
     'est. error',
     'cpu p95 ms',
-    'retention'
+    'retention',
+    'needs',
+    'reread',
+    'extra turns',
+    'lost'
   ];
   const rows = Object.entries(results).flatMap(([strategy, sizes]) =>
     Object.entries(sizes).map(([size, f]) => [
@@ -45,7 +49,11 @@ export function renderTable(results: Results): string {
       share(f.summary_share),
       share(f.estimator_error),
       f.cpu_ms_p95 === null ? 'n/a' : f.cpu_ms_p95.toFixed(3),
-      share(f.retention)
+      share(f.retention),
+      String(f.needs),
+      share(f.reread_share),
+      String(f.extra_turns),
+      String(f.lost_needs)
     ])
   );
   const widths = header.map((title, column) =>

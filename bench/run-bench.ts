@@ -32,7 +32,7 @@ async function main(): Promise<void> {
       for (const name of args.strategies) {
         const strategy = STRATEGIES.find((candidate) => candidate.name === name)!;
         const started = Date.now();
-        const run = await runStrategy({ strategy, turns: size, seedDir, plan, tokenCounter: counter });
+        const run = await runStrategy({ strategy, turns: size, seedDir, plan, seed, tokenCounter: counter });
         runs.push(run);
         log(
           `${name} × ${size} turns: ${run.agentTurns} turns, ${run.stopReason}, ${((Date.now() - started) / 1000).toFixed(1)} s`

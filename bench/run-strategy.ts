@@ -5,6 +5,7 @@ import path from 'node:path';
 import { runSession } from '../src/agent/session.js';
 import type { CompactionEvent, Compactor } from '../src/compaction/compactor.js';
 import { parseAgentConfig } from '../src/config/inputs.js';
+import { resolveModelSpec } from '../src/config/models.js';
 import { AnthropicModelClient } from '../src/model/anthropic-client.js';
 import type { ModelClient } from '../src/model/model-client.js';
 import {
@@ -14,8 +15,9 @@ import {
   type TokenCounter
 } from '../test-support/fake-anthropic/index.js';
 import { BENCH_TASK, benchScript, isSummaryRequest, type RetentionProbe } from './bench-model.js';
+import { NeedSchedule, type NeedRecord } from './needs.js';
 import type { Strategy } from './strategies/index.js';
-import type { WorkloadPlan } from './workload.js';
+import type { SeedFile, WorkloadPlan } from './workload.js';
 
 /** What one answered request cost, as the fake's prompt-cache model billed it. */
 export interface RequestRecord {
@@ -31,12 +33,16 @@ export interface RequestRecord {
   readonly estimate: number | undefined;
   /** Agent requests: tokens first sent here (the new tool results and the reply before them). */
   readonly newTokens: number;
+  /** Agent requests answered with a re-fetch of a forgotten fact: one extra turn. */
+  readonly refetch: boolean;
 }
 
 /** Everything measured in one run of one strategy. */
 export interface RunRecord {
   readonly strategy: string;
+  readonly model: string;
   readonly turns: number;
+  /** Planned turns answered (re-fetch turns not counted). */
   readonly agentTurns: number;
   readonly stopReason: string;
   readonly requests: readonly RequestRecord[];
@@ -45,6 +51,8 @@ export interface RunRecord {
   readonly firstOverflowTurn: number | undefined;
   readonly compactions: readonly CompactionEvent[];
   readonly probes: readonly RetentionProbe[];
+  /** Every need of the run and what it took (empty when run without needs). */
+  readonly needs: readonly NeedRecord[];
 }
 
 export interface RunOptions {
@@ -54,9 +62,13 @@ export interface RunOptions {
   readonly plan: WorkloadPlan;
   /** Shared between runs: the same texts are tokenized once. */
   readonly tokenCounter: TokenCounter;
+  /** The seed the plan was made from: with it, the agent needs earlier facts (needs.ts). */
+  readonly seed?: readonly SeedFile[];
+  /** The model named in the config; the fake's window is its window. Default claude-sonnet-5-5. */
+  readonly model?: string;
 }
 
-const MODEL = 'claude-sonnet-5-5';
+export const BENCH_MODEL = 'claude-sonnet-5-5';
 /** Simulated seconds a model call takes: the clock the prompt cache's 5-minute TTL runs on. */
 const SECONDS_PER_CALL = 12;
 
@@ -65,7 +77,9 @@ export async function runStrategy(options: RunOptions): Promise<RunRecord> {
   const { strategy, turns } = options;
   const repo = createRepo(options.seedDir);
   let clock = Date.UTC(2026, 10, 22, 9);
-  const script = benchScript(options.plan, turns);
+  const model = options.model ?? BENCH_MODEL;
+  const schedule = options.seed ? new NeedSchedule(options.plan, options.seed) : undefined;
+  const script = benchScript(options.plan, turns, schedule);
   const cache = createPromptCache();
   const records: RequestRecord[] = [];
   // Set by the compactor wrapper before each request, read by the usage model when it is answered.
@@ -77,6 +91,7 @@ export async function runStrategy(options: RunOptions): Promise<RunRecord> {
   const fake = await startFakeAnthropic({
     recordBodies: false,
     tokenCounter: options.tokenCounter,
+    contextWindow: resolveModelSpec(model).contextWindow,
     clock: () => clock,
     script: (request, context) => {
       clock += SECONDS_PER_CALL * 1000;
@@ -94,7 +109,9 @@ export async function runStrategy(options: RunOptions): Promise<RunRecord> {
         output: 0,
         afterCompaction: kind === 'agent' && pending.compacted,
         estimate: kind === 'agent' ? pending.estimate : undefined,
-        newTokens: kind === 'agent' ? newTokensOf(context.request, context.segments, records.length === 0) : 0
+        newTokens:
+          kind === 'agent' ? newTokensOf(context.request, context.segments, records.length === 0) : 0,
+        refetch: kind === 'agent' && script.refetchCalls.has(context.callIndex)
       });
       if (kind === 'agent') pending = { estimate: undefined, compacted: false };
       return usage;
@@ -102,8 +119,9 @@ export async function runStrategy(options: RunOptions): Promise<RunRecord> {
   });
   try {
     const inputs: Record<string, string> = {
-      model: MODEL,
-      max_turns: String(turns + 10),
+      model,
+      // Re-fetch turns come on top of the planned ones.
+      max_turns: String(2 * turns + 10),
       max_budget_usd: '100000',
       timeout_minutes: '30000'
     };
@@ -143,6 +161,7 @@ export async function runStrategy(options: RunOptions): Promise<RunRecord> {
     const firstOverflow = overflowed[0];
     return {
       strategy: strategy.name,
+      model,
       turns,
       agentTurns: script.agentTurns(),
       stopReason: outcome.result.stopReason,
@@ -155,7 +174,8 @@ export async function runStrategy(options: RunOptions): Promise<RunRecord> {
               (record, index) => record.kind === 'agent' && answered[index]!.seq < firstOverflow.seq
             ).length,
       compactions: outcome.result.compactionLog,
-      probes: script.probes
+      probes: script.probes,
+      needs: script.needs
     };
   } finally {
     await fake.close();

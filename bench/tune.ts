@@ -11,7 +11,8 @@ import { costFloor, figuresOf } from './figures.js';
 import { readSeed, stageSeed, WorkloadPlan } from './workload.js';
 import { rmSync } from 'node:fs';
 const seed = stageSeed();
-const plan = new WorkloadPlan(readSeed(seed));
+const seedFiles = readSeed(seed);
+const plan = new WorkloadPlan(seedFiles);
 process.on('exit', () => rmSync(seed, { recursive: true, force: true }));
 const counter = new TokenCounter({ maxEntries: 200_000 });
 const prices = resolveModelSpec('claude-sonnet-5-5').prices;
@@ -23,6 +24,7 @@ for (const [name, o] of Object.entries(configs)) {
       turns,
       seedDir: seed,
       plan,
+      seed: seedFiles,
       tokenCounter: counter
     });
     const f = figuresOf(run, prices, costFloor(run, prices));
@@ -38,6 +40,9 @@ for (const [name, o] of Object.entries(configs)) {
         summ: +f.summary_share.toFixed(3),
         est: f.estimator_error && +f.estimator_error.toFixed(3),
         ret: f.retention,
+        reread: +f.reread_share.toFixed(3),
+        extra: f.extra_turns,
+        lost: f.lost_needs,
         det: f.retention_detail
       })
     );

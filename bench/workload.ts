@@ -13,6 +13,8 @@ export interface PlannedCall {
 export interface PlannedTurn {
   readonly text: string;
   readonly calls: readonly PlannedCall[];
+  /** A decision the agent states in its text (also part of `text`): a fact it needs later. */
+  readonly decision?: string;
 }
 
 /** A file of the seed, with its text (edits are planned against it). */
@@ -83,6 +85,22 @@ function reasoning(turn: number, what: string): string {
   return `${openers[turn % openers.length]} ${what}. (turn ${turn})`;
 }
 
+/** How often the agent states a decision in its text (a fact it needs later). */
+const DECISION_EVERY = 15;
+
+const DECISIONS = [
+  (file: string) => `review ${file} before the modules that import it`,
+  (file: string) => `leave the exports of ${file} exactly as they are`,
+  (file: string) => `note retries and timeouts first when reviewing ${file}`,
+  (file: string) => `skip generated code in ${file} and review only the hand-written parts`
+];
+
+/** A turn whose text also states a decision, e.g. "Decision D23: leave the exports of x.ts ...". */
+function withDecision(turn: PlannedTurn, t: number, file: string): PlannedTurn {
+  const decision = `Decision D${t}: ${DECISIONS[t % DECISIONS.length]!(file)}`;
+  return { ...turn, text: `${turn.text} ${decision}.`, decision };
+}
+
 /**
  * The workload: a scripted agent session over the seed, planned in advance, so every strategy replays
  * the very same calls. The plan of turn t does not depend on how many turns the run has, so a shorter
@@ -133,7 +151,8 @@ export class WorkloadPlan {
     if (t % 50 === 0 || this.workingSet.length === 0) this.refreshWorkingSet();
     if (t % 40 === 17) return this.brokenScratch(t);
     if (t % 25 === 12) return this.planEdit(t);
-    return this.explore(t);
+    const turn = this.explore(t);
+    return t % DECISION_EVERY === 8 ? withDecision(turn, t, this.pick(this.workingSet).path) : turn;
   }
 
   private refreshWorkingSet(): void {

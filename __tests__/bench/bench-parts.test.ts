@@ -2,7 +2,7 @@ import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import { rmSync } from 'node:fs';
 import { resolveModelSpec } from '../../src/config/models.js';
 import { parseBenchArgs } from '../../bench/args.js';
-import { costFloor, figuresOf, percentile, retentionOf } from '../../bench/figures.js';
+import { costFloor, figuresOf, percentile, refetchCost, retentionOf } from '../../bench/figures.js';
 import { contextChartSvg, renderTable } from '../../bench/report.js';
 import type { RequestRecord, RunRecord } from '../../bench/run-strategy.js';
 import {
@@ -12,8 +12,9 @@ import {
   withStableBreakpoint
 } from '../../bench/strategies/reference.js';
 import { readSeed, stageSeed, WorkloadPlan } from '../../bench/workload.js';
+import { sweepChartSvg } from '../../bench/sweep-chart.js';
 
-const prices = resolveModelSpec('claude-sonnet-5-5').prices; // $2 in, $2.50 write, $0.10 read, $10 out
+const prices = resolveModelSpec('claude-sonnet-4-5').prices; // $3 in, $3.75 write, $0.30 read, $15 out
 
 function agent(fields: Partial<RequestRecord>): RequestRecord {
   return {
@@ -26,6 +27,7 @@ function agent(fields: Partial<RequestRecord>): RequestRecord {
     afterCompaction: false,
     estimate: undefined,
     newTokens: 0,
+    refetch: false,
     ...fields
   };
 }
@@ -33,6 +35,7 @@ function agent(fields: Partial<RequestRecord>): RequestRecord {
 function runOf(requests: RequestRecord[], extra: Partial<RunRecord> = {}): RunRecord {
   return {
     strategy: 'default',
+    model: 'claude-sonnet-5-5',
     turns: requests.length,
     agentTurns: requests.filter((r) => r.kind === 'agent').length,
     stopReason: 'success',
@@ -41,6 +44,7 @@ function runOf(requests: RequestRecord[], extra: Partial<RunRecord> = {}): RunRe
     firstOverflowTurn: undefined,
     compactions: [],
     probes: [],
+    needs: [],
     ...extra
   };
 }
@@ -65,10 +69,10 @@ describe('figures, against hand-worked numbers', () => {
 
   it('bills each token class at its price, and the summary share of it', () => {
     const figures = figuresOf(run, prices, 0.1);
-    // Sonnet 5.5 (pricing page, 2026-11-23): writes 15,000 × 2.50 + reads 22,000 × 0.10 + output 800 × 10, per million
-    const usd = (15_000 * 2.5 + 22_000 * 0.1 + 800 * 10) / 1e6;
+    // writes 15,000 × 3.75 + reads 22,000 × 0.30 + output 800 × 15, per million
+    const usd = (15_000 * 3.75 + 22_000 * 0.3 + 800 * 15) / 1e6;
     expect(figures.usd).toBeCloseTo(usd, 10);
-    expect(figures.summary_share).toBeCloseTo((12_000 * 0.1 + 500 * 10) / 1e6 / usd, 10);
+    expect(figures.summary_share).toBeCloseTo((12_000 * 0.3 + 500 * 15) / 1e6 / usd, 10);
     expect(figures.floor_ratio).toBeCloseTo(usd / 0.1, 10);
     expect(figures.peak_context).toBe(12_000);
     expect(figures.tokens).toEqual({ input: 0, cache_write: 15_000, cache_read: 22_000, output: 800 });
@@ -86,8 +90,8 @@ describe('figures, against hand-worked numbers', () => {
   });
 
   it('prices the floor as every new token written once plus the outputs', () => {
-    // (10,000 + 2,100 + 800) × 2.50 + (100 + 100 + 100) × 10, per million; the summary is not part of it.
-    expect(costFloor(run, prices)).toBeCloseTo((12_900 * 2.5 + 300 * 10) / 1e6, 10);
+    // (10,000 + 2,100 + 800) × 3.75 + (100 + 100 + 100) × 15, per million; the summary is not part of it.
+    expect(costFloor(run, prices)).toBeCloseTo((12_900 * 3.75 + 300 * 15) / 1e6, 10);
   });
 
   it('probes retention only after compactions, and needs all three facts', () => {
@@ -252,5 +256,53 @@ describe('npm run bench arguments and output', () => {
     const table = renderTable({ none: { '100': figures } });
     expect(table.split('\n')).toHaveLength(3);
     expect(table).toContain('100 (overflow at 7)');
+  });
+});
+
+describe('the cost of re-fetch turns', () => {
+  it('charges a re-fetch turn its reads, its own new tokens and its output, not a rewrite a compaction caused', () => {
+    const records = [
+      agent({ promptTokens: 10_000, cacheWrite: 10_000, newTokens: 10_000 }),
+      // A compaction just before it rewrote 8,000 tokens; 500 of them are the turn's own.
+      agent({
+        promptTokens: 12_000,
+        cacheRead: 4_000,
+        cacheWrite: 8_000,
+        output: 40,
+        newTokens: 500,
+        refetch: true
+      })
+    ];
+    expect(refetchCost(records, prices)).toBeCloseTo((500 * 3.75 + 11_500 * 0.3 + 40 * 15) / 1e6, 10);
+    const figures = figuresOf(runOf(records), prices, 1);
+    expect(figures.extra_turns).toBe(1);
+    expect(figures.reread_share).toBeCloseTo(refetchCost(records, prices) / figures.usd, 10);
+  });
+});
+
+describe('the sweep chart', () => {
+  it('draws each series in both panels, hollow where needs were lost, on a log threshold axis', () => {
+    const svg = sweepChartSvg(
+      [
+        {
+          name: 'a',
+          points: [
+            { threshold: 30_000, costRatio: 0.7, rereadShare: 0.01, lostNeeds: 4 },
+            { threshold: 300_000, costRatio: 1.5, rereadShare: 0.005, lostNeeds: 0 }
+          ]
+        },
+        { name: 'b<c', points: [{ threshold: 100_000, costRatio: 1, rereadShare: 0.02, lostNeeds: 0 }] }
+      ],
+      'Sweep'
+    );
+    expect(svg.match(/<polyline/g)).toHaveLength(4);
+    expect(svg.match(/fill="white" stroke=/g)).toHaveLength(2); // the lost point, in each panel
+    expect(svg).toContain('>4 lost<');
+    expect(svg).toContain('b&lt;c');
+    // Log axis: the gaps between ticks are in the ratio of the logs of the thresholds' ratios.
+    const xOf = (label: string) =>
+      Number(new RegExp(`x="([\\d.]+)" y="\\d+" text-anchor="middle">${label}<`).exec(svg)![1]);
+    const ratio = (xOf('100k') - xOf('30k')) / (xOf('300k') - xOf('100k'));
+    expect(ratio).toBeCloseTo(Math.log(100 / 30) / Math.log(3), 2);
   });
 });

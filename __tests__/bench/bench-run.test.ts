@@ -31,7 +31,7 @@ describe('a benchmark run: the real loop and compaction against the fake API wit
     for (const run of runs.values()) {
       expect(run.stopReason).toBe('success');
       expect(run.agentTurns).toBe(TURNS);
-      expect(run.requests.filter((record) => record.kind === 'agent')).toHaveLength(TURNS);
+      expect(run.requests.filter((record) => record.kind === 'agent').length).toBeGreaterThanOrEqual(TURNS);
     }
   });
 
@@ -76,7 +76,11 @@ describe('npm run bench -- --json', () => {
       'estimator_error',
       'cpu_ms_p95',
       'floor_ratio',
-      'retention'
+      'retention',
+      'reread_share',
+      'extra_turns',
+      'lost_needs',
+      'needs_by_kind'
     ]) {
       expect(figures).toHaveProperty(key);
     }
