@@ -31,7 +31,8 @@ import type {
 } from './types.js';
 import { noCacheUsage, type UsageModel } from './usage.js';
 import { parseRequest } from './validate.js';
-import { findModel } from '../../src/config/model-catalog.js';
+import { findModel, type CatalogueRow } from '../../src/config/model-catalog.js';
+import { billedUsd } from './billing.js';
 import { betasOf, dropsInvalidBlocks, lookUpModel, modelErrorText, refusedParameter } from './model-rules.js';
 import {
   droppedTransformations,
@@ -75,6 +76,8 @@ export interface FakeAnthropic {
   readonly requests: readonly RecordedRequest[];
   /** Script calls consumed so far (the next call's callIndex). */
   readonly callCount: number;
+  /** The sum of every answered message's `billedUsd` (the bill at the catalogue's prices). */
+  readonly totalBilledUsd: number;
   readonly tokenCounter: TokenCounter;
   /** Queue a fault for the next `times` (default 1) /v1/messages requests that pass validation. */
   injectFault(fault: Fault, times?: number): void;
@@ -83,6 +86,7 @@ export interface FakeAnthropic {
 
 /** A request on its way to the script: as sent (what signatures bind to) and as the model sees it. */
 interface AnsweredRequest {
+  row: CatalogueRow;
   sent: ParsedRequest;
   seen: ParsedRequest;
   /** The anthropic-beta header named thinking-binding-controls: the answer lists input_transformations. */
@@ -257,6 +261,13 @@ class FakeAnthropicServer implements FakeAnthropic {
     return this.calls;
   }
 
+  get totalBilledUsd(): number {
+    return this.records.reduce(
+      (total, record) => total + (record.response?.kind === 'message' ? record.response.billedUsd : 0),
+      0
+    );
+  }
+
   injectFault(fault: Fault, times = 1): void {
     for (let i = 0; i < times; i++) this.queue.push(fault);
   }
@@ -367,7 +378,7 @@ class FakeAnthropicServer implements FakeAnthropic {
       req,
       res,
       record,
-      { sent: request, seen, reportTransformations, dropped },
+      { row: found.row, sent: request, seen, reportTransformations, dropped },
       answeredSegments
     );
   }
@@ -422,14 +433,25 @@ class FakeAnthropicServer implements FakeAnthropic {
       input_tokens: input.input_tokens,
       cache_creation_input_tokens: input.cache_creation_input_tokens,
       cache_read_input_tokens: input.cache_read_input_tokens,
-      cache_creation: input.cache_creation ?? null,
+      // Older usage models give only the total: all of it is a 5-minute write (the default TTL).
+      cache_creation: input.cache_creation ?? {
+        ephemeral_5m_input_tokens: input.cache_creation_input_tokens,
+        ephemeral_1h_input_tokens: 0
+      },
       output_tokens: countReplyTokens(content, this.tokenCounter),
       service_tier: 'standard'
     };
     const message = this.message(request, content, defaultStopReason(reply), usage);
     if (answering.reportTransformations)
       message.input_transformations = droppedTransformations(answering.dropped);
-    record.response = { kind: 'message', status: 200, stream: request.stream, message, usage };
+    record.response = {
+      kind: 'message',
+      status: 200,
+      stream: request.stream,
+      message,
+      usage,
+      billedUsd: billedUsd(usage, answering.row)
+    };
     const delayMs = fault?.kind === 'slow_stream' ? fault.delayMs : 0;
     if (request.stream) {
       await this.writeStream(res, messageEvents(message), delayMs);
@@ -474,7 +496,7 @@ class FakeAnthropicServer implements FakeAnthropic {
         const promptTokens = sumTokens(segments);
         const usage: WireUsage = {
           ...noCacheUsage({ request, segments, promptTokens, callIndex: this.calls, now: Date.now() }),
-          cache_creation: null,
+          cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 },
           output_tokens: countReplyTokens(blocks, this.tokenCounter),
           service_tier: 'standard'
         };

@@ -183,7 +183,8 @@ export interface WireUsage {
   input_tokens: number;
   cache_creation_input_tokens: number;
   cache_read_input_tokens: number;
-  cache_creation: CacheCreationBreakdown | null;
+  /** Always sent: the writes split by TTL. */
+  cache_creation: CacheCreationBreakdown;
   output_tokens: number;
   service_tier: 'standard';
 }
@@ -242,7 +243,15 @@ export type FaultSchedule = (
 // Records
 
 export type RecordedResponse =
-  | { kind: 'message'; status: 200; stream: boolean; message: WireMessage; usage: WireUsage }
+  | {
+      kind: 'message';
+      status: 200;
+      stream: boolean;
+      message: WireMessage;
+      usage: WireUsage;
+      /** The usage priced with the model's catalogue row (billing.ts). */
+      billedUsd: number;
+    }
   | { kind: 'count_tokens'; status: 200; input_tokens: number }
   | { kind: 'error'; status: number; errorType: string; message: string }
   /** An SSE stream that began with 200 and ended with `event: error`. */
