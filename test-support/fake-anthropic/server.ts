@@ -63,6 +63,11 @@ export interface FakeAnthropicOptions {
   maxBodyBytes?: number;
   /** Keep request bodies in `requests` (default true). Turn off for long runs: a 150k-token body is ~600 KB. */
   recordBodies?: boolean;
+  /**
+   * Calls (callIndex) answered with stop_reason model_context_window_exceeded: the script's reply
+   * with its tool calls removed (partial content). The call is consumed like any other.
+   */
+  contextWindowExceededAt?: number | readonly number[];
   /** Clock handed to the usage model (cache TTLs). Default Date.now. */
   clock?: () => number;
   port?: number;
@@ -179,7 +184,8 @@ function toWireBlocks(reply: ScriptedReply): WireContentBlock[] {
           type: 'tool_use',
           id: block.id ?? newToolUseId(),
           name: block.name,
-          input: block.input,
+          // A call cut short has no complete input; the stream carries the partial JSON.
+          input: block.inputJsonCutAt === undefined ? block.input : {},
           caller: { type: 'direct' }
         };
       case 'thinking':
@@ -189,6 +195,27 @@ function toWireBlocks(reply: ScriptedReply): WireContentBlock[] {
         return { type: 'redacted_thinking', data: block.data ?? '' };
     }
   });
+}
+
+/** Tool calls cut short (max_tokens inside the call): block index → the JSON text streamed. */
+function partialToolJson(content: readonly ReplyBlock[]): Map<number, string> {
+  const partial = new Map<number, string>();
+  content.forEach((block, index) => {
+    if (block.type === 'tool_use' && block.inputJsonCutAt !== undefined)
+      partial.set(index, JSON.stringify(block.input).slice(0, block.inputJsonCutAt));
+  });
+  return partial;
+}
+
+/**
+ * `contextWindowExceededAt`: the scripted reply, cut where the window ran out: text and thinking
+ * are kept, tool calls (which would need the room to finish) are not.
+ */
+function exceedContextWindow(reply: ScriptedReply): ScriptedReply {
+  return {
+    content: reply.content.filter((block) => block.type !== 'tool_use'),
+    stop_reason: 'model_context_window_exceeded'
+  };
 }
 
 /** The reply blocks the fake signs (index → the text to bind): thinking without a signature, redacted without data. */
@@ -409,7 +436,9 @@ class FakeAnthropicServer implements FakeAnthropic {
     try {
       const result: unknown = await (this.options.script ?? defaultScript)(request, { callIndex });
       checkReply(result);
-      reply = result;
+      const exceededAt = this.options.contextWindowExceededAt;
+      const exceeded = Array.isArray(exceededAt) ? exceededAt.includes(callIndex) : exceededAt === callIndex;
+      reply = exceeded ? exceedContextWindow(result) : result;
     } catch (error) {
       if (this.calls === callIndex + 1) this.calls = callIndex;
       record.scriptError = error;
@@ -442,6 +471,8 @@ class FakeAnthropicServer implements FakeAnthropic {
       service_tier: 'standard'
     };
     const message = this.message(request, content, defaultStopReason(reply), usage);
+    if (message.stop_reason === 'refusal')
+      message.stop_details = { type: 'refusal', category: reply.refusalCategory ?? null, explanation: null };
     if (answering.reportTransformations)
       message.input_transformations = droppedTransformations(answering.dropped);
     record.response = {
@@ -454,7 +485,7 @@ class FakeAnthropicServer implements FakeAnthropic {
     };
     const delayMs = fault?.kind === 'slow_stream' ? fault.delayMs : 0;
     if (request.stream) {
-      await this.writeStream(res, messageEvents(message), delayMs);
+      await this.writeStream(res, messageEvents(message, partialToolJson(reply.content)), delayMs);
     } else {
       if (delayMs > 0 && !(await this.pause(res, delayMs))) return;
       this.sendJson(res, 200, message);

@@ -140,7 +140,17 @@ export type StopReason =
 /** What a script returns: the model's content; ids and usage are filled in by the server. */
 export type ReplyBlock =
   | { type: 'text'; text: string }
-  | { type: 'tool_use'; name: string; input: JsonObject; id?: string }
+  | {
+      type: 'tool_use';
+      name: string;
+      input: JsonObject;
+      id?: string;
+      /**
+       * Stream only the first N characters of the input JSON (max_tokens in the middle of the call).
+       * The non-streaming answer then carries `input: {}` (a guess: the real body is not documented).
+       */
+      inputJsonCutAt?: number;
+    }
   | { type: 'thinking'; thinking: string; signature?: string }
   /** `thinking` is the hidden text the fake binds into `data`; a given `data` is sent as is. */
   | { type: 'redacted_thinking'; thinking?: string; data?: string };
@@ -149,6 +159,15 @@ export interface ScriptedReply {
   content: ReplyBlock[];
   /** Default: 'tool_use' when any tool_use block is present, else 'end_turn'. */
   stop_reason?: StopReason;
+  /** With stop_reason 'refusal': the policy category of stop_details (default null). */
+  refusalCategory?: RefusalStopDetails['category'];
+}
+
+/** stop_details of a refusal (the SDK's RefusalStopDetails). */
+export interface RefusalStopDetails {
+  type: 'refusal';
+  category: 'cyber' | 'bio' | 'frontier_llm' | 'reasoning_extraction' | 'general_harms' | null;
+  explanation: string | null;
 }
 
 export interface ScriptContext {
@@ -197,7 +216,7 @@ export interface WireMessage {
   content: WireContentBlock[];
   stop_reason: StopReason;
   stop_sequence: null;
-  stop_details: null;
+  stop_details: RefusalStopDetails | null;
   container: null;
   diagnostics: null;
   usage: WireUsage;
