@@ -383,31 +383,41 @@ class FakeAnthropicServer implements FakeAnthropic {
     const refusal = refusedParameter(request, found.row, betas);
     if (refusal) return this.rejectWith(res, record, refusal);
 
-    // Preserved thinking: replayed blocks must match their prefix (rows that bind only).
-    const invalid = found.row.thinking.boundToConversation ? this.binder.verify(request) : [];
-    const dropMode = dropsInvalidBlocks(request, betas);
+    const bound = this.bindThinking(request, found.row, betas);
+    if ('rejection' in bound)
+      return this.reject(res, record, 400, 'invalid_request_error', 'thinking_binding', bound.rejection);
+    if (bound.dropped.length > 0) record.droppedThinking = droppedTransformations(bound.dropped);
+    const seenSegments =
+      bound.dropped.length > 0 ? renderPrompt(bound.seen, this.tokenCounter) : promptSegments(request);
+    return this.answerMessages(req, res, record, bound, seenSegments);
+  }
+
+  /**
+   * Preserved thinking (rows that bind only): the first replayed block that fails its prefix is a
+   * 400, unless drop_block is on (with its beta); another model's blocks are dropped without an error.
+   */
+  private bindThinking(
+    request: ParsedRequest,
+    row: CatalogueRow,
+    betas: readonly string[]
+  ): AnsweredRequest | { rejection: string } {
+    const invalid = row.thinking.boundToConversation ? this.binder.verify(request) : [];
     const firstPrefixMismatch = invalid.find((block) => block.reason === 'prefix_binding_mismatch');
-    if (firstPrefixMismatch && !dropMode) {
-      const message = modelErrorText.thinkingBinding(
-        firstPrefixMismatch.messageIndex,
-        firstPrefixMismatch.blockIndex
-      );
-      return this.reject(res, record, 400, 'invalid_request_error', 'thinking_binding', message);
+    if (firstPrefixMismatch && !dropsInvalidBlocks(request, betas)) {
+      return {
+        rejection: modelErrorText.thinkingBinding(
+          firstPrefixMismatch.messageIndex,
+          firstPrefixMismatch.blockIndex
+        )
+      };
     }
-    // Another model's blocks are dropped without an error; prefix mismatches only under drop_block.
-    const dropped: InvalidThinkingBlock[] = invalid;
-    if (dropped.length > 0) record.droppedThinking = droppedTransformations(dropped);
-    const seen = withoutBlocks(request, dropped);
-    const answeredSegments =
-      dropped.length > 0 ? renderPrompt(seen, this.tokenCounter) : promptSegments(request);
-    const reportTransformations = betas.includes(THINKING_BINDING_BETA);
-    return this.answerMessages(
-      req,
-      res,
-      record,
-      { row: found.row, sent: request, seen, reportTransformations, dropped },
-      answeredSegments
-    );
+    return {
+      row,
+      sent: request,
+      seen: withoutBlocks(request, invalid),
+      reportTransformations: betas.includes(THINKING_BINDING_BETA),
+      dropped: invalid
+    };
   }
 
   private async answerMessages(
