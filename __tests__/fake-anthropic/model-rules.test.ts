@@ -1,8 +1,10 @@
 /** Per-model rules from the catalogue, through the real SDK: unknown ids, refused settings, windows. */
 import Anthropic from '@anthropic-ai/sdk';
 import {
+  API_VERSION_2026,
   modelErrorText,
   startFakeAnthropic,
+  validateRequest,
   type FakeAnthropic,
   type RecordedRequest
 } from '../../test-support/fake-anthropic/index.js';
@@ -178,5 +180,39 @@ describe('context windows from the catalogue', () => {
     } finally {
       await fake.close();
     }
+  });
+});
+
+describe('thinking config shapes (pure validation)', () => {
+  const V2026 = { endpoint: 'messages' as const, anthropicVersion: API_VERSION_2026 };
+  const body = (thinking: unknown) => ({
+    model: 'claude-sonnet-5-5',
+    max_tokens: 100,
+    messages: [{ role: 'user', content: 'hi' }],
+    thinking
+  });
+
+  test('between_tools is a thinking type; block_binding must name a known behaviour', () => {
+    expect(validateRequest(body({ type: 'between_tools' }), V2026)).toBeNull();
+    expect(validateRequest(body({ type: 'off' }), V2026)).toBe(
+      "thinking.type: Input should be 'enabled' or 'disabled' or 'adaptive' or 'between_tools'"
+    );
+    expect(
+      validateRequest(
+        body({ type: 'adaptive', block_binding: { prefix_mismatch_behavior: 'drop_block' } }),
+        V2026
+      )
+    ).toBeNull();
+    expect(
+      validateRequest(
+        body({ type: 'adaptive', block_binding: { prefix_mismatch_behavior: 'ignore' } }),
+        V2026
+      )
+    ).toBe(
+      "thinking.adaptive.block_binding.prefix_mismatch_behavior: Input should be 'error' or 'drop_block'"
+    );
+    expect(validateRequest(body({ type: 'adaptive', block_binding: 'drop_block' }), V2026)).toBe(
+      'thinking.adaptive.block_binding: Input should be a valid dictionary'
+    );
   });
 });

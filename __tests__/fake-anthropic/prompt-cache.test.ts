@@ -28,7 +28,7 @@ function block(text: string, tokens: number, cacheControl: CacheControl | null =
 
 const usageOf = (model: ReturnType<typeof createPromptCache>, segments: PromptSegment[], now = 0) =>
   model({
-    request: { endpoint: 'messages', model: 'm', stream: true, messages: [], raw: {} },
+    request: { endpoint: 'messages', model: 'claude-sonnet-4-5', stream: true, messages: [], raw: {} },
     segments,
     promptTokens: 0,
     callIndex: 0,

@@ -16,3 +16,4 @@ export * from './server.js';
 export * from './prompt-cache.js';
 export * from './model-rules.js';
 export * from './thinking-binding.js';
+export * from './billing.js';

@@ -53,6 +53,43 @@ export function replyWithStop(stopReason: StopReason, ...content: ReplyBlock[]):
   return { content, stop_reason: stopReason };
 }
 
+/** The context window ran out mid-answer: `partial` is what was written before (often text only). */
+export function contextWindowExceeded(...partial: ReplyBlock[]): ScriptedReply {
+  return { content: partial, stop_reason: 'model_context_window_exceeded' };
+}
+
+/** A long server-side turn paused; the client sends the conversation back as is to let it go on. */
+export function pauseTurn(...content: ReplyBlock[]): ScriptedReply {
+  return { content, stop_reason: 'pause_turn' };
+}
+
+/** The model declined; `stop_details` says `{type: "refusal", category, explanation: null}`. */
+export function refusal(
+  category: ScriptedReply['refusalCategory'] = null,
+  ...content: ReplyBlock[]
+): ScriptedReply {
+  return { content, stop_reason: 'refusal', refusalCategory: category };
+}
+
+/**
+ * max_tokens inside a tool call: `before` blocks, then a tool_use whose input JSON is streamed only
+ * up to `keepChars` characters (default: half of it). Through the SDK's stream (1.x) the block
+ * arrives with `input` partial-parsed from the cut JSON, keeping only complete fields:
+ * `{"path":"a.ts","reason":"to se` gives `{path: "a.ts"}`, `{"path":"src/ind` gives `{}`. The
+ * non-streaming answer carries `input: {}`. Either way the call must not be run as is.
+ */
+export function maxTokensInToolUse(
+  before: readonly ReplyBlock[],
+  name: string,
+  input: JsonObject,
+  keepChars = Math.floor(JSON.stringify(input).length / 2)
+): ScriptedReply {
+  return {
+    content: [...before, { type: 'tool_use', name, input, inputJsonCutAt: keepChars }],
+    stop_reason: 'max_tokens'
+  };
+}
+
 /**
  * A script that plays replies in order: entry N answers call N. An entry may be a function of the
  * request, to react to tool results. Running past the end throws (the server answers 500 with it).

@@ -31,7 +31,8 @@ import type {
 } from './types.js';
 import { noCacheUsage, type UsageModel } from './usage.js';
 import { parseRequest } from './validate.js';
-import { findModel } from '../../src/config/model-catalog.js';
+import { findModel, type CatalogueRow } from '../../src/config/model-catalog.js';
+import { billedUsd } from './billing.js';
 import { betasOf, dropsInvalidBlocks, lookUpModel, modelErrorText, refusedParameter } from './model-rules.js';
 import {
   droppedTransformations,
@@ -62,6 +63,11 @@ export interface FakeAnthropicOptions {
   maxBodyBytes?: number;
   /** Keep request bodies in `requests` (default true). Turn off for long runs: a 150k-token body is ~600 KB. */
   recordBodies?: boolean;
+  /**
+   * Calls (callIndex) answered with stop_reason model_context_window_exceeded: the script's reply
+   * with its tool calls removed (partial content). The call is consumed like any other.
+   */
+  contextWindowExceededAt?: number | readonly number[];
   /** Clock handed to the usage model (cache TTLs). Default Date.now. */
   clock?: () => number;
   port?: number;
@@ -75,6 +81,8 @@ export interface FakeAnthropic {
   readonly requests: readonly RecordedRequest[];
   /** Script calls consumed so far (the next call's callIndex). */
   readonly callCount: number;
+  /** The sum of every answered message's `billedUsd` (the bill at the catalogue's prices). */
+  readonly totalBilledUsd: number;
   readonly tokenCounter: TokenCounter;
   /** Queue a fault for the next `times` (default 1) /v1/messages requests that pass validation. */
   injectFault(fault: Fault, times?: number): void;
@@ -83,6 +91,7 @@ export interface FakeAnthropic {
 
 /** A request on its way to the script: as sent (what signatures bind to) and as the model sees it. */
 interface AnsweredRequest {
+  row: CatalogueRow;
   sent: ParsedRequest;
   seen: ParsedRequest;
   /** The anthropic-beta header named thinking-binding-controls: the answer lists input_transformations. */
@@ -175,7 +184,8 @@ function toWireBlocks(reply: ScriptedReply): WireContentBlock[] {
           type: 'tool_use',
           id: block.id ?? newToolUseId(),
           name: block.name,
-          input: block.input,
+          // A call cut short has no complete input; the stream carries the partial JSON.
+          input: block.inputJsonCutAt === undefined ? block.input : {},
           caller: { type: 'direct' }
         };
       case 'thinking':
@@ -185,6 +195,27 @@ function toWireBlocks(reply: ScriptedReply): WireContentBlock[] {
         return { type: 'redacted_thinking', data: block.data ?? '' };
     }
   });
+}
+
+/** Tool calls cut short (max_tokens inside the call): block index → the JSON text streamed. */
+function partialToolJson(content: readonly ReplyBlock[]): Map<number, string> {
+  const partial = new Map<number, string>();
+  content.forEach((block, index) => {
+    if (block.type === 'tool_use' && block.inputJsonCutAt !== undefined)
+      partial.set(index, JSON.stringify(block.input).slice(0, block.inputJsonCutAt));
+  });
+  return partial;
+}
+
+/**
+ * `contextWindowExceededAt`: the scripted reply, cut where the window ran out: text and thinking
+ * are kept, tool calls (which would need the room to finish) are not.
+ */
+function exceedContextWindow(reply: ScriptedReply): ScriptedReply {
+  return {
+    content: reply.content.filter((block) => block.type !== 'tool_use'),
+    stop_reason: 'model_context_window_exceeded'
+  };
 }
 
 /** The reply blocks the fake signs (index → the text to bind): thinking without a signature, redacted without data. */
@@ -255,6 +286,13 @@ class FakeAnthropicServer implements FakeAnthropic {
 
   get callCount(): number {
     return this.calls;
+  }
+
+  get totalBilledUsd(): number {
+    return this.records.reduce(
+      (total, record) => total + (record.response?.kind === 'message' ? record.response.billedUsd : 0),
+      0
+    );
   }
 
   injectFault(fault: Fault, times = 1): void {
@@ -345,31 +383,41 @@ class FakeAnthropicServer implements FakeAnthropic {
     const refusal = refusedParameter(request, found.row, betas);
     if (refusal) return this.rejectWith(res, record, refusal);
 
-    // Preserved thinking: replayed blocks must match their prefix (rows that bind only).
-    const invalid = found.row.thinking.boundToConversation ? this.binder.verify(request) : [];
-    const dropMode = dropsInvalidBlocks(request, betas);
+    const bound = this.bindThinking(request, found.row, betas);
+    if ('rejection' in bound)
+      return this.reject(res, record, 400, 'invalid_request_error', 'thinking_binding', bound.rejection);
+    if (bound.dropped.length > 0) record.droppedThinking = droppedTransformations(bound.dropped);
+    const seenSegments =
+      bound.dropped.length > 0 ? renderPrompt(bound.seen, this.tokenCounter) : promptSegments(request);
+    return this.answerMessages(req, res, record, bound, seenSegments);
+  }
+
+  /**
+   * Preserved thinking (rows that bind only): the first replayed block that fails its prefix is a
+   * 400, unless drop_block is on (with its beta); another model's blocks are dropped without an error.
+   */
+  private bindThinking(
+    request: ParsedRequest,
+    row: CatalogueRow,
+    betas: readonly string[]
+  ): AnsweredRequest | { rejection: string } {
+    const invalid = row.thinking.boundToConversation ? this.binder.verify(request) : [];
     const firstPrefixMismatch = invalid.find((block) => block.reason === 'prefix_binding_mismatch');
-    if (firstPrefixMismatch && !dropMode) {
-      const message = modelErrorText.thinkingBinding(
-        firstPrefixMismatch.messageIndex,
-        firstPrefixMismatch.blockIndex
-      );
-      return this.reject(res, record, 400, 'invalid_request_error', 'thinking_binding', message);
+    if (firstPrefixMismatch && !dropsInvalidBlocks(request, betas)) {
+      return {
+        rejection: modelErrorText.thinkingBinding(
+          firstPrefixMismatch.messageIndex,
+          firstPrefixMismatch.blockIndex
+        )
+      };
     }
-    // Another model's blocks are dropped without an error; prefix mismatches only under drop_block.
-    const dropped: InvalidThinkingBlock[] = invalid;
-    if (dropped.length > 0) record.droppedThinking = droppedTransformations(dropped);
-    const seen = withoutBlocks(request, dropped);
-    const answeredSegments =
-      dropped.length > 0 ? renderPrompt(seen, this.tokenCounter) : promptSegments(request);
-    const reportTransformations = betas.includes(THINKING_BINDING_BETA);
-    return this.answerMessages(
-      req,
-      res,
-      record,
-      { sent: request, seen, reportTransformations, dropped },
-      answeredSegments
-    );
+    return {
+      row,
+      sent: request,
+      seen: withoutBlocks(request, invalid),
+      reportTransformations: betas.includes(THINKING_BINDING_BETA),
+      dropped: invalid
+    };
   }
 
   private async answerMessages(
@@ -398,7 +446,9 @@ class FakeAnthropicServer implements FakeAnthropic {
     try {
       const result: unknown = await (this.options.script ?? defaultScript)(request, { callIndex });
       checkReply(result);
-      reply = result;
+      const exceededAt = this.options.contextWindowExceededAt;
+      const exceeded = Array.isArray(exceededAt) ? exceededAt.includes(callIndex) : exceededAt === callIndex;
+      reply = exceeded ? exceedContextWindow(result) : result;
     } catch (error) {
       if (this.calls === callIndex + 1) this.calls = callIndex;
       record.scriptError = error;
@@ -422,17 +472,30 @@ class FakeAnthropicServer implements FakeAnthropic {
       input_tokens: input.input_tokens,
       cache_creation_input_tokens: input.cache_creation_input_tokens,
       cache_read_input_tokens: input.cache_read_input_tokens,
-      cache_creation: input.cache_creation ?? null,
+      // Older usage models give only the total: all of it is a 5-minute write (the default TTL).
+      cache_creation: input.cache_creation ?? {
+        ephemeral_5m_input_tokens: input.cache_creation_input_tokens,
+        ephemeral_1h_input_tokens: 0
+      },
       output_tokens: countReplyTokens(content, this.tokenCounter),
       service_tier: 'standard'
     };
     const message = this.message(request, content, defaultStopReason(reply), usage);
+    if (message.stop_reason === 'refusal')
+      message.stop_details = { type: 'refusal', category: reply.refusalCategory ?? null, explanation: null };
     if (answering.reportTransformations)
       message.input_transformations = droppedTransformations(answering.dropped);
-    record.response = { kind: 'message', status: 200, stream: request.stream, message, usage };
+    record.response = {
+      kind: 'message',
+      status: 200,
+      stream: request.stream,
+      message,
+      usage,
+      billedUsd: billedUsd(usage, answering.row)
+    };
     const delayMs = fault?.kind === 'slow_stream' ? fault.delayMs : 0;
     if (request.stream) {
-      await this.writeStream(res, messageEvents(message), delayMs);
+      await this.writeStream(res, messageEvents(message, partialToolJson(reply.content)), delayMs);
     } else {
       if (delayMs > 0 && !(await this.pause(res, delayMs))) return;
       this.sendJson(res, 200, message);
@@ -474,7 +537,7 @@ class FakeAnthropicServer implements FakeAnthropic {
         const promptTokens = sumTokens(segments);
         const usage: WireUsage = {
           ...noCacheUsage({ request, segments, promptTokens, callIndex: this.calls, now: Date.now() }),
-          cache_creation: null,
+          cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 },
           output_tokens: countReplyTokens(blocks, this.tokenCounter),
           service_tier: 'standard'
         };

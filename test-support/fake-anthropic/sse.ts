@@ -49,13 +49,13 @@ function blockStart(block: WireContentBlock): WireContentBlock {
   }
 }
 
-function blockDeltas(block: WireContentBlock): unknown[] {
+function blockDeltas(block: WireContentBlock, partialJson?: string): unknown[] {
   switch (block.type) {
     case 'text':
       return chunkString(block.text).map((t) => ({ type: 'text_delta', text: t }));
     case 'tool_use':
       // The API opens with an empty partial_json before the first real fragment.
-      return ['', ...chunkString(JSON.stringify(block.input))].map((p) => ({
+      return ['', ...chunkString(partialJson ?? JSON.stringify(block.input))].map((p) => ({
         type: 'input_json_delta',
         partial_json: p
       }));
@@ -69,14 +69,14 @@ function blockDeltas(block: WireContentBlock): unknown[] {
   }
 }
 
-/** The frames of one content block at `index`. */
-export function blockEvents(block: WireContentBlock, index: number): SseEvent[] {
+/** The frames of one content block at `index`; `partialJson` replaces a tool_use's input JSON (cut short). */
+export function blockEvents(block: WireContentBlock, index: number, partialJson?: string): SseEvent[] {
   return [
     {
       event: 'content_block_start',
       data: { type: 'content_block_start', index, content_block: blockStart(block) }
     },
-    ...blockDeltas(block).map((delta) => ({
+    ...blockDeltas(block, partialJson).map((delta) => ({
       event: 'content_block_delta',
       data: { type: 'content_block_delta', index, delta }
     })),
@@ -96,16 +96,27 @@ export function streamOpening(message: WireMessage): SseEvent[] {
   ];
 }
 
-/** The full stream of a finished message. */
-export function messageEvents(message: WireMessage): SseEvent[] {
+/**
+ * The full stream of a finished message. `partialToolJson` (block index → JSON text) streams a
+ * tool_use's input cut short, as when max_tokens ends the answer inside a tool call.
+ */
+export function messageEvents(
+  message: WireMessage,
+  partialToolJson: ReadonlyMap<number, string> = new Map()
+): SseEvent[] {
   return [
     ...streamOpening(message),
-    ...message.content.flatMap((block, index) => blockEvents(block, index)),
+    ...message.content.flatMap((block, index) => blockEvents(block, index, partialToolJson.get(index))),
     {
       event: 'message_delta',
       data: {
         type: 'message_delta',
-        delta: { stop_reason: message.stop_reason, stop_sequence: null, stop_details: null, container: null },
+        delta: {
+          stop_reason: message.stop_reason,
+          stop_sequence: null,
+          stop_details: message.stop_details,
+          container: null
+        },
         usage: { output_tokens: message.usage.output_tokens }
       }
     },

@@ -140,7 +140,17 @@ export type StopReason =
 /** What a script returns: the model's content; ids and usage are filled in by the server. */
 export type ReplyBlock =
   | { type: 'text'; text: string }
-  | { type: 'tool_use'; name: string; input: JsonObject; id?: string }
+  | {
+      type: 'tool_use';
+      name: string;
+      input: JsonObject;
+      id?: string;
+      /**
+       * Stream only the first N characters of the input JSON (max_tokens in the middle of the call).
+       * The non-streaming answer then carries `input: {}` (a guess: the real body is not documented).
+       */
+      inputJsonCutAt?: number;
+    }
   | { type: 'thinking'; thinking: string; signature?: string }
   /** `thinking` is the hidden text the fake binds into `data`; a given `data` is sent as is. */
   | { type: 'redacted_thinking'; thinking?: string; data?: string };
@@ -149,6 +159,15 @@ export interface ScriptedReply {
   content: ReplyBlock[];
   /** Default: 'tool_use' when any tool_use block is present, else 'end_turn'. */
   stop_reason?: StopReason;
+  /** With stop_reason 'refusal': the policy category of stop_details (default null). */
+  refusalCategory?: RefusalStopDetails['category'];
+}
+
+/** stop_details of a refusal (the SDK's RefusalStopDetails). */
+export interface RefusalStopDetails {
+  type: 'refusal';
+  category: 'cyber' | 'bio' | 'frontier_llm' | 'reasoning_extraction' | 'general_harms' | null;
+  explanation: string | null;
 }
 
 export interface ScriptContext {
@@ -183,7 +202,8 @@ export interface WireUsage {
   input_tokens: number;
   cache_creation_input_tokens: number;
   cache_read_input_tokens: number;
-  cache_creation: CacheCreationBreakdown | null;
+  /** Always sent: the writes split by TTL. */
+  cache_creation: CacheCreationBreakdown;
   output_tokens: number;
   service_tier: 'standard';
 }
@@ -196,7 +216,7 @@ export interface WireMessage {
   content: WireContentBlock[];
   stop_reason: StopReason;
   stop_sequence: null;
-  stop_details: null;
+  stop_details: RefusalStopDetails | null;
   container: null;
   diagnostics: null;
   usage: WireUsage;
@@ -242,7 +262,15 @@ export type FaultSchedule = (
 // Records
 
 export type RecordedResponse =
-  | { kind: 'message'; status: 200; stream: boolean; message: WireMessage; usage: WireUsage }
+  | {
+      kind: 'message';
+      status: 200;
+      stream: boolean;
+      message: WireMessage;
+      usage: WireUsage;
+      /** The usage priced with the model's catalogue row (billing.ts). */
+      billedUsd: number;
+    }
   | { kind: 'count_tokens'; status: 200; input_tokens: number }
   | { kind: 'error'; status: number; errorType: string; message: string }
   /** An SSE stream that began with 200 and ended with `event: error`. */
