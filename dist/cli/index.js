@@ -11397,93 +11397,155 @@ var __webpack_exports__ = {};
 
 // EXTERNAL MODULE: external "node:util"
 var external_node_util_ = __nccwpck_require__(7975);
+;// CONCATENATED MODULE: ./src/cli/exit-codes.ts
+/** The CLI's exit codes, documented in the README ("Exit codes"). Scripts may rely on them. */
+const EXIT = {
+    /** The run finished with success; `transcript` printed its summary. */
+    success: 0,
+    /** The run ended without success: a limit, a model error or Ctrl-C. The transcript says why. */
+    runFailed: 1,
+    /** A command, flag or value is wrong; nothing was started and no model was called. */
+    usage: 2,
+    /** A file could not be used: not a transcript, unreadable, or the --html report cannot be written. */
+    fileProblem: 3,
+    /** An unexpected error inside compact-agent (a bug): --debug shows where. */
+    internal: 4
+};
+/** An error the person can fix: its message is one paragraph, shown without a stack trace. */
+class CliError extends Error {
+    exitCode;
+    constructor(message, exitCode) {
+        super(message);
+        this.exitCode = exitCode;
+        this.name = 'CliError';
+    }
+}
+function usageError(message) {
+    return new CliError(message, EXIT.usage);
+}
+function fileError(message) {
+    return new CliError(message, EXIT.fileProblem);
+}
+
 ;// CONCATENATED MODULE: ./src/cli/args.ts
 
-const CLI_USAGE = `Usage:
-  compact-agent run --repo DIR --prompt "TASK" [options]
-  compact-agent transcript PATH [--json] [--html report.html]
-  compact-agent transcript verify PATH [--head HASH]
 
-Runs the agent loop on a local folder. The API key comes from ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL
-points it at a gateway or a fake server.
-
-transcript: PATH is a run folder, a transcript.jsonl, a .transcripts folder (its newest run) or the
-downloaded artifact zip. It prints the task, stop reason, turns, tokens and cost, the compactions, the
-tools used and the files changed; --json prints the same as JSON; --html writes a self-contained report.
-transcript verify: checks the transcript's hash chain, and with --head (the report's transcript head)
-that nothing was cut from its end; exit 0 when intact, 1 naming the first bad line.
-
-Options of run:
-  --repo DIR                 the repository to work in (default: current folder)
-  --prompt TEXT              the task
-  --prompt-file FILE         read the task from a file instead
-  --transcripts DIR          where run folders go (default: <repo>/.transcripts)
-  --model NAME               model (default claude-sonnet-5-5)
-  --max-turns N              stop after N model turns (default 200)
-  --timeout-minutes N        stop after N minutes (default 60)
-  --max-budget-usd N         stop once the run has cost N USD (default 10)
-  --max-output-tokens N      max_tokens of each turn (default 16384)
-  --context-window N, --input-price-per-mtok N, --output-price-per-mtok N,
-  --cache-write-price-per-mtok N, --cache-read-price-per-mtok N
-                             override the model table (needed for unknown models)
-  --bash-timeout-seconds N   default timeout of a bash command (default 120)
-  --bash-env-passthrough A,B extra environment variables the bash tool may see
-  --api-max-retries N        retries of a failed model request (default 4)
-  --api-stall-timeout-seconds N  drop and retry a response stream silent this long (default 120)
-  --compaction-threshold-tokens N, --micro-keep-recent N, --micro-clear-at-least N,
-  --micro-preserve-tools A,B, --compaction-keep-tail N, --restore-recent-files N,
-  --max-compactions N        compaction settings (see the README)
-  -h, --help                 show this help`;
-const VALUE_OPTIONS = [
-    'repo',
-    'prompt',
-    'prompt-file',
-    'transcripts',
-    'model',
-    'max-turns',
-    'timeout-minutes',
-    'max-budget-usd',
-    'max-output-tokens',
-    'context-window',
-    'input-price-per-mtok',
-    'output-price-per-mtok',
-    'cache-write-price-per-mtok',
-    'cache-read-price-per-mtok',
-    'bash-timeout-seconds',
-    'bash-env-passthrough',
-    'api-max-retries',
-    'api-stall-timeout-seconds',
-    'compaction-threshold-tokens',
-    'micro-keep-recent',
-    'micro-clear-at-least',
-    'micro-preserve-tools',
-    'compaction-keep-tail',
-    'restore-recent-files',
-    'max-compactions',
-    'html',
-    'head'
-];
-function parseCliArguments(argv) {
-    const options = Object.fromEntries(VALUE_OPTIONS.map((name) => [name, { type: 'string' }]));
-    const parsed = (0,external_node_util_.parseArgs)({
-        args: [...argv],
-        options: { ...options, help: { type: 'boolean', short: 'h' }, json: { type: 'boolean' } },
-        allowPositionals: true,
-        strict: true
-    });
+/** Flags every command takes, before or after its name. */
+const GLOBAL_SWITCHES = ['help', 'version', 'debug'];
+const SHORT_FLAGS = { help: 'h', version: 'V' };
+/** Whether --debug was asked for, read before parsing so that even a parse error can honour it. */
+function wantsDebug(argv) {
+    return argv.includes('--debug');
+}
+/**
+ * Finds the command (the longest run of leading words naming one, so `transcript verify` wins over
+ * `transcript`), then parses the rest strictly with that command's flags. Throws a usage error.
+ */
+function parseCommandLine(argv, commands) {
+    const globals = new Set([
+        ...GLOBAL_SWITCHES.map((name) => `--${name}`),
+        ...Object.values(SHORT_FLAGS).map((short) => `-${short}`)
+    ]);
+    // The leading words (`help transcript verify` has three), skipping the global switches among them.
+    const wordIndexes = [];
+    for (let index = 0; index < argv.length && wordIndexes.length < 3; index++) {
+        const token = argv[index];
+        if (globals.has(token))
+            continue;
+        if (token.startsWith('-'))
+            break;
+        wordIndexes.push(index);
+    }
+    const words = wordIndexes.map((index) => argv[index]);
+    if (words[0] === 'help') {
+        const topic = words.slice(1).join(' ');
+        const command = topic === '' ? undefined : findCommand(topic, commands);
+        if (topic !== '' && !command)
+            throw unknownCommand(topic, commands);
+        return { kind: 'help', command };
+    }
+    const command = (words.length >= 2 ? findCommand(words.slice(0, 2).join(' '), commands) : undefined) ??
+        (words[0] !== undefined ? findCommand(words[0], commands) : undefined);
+    if (!command) {
+        if (words[0] !== undefined)
+            throw unknownCommand(words[0], commands);
+        const flags = new Set(argv);
+        if (flags.has('--version') || flags.has('-V'))
+            return { kind: 'version' };
+        if (flags.has('--help') || flags.has('-h') || argv.length === 0)
+            return { kind: 'help', command: undefined };
+        throw usageError(`"${argv[0]}" comes before the command. Start with the command, e.g. ` +
+            `compact-agent run --repo . --prompt "..."; compact-agent help lists the commands.`);
+    }
+    const commandWords = new Set(wordIndexes.slice(0, command.name.split(' ').length));
+    const remaining = argv.filter((_, index) => !commandWords.has(index));
+    return { kind: 'command', command, invocation: parseFlags(command, remaining) };
+}
+function parseFlags(command, argv) {
+    const options = Object.fromEntries([
+        ...command.stringFlags.map((name) => [name, { type: 'string' }]),
+        ...[...command.booleanFlags, ...GLOBAL_SWITCHES].map((name) => [
+            name,
+            SHORT_FLAGS[name]
+                ? { type: 'boolean', short: SHORT_FLAGS[name] }
+                : { type: 'boolean' }
+        ])
+    ]);
+    let parsed;
+    try {
+        parsed = (0,external_node_util_.parseArgs)({ args: [...argv], options, allowPositionals: true, strict: true });
+    }
+    catch (error) {
+        throw usageError(`${plainParseError(error)} See compact-agent ${command.name} --help for its flags.`);
+    }
     const values = new Map();
+    const switches = new Set();
     for (const [name, value] of Object.entries(parsed.values)) {
         if (typeof value === 'string')
             values.set(name, value);
+        else if (value === true)
+            switches.add(name);
     }
-    return {
-        command: parsed.positionals[0],
-        positionals: parsed.positionals.slice(1),
-        help: parsed.values.help === true,
-        json: parsed.values.json === true,
-        values
-    };
+    if (!switches.has('help') &&
+        !switches.has('version') &&
+        parsed.positionals.length > command.maxPositionals) {
+        const extra = parsed.positionals.slice(command.maxPositionals).join(' ');
+        throw usageError(`The command ${command.name} does not take "${extra}". ` +
+            `A value with spaces needs quotes, e.g. --prompt "fix the tests". See compact-agent ${command.name} --help.`);
+    }
+    return { values, switches, positionals: parsed.positionals };
 }
+/** node:util's messages suggest `--` tricks; the person needs the flag's name and what is wrong. */
+function plainParseError(error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const unknown = /Unknown option '([^']+)'/.exec(message);
+    if (unknown)
+        return `Unknown flag ${unknown[1]}.`;
+    const missing = /Option '(?:-\w, )?(--[\w-]+) <value>' argument missing/.exec(message);
+    if (missing)
+        return `The flag ${missing[1]} needs a value.`;
+    const ambiguous = /Option '(?:-\w, )?(--[\w-]+)' argument is ambiguous/.exec(message);
+    if (ambiguous) {
+        return (`The flag ${ambiguous[1]} needs a value, and the next word starts with "-". ` +
+            `If that word is its value, write ${ambiguous[1]}=VALUE.`);
+    }
+    const notBoolean = /Option '(?:-\w, )?(--[\w-]+)' does not take an argument/.exec(message);
+    if (notBoolean)
+        return `The flag ${notBoolean[1]} takes no value.`;
+    return message;
+}
+function findCommand(name, commands) {
+    return commands.find((command) => command.name === name);
+}
+function unknownCommand(name, commands) {
+    const names = [...new Set(commands.map((command) => command.name.split(' ')[0]))].join(', ');
+    return usageError(`Unknown command "${name}". The commands are ${names}, and help; see compact-agent help.`);
+}
+/** The names of the action's inputs as the CLI spells them: `max_turns` is `--max-turns`. */
+const CLI_INPUT_NAMING = {
+    nameOf: (input) => `--${input.replace(/_/g, '-')}`,
+    apiKeySource: 'set the environment variable ANTHROPIC_API_KEY (the CLI takes no key on its command line).'
+};
 /** Lets the CLI feed the same parser as the action: `max_turns` is read from `--max-turns`. */
 function cliInputReader(values) {
     return (name) => values.get(name.replace(/_/g, '-')) ?? '';
@@ -65861,6 +65923,11 @@ function resolveModelSpec(model, overrides = {}) {
 
 ;// CONCATENATED MODULE: ./src/config/inputs.ts
 
+const ACTION_INPUT_NAMING = {
+    nameOf: (input) => input,
+    apiKeySource: 'set the input anthropic_api_key (e.g. `${{ secrets.ANTHROPIC_API_KEY }}`) ' +
+        'or the environment variable ANTHROPIC_API_KEY.'
+};
 const INPUT_DEFAULTS = {
     model: DEFAULT_MODEL,
     max_output_tokens: 16_384,
@@ -65881,14 +65948,13 @@ class InputError extends Error {
     }
 }
 /** Parses every input and reports all problems at once, before any model call. */
-function parseAgentConfig(read, env) {
+function parseAgentConfig(read, env, naming = ACTION_INPUT_NAMING) {
     const problems = [];
-    const numbers = new NumberInputs(read, problems);
+    const name = naming.nameOf;
+    const numbers = new NumberInputs(read, problems, name);
     const apiKey = read('anthropic_api_key').trim() || env.ANTHROPIC_API_KEY?.trim() || '';
-    if (apiKey === '') {
-        problems.push('No Anthropic API key: set the input anthropic_api_key (e.g. `${{ secrets.ANTHROPIC_API_KEY }}`) ' +
-            'or the environment variable ANTHROPIC_API_KEY.');
-    }
+    if (apiKey === '')
+        problems.push(`No Anthropic API key: ${naming.apiKeySource}`);
     const model = read('model').trim() || INPUT_DEFAULTS.model;
     const overrides = {
         contextWindow: numbers.optionalInteger('context_window'),
@@ -65906,11 +65972,13 @@ function parseAgentConfig(read, env) {
     catch (error) {
         if (!(error instanceof UnknownModelError))
             throw error;
-        problems.push(error.message);
+        problems.push(`Unknown model "${model}": no context window or prices are known for it. Use a claude-sonnet-*, ` +
+            `claude-opus-* or claude-haiku-* model, or set ${name('context_window')}, ` +
+            `${name('input_price_per_mtok')} and ${name('output_price_per_mtok')}.`);
     }
     const maxOutputTokens = numbers.integer('max_output_tokens', INPUT_DEFAULTS.max_output_tokens);
     if (modelSpec && maxOutputTokens > modelSpec.maxOutputTokens) {
-        problems.push(`max_output_tokens is ${maxOutputTokens}, but ${model} allows at most ${modelSpec.maxOutputTokens}.`);
+        problems.push(`${name('max_output_tokens')} is ${maxOutputTokens}, but ${model} allows at most ${modelSpec.maxOutputTokens}.`);
     }
     const effort = parseEffort(read('effort'), model, modelSpec, problems);
     const limits = {
@@ -65935,7 +66003,7 @@ function parseAgentConfig(read, env) {
     if (modelSpec &&
         compaction.thresholdTokens !== undefined &&
         compaction.thresholdTokens >= modelSpec.contextWindow) {
-        problems.push(`compaction_threshold_tokens is ${compaction.thresholdTokens}, but the context window of ${model} is ` +
+        problems.push(`${name('compaction_threshold_tokens')} is ${compaction.thresholdTokens}, but the context window of ${model} is ` +
             `${modelSpec.contextWindow}: it must be lower.`);
     }
     if (problems.length > 0 || !modelSpec)
@@ -65986,9 +66054,11 @@ function splitList(raw) {
 class NumberInputs {
     read;
     problems;
-    constructor(read, problems) {
+    nameOf;
+    constructor(read, problems, nameOf) {
         this.read = read;
         this.problems = problems;
+        this.nameOf = nameOf;
     }
     integer(name, fallback) {
         return this.optionalInteger(name) ?? fallback;
@@ -65999,7 +66069,7 @@ class NumberInputs {
     optionalInteger(name) {
         const value = this.optionalNumber(name);
         if (value !== undefined && !Number.isInteger(value)) {
-            this.problems.push(`${name} must be a whole number, got "${this.read(name).trim()}".`);
+            this.problems.push(`${this.nameOf(name)} must be a whole number, got "${this.read(name).trim()}".`);
             return undefined;
         }
         return value;
@@ -66011,7 +66081,7 @@ class NumberInputs {
             return undefined;
         const value = Number(raw);
         if (!Number.isInteger(value) || value < 0) {
-            this.problems.push(`${name} must be a whole number of 0 or more, got "${raw}".`);
+            this.problems.push(`${this.nameOf(name)} must be a whole number of 0 or more, got "${raw}".`);
             return undefined;
         }
         return value;
@@ -66022,7 +66092,7 @@ class NumberInputs {
             return undefined;
         const value = Number(raw);
         if (!Number.isFinite(value) || value <= 0) {
-            this.problems.push(`${name} must be a positive number, got "${raw}".`);
+            this.problems.push(`${this.nameOf(name)} must be a positive number, got "${raw}".`);
             return undefined;
         }
         return value;
@@ -66046,6 +66116,43 @@ function formatTokens(tokens) {
     return tokens >= 1000 ? `${(tokens / 1000).toFixed(1)}k` : String(tokens);
 }
 
+;// CONCATENATED MODULE: ./src/cli/repo-check.ts
+
+
+
+
+/**
+ * `--repo` must name an existing folder (it is never created: a typo must not become an empty
+ * workspace the model is paid to explore), and a git repository, because the run's changes are
+ * reviewed and undone with git, and the work ledger a compaction keeps lists them from git status.
+ */
+async function checkRepoFolder(raw, allowNonGit) {
+    const folder = external_node_path_default().resolve(raw);
+    const info = await (0,promises_.stat)(folder).catch(() => undefined);
+    if (!info) {
+        throw usageError(`--repo ${raw}: there is no such folder (${folder}). Give the folder of an existing project; ` +
+            'compact-agent does not create it.');
+    }
+    if (!info.isDirectory()) {
+        throw usageError(`--repo ${raw}: this is a file, not a folder. Give the project's folder, e.g. --repo .`);
+    }
+    if (!allowNonGit && !(await isGitWorkTree(folder))) {
+        throw usageError(`--repo ${raw}: ${folder} is not a git repository (or git is not installed). The agent edits ` +
+            'files in place: git is how you review and undo what it changed, and how its work ledger lists ' +
+            'the changed files across compactions. Run git init there (and commit), or pass --allow-non-git ' +
+            'to run anyway.');
+    }
+    return folder;
+}
+async function isGitWorkTree(folder) {
+    try {
+        return (await new GitRepository(folder).run(['rev-parse', '--is-inside-work-tree'])).trim() === 'true';
+    }
+    catch {
+        return false;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/cli/run-command.ts
 
 
@@ -66054,53 +66161,160 @@ function formatTokens(tokens) {
 
 
 
-/** `compact-agent run`: returns the process exit code (0 success, 1 the run failed, 2 bad input). */
-async function runCommand(values, io) {
-    const repoDir = external_node_path_default().resolve(values.get('repo') ?? '.');
-    let task;
-    let config;
-    try {
-        task = await readTask(values);
-        config = parseAgentConfig(cliInputReader(values), io.env);
-    }
-    catch (error) {
-        if (error instanceof InputError || error instanceof TaskError) {
-            io.stderr(error.message);
-            return 2;
-        }
-        throw error;
-    }
+
+
+/** Flags read by the shared input validation (config/inputs.ts), spelled `--max-turns` for `max_turns`. */
+const CONFIG_FLAGS = [
+    'model',
+    'max-turns',
+    'timeout-minutes',
+    'max-budget-usd',
+    'max-output-tokens',
+    'context-window',
+    'input-price-per-mtok',
+    'output-price-per-mtok',
+    'cache-write-price-per-mtok',
+    'cache-read-price-per-mtok',
+    'bash-timeout-seconds',
+    'bash-env-passthrough',
+    'api-max-retries',
+    'api-stall-timeout-seconds',
+    'compaction-threshold-tokens',
+    'micro-keep-recent',
+    'micro-clear-at-least',
+    'micro-preserve-tools',
+    'compaction-keep-tail',
+    'restore-recent-files',
+    'max-compactions'
+];
+const RUN_HELP = `Usage: compact-agent run --repo DIR --prompt "TASK" [flags]
+
+Runs the agent on a local git repository until the task is done or a limit is reached. Every flag is
+checked before the first model call. The API key comes from ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL
+points the run at a gateway (or a fake server). Progress goes to stderr, the summary to stdout, and the
+full transcript to <repo>/.transcripts/<run>/transcript.jsonl.
+
+Flags:
+  --repo DIR                 an existing git repository to work in (default: the current folder)
+  --allow-non-git            run in a folder that is not a git repository (no review or undo by git)
+  --prompt TEXT              the task
+  --prompt-file FILE         read the task from a file instead
+  --transcripts DIR          where run folders go (default: <repo>/.transcripts)
+  --model NAME               model (default claude-sonnet-5-5)
+  --max-turns N              stop after N model turns (default 200)
+  --timeout-minutes N        stop after N minutes (default 60)
+  --max-budget-usd N         stop once the run has cost N USD (default 10)
+  --max-output-tokens N      max_tokens of each turn (default 16384)
+  --context-window N, --input-price-per-mtok N, --output-price-per-mtok N,
+  --cache-write-price-per-mtok N, --cache-read-price-per-mtok N
+                             override the model table (needed for unknown models)
+  --bash-timeout-seconds N   default timeout of a bash command (default 120)
+  --bash-env-passthrough A,B extra environment variables the bash tool may see
+  --api-max-retries N        retries of a failed model request (default 4)
+  --api-stall-timeout-seconds N  drop and retry a response stream silent this long (default 120)
+  --compaction-threshold-tokens N, --micro-keep-recent N, --micro-clear-at-least N,
+  --micro-preserve-tools A,B, --compaction-keep-tail N, --restore-recent-files N,
+  --max-compactions N        compaction settings (see the README)
+  --debug                    show the stack trace of an unexpected error
+  -h, --help                 show this help
+
+Examples:
+  compact-agent run --repo ../my-project --prompt "Make the failing test pass"
+  compact-agent run --prompt-file task.md --max-budget-usd 2 --max-turns 50
+  ANTHROPIC_BASE_URL=http://127.0.0.1:8080 compact-agent run --repo . --prompt "Add a --json flag"
+
+Exit codes: 0 success, 1 the run ended without success, 2 a flag is wrong (nothing was started).`;
+const RUN_COMMAND = {
+    name: 'run',
+    summary: 'run the agent on a local git repository',
+    help: RUN_HELP,
+    stringFlags: ['repo', 'prompt', 'prompt-file', 'transcripts', ...CONFIG_FLAGS],
+    booleanFlags: ['allow-non-git'],
+    maxPositionals: 0,
+    execute: (invocation, io) => runCommand(invocation, io)
+};
+/** `compact-agent run`: every flag is checked first; then the run; the exit code says how it ended. */
+async function runCommand(invocation, io) {
+    const run = await validateRun(invocation, io.env);
     const outcome = await runSession({
-        config,
-        task,
-        repoDir,
-        transcriptsDir: external_node_path_default().resolve(values.get('transcripts') ?? external_node_path_default().join(repoDir, '.transcripts')),
+        config: run.config,
+        task: run.task,
+        repoDir: run.repoDir,
+        transcriptsDir: run.transcriptsDir,
         runId: newRunId(),
         env: io.env,
         onProgress: progressPrinter(io.stderr),
         ...(io.signal ? { signal: io.signal } : {})
     });
     io.stdout(formatOutcome(outcome));
-    return outcome.result.stopReason === 'success' ? 0 : 1;
+    return outcome.result.stopReason === 'success' ? EXIT.success : EXIT.runFailed;
 }
-class TaskError extends Error {
+/** Everything a run needs, or a usage error naming the flag. Nothing is created and nothing is called. */
+async function validateRun(invocation, env) {
+    const { values } = invocation;
+    const repoDir = await checkRepoFolder(values.get('repo') ?? '.', invocation.switches.has('allow-non-git'));
+    let config;
+    try {
+        config = parseAgentConfig(cliInputReader(values), env, CLI_INPUT_NAMING);
+    }
+    catch (error) {
+        if (error instanceof InputError)
+            throw usageError(error.problems.join(' '));
+        throw error;
+    }
+    const task = await readTask(values);
+    const transcripts = values.get('transcripts');
+    const transcriptsDir = external_node_path_default().resolve(transcripts ?? external_node_path_default().join(repoDir, '.transcripts'));
+    await checkOutputFolder(transcriptsDir, transcripts === undefined ? '--repo' : '--transcripts');
+    return { repoDir, transcriptsDir, task, config };
 }
 async function readTask(values) {
     const file = values.get('prompt-file');
     const inline = values.get('prompt')?.trim();
-    if (file && inline)
-        throw new TaskError('Give the task with --prompt or --prompt-file, not both.');
-    if (file) {
-        const text = await (0,promises_.readFile)(file, 'utf8').catch(() => {
-            throw new TaskError(`Cannot read the prompt file ${file}.`);
+    if (file !== undefined && inline)
+        throw usageError('Give the task with --prompt or --prompt-file, not both.');
+    if (file !== undefined) {
+        const text = await (0,promises_.readFile)(file, 'utf8').catch((error) => {
+            throw usageError(`--prompt-file ${file}: cannot read it (${reason(error)}).`);
         });
         if (text.trim() === '')
-            throw new TaskError(`The prompt file ${file} is empty.`);
+            throw usageError(`--prompt-file ${file}: the file is empty.`);
         return text.trim();
     }
     if (!inline)
-        throw new TaskError('No task: pass --prompt "what to do" or --prompt-file FILE.');
+        throw usageError('No task: pass --prompt "what to do" or --prompt-file FILE.');
     return inline;
+}
+/** The run folder is made later; here, only whether it can be: not a file, and a writable ancestor. */
+async function checkOutputFolder(folder, flag) {
+    let existing = folder;
+    for (;;) {
+        const info = await (0,promises_.stat)(existing).catch(() => undefined);
+        if (info) {
+            if (!info.isDirectory()) {
+                throw usageError(`${flag}: the transcripts go to ${folder}, but ${existing} is a file, not a folder.`);
+            }
+            break;
+        }
+        const parent = external_node_path_default().dirname(existing);
+        if (parent === existing)
+            break;
+        existing = parent;
+    }
+    await (0,promises_.access)(existing, promises_.constants.W_OK).catch(() => {
+        throw usageError(`${flag}: the transcripts go to ${folder}, but ${existing} is not writable. ` +
+            'Choose another folder with --transcripts DIR.');
+    });
+}
+function reason(error) {
+    const code = error?.code;
+    if (code === 'ENOENT')
+        return 'no such file';
+    if (code === 'EISDIR')
+        return 'it is a folder';
+    if (code === 'EACCES')
+        return 'permission denied';
+    return error instanceof Error ? error.message : String(error);
 }
 function formatOutcome({ result, transcriptPath }) {
     const usage = result.usage;
@@ -67698,34 +67912,111 @@ function describeVerdict(verdict, source) {
 
 
 
+
+
+const WHAT_TO_GIVE = 'Give a run folder, a transcript.jsonl, a .transcripts folder or the downloaded artifact zip.';
+const TRANSCRIPT_HELP = `Usage: compact-agent transcript PATH [--json] [--html FILE]
+
+Reads the transcript of a run and prints the task, stop reason, turns, tokens and cost, the compactions,
+the tools used and the files changed. PATH is a run folder, a transcript.jsonl, a .transcripts folder
+(its newest run) or the artifact zip downloaded from the workflow run.
+
+Flags:
+  --json        print the summary as JSON, for scripts
+  --html FILE   also write a self-contained HTML report (timeline, context chart, compactions)
+  --debug       show the stack trace of an unexpected error
+  -h, --help    show this help
+
+Examples:
+  compact-agent transcript .transcripts
+  compact-agent transcript agent-transcripts-4242-1.zip --html report.html
+  compact-agent transcript .transcripts/20260101T120000Z-ab12cd --json | jq .cost_usd
+
+Exit codes: 0 printed, 2 no PATH or it does not exist, 3 not a transcript or the report cannot be written.`;
+const TRANSCRIPT_COMMAND = {
+    name: 'transcript',
+    summary: 'summarise a run from its transcript (terminal, JSON or an HTML report)',
+    help: TRANSCRIPT_HELP,
+    stringFlags: ['html'],
+    booleanFlags: ['json'],
+    maxPositionals: 1,
+    execute: (invocation, io) => transcriptCommand(invocation, io)
+};
 /** `compact-agent transcript PATH`: what the agent did, what it forgot, what it cost. */
-async function transcriptCommand(options, io) {
-    if (!options.target) {
-        io.stderr('Which transcript? Give a run folder, a transcript.jsonl, or the downloaded artifact zip.');
-        return 2;
+async function transcriptCommand(invocation, io) {
+    const target = invocation.positionals[0];
+    const html = invocation.values.get('html');
+    if (!target)
+        throw usageError(`Which transcript? ${WHAT_TO_GIVE}`);
+    if (!(await (0,promises_.stat)(target).catch(() => undefined))) {
+        throw usageError(`${target} does not exist. ${WHAT_TO_GIVE}`);
     }
-    let loaded;
-    try {
-        loaded = await loadTranscript(options.target);
-    }
-    catch (error) {
-        if (error instanceof TranscriptNotFoundError) {
-            io.stderr(error.message);
-            return 2;
-        }
-        throw error;
-    }
+    if (html !== undefined)
+        await checkReportPath(html);
+    const loaded = await load(target);
     const audit = parseTranscript(loaded.text);
+    refuseNonTranscript(audit, loaded);
     // The reader shows what it can of a tampered transcript, but says so first.
     const chain = verifyChain(loaded.text);
     if (chain.status === 'broken')
         io.stderr(`⚠️ ${describeVerdict(chain, loaded.source)}`);
-    if (options.html) {
-        await (0,promises_.writeFile)(options.html, renderHtmlReport(audit));
-        io.stderr(`Wrote ${options.html}`);
+    if (html !== undefined) {
+        await (0,promises_.writeFile)(html, renderHtmlReport(audit)).catch((error) => {
+            throw fileError(`--html ${html}: the report cannot be written (${transcript_command_describe(error)}).`);
+        });
+        io.stderr(`Wrote ${html}`);
     }
-    io.stdout(options.json ? JSON.stringify(auditSummary(audit), null, 2) : renderTerminalSummary(audit, loaded.source));
-    return 0;
+    io.stdout(invocation.switches.has('json')
+        ? JSON.stringify(auditSummary(audit), null, 2)
+        : renderTerminalSummary(audit, loaded.source));
+    return EXIT.success;
+}
+async function load(target) {
+    try {
+        return await loadTranscript(target);
+    }
+    catch (error) {
+        if (error instanceof TranscriptNotFoundError)
+            throw fileError(`${error.message} ${WHAT_TO_GIVE}`);
+        throw fileError(`${target} cannot be read (${transcript_command_describe(error)}).`);
+    }
+}
+/**
+ * A transcript has events (JSON lines with a type) and says which run it is or what the turns were.
+ * Anything else (a package.json, a log) is refused rather than summarised as an empty run.
+ */
+function refuseNonTranscript(audit, loaded) {
+    const events = audit.lineCount - audit.skippedLines.length;
+    if (events > 0 && (audit.runId !== undefined || audit.timeline.length > 0))
+        return;
+    const first = audit.skippedLines[0];
+    const detail = audit.lineCount === 0
+        ? 'it is empty'
+        : events === 0
+            ? `none of its ${audit.lineCount} lines is a transcript event${first ? ` (line ${first.line}: ${first.reason})` : ''}`
+            : 'it has no run_start event and no turns';
+    throw fileError(`${loaded.source} is not a compact-agent transcript: ${detail}. ${WHAT_TO_GIVE}`);
+}
+/** Checked before the transcript is read, so a typo in --html does not cost a parse first. */
+async function checkReportPath(file) {
+    const info = await (0,promises_.stat)(file).catch(() => undefined);
+    if (info?.isDirectory())
+        throw fileError(`--html ${file}: this is a folder; give a file name, e.g. report.html.`);
+    const folder = external_node_path_default().dirname(external_node_path_default().resolve(file));
+    const parent = await (0,promises_.stat)(folder).catch(() => undefined);
+    if (!parent?.isDirectory()) {
+        throw fileError(`--html ${file}: the folder ${folder} does not exist. Create it or choose another path.`);
+    }
+}
+function transcript_command_describe(error) {
+    const code = error?.code;
+    if (code === 'EACCES' || code === 'EPERM')
+        return 'permission denied';
+    if (code === 'EROFS')
+        return 'read-only file system';
+    if (code === 'EISDIR')
+        return 'it is a folder';
+    return error instanceof Error ? error.message : String(error);
 }
 
 ;// CONCATENATED MODULE: ./src/cli/verify-command.ts
@@ -67765,57 +68056,137 @@ async function verifyCommand(options, io) {
     io.stderr(message);
     return 1;
 }
+const VERIFY_HELP = `Usage: compact-agent transcript verify PATH [--head HASH]
+
+Checks the hash chain of a run's transcript: every line carries the hash of the line before it, so a
+line rewritten, removed, moved or inserted breaks the chain there. With --head (the transcript head in
+the run's report, or its transcript_head output) it also checks that nothing was cut from the end.
+PATH is a run folder, a transcript.jsonl, a .transcripts folder (its newest run) or the artifact zip.
+
+Flags:
+  --head HASH   the 64-character head hash from the report
+  -h, --help    show this help
+
+Examples:
+  compact-agent transcript verify .transcripts
+  compact-agent transcript verify agent-transcripts-4242-1.zip --head 3f5c…(64 hex characters)
+
+Exit codes: 0 intact, 1 tampered, truncated or without a chain (the first bad line is named), 2 bad use.`;
+const VERIFY_COMMAND = {
+    name: 'transcript verify',
+    summary: "check a transcript's hash chain (and its head, from the report)",
+    help: VERIFY_HELP,
+    stringFlags: ['head'],
+    booleanFlags: [],
+    maxPositionals: 1,
+    execute: (invocation, io) => verifyCommand({ target: invocation.positionals[0], head: invocation.values.get('head') }, io)
+};
+
+;// CONCATENATED MODULE: ./src/cli/commands.ts
+
+
+
+/** Every command of the CLI. A new command or subcommand is one more entry here. */
+const CLI_COMMANDS = [RUN_COMMAND, TRANSCRIPT_COMMAND, VERIFY_COMMAND];
+
+;// CONCATENATED MODULE: ./package.json
+const package_namespaceObject = {"rE":"0.1.0"};
+;// CONCATENATED MODULE: ./src/cli/version.ts
+// Bundled by ncc into dist/cli/index.js, so the version is the one the build was made from.
+
+const CLI_VERSION = package_namespaceObject.rE;
+
+;// CONCATENATED MODULE: ./src/cli/help.ts
+
+/** `compact-agent help`: the commands, the environment and the exit codes. */
+function generalHelp(commands) {
+    const width = Math.max(...commands.map((command) => command.name.length)) + 2;
+    const lines = commands.map((command) => `  ${command.name.padEnd(width)}${command.summary}`);
+    return `compact-agent ${CLI_VERSION}: a long, headless Claude coding agent that forgets strategically.
+
+Usage: compact-agent <command> [flags]
+
+Commands:
+${lines.join('\n')}
+  ${'help'.padEnd(width)}this help; compact-agent help <command> (or <command> --help) for one command
+
+Flags of every command: -h/--help, -V/--version, --debug (stack trace of an unexpected error).
+Environment: ANTHROPIC_API_KEY (required by run), ANTHROPIC_BASE_URL (a gateway or a fake server).
+
+Examples:
+  compact-agent run --repo ../my-project --prompt "Make the failing test pass"
+  compact-agent transcript ../my-project/.transcripts --html report.html
+
+Exit codes: 0 success, 1 the run ended without success, 2 usage error (a command, flag or value is
+wrong; nothing was started), 3 a file could not be used (not a transcript, unwritable report),
+4 unexpected internal error.`;
+}
+
+;// CONCATENATED MODULE: ./src/cli/main.ts
+
+
+
+
+
+/**
+ * The whole CLI as a function: parse, dispatch, map every failure to one paragraph and an exit
+ * code. A stack trace is shown only for an unexpected error, and only with --debug.
+ */
+async function runCli(argv, io, commands = CLI_COMMANDS) {
+    const debug = wantsDebug(argv);
+    let label = 'compact-agent';
+    try {
+        const parsed = parseCommandLine(argv, commands);
+        if (parsed.kind === 'version') {
+            io.stdout(CLI_VERSION);
+            return EXIT.success;
+        }
+        if (parsed.kind === 'help') {
+            io.stdout(parsed.command ? parsed.command.help : generalHelp(commands));
+            // Bare `compact-agent` is a usage error; asking for help is not.
+            return argv.length === 0 ? EXIT.usage : EXIT.success;
+        }
+        const { command, invocation } = parsed;
+        label = `compact-agent ${command.name}`;
+        if (invocation.switches.has('version')) {
+            io.stdout(CLI_VERSION);
+            return EXIT.success;
+        }
+        if (invocation.switches.has('help')) {
+            io.stdout(command.help);
+            return EXIT.success;
+        }
+        return await command.execute(invocation, io);
+    }
+    catch (error) {
+        if (error instanceof CliError) {
+            io.stderr(`${label}: ${error.message}`);
+            if (debug && error.stack)
+                io.stderr(error.stack);
+            return error.exitCode;
+        }
+        const message = error instanceof Error ? error.message : String(error);
+        io.stderr(`${label} stopped on an unexpected error: ${message.split('\n')[0]} ` +
+            (debug ? '' : 'Run it again with --debug to see where, and report it with that output.'));
+        if (debug)
+            io.stderr(error instanceof Error && error.stack ? error.stack : String(error));
+        return EXIT.internal;
+    }
+}
 
 ;// CONCATENATED MODULE: ./src/cli/index.ts
 
-
-
-
-/** The CLI entry point: parse, dispatch, set the exit code. Ctrl-C ends the run cleanly. */
-async function main(argv) {
-    let args;
-    try {
-        args = parseCliArguments(argv);
-    }
-    catch (error) {
-        process.stderr.write(`${error.message}\n\n${CLI_USAGE}\n`);
-        return 2;
-    }
-    if (args.help || args.command === undefined) {
-        process.stdout.write(`${CLI_USAGE}\n`);
-        return args.help ? 0 : 2;
-    }
-    if (args.command === 'transcript' && args.positionals[0] === 'verify') {
-        return verifyCommand({ target: args.positionals[1], head: args.values.get('head') }, {
-            stdout: (text) => process.stdout.write(`${text}\n`),
-            stderr: (text) => process.stderr.write(`${text}\n`)
-        });
-    }
-    if (args.command === 'transcript') {
-        return transcriptCommand({ target: args.positionals[0], json: args.json, html: args.values.get('html') }, {
-            stdout: (text) => process.stdout.write(`${text}\n`),
-            stderr: (text) => process.stderr.write(`${text}\n`),
-            env: process.env
-        });
-    }
-    if (args.command !== 'run') {
-        process.stderr.write(`Unknown command "${args.command}".\n\n${CLI_USAGE}\n`);
-        return 2;
-    }
-    const cancel = new AbortController();
-    process.once('SIGINT', () => cancel.abort());
-    process.once('SIGTERM', () => cancel.abort());
-    return runCommand(args.values, {
-        stdout: (text) => process.stdout.write(`${text}\n`),
-        stderr: (text) => process.stderr.write(`${text}\n`),
-        env: process.env,
-        signal: cancel.signal
-    });
-}
-main(process.argv.slice(2)).then((code) => {
+// The CLI's entry point: Ctrl-C ends a run cleanly (the transcript records it), then the exit code
+// is set (exit-codes.ts; the README lists them). runCli turns every error into a message and a code.
+const cancel = new AbortController();
+process.once('SIGINT', () => cancel.abort());
+process.once('SIGTERM', () => cancel.abort());
+void runCli(process.argv.slice(2), {
+    stdout: (text) => process.stdout.write(`${text}\n`),
+    stderr: (text) => process.stderr.write(`${text}\n`),
+    env: process.env,
+    signal: cancel.signal
+}).then((code) => {
     process.exitCode = code;
-}, (error) => {
-    process.stderr.write(`compact-agent failed: ${error instanceof Error ? error.stack : String(error)}\n`);
-    process.exitCode = 1;
 });
 
