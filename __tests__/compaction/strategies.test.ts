@@ -10,7 +10,7 @@ import {
 } from '../../src/compaction/summary.js';
 import { TokenMeter } from '../../src/compaction/token-meter.js';
 import { emptyWorkLedger, recordWork, renderWorkLedger } from '../../src/compaction/work-ledger.js';
-import { autoCompactThreshold, compactionSettings } from '../../src/compaction/settings.js';
+import { autoCompactThreshold, compactionSettings, defaultThreshold } from '../../src/compaction/settings.js';
 import { call, calls, codeText, result, results, user } from '../support/history-builders.js';
 
 describe('spill', () => {
@@ -73,10 +73,12 @@ describe('work ledger', () => {
       )
     ];
     recordWork(ledger, history, 7);
+    // A failure keeps the first lines of its output: where it failed is what a later step needs.
     expect(ledger.failedCommands).toEqual([
-      { command: 'npm test', exit: '1', turn: 7 },
-      { command: 'sleep 999', exit: 'timeout', turn: 7 }
+      { command: 'npm test', exit: '1', turn: 7, head: '# pass 5\n# fail 1' },
+      { command: 'sleep 999', exit: 'timeout', turn: 7, head: 'timed out (killed)' }
     ]);
+    expect(renderWorkLedger(ledger, undefined)).toContain('`npm test` → exit 1\n    # pass 5\n    # fail 1');
     expect(ledger.latestTest).toMatchObject({ command: 'npm test', exit: '0', tail: '# pass 6\n# fail 0' });
     expect([...ledger.filesWritten]).toEqual(['src/x.ts']);
     expect(ledger.recentReads).toEqual(['src/x.ts']);
@@ -281,14 +283,22 @@ describe('settings', () => {
     ).toBe(90_000);
   });
 
-  it('caps the default threshold at 30k, where the benchmark found carrying the history costs more than compacting', () => {
-    const sonnet = compactionSettings({ contextWindow: 200_000, maxOutputTokens: 16_384 });
-    expect(sonnet.thresholdTokens).toBe(30_000);
-    // Micro keeps 4 and clears in batches of 10k (at most half the threshold); tail and files get 15% of it.
+  it('derives the default threshold from the window and the price of cache reads (the rule the bench chose)', () => {
+    // r = 0.1 (Haiku 4.5, Sonnet 4.x): 30k; r = 0.05 (Sonnet 5.5, Opus 5.5): 40k; r = 0.025 (Fable 5.1): 60k.
+    expect(defaultThreshold(200_000, 16_384, 0.1)).toBe(30_000);
+    expect(defaultThreshold(1_000_000, 16_384, 0.05)).toBe(40_000);
+    expect(defaultThreshold(1_000_000, 16_384, 0.025)).toBe(60_000);
+    const sonnet = compactionSettings({
+      contextWindow: 1_000_000,
+      maxOutputTokens: 16_384,
+      cacheReadRatio: 0.05
+    });
+    expect(sonnet.thresholdTokens).toBe(40_000);
+    // Micro keeps 4 and clears in batches of half the threshold; tail and files get 15% of it.
     expect(sonnet.micro.keepRecent).toBe(4);
-    expect(sonnet.micro.clearAtLeast).toBe(10_000);
-    expect(sonnet.keepTailTokens).toBe(4_500);
-    expect(sonnet.maxRestoredTokens).toBe(4_500);
+    expect(sonnet.micro.clearAtLeast).toBe(20_000);
+    expect(sonnet.keepTailTokens).toBe(6_000);
+    expect(sonnet.maxRestoredTokens).toBe(6_000);
     // A window whose own formula is lower keeps it.
     const small = compactionSettings({ contextWindow: 40_000, maxOutputTokens: 16_384 });
     expect(small.thresholdTokens).toBe(20_000);

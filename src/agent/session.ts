@@ -144,6 +144,7 @@ export function defaultCompactor(
     compactionSettings({
       contextWindow: config.modelSpec.contextWindow,
       maxOutputTokens: config.maxOutputTokens,
+      cacheReadRatio: config.modelSpec.prices.cacheReadPerMTok / config.modelSpec.prices.inputPerMTok,
       ...config.compaction,
       ...overrides
     }),

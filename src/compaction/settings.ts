@@ -37,15 +37,13 @@ export interface CompactionSettings {
 }
 
 /**
- * Production numbers from ../shared/notes/compaction.md, tuned by `npm run bench` (BENCHMARKS.md):
- * the threshold is capped at 30k, micro keeps 4 results and clears in batches of 10k. On the
- * 1,000-turn workload that cost $12.03 against $35.90 with the notes' numbers (171k, keep 8, 20k).
+ * Defaults chosen on `npm run bench` with its need model (BENCHMARKS.md, "Choosing the threshold"):
+ * keep 4 results, clear in batches of half the threshold, and the threshold from the rule below.
  */
 export const COMPACTION_DEFAULTS = {
-  /** Past this, carrying the history costs more in cache reads than a summary costs to write. */
-  thresholdCapTokens: 30_000,
+  /** The threshold at a cache-read price of 0.1x input; it grows as reads get cheaper (see below). */
+  thresholdAtTenthReads: 30_000,
   microKeepRecent: 4,
-  microClearAtLeast: 10_000,
   microMinResultTokens: 250,
   keepTailTokens: 20_000,
   restoreRecentFiles: 5,
@@ -62,6 +60,26 @@ export function autoCompactThreshold(contextWindow: number, maxOutputTokens: num
   return Math.max(formula, Math.floor(contextWindow / 2));
 }
 
+/**
+ * The default threshold, a rule over the window and the prices: carrying a context of C tokens costs
+ * about r·C per turn in cache reads (r = cache-read price / input price), and a compaction costs a
+ * summary plus re-reads of what it dropped, so the best threshold grows like 1/sqrt(r). Measured:
+ * 30k at r = 0.1 (Haiku 4.5, Sonnet 4.x, Opus 4.x/5), 40k at 0.05 (Sonnet 5.5, Opus 5.5), and the
+ * rule gives 60k at 0.025 (Fable 5.1). Larger thresholds cost more on the bench (0.96x the reference
+ * at 100k, 1.8x at 300k) and lost no more needs once the ledger keeps failures' output. Capped by
+ * the window's own room for a summary.
+ */
+export function defaultThreshold(
+  contextWindow: number,
+  maxOutputTokens: number,
+  cacheReadRatio: number
+): number {
+  const ratio = cacheReadRatio > 0 ? cacheReadRatio : 0.1;
+  const byPrice =
+    Math.floor((COMPACTION_DEFAULTS.thresholdAtTenthReads * Math.sqrt(0.1 / ratio)) / 5_000) * 5_000;
+  return Math.min(autoCompactThreshold(contextWindow, maxOutputTokens), byPrice);
+}
+
 /** What users tune (the action's compaction inputs); everything else is derived. */
 export interface CompactionTunables {
   readonly thresholdTokens?: number;
@@ -76,6 +94,8 @@ export interface CompactionTunables {
 export interface CompactionOptions extends CompactionTunables {
   readonly contextWindow: number;
   readonly maxOutputTokens: number;
+  /** Cache-read price over input price (0.05 on Sonnet 5.5); 0.1 when not given. */
+  readonly cacheReadRatio?: number;
   readonly layers?: { readonly micro: boolean; readonly auto: boolean };
   readonly summaryPrefixReuse?: boolean;
 }
@@ -84,10 +104,7 @@ export interface CompactionOptions extends CompactionTunables {
 export function compactionSettings(options: CompactionOptions): CompactionSettings {
   const threshold =
     options.thresholdTokens ??
-    Math.min(
-      autoCompactThreshold(options.contextWindow, options.maxOutputTokens),
-      COMPACTION_DEFAULTS.thresholdCapTokens
-    );
+    defaultThreshold(options.contextWindow, options.maxOutputTokens, options.cacheReadRatio ?? 0.1);
   const scaled = (value: number, share: number) => Math.min(value, Math.floor(threshold * share));
   return {
     contextWindow: options.contextWindow,
@@ -96,7 +113,8 @@ export function compactionSettings(options: CompactionOptions): CompactionSettin
     minSavingsTokens: scaled(COMPACTION_DEFAULTS.minSavingsTokens, 0.1),
     micro: {
       keepRecent: options.microKeepRecent ?? COMPACTION_DEFAULTS.microKeepRecent,
-      clearAtLeast: options.microClearAtLeast ?? scaled(COMPACTION_DEFAULTS.microClearAtLeast, 0.5),
+      // Half the threshold: batches big enough that the cached prefix holds between them.
+      clearAtLeast: options.microClearAtLeast ?? Math.floor(threshold / 2),
       minResultTokens: scaled(COMPACTION_DEFAULTS.microMinResultTokens, 0.01),
       preserveTools: options.microPreserveTools ?? []
     },

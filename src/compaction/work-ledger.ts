@@ -2,7 +2,10 @@ import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import { toolExchangesFrom, toolResultText } from './history.js';
 
 const TEST_COMMAND = /\b(test|tests|jest|vitest|mocha|pytest|go test|cargo test|npm t\b|node --test)\b/;
-const MAX_FAILED_COMMANDS = 10;
+/** Failed commands kept (oldest dropped): the bench's needs reach 400+ turns back, a failure every ~40. */
+const MAX_FAILED_COMMANDS = 30;
+/** Lines of a failed command's output kept with it: where it failed is what a later step needs. */
+const FAILURE_LINES = 3;
 const MAX_RECENT_READS = 20;
 
 export interface CommandOutcome {
@@ -12,6 +15,8 @@ export interface CommandOutcome {
   readonly turn: number;
   /** The last lines of the output, for the latest test run only. */
   readonly tail?: string;
+  /** The first lines of the output of a failed command (stderr when there is any): where it failed. */
+  readonly head?: string;
 }
 
 /**
@@ -58,7 +63,7 @@ export function recordWork(ledger: WorkLedger, history: readonly MessageParam[],
     if (exit === undefined) continue;
     const command = input.command.trim();
     if (exit !== '0') {
-      ledger.failedCommands.push({ command, exit, turn });
+      ledger.failedCommands.push({ command, exit, turn, head: firstLines(text, FAILURE_LINES) });
       if (ledger.failedCommands.length > MAX_FAILED_COMMANDS) ledger.failedCommands.shift();
     }
     if (TEST_COMMAND.test(command)) ledger.latestTest = { command, exit, turn, tail: lastLines(text, 6) };
@@ -70,10 +75,26 @@ function noteRecentRead(ledger: WorkLedger, path: string): void {
   ledger.recentReads = [...ledger.recentReads.filter((seen) => seen !== path), path].slice(-MAX_RECENT_READS);
 }
 
-/** The last lines of a bash result's stdout (or of its stderr when stdout is empty). */
-function lastLines(text: string, count: number): string {
+/** The first lines of a failed command's stderr (or of its stdout when stderr is empty), each capped. */
+function firstLines(text: string, count: number): string {
+  const { stdout, stderr } = streamsOf(text);
+  return (stderr.trim() !== '' ? stderr : stdout)
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .slice(0, count)
+    .map((line) => (line.length > 200 ? `${line.slice(0, 199)}…` : line))
+    .join('\n');
+}
+
+function streamsOf(text: string): { stdout: string; stderr: string } {
   const [, afterStdout = text] = text.split('--- stdout ---\n');
   const [stdout = '', stderr = ''] = afterStdout.split('--- stderr ---');
+  return { stdout, stderr };
+}
+
+/** The last lines of a bash result's stdout (or of its stderr when stdout is empty). */
+function lastLines(text: string, count: number): string {
+  const { stdout, stderr } = streamsOf(text);
   const source = stdout.trim() !== '' ? stdout : stderr;
   return source
     .split('\n')
@@ -91,7 +112,9 @@ export function renderWorkLedger(ledger: WorkLedger, changedFiles: readonly stri
   lines.push('Commands that failed (oldest first):');
   lines.push(
     ...(ledger.failedCommands.length > 0
-      ? ledger.failedCommands.map((c) => `- turn ${c.turn}: \`${c.command}\` → exit ${c.exit}`)
+      ? ledger.failedCommands.map(
+          (c) => `- turn ${c.turn}: \`${c.command}\` → exit ${c.exit}${c.head ? `\n${indent(c.head)}` : ''}`
+        )
       : ['- none'])
   );
   const test = ledger.latestTest;
