@@ -12083,15 +12083,13 @@ class CompactionRun {
 
 ;// CONCATENATED MODULE: ./src/compaction/settings.ts
 /**
- * Production numbers from ../shared/notes/compaction.md, tuned by `npm run bench` (BENCHMARKS.md):
- * the threshold is capped at 30k, micro keeps 4 results and clears in batches of 10k. On the
- * 1,000-turn workload that cost $12.03 against $35.90 with the notes' numbers (171k, keep 8, 20k).
+ * Defaults chosen on `npm run bench` with its need model (BENCHMARKS.md, "Choosing the threshold"):
+ * keep 4 results, clear in batches of half the threshold, and the threshold from the rule below.
  */
 const COMPACTION_DEFAULTS = {
-    /** Past this, carrying the history costs more in cache reads than a summary costs to write. */
-    thresholdCapTokens: 30_000,
+    /** The threshold at a cache-read price of 0.1x input; it grows as reads get cheaper (see below). */
+    thresholdAtTenthReads: 30_000,
     microKeepRecent: 4,
-    microClearAtLeast: 10_000,
     microMinResultTokens: 250,
     keepTailTokens: 20_000,
     restoreRecentFiles: 5,
@@ -12106,10 +12104,24 @@ function autoCompactThreshold(contextWindow, maxOutputTokens) {
     const formula = contextWindow - Math.min(maxOutputTokens, 20_000) - 13_000;
     return Math.max(formula, Math.floor(contextWindow / 2));
 }
+/**
+ * The default threshold, a rule over the window and the prices: carrying a context of C tokens costs
+ * about r·C per turn in cache reads (r = cache-read price / input price), and a compaction costs a
+ * summary plus re-reads of what it dropped, so the best threshold grows like 1/sqrt(r). Measured:
+ * 30k at r = 0.1 (Haiku 4.5, Sonnet 4.x, Opus 4.x/5), 40k at 0.05 (Sonnet 5.5, Opus 5.5), and the
+ * rule gives 60k at 0.025 (Fable 5.1). Larger thresholds cost more on the bench (0.96x the reference
+ * at 100k, 1.8x at 300k) and lost no more needs once the ledger keeps failures' output. Capped by
+ * the window's own room for a summary.
+ */
+function defaultThreshold(contextWindow, maxOutputTokens, cacheReadRatio) {
+    const ratio = cacheReadRatio > 0 ? cacheReadRatio : 0.1;
+    const byPrice = Math.floor((COMPACTION_DEFAULTS.thresholdAtTenthReads * Math.sqrt(0.1 / ratio)) / 5_000) * 5_000;
+    return Math.min(autoCompactThreshold(contextWindow, maxOutputTokens), byPrice);
+}
 /** Fills in every setting from the few the user can set. Floors scale down with small thresholds. */
 function compactionSettings(options) {
     const threshold = options.thresholdTokens ??
-        Math.min(autoCompactThreshold(options.contextWindow, options.maxOutputTokens), COMPACTION_DEFAULTS.thresholdCapTokens);
+        defaultThreshold(options.contextWindow, options.maxOutputTokens, options.cacheReadRatio ?? 0.1);
     const scaled = (value, share) => Math.min(value, Math.floor(threshold * share));
     return {
         contextWindow: options.contextWindow,
@@ -12118,7 +12130,8 @@ function compactionSettings(options) {
         minSavingsTokens: scaled(COMPACTION_DEFAULTS.minSavingsTokens, 0.1),
         micro: {
             keepRecent: options.microKeepRecent ?? COMPACTION_DEFAULTS.microKeepRecent,
-            clearAtLeast: options.microClearAtLeast ?? scaled(COMPACTION_DEFAULTS.microClearAtLeast, 0.5),
+            // Half the threshold: batches big enough that the cached prefix holds between them.
+            clearAtLeast: options.microClearAtLeast ?? Math.floor(threshold / 2),
             minResultTokens: scaled(COMPACTION_DEFAULTS.microMinResultTokens, 0.01),
             preserveTools: options.microPreserveTools ?? []
         },
@@ -12354,7 +12367,10 @@ class TokenMeter {
 ;// CONCATENATED MODULE: ./src/compaction/work-ledger.ts
 
 const TEST_COMMAND = /\b(test|tests|jest|vitest|mocha|pytest|go test|cargo test|npm t\b|node --test)\b/;
-const MAX_FAILED_COMMANDS = 10;
+/** Failed commands kept (oldest dropped): the bench's needs reach 400+ turns back, a failure every ~40. */
+const MAX_FAILED_COMMANDS = 30;
+/** Lines of a failed command's output kept with it: where it failed is what a later step needs. */
+const FAILURE_LINES = 3;
 const MAX_RECENT_READS = 20;
 function emptyWorkLedger() {
     return {
@@ -12385,7 +12401,7 @@ function recordWork(ledger, history, turn) {
             continue;
         const command = input.command.trim();
         if (exit !== '0') {
-            ledger.failedCommands.push({ command, exit, turn });
+            ledger.failedCommands.push({ command, exit, turn, head: firstLines(text, FAILURE_LINES) });
             if (ledger.failedCommands.length > MAX_FAILED_COMMANDS)
                 ledger.failedCommands.shift();
         }
@@ -12397,10 +12413,24 @@ function recordWork(ledger, history, turn) {
 function noteRecentRead(ledger, path) {
     ledger.recentReads = [...ledger.recentReads.filter((seen) => seen !== path), path].slice(-MAX_RECENT_READS);
 }
-/** The last lines of a bash result's stdout (or of its stderr when stdout is empty). */
-function lastLines(text, count) {
+/** The first lines of a failed command's stderr (or of its stdout when stderr is empty), each capped. */
+function firstLines(text, count) {
+    const { stdout, stderr } = streamsOf(text);
+    return (stderr.trim() !== '' ? stderr : stdout)
+        .split('\n')
+        .filter((line) => line.trim() !== '')
+        .slice(0, count)
+        .map((line) => (line.length > 200 ? `${line.slice(0, 199)}…` : line))
+        .join('\n');
+}
+function streamsOf(text) {
     const [, afterStdout = text] = text.split('--- stdout ---\n');
     const [stdout = '', stderr = ''] = afterStdout.split('--- stderr ---');
+    return { stdout, stderr };
+}
+/** The last lines of a bash result's stdout (or of its stderr when stdout is empty). */
+function lastLines(text, count) {
+    const { stdout, stderr } = streamsOf(text);
     const source = stdout.trim() !== '' ? stdout : stderr;
     return source
         .split('\n')
@@ -12416,7 +12446,7 @@ function renderWorkLedger(ledger, changedFiles) {
     lines.push(...(files.length > 0 ? files.map((file) => `- ${file.trim()}`) : ['- none']));
     lines.push('Commands that failed (oldest first):');
     lines.push(...(ledger.failedCommands.length > 0
-        ? ledger.failedCommands.map((c) => `- turn ${c.turn}: \`${c.command}\` → exit ${c.exit}`)
+        ? ledger.failedCommands.map((c) => `- turn ${c.turn}: \`${c.command}\` → exit ${c.exit}${c.head ? `\n${indent(c.head)}` : ''}`)
         : ['- none']));
     const test = ledger.latestTest;
     lines.push(test
@@ -65819,6 +65849,7 @@ function defaultCompactor(parts, now, overrides = {}) {
     return new CompactionPipeline(compactionSettings({
         contextWindow: config.modelSpec.contextWindow,
         maxOutputTokens: config.maxOutputTokens,
+        cacheReadRatio: config.modelSpec.prices.cacheReadPerMTok / config.modelSpec.prices.inputPerMTok,
         ...config.compaction,
         ...overrides
     }), { model: parts.model, requests: parts.requests, prices: config.modelSpec.prices, store: parts.store, now });
@@ -67807,7 +67838,7 @@ function renderTerminalSummary(audit, source) {
     const lines = [
         `Transcript: ${source}`,
         `Run ${audit.runId ?? '?'} · ${audit.model ?? '?'} · ${audit.stopReason ?? 'no end recorded'} · ${audit.turns} turns · ${audit.durationMs === undefined ? '?' : `${(audit.durationMs / 1000).toFixed(1)} s`}`,
-        `Task: ${firstLines(audit.task ?? '(not recorded)', 3)}`,
+        `Task: ${terminal_summary_firstLines(audit.task ?? '(not recorded)', 3)}`,
         ...(audit.error ? [`Error: ${audit.error}`] : []),
         `Tokens: input ${n(u.input)} · cache write ${n(u.cache_write)} · cache read ${n(u.cache_read)} · output ${n(u.output)} · cost $${audit.costUsd.toFixed(4)}`,
         '',
@@ -67826,7 +67857,7 @@ function renderTerminalSummary(audit, source) {
     }
     return lines.join('\n');
 }
-function firstLines(text, count) {
+function terminal_summary_firstLines(text, count) {
     const lines = text.split('\n');
     return lines.slice(0, count).join('\n      ') + (lines.length > count ? ' …' : '');
 }
