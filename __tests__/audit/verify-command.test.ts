@@ -98,6 +98,20 @@ describe('verifyCommand', () => {
     expect(a.err.join('\n')).toContain('--head must be the 64-character lowercase hex hash');
   });
 
+  it('does not call an empty file or a file of something else intact or unchained', async () => {
+    const folder = createTempDir('not-transcripts-');
+    const empty = path.join(folder, 'empty.jsonl');
+    const foreign = path.join(folder, 'events.jsonl');
+    writeFileSync(empty, '');
+    writeFileSync(foreign, 'hello\n{"a":1}\n');
+    const a = io();
+    expect(await verifyCommand({ target: empty, head: undefined }, a.io)).toBe(1);
+    expect(await verifyCommand({ target: foreign, head: undefined }, a.io)).toBe(1);
+    expect(a.err.join('\n')).toContain('is not a compact-agent transcript: the file is empty');
+    expect(a.err.join('\n')).toContain('is not a compact-agent transcript: line 1 is not a transcript event');
+    expect(a.out).toEqual([]);
+  });
+
   it('the downloaded artifact zip, as the action uploads it, verifies against the head', async () => {
     const { runDir, writer } = recordedRun();
     const fake = await startFakeArtifacts();

@@ -95,7 +95,16 @@ describe('compact-agent run checks every flag before any model call', () => {
     {
       what: 'an unknown model without its prices',
       args: () => ['--repo', repo.root, '--prompt', 'x', '--model', 'gpt-9'],
-      says: ['Unknown model "gpt-9"', '--context-window, --input-price-per-mtok and --output-price-per-mtok']
+      says: [
+        'Unknown model "gpt-9"',
+        'current: claude-sonnet-5-5',
+        '--context-window, --input-price-per-mtok and --output-price-per-mtok'
+      ]
+    },
+    {
+      what: 'an effort the model does not have',
+      args: () => ['--repo', repo.root, '--prompt', 'x', '--effort', 'extreme'],
+      says: ['--effort must be one of low, medium, high, xhigh, max for claude-sonnet-5-5, got "extreme".']
     },
     {
       what: 'an unknown flag',

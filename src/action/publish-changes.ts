@@ -1,11 +1,9 @@
-import path from 'node:path';
 import type { PullRequestType } from '../config/github-inputs.js';
 import type { GitHubApi } from '../github/github-api.js';
 import type { ChangesOutcome } from '../github/report.js';
 import { fitSections, MAX_BODY_CHARS } from '../github/fit-body.js';
 import { quoteBlock } from '../github/neutralize.js';
 import type { GitIdentity, GitRepository } from '../git/repository.js';
-import { replaceFile } from '../security/file-identity.js';
 import type { WorkTarget } from './work-target.js';
 
 export interface CoAuthor {
@@ -130,8 +128,7 @@ async function send(
       };
     }
     if (target.kind === 'fork') {
-      // A new file, not whatever the agent left at that name (a symlink to a runner file, say).
-      replaceFile(path.join(options.runDir, 'changes.patch'), patch, 0o644);
+      // The patch stays in memory: the artifact stages it from there (the run folder is the agent's to break).
       return {
         kind: 'patch',
         reason: `the pull request comes from the fork ${target.headRepo}`,

@@ -12,6 +12,7 @@ import { checkRepoFolder } from './repo-check.js';
 /** Flags read by the shared input validation (config/inputs.ts), spelled `--max-turns` for `max_turns`. */
 const CONFIG_FLAGS = [
   'model',
+  'effort',
   'max-turns',
   'timeout-minutes',
   'max-budget-usd',
@@ -20,6 +21,7 @@ const CONFIG_FLAGS = [
   'input-price-per-mtok',
   'output-price-per-mtok',
   'cache-write-price-per-mtok',
+  'cache-write-1h-price-per-mtok',
   'cache-read-price-per-mtok',
   'bash-timeout-seconds',
   'bash-env-passthrough',
@@ -47,14 +49,15 @@ Flags:
   --prompt TEXT              the task
   --prompt-file FILE         read the task from a file instead
   --transcripts DIR          where run folders go (default: <repo>/.transcripts)
-  --model NAME               model (default claude-sonnet-5-5)
+  --model NAME               model id from the catalogue (default claude-sonnet-5-5)
+  --effort LEVEL             low, medium, high, xhigh or max (default: the model's own)
   --max-turns N              stop after N model turns (default 200)
   --timeout-minutes N        stop after N minutes (default 60)
   --max-budget-usd N         stop once the run has cost N USD (default 10)
   --max-output-tokens N      max_tokens of each turn (default 16384)
   --context-window N, --input-price-per-mtok N, --output-price-per-mtok N,
-  --cache-write-price-per-mtok N, --cache-read-price-per-mtok N
-                             override the model table (needed for unknown models)
+  --cache-write-price-per-mtok N, --cache-write-1h-price-per-mtok N, --cache-read-price-per-mtok N
+                             override the catalogue (negotiated rates; needed for unknown models)
   --bash-timeout-seconds N   default timeout of a bash command (default 120)
   --bash-env-passthrough A,B extra environment variables the bash tool may see
   --api-max-retries N        retries of a failed model request (default 4)

@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import { loadTranscript, TranscriptNotFoundError } from '../audit/load-transcript.js';
 import { describeVerdict, verifyChain } from '../transcript/verify-chain.js';
 import type { CliCommand, CliIo } from './command.js';
@@ -30,15 +31,23 @@ export async function verifyCommand(
     );
     return 2;
   }
+  if (!(await stat(options.target).catch(() => undefined))) {
+    io.stderr(
+      `${options.target} does not exist. Give a run folder, a .transcripts folder, a transcript.jsonl or the downloaded artifact zip.`
+    );
+    return 2;
+  }
   let loaded;
   try {
     loaded = await loadTranscript(options.target);
   } catch (error) {
-    if (error instanceof TranscriptNotFoundError) {
-      io.stderr(error.message);
-      return 2;
-    }
-    throw error;
+    // The same codes as `compact-agent transcript`: 3 for a file that cannot be used (README, exit codes).
+    io.stderr(
+      error instanceof TranscriptNotFoundError
+        ? error.message
+        : `${options.target} cannot be read (${error instanceof Error ? error.message : String(error)}).`
+    );
+    return 3;
   }
   const verdict = verifyChain(loaded.text, options.head);
   const message = describeVerdict(verdict, loaded.source);
@@ -65,7 +74,8 @@ Examples:
   compact-agent transcript verify .transcripts
   compact-agent transcript verify agent-transcripts-4242-1.zip --head 3f5c…(64 hex characters)
 
-Exit codes: 0 intact, 1 tampered, truncated or without a chain (the first bad line is named), 2 bad use.`;
+Exit codes: 0 intact, 1 tampered, truncated, empty or not a transcript (the first bad line is named),
+2 bad use (no PATH, or it does not exist), 3 the file cannot be read.`;
 
 export const VERIFY_COMMAND: CliCommand = {
   name: 'transcript verify',

@@ -69,6 +69,8 @@ export class Summarizer {
       const attempts = gate.halfOpen ? 1 : state.settings.summaryAttempts;
       const attempt = await this.requestSummary(call, focus, before, attempts);
       run.usage = addUsage(run.usage, attempt.usage);
+      // A cancelled run ends now, with its history as it is: no fallback rebuild, no breaker count.
+      if (context.signal?.aborted) throw context.signal.reason ?? new Error('The run was cancelled.');
       if (attempt.text !== undefined) summary = { text: attempt.text, usage: attempt.usage };
       else failure = attempt.error;
       this.breaker = breakerAfter(

@@ -1,4 +1,4 @@
-import type { Effort } from './model-catalog.js';
+import { CATALOGUE_CHECKED_ON, MODEL_CATALOGUE, type Effort } from './model-catalog.js';
 import { DEFAULT_MODEL, resolveModelSpec, UnknownModelError, type ModelSpec } from './models.js';
 import type { RunLimits } from '../agent/limits.js';
 import type { CompactionTunables } from '../compaction/settings.js';
@@ -94,10 +94,12 @@ export function parseAgentConfig(
     modelSpec = resolveModelSpec(model, overrides);
   } catch (error) {
     if (!(error instanceof UnknownModelError)) throw error;
+    const current = MODEL_CATALOGUE.filter((row) => row.status === 'current').map((row) => row.id);
     problems.push(
-      `Unknown model "${model}": no context window or prices are known for it. Use a claude-sonnet-*, ` +
-        `claude-opus-* or claude-haiku-* model, or set ${name('context_window')}, ` +
-        `${name('input_price_per_mtok')} and ${name('output_price_per_mtok')}.`
+      `Unknown model "${model}": its context window and prices are not in the model catalogue ` +
+        `(checked ${CATALOGUE_CHECKED_ON}). Use a known model (current: ${current.join(', ')}), or ` +
+        `describe this one with ${name('context_window')}, ${name('input_price_per_mtok')} and ` +
+        `${name('output_price_per_mtok')}.`
     );
   }
   const maxOutputTokens = numbers.integer('max_output_tokens', INPUT_DEFAULTS.max_output_tokens);
@@ -106,7 +108,7 @@ export function parseAgentConfig(
       `${name('max_output_tokens')} is ${maxOutputTokens}, but ${model} allows at most ${modelSpec.maxOutputTokens}.`
     );
   }
-  const effort = parseEffort(read('effort'), model, modelSpec, problems);
+  const effort = parseEffort(read('effort'), name('effort'), model, modelSpec, problems);
   const limits: RunLimits = {
     maxTurns: numbers.integer('max_turns', INPUT_DEFAULTS.max_turns),
     timeoutMs: numbers.number('timeout_minutes', INPUT_DEFAULTS.timeout_minutes) * 60_000,
@@ -160,6 +162,7 @@ export function parseAgentConfig(
 /** An effort level the model accepts; the model's own default when the input is empty. */
 function parseEffort(
   raw: string,
+  shown: string,
   model: string,
   spec: ModelSpec | undefined,
   problems: string[]
@@ -168,12 +171,12 @@ function parseEffort(
   if (value === '' || !spec) return undefined;
   const accepted = spec.thinking.efforts;
   if (accepted.length === 0) {
-    problems.push(`effort is "${raw.trim()}", but ${model} has no effort levels: leave effort empty.`);
+    problems.push(`${shown} is "${raw.trim()}", but ${model} has no effort levels: leave ${shown} empty.`);
     return undefined;
   }
   const effort = accepted.find((level) => level === value);
   if (!effort) {
-    problems.push(`effort must be one of ${accepted.join(', ')} for ${model}, got "${raw.trim()}".`);
+    problems.push(`${shown} must be one of ${accepted.join(', ')} for ${model}, got "${raw.trim()}".`);
   }
   return effort;
 }

@@ -89,7 +89,9 @@ function unknownRow(model: string, overrides: ModelSpecOverrides): CatalogueRow 
     },
     pricedSince: '',
     minCacheableTokens: 1024,
-    thinking: { mode: 'adaptive', boundToConversation: true, efforts: [] },
+    // No thinking field for a model we know nothing of (a gateway may refuse it); thinking it still
+    // sends back is stripped after edits, which costs nothing when there is none.
+    thinking: { mode: 'manual', boundToConversation: true, efforts: [] },
     refuses: {
       forcedToolChoice: true,
       prefill: true,

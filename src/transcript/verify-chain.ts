@@ -5,7 +5,9 @@ export type ChainVerdict =
   | { readonly status: 'intact'; readonly lines: number; readonly head: string; readonly ended: boolean }
   /** Written before transcripts were chained: nothing to check. */
   | { readonly status: 'unchained'; readonly lines: number }
-  | { readonly status: 'broken'; readonly line: number; readonly reason: string; readonly lines: number };
+  | { readonly status: 'broken'; readonly line: number; readonly reason: string; readonly lines: number }
+  /** Empty, or lines that are not transcript events at all. */
+  | { readonly status: 'not_transcript'; readonly reason: string };
 
 /**
  * Walks the chain line by line: each line must name the previous line's hash as `prev`, and its own
@@ -15,12 +17,17 @@ export type ChainVerdict =
 export function verifyChain(text: string, expectedHead?: string): ChainVerdict {
   const lines = text.split('\n');
   if (lines.at(-1) === '') lines.pop();
-  if (
-    lines.length > 0 &&
-    lines.every((line) => unsealLine(line) === undefined) &&
-    expectedHead === undefined
-  ) {
-    return { status: 'unchained', lines: lines.length };
+  if (lines.length === 0) {
+    return expectedHead === undefined
+      ? { status: 'not_transcript', reason: 'the file is empty' }
+      : { status: 'broken', line: 1, reason: 'every line was removed', lines: 0 };
+  }
+  if (lines.every((line) => unsealLine(line) === undefined) && expectedHead === undefined) {
+    // Old transcripts had no chain, but were still transcript events; anything else is not one.
+    const foreign = lines.findIndex((line) => !isTranscriptEvent(line));
+    return foreign === -1
+      ? { status: 'unchained', lines: lines.length }
+      : { status: 'not_transcript', reason: `line ${foreign + 1} is not a transcript event` };
   }
   const broken = (index: number, reason: string): ChainVerdict => ({
     status: 'broken',
@@ -81,7 +88,21 @@ export function describeVerdict(verdict: ChainVerdict, source: string): string {
       }`;
     case 'unchained':
       return `${source}: this transcript has no hash chain (it was written by an older compact-agent), so it cannot be verified.`;
+    case 'not_transcript':
+      return `${source} is not a compact-agent transcript: ${verdict.reason}. Give a run folder, a transcript.jsonl, a .transcripts folder or the downloaded artifact zip.`;
     case 'broken':
       return `${source}: the transcript was tampered with or truncated. Line ${verdict.line} is the first bad line (the file has ${verdict.lines}): ${verdict.reason}.`;
+  }
+}
+
+/** A JSON object with a string `type`: what every transcript line is, chained or not. */
+function isTranscriptEvent(line: string): boolean {
+  try {
+    const value: unknown = JSON.parse(line);
+    return (
+      typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string'
+    );
+  } catch {
+    return false;
   }
 }

@@ -1,4 +1,5 @@
 import { taskOf } from '../history.js';
+import { renderWorkLedger } from '../work-ledger.js';
 import type { Summarizer } from '../summarizer.js';
 import type { CompactionStep, StepCall } from './step.js';
 
@@ -13,9 +14,12 @@ export function autoStep(summarizer: Summarizer): CompactionStep {
       const tokens = state.tokensOf(run);
       if (tokens <= settings.thresholdTokens) return;
       // A cheap upper estimate of the history after a compaction: summary budget, ledger, files, tail.
+      // Summary budget, the ledger as it is now, restored files and tail.
+      const ledger = meter.estimate(renderWorkLedger(state.work, undefined).length);
       const expectedAfter =
         meter.estimate(taskOf(run.history).length) +
-        3_000 +
+        2_000 +
+        ledger +
         settings.keepTailTokens +
         settings.maxRestoredTokens;
       if (tokens - expectedAfter < settings.minSavingsTokens) return;
