@@ -68,6 +68,14 @@ describe('compact-agent run checks every flag before any model call', () => {
       says: ['--repo', 'not a git repository', 'review and undo', 'work ledger', '--allow-non-git']
     },
     {
+      what: 'a --repo that is a folder inside a repository',
+      args: () => {
+        mkdirSync(path.join(repo.root, 'src-sub'), { recursive: true });
+        return ['--repo', path.join(repo.root, 'src-sub'), '--prompt', 'x'];
+      },
+      says: ['--repo', 'is inside the git repository', 'Give its top folder']
+    },
+    {
       what: 'a word for --max-turns',
       args: () => ['--repo', repo.root, '--prompt', 'x', '--max-turns', 'lots'],
       says: ['--max-turns must be a positive number, got "lots".']

@@ -1,6 +1,6 @@
-import { stat } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { GitRepository } from '../git/repository.js';
 import { usageError } from './exit-codes.js';
 
 /**
@@ -20,7 +20,9 @@ export async function checkRepoFolder(raw: string, allowNonGit: boolean): Promis
   if (!info.isDirectory()) {
     throw usageError(`--repo ${raw}: this is a file, not a folder. Give the project's folder, e.g. --repo .`);
   }
-  if (!allowNonGit && !(await isGitWorkTree(folder))) {
+  if (allowNonGit) return folder;
+  const top = await gitTopLevel(folder);
+  if (top === undefined) {
     throw usageError(
       `--repo ${raw}: ${folder} is not a git repository (or git is not installed). The agent edits ` +
         'files in place: git is how you review and undo what it changed, and how its work ledger lists ' +
@@ -28,13 +30,23 @@ export async function checkRepoFolder(raw: string, allowNonGit: boolean): Promis
         'to run anyway.'
     );
   }
+  if (path.resolve(top) !== (await realpath(folder))) {
+    throw usageError(
+      `--repo ${raw}: ${folder} is inside the git repository ${top}. Give its top folder ` +
+        `(--repo ${top}): the agent works on the whole repository, and git runs there.`
+    );
+  }
   return folder;
 }
 
-async function isGitWorkTree(folder: string): Promise<boolean> {
-  try {
-    return (await new GitRepository(folder).run(['rev-parse', '--is-inside-work-tree'])).trim() === 'true';
-  } catch {
-    return false;
-  }
+/**
+ * The repository's top folder, asked of git before any agent runs (so the user's own git and
+ * configuration are fine here); undefined when the folder is not in a repository.
+ */
+function gitTopLevel(folder: string): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    execFile('git', ['-C', folder, 'rev-parse', '--show-toplevel'], { timeout: 30_000 }, (error, stdout) =>
+      resolve(error ? undefined : stdout.trim())
+    );
+  });
 }
