@@ -92,6 +92,13 @@ describe('client errors: never retried', () => {
     expect(warnings).toEqual([]);
   });
 
+  it.each([409, 422, 405])('a %i is one request', async (status) => {
+    const before = pullRequests();
+    fake.failNext({ method: 'GET', path: PULL_PATH, status, times: 5 });
+    await expect(api().getPullRequest(7)).rejects.toMatchObject({ status });
+    expect(pullRequests() - before).toBe(1);
+  });
+
   it('a 403 refusal that is not a rate limit is one request', async () => {
     const before = pullRequests();
     fake.failNext({ method: 'GET', path: PULL_PATH, status: 403, times: 5 });

@@ -27,10 +27,11 @@ export const DEFAULT_RESILIENCE: ResilienceSettings = {
 };
 
 /**
- * Statuses the retry plugin leaves alone: client errors, which a retry cannot fix, and 403/429,
- * which the throttling plugin owns (it knows a rate limit from a refusal by its headers and body).
+ * Statuses the retry plugin leaves alone: every 4xx. A retry cannot fix a client error, and 403/429
+ * rate limits belong to the throttling plugin (it tells a rate limit from a refusal by its headers
+ * and body). The plugin's own list leaves 405, 409, 429 and others to be retried.
  */
-const NOT_RETRIED = [400, 401, 403, 404, 410, 422, 429, 451];
+const NOT_RETRIED = Array.from({ length: 100 }, (_, offset) => 400 + offset);
 
 /** The official plugins, in order: retry wraps the request, throttling wraps retry. */
 export const RESILIENCE_PLUGINS = [retry, throttling];
