@@ -16,7 +16,12 @@ import {
   TokenCounter
 } from '../../test-support/fake-anthropic/index.js';
 import { startFakeArtifacts, type FakeArtifacts } from '../../test-support/fake-artifacts/index.js';
-import { startFakeGitHub, stateFromPayload, type FakeGitHub } from '../../test-support/fake-github/index.js';
+import {
+  secondaryRateLimit,
+  startFakeGitHub,
+  stateFromPayload,
+  type FakeGitHub
+} from '../../test-support/fake-github/index.js';
 import { COMPACTION_REQUEST_TAG, longRunScript, realCodeSeed } from '../support/long-run-script.js';
 import { createRepoWithRemote, type RepoWithRemote } from '../support/temp-repo.js';
 import { webhookExample } from '../support/webhook-examples.js';
@@ -539,8 +544,10 @@ describe('GitHub faults during the final report', () => {
     expect(report).toContain(`Pushed to \`${branch}\`.`);
     expect(report).toMatch(/⚠️ The pull request could not be opened: .+/);
   });
+});
 
-  it('a pull request answered 500 once is retried and opened (the current sources)', async () => {
+describe('GitHub server errors and rate limits, retried by the Octokit plugins (the current sources)', () => {
+  it('a pull request answered 500 once is retried and opened', async () => {
     const { run, w } = await runScenario({
       workload: 'word-stats',
       entry: ACTION_FROM_SOURCE,
@@ -550,6 +557,21 @@ describe('GitHub faults during the final report', () => {
     expect(w.github.requestsTo('POST', /\/pulls$/).map((r) => r.status)).toEqual([500, 201]);
     expect(w.github.createdPulls).toHaveLength(1);
     expect(run.outputs.pr_url).toBeDefined();
+  });
+
+  it('a secondary rate limit on the first comment is waited out, with a warning in the log', async () => {
+    const comments = /\/issues\/\d+\/comments$/;
+    const { run, w } = await runScenario({
+      workload: 'word-stats',
+      entry: ACTION_FROM_SOURCE,
+      arrange: (world) => world.github.failNext(secondaryRateLimit({ method: 'POST', path: comments }, 1))
+    });
+    checkScenario(run, w, { code: 0, stopReason: 'success', faulted: 0, retryLines: 0 });
+    expect(w.github.requestsTo('POST', comments).map((r) => r.status)).toEqual([403, 201]);
+    // The tracking comment itself got through (then became the report), not a fallback comment.
+    expect(w.github.createdComments).toHaveLength(1);
+    expect(w.github.createdComments[0]!.history[0]).toContain('compact-agent is working on this');
+    expect(run.stdout).toMatch(/::warning::GitHub's secondary rate limit refused POST .*; waiting 1 s/);
   });
 });
 
