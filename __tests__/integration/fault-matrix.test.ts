@@ -3,7 +3,7 @@ import path from 'node:path';
 import { wordStatsFixer } from '../../demo/word-stats-fixer.js';
 import type { CompactionEvent } from '../../src/compaction/compactor.js';
 import type { TranscriptLine } from '../../src/transcript/events.js';
-import { runAction, type ActionRun } from '../../test-support/action-runner.js';
+import { ACTION_FROM_SOURCE, runAction, type ActionRun } from '../../test-support/action-runner.js';
 import {
   lastUserText,
   startFakeAnthropic,
@@ -16,7 +16,12 @@ import {
   TokenCounter
 } from '../../test-support/fake-anthropic/index.js';
 import { startFakeArtifacts, type FakeArtifacts } from '../../test-support/fake-artifacts/index.js';
-import { startFakeGitHub, stateFromPayload, type FakeGitHub } from '../../test-support/fake-github/index.js';
+import {
+  secondaryRateLimit,
+  startFakeGitHub,
+  stateFromPayload,
+  type FakeGitHub
+} from '../../test-support/fake-github/index.js';
 import { COMPACTION_REQUEST_TAG, longRunScript, realCodeSeed } from '../support/long-run-script.js';
 import { createRepoWithRemote, type RepoWithRemote } from '../support/temp-repo.js';
 import { webhookExample } from '../support/webhook-examples.js';
@@ -135,6 +140,8 @@ interface Setup {
   readonly inputs?: Readonly<Record<string, string>>;
   /** Faults on GitHub or the artifact service, set before the action starts. */
   readonly arrange?: (w: World) => void;
+  /** The action to run (default: the built dist/index.js). */
+  readonly entry?: readonly string[];
 }
 
 /** Runs the action on a writer's `/agent` comment, in a fresh repository with a local origin. */
@@ -187,7 +194,8 @@ async function runScenario(setup: Setup): Promise<{ run: ActionRun; w: World }> 
     workspace: repo.root,
     github,
     artifacts,
-    anthropicUrl: anthropic.url
+    anthropicUrl: anthropic.url,
+    ...(setup.entry ? { entry: setup.entry } : {})
   });
   return { run, w: world };
 }
@@ -489,11 +497,12 @@ describe('a model API fault on every try', () => {
 });
 
 describe('GitHub faults during the final report', () => {
-  it('a tracking comment that cannot be edited (PATCH 500 on every edit) is a warning; the report is posted anew', async () => {
+  // 404 (the comment was deleted), not 500: a 5xx is now retried with backoff on every edit.
+  it('a tracking comment that cannot be edited (PATCH 404 on every edit) is a warning; the report is posted anew', async () => {
     const { run, w } = await runScenario({
       workload: 'word-stats',
       arrange: (world) => {
-        world.github.failAlways({ method: 'PATCH', path: /\/issues\/comments\/\d+$/, status: 500 });
+        world.github.failAlways({ method: 'PATCH', path: /\/issues\/comments\/\d+$/, status: 404 });
       }
     });
     checkScenario(run, w, {
@@ -505,7 +514,7 @@ describe('GitHub faults during the final report', () => {
     // Every edit was tried and failed; the first comment still shows the start, and the report
     // reached the thread as a second comment.
     expect(w.github.requestsTo('PATCH', /\/issues\/comments\/\d+$/).length).toBeGreaterThanOrEqual(1);
-    expect(w.github.requestsTo('PATCH', /\/issues\/comments\/\d+$/).every((r) => r.status === 500)).toBe(
+    expect(w.github.requestsTo('PATCH', /\/issues\/comments\/\d+$/).every((r) => r.status === 404)).toBe(
       true
     );
     expect(w.github.createdComments).toHaveLength(2);
@@ -522,7 +531,8 @@ describe('GitHub faults during the final report', () => {
   ])('$title', async ({ status }) => {
     const { run, w } = await runScenario({
       workload: 'word-stats',
-      arrange: (world) => world.github.failNext({ method: 'POST', path: /\/pulls$/, status })
+      // Every attempt: a single 5xx is retried (the next test).
+      arrange: (world) => world.github.failAlways({ method: 'POST', path: /\/pulls$/, status })
     });
     checkScenario(run, w, { code: 0, stopReason: 'success', faulted: 0, retryLines: 0 });
     const branch = run.outputs.branch_name!;
@@ -533,6 +543,35 @@ describe('GitHub faults during the final report', () => {
     const report = w.github.createdComments[0]!.body;
     expect(report).toContain(`Pushed to \`${branch}\`.`);
     expect(report).toMatch(/⚠️ The pull request could not be opened: .+/);
+  });
+});
+
+describe('GitHub server errors and rate limits, retried by the Octokit plugins (the current sources)', () => {
+  it('a pull request answered 500 once is retried and opened', async () => {
+    const { run, w } = await runScenario({
+      workload: 'word-stats',
+      entry: ACTION_FROM_SOURCE,
+      arrange: (world) => world.github.failNext({ method: 'POST', path: /\/pulls$/, status: 500 })
+    });
+    checkScenario(run, w, { code: 0, stopReason: 'success', faulted: 0, retryLines: 0 });
+    expect(w.github.requestsTo('POST', /\/pulls$/).map((r) => r.status)).toEqual([500, 201]);
+    expect(w.github.createdPulls).toHaveLength(1);
+    expect(run.outputs.pr_url).toBeDefined();
+  });
+
+  it('a secondary rate limit on the first comment is waited out, with a warning in the log', async () => {
+    const comments = /\/issues\/\d+\/comments$/;
+    const { run, w } = await runScenario({
+      workload: 'word-stats',
+      entry: ACTION_FROM_SOURCE,
+      arrange: (world) => world.github.failNext(secondaryRateLimit({ method: 'POST', path: comments }, 1))
+    });
+    checkScenario(run, w, { code: 0, stopReason: 'success', faulted: 0, retryLines: 0 });
+    expect(w.github.requestsTo('POST', comments).map((r) => r.status)).toEqual([403, 201]);
+    // The tracking comment itself got through (then became the report), not a fallback comment.
+    expect(w.github.createdComments).toHaveLength(1);
+    expect(w.github.createdComments[0]!.history[0]).toContain('compact-agent is working on this');
+    expect(run.stdout).toMatch(/::warning::GitHub's secondary rate limit refused POST .*; waiting 1 s/);
   });
 });
 

@@ -1,3 +1,4 @@
+import * as core from '@actions/core';
 import { getOctokit } from '@actions/github';
 import type { RepositoryRef } from './event.js';
 import type {
@@ -7,12 +8,31 @@ import type {
   ReactionTarget,
   ThreadComment
 } from './github-api.js';
+import {
+  DEFAULT_RESILIENCE,
+  RESILIENCE_PLUGINS,
+  explainFinalFailure,
+  resilienceOptions,
+  type GitHubApiLogger,
+  type ResilienceSettings
+} from './octokit-resilience.js';
 
 type Octokit = ReturnType<typeof getOctokit>;
 
+export interface OctokitGitHubApiOptions {
+  /** Rate-limit waits and give-ups are reported here. Default: the job log's warnings. */
+  readonly logger?: GitHubApiLogger;
+  /** Tests shorten the waits; production keeps the defaults. */
+  readonly resilience?: Partial<ResilienceSettings>;
+}
+
 const STANDARD_ROLES = new Set(['admin', 'maintain', 'write', 'triage', 'read']);
 
-/** GitHubApi over Octokit. The base URL comes from GITHUB_API_URL (GHES, and our fakes). */
+/**
+ * GitHubApi over Octokit. The base URL comes from GITHUB_API_URL (GHES, and our fakes). Octokit's
+ * retry and throttling plugins retry 5xx answers and network errors with backoff, and wait out
+ * primary and secondary rate limits as GitHub's headers ask, a bounded number of times.
+ */
 export class OctokitGitHubApi implements GitHubApi {
   private readonly octokit: Octokit;
   private readonly repo: { owner: string; repo: string };
@@ -20,9 +40,24 @@ export class OctokitGitHubApi implements GitHubApi {
   constructor(
     token: string,
     readonly repository: Pick<RepositoryRef, 'owner' | 'name'>,
-    baseUrl: string | undefined
+    baseUrl: string | undefined,
+    options: OctokitGitHubApiOptions = {}
   ) {
-    this.octokit = getOctokit(token, baseUrl ? { baseUrl } : {});
+    const logger = options.logger ?? { warning: (message: string) => core.warning(message) };
+    const settings = { ...DEFAULT_RESILIENCE, ...options.resilience };
+    this.octokit = getOctokit(
+      token,
+      { ...(baseUrl ? { baseUrl } : {}), ...resilienceOptions(logger, settings) },
+      ...RESILIENCE_PLUGINS
+    );
+    // Outermost, so it sees only what the plugins gave up on.
+    this.octokit.hook.wrap('request', async (request, requestOptions) => {
+      try {
+        return await request(requestOptions);
+      } catch (error) {
+        throw explainFinalFailure(error, requestOptions, settings);
+      }
+    });
     this.repo = { owner: repository.owner, repo: repository.name };
   }
 

@@ -10,4 +10,5 @@
 export * from './types.js';
 export * from './server.js';
 export * from './payload.js';
+export * from './rate-limits.js';
 export { ACTIONS_BOT, WEB_URL, legacyPermission, nodeId, stableId } from './render.js';

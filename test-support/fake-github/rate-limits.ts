@@ -1,0 +1,40 @@
+import type { FaultRule } from './types.js';
+
+const RATE_LIMIT_DOCS = 'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api';
+
+type Target = Pick<FaultRule, 'method' | 'path' | 'times'>;
+
+/**
+ * GitHub's answer when the token's hourly quota is spent: 403, `x-ratelimit-remaining: 0`, and
+ * `x-ratelimit-reset` (epoch seconds) saying when it refills.
+ */
+export function primaryRateLimit(target: Target, resetAt: Date): FaultRule {
+  return {
+    ...target,
+    status: 403,
+    body: {
+      message: 'API rate limit exceeded for installation ID 4242.',
+      documentation_url: `${RATE_LIMIT_DOCS}#about-the-primary-rate-limit`
+    },
+    headers: {
+      'x-ratelimit-limit': '1000',
+      'x-ratelimit-remaining': '0',
+      'x-ratelimit-used': '1000',
+      'x-ratelimit-reset': String(Math.ceil(resetAt.getTime() / 1000))
+    }
+  };
+}
+
+/** GitHub's answer to too many requests too fast: 403 with a `retry-after` in seconds. */
+export function secondaryRateLimit(target: Target, retryAfterSeconds: number): FaultRule {
+  return {
+    ...target,
+    status: 403,
+    body: {
+      message:
+        'You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID 0000:1111:2222:3333.',
+      documentation_url: `${RATE_LIMIT_DOCS}#about-secondary-rate-limits`
+    },
+    headers: { 'retry-after': String(retryAfterSeconds) }
+  };
+}
