@@ -29,18 +29,30 @@ export class RunFolderStore implements CompactionStore {
 
   saveSegment(number: number, history: readonly MessageParam[]): string {
     const file = path.join(this.runDir, 'segments', `segment-${String(number).padStart(3, '0')}.json`);
-    mkdirSync(path.dirname(file), { recursive: true });
-    this.written.write(file, this.redact(JSON.stringify(history)));
-    return this.shown(file);
+    return this.writeOrSay(file, () => JSON.stringify(history));
   }
 
   readonly spill = (toolUseId: string, text: string): string => {
     const safeId = toolUseId.replace(/[^A-Za-z0-9_-]/g, '_');
     const file = path.join(this.runDir, 'tool-results', `${safeId}.txt`);
-    mkdirSync(path.dirname(file), { recursive: true });
-    this.written.write(file, this.redact(text));
-    return this.shown(file);
+    return this.writeOrSay(file, () => text);
   };
+
+  /**
+   * Writes a file of the run folder and returns its path; when that cannot be done safely (the agent
+   * put a link where a folder should be, or the disk is full), the run goes on, and the path the
+   * model is shown says the file is missing and why. The transcript in memory still has everything.
+   */
+  private writeOrSay(file: string, text: () => string): string {
+    try {
+      mkdirSync(path.dirname(file), { recursive: true });
+      this.written.write(file, this.redact(text()));
+      return this.shown(file);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message.split('. ')[0] : String(error);
+      return `(not saved: ${reason}; the full text is in the run's transcript)`;
+    }
+  }
 
   readRecentFile(
     requested: string,
