@@ -16,8 +16,6 @@ import {
   rmSync,
   writeFileSync
 } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseOutputs } from '../../test-support/action-runner.js';
@@ -45,6 +43,8 @@ import {
   type AttackResult,
   type RedTeam
 } from '../support/red-team-script.js';
+// A git remote over HTTP on 127.0.0.1 that, like GitHub, wants the token to accept a push.
+import { startAuthenticatedGitServer, type AuthenticatedGitServer } from '../support/git-http-server.js';
 import { createRepoWithRemote, createTempDir, type RepoWithRemote } from '../support/temp-repo.js';
 import { webhookExample } from '../support/webhook-examples.js';
 import { ACTION_NODE } from '../../test-support/action-node.js';
@@ -111,88 +111,6 @@ function leakReport(sources: Iterable<[string, string]>, secrets: Secrets): stri
     if (leaks.length > 0) found.push(`${where}: ${leaks.join(', ')}`);
   }
   return found;
-}
-
-// ---------------------------------------------------------------------------------------------
-// A git remote over HTTP on 127.0.0.1 that, like GitHub, wants the token to accept a push
-
-interface GitServer {
-  readonly url: string;
-  readonly attempts: { method: string; path: string; service: string; authorized: boolean }[];
-  close(): Promise<void>;
-}
-
-function startGitServer(projectRoot: string, token: string): Promise<GitServer> {
-  const expected = Buffer.from(`x-access-token:${token}`).toString('base64');
-  const attempts: GitServer['attempts'] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-      const auth = /^basic\s+(\S+)$/i.exec(req.headers.authorization ?? '');
-      const authorized = auth?.[1] === expected;
-      const service = url.searchParams.get('service') ?? url.pathname.split('/').at(-1) ?? '';
-      attempts.push({ method: req.method ?? '', path: url.pathname, service, authorized });
-      if (!authorized) {
-        res.writeHead(401, { 'WWW-Authenticate': 'Basic realm="GitHub"' });
-        res.end('Unauthorized');
-        return;
-      }
-      const body = Buffer.concat(chunks);
-      const contentEncoding = req.headers['content-encoding'];
-      const gitProtocol = req.headers['git-protocol'];
-      const backend = spawn('git', ['http-backend'], {
-        env: {
-          PATH: process.env.PATH,
-          GIT_PROJECT_ROOT: projectRoot,
-          GIT_HTTP_EXPORT_ALL: '1',
-          PATH_INFO: url.pathname,
-          QUERY_STRING: url.search.slice(1),
-          REQUEST_METHOD: req.method ?? 'GET',
-          CONTENT_TYPE: req.headers['content-type'] ?? '',
-          CONTENT_LENGTH: String(body.length),
-          REMOTE_USER: 'x-access-token',
-          REMOTE_ADDR: '127.0.0.1',
-          ...(typeof contentEncoding === 'string' ? { HTTP_CONTENT_ENCODING: contentEncoding } : {}),
-          ...(typeof gitProtocol === 'string' ? { GIT_PROTOCOL: gitProtocol } : {})
-        },
-        stdio: ['pipe', 'pipe', 'ignore']
-      });
-      const out: Buffer[] = [];
-      backend.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-      backend.stdin.end(body);
-      backend.on('close', () => {
-        const all = Buffer.concat(out);
-        const split = all.indexOf('\r\n\r\n');
-        const headers: Record<string, string> = {};
-        let status = 200;
-        for (const line of all.subarray(0, Math.max(split, 0)).toString('latin1').split('\r\n')) {
-          const colon = line.indexOf(':');
-          if (colon < 0) continue;
-          const name = line.slice(0, colon).trim();
-          const value = line.slice(colon + 1).trim();
-          if (name.toLowerCase() === 'status') status = Number.parseInt(value, 10);
-          else headers[name] = value;
-        }
-        res.writeHead(status, headers);
-        res.end(split < 0 ? all : all.subarray(split + 4));
-      });
-    });
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () =>
-      resolve({
-        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-        attempts,
-        close: () =>
-          new Promise<void>((done) => {
-            server.closeAllConnections();
-            server.close(() => done());
-          })
-      })
-    )
-  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -306,7 +224,7 @@ function spawnAction(setup: {
 
 interface World {
   readonly repo: RepoWithRemote;
-  readonly git: GitServer;
+  readonly git: AuthenticatedGitServer;
   readonly runner: RunnerFiles;
   readonly credentialsFile: string;
   readonly originals: { readonly gitConfig: Buffer; readonly credentials: Buffer };
@@ -327,7 +245,7 @@ async function runWorld(options: {
   const { repo } = options;
   const artifacts = await startFakeArtifacts();
   const secrets = plantSecrets(artifacts.runtimeToken);
-  const git = await startGitServer(path.dirname(repo.remote), secrets.githubToken);
+  const git = await startAuthenticatedGitServer(path.dirname(repo.remote), secrets.githubToken);
   repo.git('remote', 'set-url', 'origin', `${git.url}/${path.basename(repo.remote)}`);
 
   // actions/checkout v4/v5: the header in .git/config; v6+: a file under RUNNER_TEMP, included.

@@ -5,7 +5,7 @@ export interface AuthenticatedGitServer {
   /** `http://127.0.0.1:<port>`; a repository is `${url}/<folder name under projectRoot>`. */
   readonly url: string;
   /** Every request, and whether it carried the expected Basic credential. */
-  readonly attempts: Array<{ service: string; authorized: boolean }>;
+  readonly attempts: Array<{ method: string; path: string; service: string; authorized: boolean }>;
   close(): Promise<void>;
 }
 
@@ -27,7 +27,7 @@ export function startAuthenticatedGitServer(
       const auth = /^basic\s+(\S+)$/i.exec(req.headers.authorization ?? '');
       const authorized = auth?.[1] === expected;
       const service = url.searchParams.get('service') ?? url.pathname.split('/').at(-1) ?? '';
-      attempts.push({ service, authorized });
+      attempts.push({ method: req.method ?? '', path: url.pathname, service, authorized });
       if (!authorized) {
         res.writeHead(401, { 'WWW-Authenticate': 'Basic realm="GitHub"' });
         res.end('Unauthorized');

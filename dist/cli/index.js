@@ -12788,6 +12788,7 @@ function microStep(now) {
 
 ;// CONCATENATED MODULE: ./src/compaction/steps/summary-steps.ts
 
+
 /** Auto-compaction: past the threshold, and only when the rebuild would free enough to be worth it. */
 function autoStep(summarizer) {
     return {
@@ -12800,8 +12801,11 @@ function autoStep(summarizer) {
             if (tokens <= settings.thresholdTokens)
                 return;
             // A cheap upper estimate of the history after a compaction: summary budget, ledger, files, tail.
+            // Summary budget, the ledger as it is now, restored files and tail.
+            const ledger = meter.estimate(renderWorkLedger(state.work, undefined).length);
             const expectedAfter = meter.estimate(taskOf(run.history).length) +
-                3_000 +
+                2_000 +
+                ledger +
                 settings.keepTailTokens +
                 settings.maxRestoredTokens;
             if (tokens - expectedAfter < settings.minSavingsTokens)
@@ -13069,6 +13073,9 @@ class Summarizer {
             const attempts = gate.halfOpen ? 1 : state.settings.summaryAttempts;
             const attempt = await this.requestSummary(call, focus, before, attempts);
             run.usage = addUsage(run.usage, attempt.usage);
+            // A cancelled run ends now, with its history as it is: no fallback rebuild, no breaker count.
+            if (context.signal?.aborted)
+                throw context.signal.reason ?? new Error('The run was cancelled.');
             if (attempt.text !== undefined)
                 summary = { text: attempt.text, usage: attempt.usage };
             else
@@ -14015,17 +14022,29 @@ class RunFolderStore {
     }
     saveSegment(number, history) {
         const file = external_node_path_default().join(this.runDir, 'segments', `segment-${String(number).padStart(3, '0')}.json`);
-        (0,external_node_fs_.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
-        this.written.write(file, this.redact(JSON.stringify(history)));
-        return this.shown(file);
+        return this.writeOrSay(file, () => JSON.stringify(history));
     }
     spill = (toolUseId, text) => {
         const safeId = toolUseId.replace(/[^A-Za-z0-9_-]/g, '_');
         const file = external_node_path_default().join(this.runDir, 'tool-results', `${safeId}.txt`);
-        (0,external_node_fs_.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
-        this.written.write(file, this.redact(text));
-        return this.shown(file);
+        return this.writeOrSay(file, () => text);
     };
+    /**
+     * Writes a file of the run folder and returns its path; when that cannot be done safely (the agent
+     * put a link where a folder should be, or the disk is full), the run goes on, and the path the
+     * model is shown says the file is missing and why. The transcript in memory still has everything.
+     */
+    writeOrSay(file, text) {
+        try {
+            (0,external_node_fs_.mkdirSync)(external_node_path_default().dirname(file), { recursive: true });
+            this.written.write(file, this.redact(text()));
+            return this.shown(file);
+        }
+        catch (error) {
+            const reason = error instanceof Error ? error.message.split('. ')[0] : String(error);
+            return `(not saved: ${reason}; the full text is in the run's transcript)`;
+        }
+    }
     readRecentFile(requested, maxTokens, estimate) {
         let text;
         try {
@@ -65906,7 +65925,9 @@ function unknownRow(model, overrides) {
         },
         pricedSince: '',
         minCacheableTokens: 1024,
-        thinking: { mode: 'adaptive', boundToConversation: true, efforts: [] },
+        // No thinking field for a model we know nothing of (a gateway may refuse it); thinking it still
+        // sends back is stripped after edits, which costs nothing when there is none.
+        thinking: { mode: 'manual', boundToConversation: true, efforts: [] },
         refuses: {
             forcedToolChoice: true,
             prefill: true,
@@ -65953,6 +65974,7 @@ function resolveModelSpec(model, overrides = {}) {
 }
 
 ;// CONCATENATED MODULE: ./src/config/inputs.ts
+
 
 const ACTION_INPUT_NAMING = {
     nameOf: (input) => input,
@@ -66003,15 +66025,17 @@ function parseAgentConfig(read, env, naming = ACTION_INPUT_NAMING) {
     catch (error) {
         if (!(error instanceof UnknownModelError))
             throw error;
-        problems.push(`Unknown model "${model}": no context window or prices are known for it. Use a claude-sonnet-*, ` +
-            `claude-opus-* or claude-haiku-* model, or set ${name('context_window')}, ` +
-            `${name('input_price_per_mtok')} and ${name('output_price_per_mtok')}.`);
+        const current = MODEL_CATALOGUE.filter((row) => row.status === 'current').map((row) => row.id);
+        problems.push(`Unknown model "${model}": its context window and prices are not in the model catalogue ` +
+            `(checked ${CATALOGUE_CHECKED_ON}). Use a known model (current: ${current.join(', ')}), or ` +
+            `describe this one with ${name('context_window')}, ${name('input_price_per_mtok')} and ` +
+            `${name('output_price_per_mtok')}.`);
     }
     const maxOutputTokens = numbers.integer('max_output_tokens', INPUT_DEFAULTS.max_output_tokens);
     if (modelSpec && maxOutputTokens > modelSpec.maxOutputTokens) {
         problems.push(`${name('max_output_tokens')} is ${maxOutputTokens}, but ${model} allows at most ${modelSpec.maxOutputTokens}.`);
     }
-    const effort = parseEffort(read('effort'), model, modelSpec, problems);
+    const effort = parseEffort(read('effort'), name('effort'), model, modelSpec, problems);
     const limits = {
         maxTurns: numbers.integer('max_turns', INPUT_DEFAULTS.max_turns),
         timeoutMs: numbers.number('timeout_minutes', INPUT_DEFAULTS.timeout_minutes) * 60_000,
@@ -66057,18 +66081,18 @@ function parseAgentConfig(read, env, naming = ACTION_INPUT_NAMING) {
     };
 }
 /** An effort level the model accepts; the model's own default when the input is empty. */
-function parseEffort(raw, model, spec, problems) {
+function parseEffort(raw, shown, model, spec, problems) {
     const value = raw.trim().toLowerCase();
     if (value === '' || !spec)
         return undefined;
     const accepted = spec.thinking.efforts;
     if (accepted.length === 0) {
-        problems.push(`effort is "${raw.trim()}", but ${model} has no effort levels: leave effort empty.`);
+        problems.push(`${shown} is "${raw.trim()}", but ${model} has no effort levels: leave ${shown} empty.`);
         return undefined;
     }
     const effort = accepted.find((level) => level === value);
     if (!effort) {
-        problems.push(`effort must be one of ${accepted.join(', ')} for ${model}, got "${raw.trim()}".`);
+        problems.push(`${shown} must be one of ${accepted.join(', ')} for ${model}, got "${raw.trim()}".`);
     }
     return effort;
 }
@@ -66167,21 +66191,29 @@ async function checkRepoFolder(raw, allowNonGit) {
     if (!info.isDirectory()) {
         throw usageError(`--repo ${raw}: this is a file, not a folder. Give the project's folder, e.g. --repo .`);
     }
-    if (!allowNonGit && !(await isGitWorkTree(folder))) {
+    if (allowNonGit)
+        return folder;
+    const top = await gitTopLevel(folder);
+    if (top === undefined) {
         throw usageError(`--repo ${raw}: ${folder} is not a git repository (or git is not installed). The agent edits ` +
             'files in place: git is how you review and undo what it changed, and how its work ledger lists ' +
             'the changed files across compactions. Run git init there (and commit), or pass --allow-non-git ' +
             'to run anyway.');
     }
+    if (external_node_path_default().resolve(top) !== (await (0,promises_.realpath)(folder))) {
+        throw usageError(`--repo ${raw}: ${folder} is inside the git repository ${top}. Give its top folder ` +
+            `(--repo ${top}): the agent works on the whole repository, and git runs there.`);
+    }
     return folder;
 }
-async function isGitWorkTree(folder) {
-    try {
-        return (await new GitRepository(folder).run(['rev-parse', '--is-inside-work-tree'])).trim() === 'true';
-    }
-    catch {
-        return false;
-    }
+/**
+ * The repository's top folder, asked of git before any agent runs (so the user's own git and
+ * configuration are fine here); undefined when the folder is not in a repository.
+ */
+function gitTopLevel(folder) {
+    return new Promise((resolve) => {
+        (0,external_node_child_process_.execFile)('git', ['-C', folder, 'rev-parse', '--show-toplevel'], { timeout: 30_000 }, (error, stdout) => resolve(error ? undefined : stdout.trim()));
+    });
 }
 
 ;// CONCATENATED MODULE: ./src/cli/run-command.ts
@@ -66197,6 +66229,7 @@ async function isGitWorkTree(folder) {
 /** Flags read by the shared input validation (config/inputs.ts), spelled `--max-turns` for `max_turns`. */
 const CONFIG_FLAGS = [
     'model',
+    'effort',
     'max-turns',
     'timeout-minutes',
     'max-budget-usd',
@@ -66205,6 +66238,7 @@ const CONFIG_FLAGS = [
     'input-price-per-mtok',
     'output-price-per-mtok',
     'cache-write-price-per-mtok',
+    'cache-write-1h-price-per-mtok',
     'cache-read-price-per-mtok',
     'bash-timeout-seconds',
     'bash-env-passthrough',
@@ -66231,14 +66265,15 @@ Flags:
   --prompt TEXT              the task
   --prompt-file FILE         read the task from a file instead
   --transcripts DIR          where run folders go (default: <repo>/.transcripts)
-  --model NAME               model (default claude-sonnet-5-5)
+  --model NAME               model id from the catalogue (default claude-sonnet-5-5)
+  --effort LEVEL             low, medium, high, xhigh or max (default: the model's own)
   --max-turns N              stop after N model turns (default 200)
   --timeout-minutes N        stop after N minutes (default 60)
   --max-budget-usd N         stop once the run has cost N USD (default 10)
   --max-output-tokens N      max_tokens of each turn (default 16384)
   --context-window N, --input-price-per-mtok N, --output-price-per-mtok N,
-  --cache-write-price-per-mtok N, --cache-read-price-per-mtok N
-                             override the model table (needed for unknown models)
+  --cache-write-price-per-mtok N, --cache-write-1h-price-per-mtok N, --cache-read-price-per-mtok N
+                             override the catalogue (negotiated rates; needed for unknown models)
   --bash-timeout-seconds N   default timeout of a bash command (default 120)
   --bash-env-passthrough A,B extra environment variables the bash tool may see
   --api-max-retries N        retries of a failed model request (default 4)
@@ -67873,10 +67908,17 @@ function verifyChain(text, expectedHead) {
     const lines = text.split('\n');
     if (lines.at(-1) === '')
         lines.pop();
-    if (lines.length > 0 &&
-        lines.every((line) => unsealLine(line) === undefined) &&
-        expectedHead === undefined) {
-        return { status: 'unchained', lines: lines.length };
+    if (lines.length === 0) {
+        return expectedHead === undefined
+            ? { status: 'not_transcript', reason: 'the file is empty' }
+            : { status: 'broken', line: 1, reason: 'every line was removed', lines: 0 };
+    }
+    if (lines.every((line) => unsealLine(line) === undefined) && expectedHead === undefined) {
+        // Old transcripts had no chain, but were still transcript events; anything else is not one.
+        const foreign = lines.findIndex((line) => !isTranscriptEvent(line));
+        return foreign === -1
+            ? { status: 'unchained', lines: lines.length }
+            : { status: 'not_transcript', reason: `line ${foreign + 1} is not a transcript event` };
     }
     const broken = (index, reason) => ({
         status: 'broken',
@@ -67931,8 +67973,20 @@ function describeVerdict(verdict, source) {
                 : ' It has no run_end line: the run did not finish, or lines were removed from the end; pass --head from the report to tell.'}`;
         case 'unchained':
             return `${source}: this transcript has no hash chain (it was written by an older compact-agent), so it cannot be verified.`;
+        case 'not_transcript':
+            return `${source} is not a compact-agent transcript: ${verdict.reason}. Give a run folder, a transcript.jsonl, a .transcripts folder or the downloaded artifact zip.`;
         case 'broken':
             return `${source}: the transcript was tampered with or truncated. Line ${verdict.line} is the first bad line (the file has ${verdict.lines}): ${verdict.reason}.`;
+    }
+}
+/** A JSON object with a string `type`: what every transcript line is, chained or not. */
+function isTranscriptEvent(line) {
+    try {
+        const value = JSON.parse(line);
+        return (typeof value === 'object' && value !== null && typeof value.type === 'string');
+    }
+    catch {
+        return false;
     }
 }
 
@@ -68053,6 +68107,7 @@ function transcript_command_describe(error) {
 ;// CONCATENATED MODULE: ./src/cli/verify-command.ts
 
 
+
 const HEAD = /^[0-9a-f]{64}$/;
 /**
  * `compact-agent transcript verify PATH [--head HASH]`: checks the transcript's hash chain.
@@ -68067,16 +68122,20 @@ async function verifyCommand(options, io) {
         io.stderr(`--head must be the 64-character lowercase hex hash from the run's report or its transcript_head output; "${options.head}" is not.`);
         return 2;
     }
+    if (!(await (0,promises_.stat)(options.target).catch(() => undefined))) {
+        io.stderr(`${options.target} does not exist. Give a run folder, a .transcripts folder, a transcript.jsonl or the downloaded artifact zip.`);
+        return 2;
+    }
     let loaded;
     try {
         loaded = await loadTranscript(options.target);
     }
     catch (error) {
-        if (error instanceof TranscriptNotFoundError) {
-            io.stderr(error.message);
-            return 2;
-        }
-        throw error;
+        // The same codes as `compact-agent transcript`: 3 for a file that cannot be used (README, exit codes).
+        io.stderr(error instanceof TranscriptNotFoundError
+            ? error.message
+            : `${options.target} cannot be read (${error instanceof Error ? error.message : String(error)}).`);
+        return 3;
     }
     const verdict = verifyChain(loaded.text, options.head);
     const message = describeVerdict(verdict, loaded.source);
@@ -68102,7 +68161,8 @@ Examples:
   compact-agent transcript verify .transcripts
   compact-agent transcript verify agent-transcripts-4242-1.zip --head 3f5c…(64 hex characters)
 
-Exit codes: 0 intact, 1 tampered, truncated or without a chain (the first bad line is named), 2 bad use.`;
+Exit codes: 0 intact, 1 tampered, truncated, empty or not a transcript (the first bad line is named),
+2 bad use (no PATH, or it does not exist), 3 the file cannot be read.`;
 const VERIFY_COMMAND = {
     name: 'transcript verify',
     summary: "check a transcript's hash chain (and its head, from the report)",
