@@ -95,3 +95,22 @@ describe('zip reader limits', () => {
     );
   });
 });
+
+describe('the file given to compact-agent transcript', () => {
+  it('is refused before it is read when it is larger than anything the reader would expand', async () => {
+    const { loadTranscript, TranscriptNotFoundError } = await import('../../src/audit/load-transcript.js');
+    const { DEFAULT_ZIP_LIMITS } = await import('../../src/audit/zip-reader.js');
+    const { mkdtempSync, openSync, ftruncateSync, closeSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const path = await import('node:path');
+    const big = path.join(mkdtempSync(path.join(tmpdir(), 'big-zip-')), 'huge.zip');
+    // A sparse file: its size is past the limit, yet it takes no disk and is never read.
+    const fd = openSync(big, 'w');
+    ftruncateSync(fd, DEFAULT_ZIP_LIMITS.maxTotalBytes + 1);
+    closeSync(fd);
+    const before = process.memoryUsage().rss;
+    await expect(loadTranscript(big)).rejects.toThrow(TranscriptNotFoundError);
+    await expect(loadTranscript(big)).rejects.toThrow(/is read only up to 512 MiB/);
+    expect(process.memoryUsage().rss - before).toBeLessThan(100 * 2 ** 20);
+  });
+});

@@ -1,7 +1,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { TRANSCRIPT_FILE } from '../transcript/writer.js';
-import { unzip } from './zip-reader.js';
+import { DEFAULT_ZIP_LIMITS, unzip } from './zip-reader.js';
 
 export interface LoadedTranscript {
   readonly text: string;
@@ -20,6 +20,13 @@ export async function loadTranscript(target: string): Promise<LoadedTranscript> 
     throw new TranscriptNotFoundError(`${target} does not exist.`);
   });
   if (info.isDirectory()) return fromFolder(target);
+  // Read at once, so bounded first: an archive larger than everything it may expand to is refused.
+  if (info.size > DEFAULT_ZIP_LIMITS.maxTotalBytes) {
+    throw new TranscriptNotFoundError(
+      `${target} is ${Math.round(info.size / 2 ** 20)} MiB; a transcript or artifact is read only up to ` +
+        `${DEFAULT_ZIP_LIMITS.maxTotalBytes / 2 ** 20} MiB. Unzip it and give the run folder instead.`
+    );
+  }
   const bytes = await readFile(target);
   if (bytes.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]))) return fromZip(target, bytes);
   return { text: bytes.toString('utf8'), source: target };
