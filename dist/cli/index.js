@@ -66634,6 +66634,11 @@ async function loadTranscript(target) {
     });
     if (info.isDirectory())
         return fromFolder(target);
+    // Read at once, so bounded first: an archive larger than everything it may expand to is refused.
+    if (info.size > DEFAULT_ZIP_LIMITS.maxTotalBytes) {
+        throw new TranscriptNotFoundError(`${target} is ${Math.round(info.size / 2 ** 20)} MiB; a transcript or artifact is read only up to ` +
+            `${DEFAULT_ZIP_LIMITS.maxTotalBytes / 2 ** 20} MiB. Unzip it and give the run folder instead.`);
+    }
     const bytes = await (0,promises_.readFile)(target);
     if (bytes.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04])))
         return fromZip(target, bytes);
