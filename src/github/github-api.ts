@@ -15,6 +15,9 @@ export interface PullRequestDetails {
   readonly headRef: string;
   readonly headRepoFullName: string | undefined;
   readonly baseRef: string;
+  /** Open or closed (a merged PR is closed and merged); absent where a caller does not know. */
+  readonly state?: 'open' | 'closed';
+  readonly merged?: boolean;
 }
 
 export interface ChangedFile {
@@ -43,4 +46,6 @@ export interface GitHubApi {
     body: string;
     draft: boolean;
   }): Promise<{ number: number; url: string }>;
+  /** Replaces a pull request's body (a follow-up run updates its PR instead of opening another). */
+  updatePullRequest(number: number, update: { body: string }): Promise<{ number: number; url: string }>;
 }
