@@ -31,11 +31,10 @@ import { publishOutputs, type OutputSink } from './outputs.js';
 import { publishChanges } from './publish-changes.js';
 import { readRunnerEnv, runUrl, type RunnerEnv } from './runner-env.js';
 import { prepareWorkTarget, type WorkTarget } from './work-target.js';
-import { embedState } from '../followup/carried-state.js';
 import { continueOnPreviousBranch } from '../followup/continue-target.js';
 import { startOnThread, type RunStart } from '../followup/follow-up.js';
 import { renderFollowUp, type FollowUpNote } from '../followup/follow-up-report.js';
-import { carriedStateOf } from '../followup/run-state.js';
+import { carriedStateOf, embedForReport } from '../followup/run-state.js';
 
 const TRANSCRIPTS = '.transcripts';
 /** A task longer than this is refused: it is a paste, not a request; put it in a file instead. */
@@ -317,7 +316,7 @@ async function runStarted(
       transcriptDir: path.relative(runner.workspace, session.runDir),
       transcriptHead: session.records.transcript.head,
       ...(note ? { followUp: renderFollowUp(note, { runUrl: link, costUsd: session.result.costUsd }) } : {}),
-      trailer: embedState(carried, redact)
+      trailer: embedForReport(carried, redact)
     })
   );
   await tracking?.finish(report);

@@ -1,6 +1,12 @@
 import type { RunResult } from '../agent/run-result.js';
 import type { ArtifactOutcome, ChangesOutcome } from '../github/report.js';
-import { CARRIED_LIMITS, CARRIED_STATE_VERSION, type CarriedState } from './carried-state.js';
+import {
+  boundedState,
+  CARRIED_LIMITS,
+  CARRIED_STATE_VERSION,
+  embedState,
+  type CarriedState
+} from './carried-state.js';
 
 /** What the end of a run knows, from which the state for the next run is built. */
 export interface FinishedRun {
@@ -67,4 +73,28 @@ function ledgerOf(run: FinishedRun): string {
   }
   if (changes.withheld?.length) lines.push(`Withheld: ${changes.withheld.join(', ')}`);
   return lines.filter((line) => line.trim() !== '').join('\n');
+}
+
+/**
+ * The state as the report's hidden trailer. The field bounds alone can exceed the encoded bound
+ * (base64 grows text by a third, and non-ASCII more), so the long texts are halved until it fits:
+ * a follow-up with a shorter summary beats one that starts fresh.
+ */
+export function embedForReport(state: CarriedState, redact: (text: string) => string): string {
+  let current = boundedState(state);
+  for (let attempt = 0; attempt < 8; attempt++) {
+    const embedded = embedState(current, redact);
+    if (embedded !== '') return embedded;
+    const half = (text: string) => (text.length <= 1 ? '' : `…${text.slice(Math.ceil(text.length / 2) + 1)}`);
+    current = {
+      ...current,
+      summary: half(current.summary),
+      ledger: half(current.ledger),
+      task: current.task.slice(0, Math.ceil(current.task.length / 2)),
+      recentUserMessages: current.recentUserMessages.map((message) =>
+        message.slice(0, Math.ceil(message.length / 2))
+      )
+    };
+  }
+  return '';
 }
