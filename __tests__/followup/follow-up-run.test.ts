@@ -243,6 +243,64 @@ describe('finding the previous run on a thread', () => {
   });
 });
 
+describe("a follow-up on the action's own pull request", () => {
+  const pull = (author: string, body: string) => ({
+    number: 8,
+    title: 't',
+    body,
+    headRef: 'agent/7-abc123',
+    headRepoFullName: 'octo/repo',
+    baseRef: 'main',
+    author
+  });
+  const onPull = (api: MemoryGitHub) =>
+    startOnThread(api, 8, {
+      botLogin: BOT,
+      repositoryFullName: 'octo/repo',
+      task: 'also x',
+      redact,
+      pullRequest: 8
+    });
+  const report = (state: CarriedState) => ({
+    id: 1,
+    body: embedState(state, redact),
+    login: BOT,
+    userType: 'Bot',
+    createdAt: '2026-11-23T10:00:00Z'
+  });
+
+  it('finds the run on the issue the PR was opened for', async () => {
+    const api = new MemoryGitHub();
+    api.pullRequest = pull(BOT, 'For #7, by compact-agent ([run](x)).');
+    // MemoryGitHub answers every thread with these: the issue's report is the one found via the PR.
+    api.threadComments.push(report(PREVIOUS));
+    const calls: number[] = [];
+    const listComments = api.listComments.bind(api);
+    api.listComments = async (issue?: number) => {
+      calls.push(issue!);
+      return issue === 7 ? listComments() : [];
+    };
+    expect((await onPull(api)).previous).toEqual(PREVIOUS);
+    expect(calls).toEqual([8, 7]);
+  });
+
+  it('ignores a PR someone else opened, and refuses a state that is about another PR', async () => {
+    const api = new MemoryGitHub();
+    api.pullRequest = pull('mallory', 'For #7, by compact-agent ([run](x)).');
+    api.listComments = async (issue?: number) => (issue === 7 ? [report(PREVIOUS)] : []);
+    expect(await onPull(api)).toMatchObject({ previous: undefined, refusal: undefined });
+
+    const other = new MemoryGitHub();
+    other.pullRequest = pull(BOT, 'For #7, by compact-agent ([run](x)).');
+    other.listComments = async (issue?: number) =>
+      issue === 7 ? [report({ ...PREVIOUS, pullRequest: 9 })] : [];
+    expect(await onPull(other)).toMatchObject({
+      previous: undefined,
+      refusal: 'the latest run on #7 is about pull request #9, not #8'
+    });
+  });
+});
+
 describe('where a follow-up works', () => {
   const fresh = { kind: 'new-branch', branch: 'agent/7-new', base: 'main', issueNumber: 7 } as const;
 

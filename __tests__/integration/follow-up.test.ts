@@ -107,14 +107,15 @@ async function runOnce(
   body: string,
   runId: string,
   commentId: number,
-  login?: string
+  login?: string,
+  pullNumber?: number
 ): Promise<ActionRun> {
   const checkout = mkdtempSync(path.join(tmpdir(), 'compact-agent-checkout-'));
   w.checkouts.push(checkout);
   execFileSync('git', ['clone', '--quiet', '--branch', 'main', w.repo.remote, checkout]);
   return runAction({
     eventName: 'issue_comment',
-    payload: commentPayload(body, commentId, login),
+    payload: onPullRequest(commentPayload(body, commentId, login), pullNumber),
     inputs: { anthropic_api_key: SECRET_KEY },
     workspace: checkout,
     github: w.github,
@@ -123,6 +124,18 @@ async function runOnce(
     runId,
     entry: ACTION_FROM_SOURCE
   });
+}
+
+/** The comment on the pull request `pullNumber` (GitHub's issue_comment on a PR), when one is given. */
+function onPullRequest(
+  payload: Record<string, unknown>,
+  pullNumber: number | undefined
+): Record<string, unknown> {
+  if (pullNumber === undefined) return payload;
+  const issue = payload.issue as Record<string, unknown>;
+  issue.number = pullNumber;
+  issue.pull_request = { url: `https://api.github.com/repos/Codertocat/Hello-World/pulls/${pullNumber}` };
+  return payload;
 }
 
 const modelRequests = (w: World) => w.anthropic.requests.filter((r) => r.path === '/v1/messages');
@@ -281,6 +294,34 @@ describe('a follow-up comment continues the previous run', () => {
     expect(report).toContain('ℹ️ Started fresh, without the state of an earlier run');
     expect(report).toContain('not trusted');
     expect(run.outputs.branch_name).not.toBe('main');
+  });
+
+  it('continues from a comment on the pull request the first run opened', async () => {
+    const w = await setUp();
+    const first = await runOnce(w, '/agent the word count test fails, please fix it', '5501', 61);
+    const branch = first.outputs.branch_name!;
+    const firstCommit = w.repo.remoteGit('rev-parse', branch).trim();
+    const pull = w.github.createdPulls[0]!;
+    const firstState = stateIn(w.github.createdComments[0]!.body);
+    const requestsBefore = modelRequests(w).length;
+
+    const second = await runOnce(
+      w,
+      '/agent also handle negative numbers',
+      '5502',
+      62,
+      undefined,
+      pull.number
+    );
+    expect(second.outputs.conclusion).toBe('success');
+    expect(modelRequests(w)[requestsBefore]!.request!.messages).toHaveLength(1);
+    expect(firstMessageText(w, 1)).toMatch(/<previous-run[\s\S]*Fixed `countWords`[\s\S]*<\/previous-run>/);
+    expect(w.repo.remoteGit('rev-parse', `${branch}^`).trim()).toBe(firstCommit);
+    expect(w.github.createdPulls).toHaveLength(1);
+    const report = w.github.createdComments[1]!;
+    expect(report.issueNumber).toBe(pull.number);
+    expect(report.body).toContain(`[the previous run](${firstState.runUrl})`);
+    expect(stateIn(report.body)).toMatchObject({ branch, pullRequest: pull.number });
   });
 
   it("starts nothing on a reader's follow-up", async () => {

@@ -143,10 +143,17 @@ async function runForEvent(event: ActionEvent, context: RunContext): Promise<voi
           botLogin: settings.botName,
           repositoryFullName: `${repository.owner}/${repository.name}`,
           task,
-          redact: context.redact
+          redact: context.redact,
+          ...(pullRequestThread(event) !== undefined ? { pullRequest: pullRequestThread(event) } : {})
         })
       : freshStart(task);
   await runAndReport(event, start, context, api, thread);
+}
+
+function pullRequestThread(event: ActionEvent): number | undefined {
+  if (event.kind === 'pull_request_review_comment') return event.pullRequest.number;
+  if (event.kind === 'issue_comment' && event.issue.isPullRequest) return event.issue.number;
+  return undefined;
 }
 
 function freshStart(task: string): RunStart {

@@ -1,6 +1,6 @@
 import type { GitHubApi } from '../github/github-api.js';
 import type { CarriedState } from './carried-state.js';
-import { findPreviousRun, followUpRequest } from './previous-run.js';
+import { findPreviousRun, followUpRequest, type PreviousRun } from './previous-run.js';
 import { resumeTask } from './resume-task.js';
 
 /** How a run starts: fresh, or as a follow-up of the previous run on its thread. */
@@ -29,6 +29,8 @@ export async function startOnThread(
     readonly repositoryFullName: string;
     readonly task: string;
     readonly redact: (text: string) => string;
+    /** Set when the thread is a pull request: the action's own PR leads to the issue it was for. */
+    readonly pullRequest?: number;
   }
 ): Promise<RunStart> {
   const { explicit, request } = followUpRequest(options.task);
@@ -42,6 +44,8 @@ export async function startOnThread(
   let found;
   try {
     found = await findPreviousRun(api, thread, options.botLogin, options.repositoryFullName);
+    if (found.kind === 'none' && options.pullRequest !== undefined)
+      found = await previousRunOfAgentPullRequest(api, options.pullRequest, options);
   } catch (error) {
     return fresh(
       `the thread's comments could not be read (${error instanceof Error ? error.message : String(error)})`
@@ -59,4 +63,27 @@ export async function startOnThread(
     previous: found.state,
     refusal: undefined
   };
+}
+
+/**
+ * A comment on a pull request the action opened: the run that opened it reported on the issue the
+ * PR's first line names. Trusted only when the bot opened the PR and that run's state (in the bot's
+ * own comment) names this very PR.
+ */
+async function previousRunOfAgentPullRequest(
+  api: GitHubApi,
+  pullNumber: number,
+  options: { readonly botLogin: string; readonly repositoryFullName: string }
+): Promise<PreviousRun> {
+  const pull = await api.getPullRequest(pullNumber);
+  if (pull.author !== options.botLogin) return { kind: 'none' };
+  const issue = /^For #(\d+), by compact-agent/.exec(pull.body)?.[1];
+  if (issue === undefined || Number(issue) === pullNumber) return { kind: 'none' };
+  const found = await findPreviousRun(api, Number(issue), options.botLogin, options.repositoryFullName);
+  if (found.kind === 'found' && found.state.pullRequest !== pullNumber)
+    return {
+      kind: 'refused',
+      reason: `the latest run on #${issue} is about pull request #${found.state.pullRequest ?? 'none'}, not #${pullNumber}`
+    };
+  return found;
 }

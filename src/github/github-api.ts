@@ -18,6 +18,8 @@ export interface PullRequestDetails {
   /** Open or closed (a merged PR is closed and merged); absent where a caller does not know. */
   readonly state?: 'open' | 'closed';
   readonly merged?: boolean;
+  /** Who opened it: a follow-up on a PR the action opened finds the issue it was for. */
+  readonly author?: string;
 }
 
 export interface ChangedFile {

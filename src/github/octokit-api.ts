@@ -92,7 +92,8 @@ export class OctokitGitHubApi implements GitHubApi {
       headRepoFullName: data.head.repo?.full_name,
       baseRef: data.base.ref,
       state: data.state === 'closed' ? 'closed' : 'open',
-      merged: data.merged === true
+      merged: data.merged === true,
+      author: data.user.login
     };
   }
 
