@@ -92,7 +92,7 @@ function reportWith(state: CarriedState): string {
   return renderReport({
     result: run.result as RunResult,
     runUrl: run.runUrl,
-    changes: run.changes,
+    changes: run.changes!,
     artifact: run.artifact,
     transcriptDir: '.transcripts/42-1',
     trailer: embedForReport(state, redact)

@@ -165,6 +165,11 @@ describe('a follow-up comment continues the previous run', () => {
       previousRuns: []
     });
     expect(firstState.summary).toContain('Fixed `countWords`');
+    // The artifact carries the same state, for `compact-agent run --resume <artifact zip>`.
+    const artifactState = JSON.parse(
+      w.artifacts.files('agent-transcripts-5001-1').get('5001-1/carried-state.json')!.toString('utf8')
+    ) as CarriedState;
+    expect(artifactState).toEqual({ ...firstState, artifactId: null });
     const requestsBefore = modelRequests(w).length;
 
     const second = await runOnce(

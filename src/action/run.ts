@@ -35,6 +35,7 @@ import { continueOnPreviousBranch } from '../followup/continue-target.js';
 import { startOnThread, type RunStart } from '../followup/follow-up.js';
 import { renderFollowUp, type FollowUpNote } from '../followup/follow-up-report.js';
 import { carriedStateOf, embedForReport } from '../followup/run-state.js';
+import { STATE_FILE, stateFileText } from '../followup/state-file.js';
 
 const TRANSCRIPTS = '.transcripts';
 /** A task longer than this is refused: it is a paste, not a request; put it in a file instead. */
@@ -295,14 +296,7 @@ async function runStarted(
   }
   state.changes = changes;
   state.step = 'uploading the transcripts';
-  const artifact = await uploadTranscripts(runner, session, settings.transcriptRetentionDays, {
-    redact,
-    tempDir: env.RUNNER_TEMP,
-    patch: changes.kind === 'patch' ? changes.patch : undefined
-  });
-  state.artifact = artifact;
-  state.step = 'posting the report';
-  const carried = carriedStateOf({
+  const finished = {
     repository: `${repository.owner}/${repository.name}`,
     runId: `${runner.runId}-${runner.runAttempt}`,
     runUrl: link,
@@ -310,10 +304,22 @@ async function runStarted(
     request: start.request,
     result: session.result,
     changes,
-    artifact,
     ...whereTheWorkIs(target, changes),
     previous: start.previous
+  };
+  const artifact = await uploadTranscripts(runner, session, settings.transcriptRetentionDays, {
+    redact,
+    tempDir: env.RUNNER_TEMP,
+    patch: changes.kind === 'patch' ? changes.patch : undefined,
+    // The artifact's copy cannot know its own id; the report's copy does.
+    state: stateFileText(
+      carriedStateOf({ ...finished, artifact: { kind: 'failed', error: 'not uploaded yet' } }),
+      redact
+    )
   });
+  state.artifact = artifact;
+  state.step = 'posting the report';
+  const carried = carriedStateOf({ ...finished, artifact });
   const report = redact(
     renderReport({
       result: session.result,
@@ -477,14 +483,23 @@ async function uploadTranscripts(
   runner: RunnerEnv,
   session: SessionOutcome,
   retentionDays: number | undefined,
-  options: { redact: (text: string) => string; tempDir: string | undefined; patch: string | undefined }
+  options: {
+    redact: (text: string) => string;
+    tempDir: string | undefined;
+    patch: string | undefined;
+    /** The carried state's file, for `compact-agent run --resume <artifact zip>`. */
+    state: string;
+  }
 ): Promise<ArtifactOutcome> {
   let staged: StagedArtifact | undefined;
   try {
     staged = await stageRunArtifact(session.records, {
       redact: options.redact,
       ...(options.tempDir ? { parentDir: options.tempDir } : {}),
-      extraFiles: options.patch !== undefined ? [{ name: 'changes.patch', text: options.patch }] : []
+      extraFiles: [
+        ...(options.patch !== undefined ? [{ name: 'changes.patch', text: options.patch }] : []),
+        { name: STATE_FILE, text: options.state }
+      ]
     });
     for (const finding of staged.findings)
       core.warning(options.redact(`The run's record was tampered with: ${finding}`));

@@ -18,7 +18,8 @@ export interface FinishedRun {
   /** What the person asked in this run. */
   readonly request: string;
   readonly result: Pick<RunResult, 'summary' | 'stopReason' | 'error' | 'costUsd'>;
-  readonly changes: ChangesOutcome;
+  /** What was published; absent for a local run, which publishes nothing. */
+  readonly changes: ChangesOutcome | undefined;
   readonly artifact: ArtifactOutcome;
   /** The branch and PR the work lives on, when known (a follow-up's carry over when nothing was pushed). */
   readonly branch: string | null;
@@ -57,7 +58,10 @@ function ledgerOf(run: FinishedRun): string {
   const { changes, result } = run;
   const lines = [`Stop reason: ${result.stopReason}`];
   if (result.error) lines.push(`Error: ${result.error}`);
-  switch (changes.kind) {
+  switch (changes?.kind) {
+    case undefined:
+      lines.push('Changes: left in the working tree (a local run publishes nothing)');
+      break;
     case 'none':
       lines.push('Changes: none');
       break;
@@ -71,7 +75,7 @@ function ledgerOf(run: FinishedRun): string {
       lines.push(`Changes could not be published: ${changes.error}`, changes.diffStat);
       break;
   }
-  if (changes.withheld?.length) lines.push(`Withheld: ${changes.withheld.join(', ')}`);
+  if (changes?.withheld?.length) lines.push(`Withheld: ${changes.withheld.join(', ')}`);
   return lines.filter((line) => line.trim() !== '').join('\n');
 }
 
