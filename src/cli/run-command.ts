@@ -53,8 +53,6 @@ Flags:
   --prompt TEXT              the task
   --prompt-file FILE         read the task from a file instead
   --transcripts DIR          where run folders go (default: <repo>/.transcripts)
-  --resume PATH              continue an earlier run: its run folder, a .transcripts folder (its
-                             newest run) or its artifact zip; --prompt is then the new request
   --model NAME               model (default claude-sonnet-5-5)
   --max-turns N              stop after N model turns (default 200)
   --timeout-minutes N        stop after N minutes (default 60)
@@ -70,6 +68,8 @@ Flags:
   --compaction-threshold-tokens N, --micro-keep-recent N, --micro-clear-at-least N,
   --micro-preserve-tools A,B, --compaction-keep-tail N, --restore-recent-files N,
   --max-compactions N        compaction settings (see the README)
+  --resume PATH              continue an earlier run: its run folder, a .transcripts folder (its
+                             newest run) or its artifact zip; --prompt is then the new request
   --debug                    show the stack trace of an unexpected error
   -h, --help                 show this help
 
