@@ -3,6 +3,7 @@
  * with ordinary shell commands: it swaps `.transcripts` for a link to a folder of someone else's
  * secrets, and plants a credentials file where the old action would have uploaded it.
  */
+import { carriedStateSchema } from '../../src/followup/carried-state.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runAction, SOURCE_ACTION, type ActionRun } from '../../test-support/action-runner.js';
@@ -80,11 +81,16 @@ describe('the artifact is the action’s record, whatever the agent did to .tran
     expect(run.outputs.conclusion).toBe('success');
   });
 
-  it('uploads no foreign file and no planted one: only the transcript of this run', () => {
+  it('uploads no foreign file and no planted one: only the transcript and carried state of this run', () => {
     const stored = artifacts.artifact('agent-transcripts-4242-1');
     if (!stored) throw new Error(`no artifact was uploaded:\n${run.stdout}`);
     const files = unzip(stored.bytes);
-    expect([...files.keys()]).toEqual(['4242-1/transcript.jsonl']);
+    expect([...files.keys()]).toEqual(['4242-1/transcript.jsonl', '4242-1/carried-state.json']);
+    // The state is the action's own, for a later `--resume`: this run's, in its schema.
+    const state = carriedStateSchema.parse(
+      JSON.parse(files.get('4242-1/carried-state.json')!.toString('utf8'))
+    );
+    expect(state.runId).toBe('4242-1');
     for (const bytes of files.values()) expect(bytes.toString('utf8')).not.toContain(FOREIGN);
   });
 

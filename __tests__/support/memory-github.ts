@@ -59,4 +59,9 @@ export class MemoryGitHub implements GitHubApi {
     this.pulls.push(request);
     return { number: 7, url: 'https://github.com/octo/repo/pull/7' };
   }
+  readonly pullUpdates: Array<{ number: number; body: string }> = [];
+  async updatePullRequest(number: number, update: { body: string }) {
+    this.pullUpdates.push({ number, body: update.body });
+    return { number, url: `https://github.com/octo/repo/pull/${number}` };
+  }
 }

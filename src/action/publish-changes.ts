@@ -147,6 +147,14 @@ async function send(
         pullRequestError: undefined
       };
     }
+    if (target.kind === 'continued-branch' && target.pullNumber !== undefined) {
+      return {
+        kind: 'pushed',
+        branch: target.branch,
+        diffStat,
+        ...(await updatePullRequest(target.pullNumber, target.issueNumber, api, options))
+      };
+    }
     return {
       kind: 'pushed',
       branch: target.branch,
@@ -167,16 +175,47 @@ function commitMessage(options: PublishOptions): string {
   return `${message}\n\nCo-authored-by: ${author.login} <${id}${author.login}@users.noreply.github.com>`;
 }
 
-async function openPullRequest(
-  target: Extract<WorkTarget, { kind: 'new-branch' }>,
+interface PullRequestOutcome {
+  readonly pullRequestUrl: string | undefined;
+  readonly pullRequestNumber?: number;
+  readonly pullRequestError: string | undefined;
+}
+
+/** The PR body: our own line (the only one that may refer to the issue), then the model's summary, neutralized. */
+function pullRequestBody(issueNumber: number | undefined, options: PublishOptions): string {
+  const link = issueNumber
+    ? `For #${issueNumber}, by compact-agent ([run](${options.runUrl})).`
+    : `By compact-agent ([run](${options.runUrl})).`;
+  return fitSections([link, quoteBlock(options.describe())], MAX_BODY_CHARS, '');
+}
+
+/** A follow-up's pull request is the previous run's: its body becomes this run's account. */
+async function updatePullRequest(
+  pullNumber: number,
+  issueNumber: number | undefined,
   api: GitHubApi,
   options: PublishOptions
-): Promise<{ pullRequestUrl: string | undefined; pullRequestError: string | undefined }> {
-  const link = target.issueNumber
-    ? `For #${target.issueNumber}, by compact-agent ([run](${options.runUrl})).`
-    : `By compact-agent ([run](${options.runUrl})).`;
-  // The summary is the model's: neutralized, so only our own line can refer to the issue.
-  const body = fitSections([link, quoteBlock(options.describe())], MAX_BODY_CHARS, '');
+): Promise<PullRequestOutcome> {
+  try {
+    const updated = await api.updatePullRequest(pullNumber, {
+      body: pullRequestBody(issueNumber, options)
+    });
+    return { pullRequestUrl: updated.url, pullRequestNumber: updated.number, pullRequestError: undefined };
+  } catch (error) {
+    return {
+      pullRequestUrl: undefined,
+      pullRequestNumber: pullNumber,
+      pullRequestError: `the pull request #${pullNumber} could not be updated: ${describe(error)}`
+    };
+  }
+}
+
+async function openPullRequest(
+  target: Extract<WorkTarget, { kind: 'new-branch' | 'continued-branch' }>,
+  api: GitHubApi,
+  options: PublishOptions
+): Promise<PullRequestOutcome> {
+  const body = pullRequestBody(target.issueNumber, options);
   try {
     const created = await api.createPullRequest({
       title: options.commitTitle,
@@ -185,7 +224,7 @@ async function openPullRequest(
       body,
       draft: options.pullRequestType === 'draft'
     });
-    return { pullRequestUrl: created.url, pullRequestError: undefined };
+    return { pullRequestUrl: created.url, pullRequestNumber: created.number, pullRequestError: undefined };
   } catch (error) {
     return {
       pullRequestUrl: undefined,

@@ -30,7 +30,12 @@ import { actorOf, commentIdOf, reactToTrigger, repositoryOf, threadOf } from './
 import { publishOutputs, type OutputSink } from './outputs.js';
 import { publishChanges } from './publish-changes.js';
 import { readRunnerEnv, runUrl, type RunnerEnv } from './runner-env.js';
-import { prepareWorkTarget } from './work-target.js';
+import { prepareWorkTarget, type WorkTarget } from './work-target.js';
+import { continueOnPreviousBranch } from '../followup/continue-target.js';
+import { startOnThread, type RunStart } from '../followup/follow-up.js';
+import { renderFollowUp, type FollowUpNote } from '../followup/follow-up-report.js';
+import { carriedStateOf, embedForReport } from '../followup/run-state.js';
+import { STATE_FILE, stateFileText } from '../followup/state-file.js';
 
 const TRANSCRIPTS = '.transcripts';
 /** A task longer than this is refused: it is a paste, not a request; put it in a file instead. */
@@ -131,12 +136,34 @@ async function runForEvent(event: ActionEvent, context: RunContext): Promise<voi
     return;
   }
   await reactToTrigger(event, api);
-  await runAndReport(event, task, context, api, thread);
+  const repository = repositoryOf(event, runner);
+  // Only a comment continues a run: a label or an assignment asks for the issue's work afresh.
+  const start =
+    thread !== undefined && (event.kind === 'issue_comment' || event.kind === 'pull_request_review_comment')
+      ? await startOnThread(api, thread, {
+          botLogin: settings.botName,
+          repositoryFullName: `${repository.owner}/${repository.name}`,
+          task,
+          redact: context.redact,
+          ...(pullRequestThread(event) !== undefined ? { pullRequest: pullRequestThread(event) } : {})
+        })
+      : freshStart(task);
+  await runAndReport(event, start, context, api, thread);
+}
+
+function pullRequestThread(event: ActionEvent): number | undefined {
+  if (event.kind === 'pull_request_review_comment') return event.pullRequest.number;
+  if (event.kind === 'issue_comment' && event.issue.isPullRequest) return event.issue.number;
+  return undefined;
+}
+
+function freshStart(task: string): RunStart {
+  return { task, originalTask: task, request: task, previous: undefined, refusal: undefined };
 }
 
 async function runAndReport(
   event: ActionEvent,
-  task: string,
+  start: RunStart,
   context: RunContext,
   api: GitHubApi,
   thread: number | undefined
@@ -156,7 +183,7 @@ async function runAndReport(
   // From here on the thread shows "working": whatever fails, the comment must end as a report.
   const state: StartedRun = { step: 'preparing the work' };
   try {
-    await runStarted(event, task, context, api, tracking, state);
+    await runStarted(event, start, context, api, tracking, state);
   } catch (error) {
     state.fault = redact(describe(error));
     throw error;
@@ -182,7 +209,7 @@ interface StartedRun {
 
 async function runStarted(
   event: ActionEvent,
-  task: string,
+  start: RunStart,
   context: RunContext,
   api: GitHubApi,
   tracking: TrackingComment | undefined,
@@ -200,12 +227,14 @@ async function runStarted(
   const repository = repositoryOf(event, runner);
   // A scheduled run's payload names no repository: its checkout is the default branch.
   const defaultBranch = repository.defaultBranch ?? (await git.currentBranch());
-  const target = await prepareWorkTarget(event, api, git, {
+  const prepared = await prepareWorkTarget(event, api, git, {
     branchPrefix: settings.branchPrefix,
     shortId: randomBytes(3).toString('hex'),
     defaultBranch,
     repositoryFullName: `${repository.owner}/${repository.name}`
   });
+  const { target, note } = await followUpTarget(start, prepared, api, git);
+  const task = start.task;
   const baseCommit = await git.head();
   state.step = 'reading the thread';
   const threadContext = await buildThreadContext(event, api, {
@@ -248,7 +277,7 @@ async function runStarted(
     identity: { name: settings.botName, email: settings.botEmail },
     defaultBranch,
     pullRequestType: settings.pullRequestType,
-    commitTitle: redact(commitTitle(task)),
+    commitTitle: redact(commitTitle(start.request)),
     runUrl: link,
     runDir: session.runDir,
     describe: () => session.result.summary || '(no summary)',
@@ -267,13 +296,30 @@ async function runStarted(
   }
   state.changes = changes;
   state.step = 'uploading the transcripts';
+  const finished = {
+    repository: `${repository.owner}/${repository.name}`,
+    runId: `${runner.runId}-${runner.runAttempt}`,
+    runUrl: link,
+    task: start.originalTask,
+    request: start.request,
+    result: session.result,
+    changes,
+    ...whereTheWorkIs(target, changes),
+    previous: start.previous
+  };
   const artifact = await uploadTranscripts(runner, session, settings.transcriptRetentionDays, {
     redact,
     tempDir: env.RUNNER_TEMP,
-    patch: changes.kind === 'patch' ? changes.patch : undefined
+    patch: changes.kind === 'patch' ? changes.patch : undefined,
+    // The artifact's copy cannot know its own id; the report's copy does.
+    state: stateFileText(
+      carriedStateOf({ ...finished, artifact: { kind: 'failed', error: 'not uploaded yet' } }),
+      redact
+    )
   });
   state.artifact = artifact;
   state.step = 'posting the report';
+  const carried = carriedStateOf({ ...finished, artifact });
   const report = redact(
     renderReport({
       result: session.result,
@@ -281,7 +327,9 @@ async function runStarted(
       changes,
       artifact,
       transcriptDir: path.relative(runner.workspace, session.runDir),
-      transcriptHead: session.records.transcript.head
+      transcriptHead: session.records.transcript.head,
+      ...(note ? { followUp: renderFollowUp(note, { runUrl: link, costUsd: session.result.costUsd }) } : {}),
+      trailer: embedForReport(carried, redact)
     })
   );
   await tracking?.finish(report);
@@ -305,6 +353,51 @@ async function runStarted(
       )
     );
   }
+}
+
+/**
+ * A follow-up on an issue continues on the previous run's branch and PR when they are still there;
+ * on a PR thread the PR's branch is already the target. The note tells the report which, and why.
+ */
+async function followUpTarget(
+  start: RunStart,
+  prepared: WorkTarget,
+  api: GitHubApi,
+  git: GitRepository
+): Promise<{ target: WorkTarget; note: FollowUpNote | undefined }> {
+  if (start.refusal !== undefined)
+    return { target: prepared, note: { kind: 'fresh-after-refusal', reason: start.refusal } };
+  const previous = start.previous;
+  if (!previous) return { target: prepared, note: undefined };
+  if (prepared.kind !== 'new-branch') {
+    const whereNote =
+      prepared.kind === 'fork'
+        ? 'The pull request comes from a fork: the changes are a patch.'
+        : `Continued on the pull request's branch \`${prepared.branch}\`.`;
+    return { target: prepared, note: { kind: 'continued', previous, whereNote } };
+  }
+  const continued = await continueOnPreviousBranch(previous, prepared, api, git);
+  return { target: continued.target, note: { kind: 'continued', previous, whereNote: continued.note } };
+}
+
+/** The branch and PR the next run continues: what was pushed now, else what this run continued. */
+function whereTheWorkIs(
+  target: WorkTarget,
+  changes: ChangesOutcome
+): { branch: string | null; pullRequest: number | null } {
+  const targetPull =
+    target.kind === 'pull-request-branch' || target.kind === 'fork'
+      ? target.pullNumber
+      : target.kind === 'continued-branch'
+        ? (target.pullNumber ?? null)
+        : null;
+  if (changes.kind === 'pushed')
+    return { branch: changes.branch, pullRequest: changes.pullRequestNumber ?? targetPull };
+  return {
+    branch:
+      target.kind === 'continued-branch' || target.kind === 'pull-request-branch' ? target.branch : null,
+    pullRequest: targetPull
+  };
 }
 
 /**
@@ -390,14 +483,23 @@ async function uploadTranscripts(
   runner: RunnerEnv,
   session: SessionOutcome,
   retentionDays: number | undefined,
-  options: { redact: (text: string) => string; tempDir: string | undefined; patch: string | undefined }
+  options: {
+    redact: (text: string) => string;
+    tempDir: string | undefined;
+    patch: string | undefined;
+    /** The carried state's file, for `compact-agent run --resume <artifact zip>`. */
+    state: string;
+  }
 ): Promise<ArtifactOutcome> {
   let staged: StagedArtifact | undefined;
   try {
     staged = await stageRunArtifact(session.records, {
       redact: options.redact,
       ...(options.tempDir ? { parentDir: options.tempDir } : {}),
-      extraFiles: options.patch !== undefined ? [{ name: 'changes.patch', text: options.patch }] : []
+      extraFiles: [
+        ...(options.patch !== undefined ? [{ name: 'changes.patch', text: options.patch }] : []),
+        { name: STATE_FILE, text: options.state }
+      ]
     });
     for (const finding of staged.findings)
       core.warning(options.redact(`The run's record was tampered with: ${finding}`));

@@ -11,6 +11,14 @@ export type WorkTarget =
       readonly issueNumber: number | undefined;
     }
   | { readonly kind: 'pull-request-branch'; readonly branch: string; readonly pullNumber: number }
+  /** A follow-up on an issue: the previous run's branch, checked out from origin, and its open PR. */
+  | {
+      readonly kind: 'continued-branch';
+      readonly branch: string;
+      readonly base: string;
+      readonly issueNumber: number | undefined;
+      readonly pullNumber: number | undefined;
+    }
   | { readonly kind: 'fork'; readonly pullNumber: number; readonly headRepo: string };
 
 export interface TargetOptions {

@@ -8,6 +8,12 @@ import type { CliCommand, CliIo, Invocation } from './command.js';
 import { EXIT, usageError } from './exit-codes.js';
 import { progressPrinter } from './progress.js';
 import { checkRepoFolder } from './repo-check.js';
+import { writeFile } from 'node:fs/promises';
+import type { CarriedState } from '../followup/carried-state.js';
+import { resumeTask } from '../followup/resume-task.js';
+import { carriedStateOf } from '../followup/run-state.js';
+import { loadCarriedState, StateNotFoundError, STATE_FILE, stateFileText } from '../followup/state-file.js';
+import { knownSecrets, Redactor } from '../security/redactor.js';
 
 /** Flags read by the shared input validation (config/inputs.ts), spelled `--max-turns` for `max_turns`. */
 const CONFIG_FLAGS = [
@@ -65,6 +71,8 @@ Flags:
   --compaction-threshold-tokens N, --micro-keep-recent N, --micro-clear-at-least N,
   --micro-preserve-tools A,B, --compaction-keep-tail N, --restore-recent-files N,
   --max-compactions N        compaction settings (see the README)
+  --resume PATH              continue an earlier run: its run folder, a .transcripts folder (its
+                             newest run) or its artifact zip; --prompt is then the new request
   --debug                    show the stack trace of an unexpected error
   -h, --help                 show this help
 
@@ -72,6 +80,7 @@ Examples:
   compact-agent run --repo ../my-project --prompt "Make the failing test pass"
   compact-agent run --prompt-file task.md --max-budget-usd 2 --max-turns 50
   ANTHROPIC_BASE_URL=http://127.0.0.1:8080 compact-agent run --repo . --prompt "Add a --json flag"
+  compact-agent run --resume .transcripts --prompt "Also handle negative numbers"
 
 Exit codes: 0 success, 1 the run ended without success, 2 a flag is wrong (nothing was started).`;
 
@@ -79,7 +88,7 @@ export const RUN_COMMAND: CliCommand = {
   name: 'run',
   summary: 'run the agent on a local git repository',
   help: RUN_HELP,
-  stringFlags: ['repo', 'prompt', 'prompt-file', 'transcripts', ...CONFIG_FLAGS],
+  stringFlags: ['repo', 'prompt', 'prompt-file', 'transcripts', 'resume', ...CONFIG_FLAGS],
   booleanFlags: ['allow-non-git'],
   maxPositionals: 0,
   execute: (invocation, io) => runCommand(invocation, io)
@@ -90,21 +99,44 @@ interface ValidatedRun {
   readonly transcriptsDir: string;
   readonly task: string;
   readonly config: AgentConfig;
+  /** The earlier run this one continues (--resume). */
+  readonly previous: CarriedState | undefined;
 }
 
 /** `compact-agent run`: every flag is checked first; then the run; the exit code says how it ended. */
 export async function runCommand(invocation: Invocation, io: CliIo): Promise<number> {
   const run = await validateRun(invocation, io.env);
+  const redact = new Redactor(knownSecrets(io.env, [])).redact;
+  const runId = newRunId();
   const outcome = await runSession({
     config: run.config,
-    task: run.task,
+    task: run.previous ? resumeTask(run.previous, run.task, redact) : run.task,
     repoDir: run.repoDir,
     transcriptsDir: run.transcriptsDir,
-    runId: newRunId(),
+    runId,
     env: io.env,
     onProgress: progressPrinter(io.stderr),
     ...(io.signal ? { signal: io.signal } : {})
   });
+  await writeFile(
+    path.join(outcome.runDir, STATE_FILE),
+    stateFileText(
+      carriedStateOf({
+        repository: path.basename(run.repoDir).slice(0, 200),
+        runId,
+        runUrl: outcome.runDir.slice(-500),
+        task: run.previous?.task ?? run.task,
+        request: run.task,
+        result: outcome.result,
+        changes: undefined,
+        artifact: { kind: 'failed', error: 'a local run uploads no artifact' },
+        branch: run.previous?.branch ?? null,
+        pullRequest: run.previous?.pullRequest ?? null,
+        previous: run.previous
+      }),
+      redact
+    )
+  ).catch((error: unknown) => io.stderr(`The state for --resume could not be saved: ${reason(error)}`));
   io.stdout(formatOutcome(outcome));
   return outcome.result.stopReason === 'success' ? EXIT.success : EXIT.runFailed;
 }
@@ -124,7 +156,17 @@ async function validateRun(invocation: Invocation, env: NodeJS.ProcessEnv): Prom
   const transcripts = values.get('transcripts');
   const transcriptsDir = path.resolve(transcripts ?? path.join(repoDir, '.transcripts'));
   await checkOutputFolder(transcriptsDir, transcripts === undefined ? '--repo' : '--transcripts');
-  return { repoDir, transcriptsDir, task, config };
+  const resume = values.get('resume');
+  let previous: CarriedState | undefined;
+  if (resume !== undefined) {
+    try {
+      previous = (await loadCarriedState(resume)).state;
+    } catch (error) {
+      if (error instanceof StateNotFoundError) throw usageError(`--resume ${resume}: ${error.message}`);
+      throw error;
+    }
+  }
+  return { repoDir, transcriptsDir, task, config, previous };
 }
 
 async function readTask(values: ReadonlyMap<string, string>): Promise<string> {

@@ -15,6 +15,11 @@ export interface PullRequestDetails {
   readonly headRef: string;
   readonly headRepoFullName: string | undefined;
   readonly baseRef: string;
+  /** Open or closed (a merged PR is closed and merged); absent where a caller does not know. */
+  readonly state?: 'open' | 'closed';
+  readonly merged?: boolean;
+  /** Who opened it: a follow-up on a PR the action opened finds the issue it was for. */
+  readonly author?: string;
 }
 
 export interface ChangedFile {
@@ -43,4 +48,6 @@ export interface GitHubApi {
     body: string;
     draft: boolean;
   }): Promise<{ number: number; url: string }>;
+  /** Replaces a pull request's body (a follow-up run updates its PR instead of opening another). */
+  updatePullRequest(number: number, update: { body: string }): Promise<{ number: number; url: string }>;
 }

@@ -125,7 +125,10 @@ export class OctokitGitHubApi implements GitHubApi {
       body: data.body ?? '',
       headRef: data.head.ref,
       headRepoFullName: data.head.repo?.full_name,
-      baseRef: data.base.ref
+      baseRef: data.base.ref,
+      state: data.state === 'closed' ? 'closed' : 'open',
+      merged: data.merged === true,
+      author: data.user.login
     };
   }
 
@@ -151,6 +154,18 @@ export class OctokitGitHubApi implements GitHubApi {
     draft: boolean;
   }): Promise<{ number: number; url: string }> {
     const { data } = await this.octokit.rest.pulls.create({ ...this.repo, ...request });
+    return { number: data.number, url: data.html_url };
+  }
+
+  async updatePullRequest(
+    number: number,
+    update: { body: string }
+  ): Promise<{ number: number; url: string }> {
+    const { data } = await this.octokit.rest.pulls.update({
+      ...this.repo,
+      pull_number: number,
+      body: update.body
+    });
     return { number: data.number, url: data.html_url };
   }
 }

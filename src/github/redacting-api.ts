@@ -12,6 +12,7 @@ export function redactingGitHubApi(api: GitHubApi, redact: (text: string) => str
     getPullRequest: (number) => api.getPullRequest(number),
     listPullRequestFiles: (number) => api.listPullRequestFiles(number),
     createPullRequest: (request) =>
-      api.createPullRequest({ ...request, title: redact(request.title), body: redact(request.body) })
+      api.createPullRequest({ ...request, title: redact(request.title), body: redact(request.body) }),
+    updatePullRequest: (number, update) => api.updatePullRequest(number, { body: redact(update.body) })
   };
 }

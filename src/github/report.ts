@@ -13,6 +13,8 @@ export type ChangesOutcome = (
       readonly branch: string;
       readonly diffStat: string;
       readonly pullRequestUrl: string | undefined;
+      /** The pull request opened or updated, when its number is known (carried to a follow-up). */
+      readonly pullRequestNumber?: number;
       /** Set when the push worked but the pull request could not be opened. */
       readonly pullRequestError: string | undefined;
     }
@@ -37,6 +39,10 @@ export interface ReportInput {
   readonly transcriptDir: string;
   /** The transcript's last hash: `compact-agent transcript verify --head` checks a copy against it. */
   readonly transcriptHead?: string;
+  /** The follow-up section (previous runs, costs), rendered by the action from its own state. */
+  readonly followUp?: string;
+  /** Appended after the body is fitted (the hidden carried state): the fit leaves it room. */
+  readonly trailer?: string;
 }
 
 const STATUS: Readonly<Record<RunResult['stopReason'], string>> = {
@@ -57,6 +63,7 @@ export function renderReport(input: ReportInput): string {
   const sections = [
     `${result.cancelled ? '🛑 Cancelled' : STATUS[result.stopReason]} · \`${result.stopReason}\` · ${formatDuration(result.durationMs)} · [workflow run](${input.runUrl})`,
     result.error ? quoteBlock(result.error, '**What failed:** ') : '',
+    input.followUp ?? '',
     `### Summary\n\n${result.summary ? quoteBlock(result.summary) : '_The model gave no summary._'}`,
     `### Changes\n\n${renderChanges(input.changes)}`,
     `### Usage\n\n${renderUsage(result)}`,
@@ -67,7 +74,9 @@ export function renderReport(input: ReportInput): string {
       ? `🔗 Transcript head: \`${input.transcriptHead}\` (\`compact-agent transcript verify <artifact.zip> --head <this>\`)`
       : ''
   ].filter((section) => section !== '');
-  return fitBody(sections, input.artifact);
+  if (!input.trailer) return fitBody(sections, input.artifact);
+  const trailer = `\n\n${input.trailer}`;
+  return fitBody(sections, input.artifact, MAX_BODY_CHARS - trailer.length) + trailer;
 }
 
 /** The report of a run that failed before its agent's turns ended: what failed, and the run to look at. */
@@ -190,12 +199,12 @@ function renderArtifact(artifact: ArtifactOutcome, transcriptDir: string): strin
 }
 
 /** Cuts the biggest sections first, so the status, links and usage always survive whole. */
-function fitBody(sections: string[], artifact: ArtifactOutcome): string {
+function fitBody(sections: string[], artifact: ArtifactOutcome, maxChars = MAX_BODY_CHARS): string {
   const pointer =
     artifact.kind === 'uploaded'
       ? `\n\n_Report cut to fit GitHub's limit; the full details are in the [transcript artifact](${artifact.url})._`
       : "\n\n_Report cut to fit GitHub's limit._";
-  return fitSections(sections, MAX_BODY_CHARS, pointer);
+  return fitSections(sections, maxChars, pointer);
 }
 
 function n(value: number): string {

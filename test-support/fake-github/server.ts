@@ -117,7 +117,8 @@ const DOC = {
   getPull: `${DOCS}/pulls/pulls#get-a-pull-request`,
   listPulls: `${DOCS}/pulls/pulls#list-pull-requests`,
   listFiles: `${DOCS}/pulls/pulls#list-pull-requests-files`,
-  createPull: `${DOCS}/pulls/pulls#create-a-pull-request`
+  createPull: `${DOCS}/pulls/pulls#create-a-pull-request`,
+  updatePull: `${DOCS}/pulls/pulls#update-a-pull-request`
 } as const;
 
 const DEFAULT_MESSAGES: Readonly<Record<number, string>> = {
@@ -785,7 +786,36 @@ class FakeGitHubServer implements FakeGitHub {
           return this.page(ctx, pulls);
         }
       },
-      { method: 'POST', pattern: /^\/pulls$/, handler: (ctx) => this.createPull(ctx) }
+      { method: 'POST', pattern: /^\/pulls$/, handler: (ctx) => this.createPull(ctx) },
+      {
+        method: 'PATCH',
+        pattern: /^\/pulls\/(\d+)$/,
+        handler: (ctx, [num]) => {
+          const pull = pullOr404(num);
+          if (!pull) return notFound(DOC.updatePull);
+          const body = isObject(ctx.body) ? ctx.body : {};
+          const bad =
+            optionalType(body, 'title', 'string', DOC.updatePull) ??
+            optionalType(body, 'body', 'string', DOC.updatePull, true) ??
+            optionalType(body, 'state', 'string', DOC.updatePull);
+          if (bad) return bad;
+          if (body.state !== undefined && body.state !== 'open' && body.state !== 'closed') {
+            return validationFailed(DOC.updatePull, {
+              resource: 'PullRequest',
+              code: 'invalid',
+              field: 'state'
+            });
+          }
+          const text = body.body as string | null | undefined;
+          if (typeof text === 'string' && charLength(text) > MAX_BODY_CHARS)
+            return bodyTooLong('PullRequest', DOC.updatePull);
+          if (typeof body.title === 'string') pull.title = body.title;
+          if (text !== undefined) pull.body = text;
+          if (body.state === 'open' || body.state === 'closed') pull.state = body.state;
+          pull.updated_at = s.now();
+          return { status: 200, body: this.renderPull(pull) };
+        }
+      }
     ];
   }
 

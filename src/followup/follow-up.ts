@@ -1,0 +1,89 @@
+import type { GitHubApi } from '../github/github-api.js';
+import type { CarriedState } from './carried-state.js';
+import { findPreviousRun, followUpRequest, type PreviousRun } from './previous-run.js';
+import { resumeTask } from './resume-task.js';
+
+/** How a run starts: fresh, or as a follow-up of the previous run on its thread. */
+export interface RunStart {
+  /** The first message's task: the request as it is, or the resume task of a follow-up. */
+  readonly task: string;
+  /** The thread's original task, carried on to the next run. */
+  readonly originalTask: string;
+  /** What the person asked in this run. */
+  readonly request: string;
+  readonly previous: CarriedState | undefined;
+  /** Why a state that was found is not used (the report says the run started fresh, and why). */
+  readonly refusal: string | undefined;
+}
+
+/**
+ * Looks for the previous run on the thread. Found: the task becomes the resume task (the previous
+ * run as data, the request as the instruction). `/agent continue` with nothing to continue, a
+ * state refused, or a thread that cannot be read: a fresh run with the request as the task.
+ */
+export async function startOnThread(
+  api: GitHubApi,
+  thread: number,
+  options: {
+    readonly botLogin: string;
+    readonly repositoryFullName: string;
+    readonly task: string;
+    readonly redact: (text: string) => string;
+    /** Set when the thread is a pull request: the action's own PR leads to the issue it was for. */
+    readonly pullRequest?: number;
+  }
+): Promise<RunStart> {
+  const { explicit, request } = followUpRequest(options.task);
+  const fresh = (refusal: string | undefined): RunStart => ({
+    task: options.task,
+    originalTask: options.task,
+    request: options.task,
+    previous: undefined,
+    refusal
+  });
+  let found;
+  try {
+    found = await findPreviousRun(api, thread, options.botLogin, options.repositoryFullName);
+    if (found.kind === 'none' && options.pullRequest !== undefined)
+      found = await previousRunOfAgentPullRequest(api, options.pullRequest, options);
+  } catch (error) {
+    return fresh(
+      `the thread's comments could not be read (${error instanceof Error ? error.message : String(error)})`
+    );
+  }
+  if (found.kind === 'refused') return fresh(found.reason);
+  if (found.kind === 'none')
+    return fresh(
+      explicit ? `there is no earlier run of compact-agent on this thread to continue` : undefined
+    );
+  return {
+    task: resumeTask(found.state, request, options.redact),
+    originalTask: found.state.task,
+    request,
+    previous: found.state,
+    refusal: undefined
+  };
+}
+
+/**
+ * A comment on a pull request the action opened: the run that opened it reported on the issue the
+ * PR's first line names. Trusted only when the bot opened the PR and that run's state (in the bot's
+ * own comment) names this very PR.
+ */
+async function previousRunOfAgentPullRequest(
+  api: GitHubApi,
+  pullNumber: number,
+  options: { readonly botLogin: string; readonly repositoryFullName: string }
+): Promise<PreviousRun> {
+  const pull = await api.getPullRequest(pullNumber);
+  if (pull.author !== options.botLogin) return { kind: 'none' };
+  const issue = /^For #(\d+), by compact-agent/.exec(pull.body)?.[1];
+  if (issue === undefined || Number(issue) === pullNumber) return { kind: 'none' };
+  const found = await findPreviousRun(api, Number(issue), options.botLogin, options.repositoryFullName);
+  if (found.kind === 'found' && found.state.pullRequest !== pullNumber)
+    return {
+      kind: 'refused',
+      reason: `the latest run on #${issue} is about pull request #${found.state.pullRequest ?? 'none'}, not #${pullNumber}`
+    };
+  return found;
+}

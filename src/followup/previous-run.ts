@@ -1,0 +1,48 @@
+import type { GitHubApi } from '../github/github-api.js';
+import { extractState, type CarriedState } from './carried-state.js';
+
+export type PreviousRun =
+  | { readonly kind: 'found'; readonly state: CarriedState; readonly commentId: number }
+  | { readonly kind: 'none' }
+  /** A state was there but not trusted: the run starts fresh, and its report says why. */
+  | { readonly kind: 'refused'; readonly reason: string };
+
+/**
+ * The latest run of this action on the thread: the newest comment by the bot whose embedded state
+ * reads. A state in anyone else's comment is refused (anyone can paste a marker), as is a state of
+ * another repository; with nothing trusted found, the newest refusal says why the run starts fresh.
+ */
+export async function findPreviousRun(
+  api: GitHubApi,
+  thread: number,
+  botLogin: string,
+  repositoryFullName: string
+): Promise<PreviousRun> {
+  const comments = await api.listComments(thread);
+  let refusal: string | undefined;
+  for (const comment of [...comments].reverse()) {
+    const extracted = extractState(comment, botLogin);
+    if (extracted.kind === 'none') continue;
+    if (extracted.kind === 'refused') {
+      refusal ??= extracted.reason;
+      continue;
+    }
+    if (extracted.state.repository !== repositoryFullName) {
+      refusal ??= `the state names the repository ${extracted.state.repository}, not ${repositoryFullName}`;
+      continue;
+    }
+    return { kind: 'found', state: extracted.state, commentId: comment.id };
+  }
+  return refusal === undefined ? { kind: 'none' } : { kind: 'refused', reason: refusal };
+}
+
+/**
+ * The request of a follow-up: `/agent continue: also X` asks for "also X". Any other request on a
+ * thread with a previous run is a follow-up as it stands.
+ */
+export function followUpRequest(task: string): { readonly explicit: boolean; readonly request: string } {
+  const match = /^continue\b[\s:,.-]*/i.exec(task.trim());
+  if (!match) return { explicit: false, request: task.trim() };
+  const rest = task.trim().slice(match[0].length).trim();
+  return { explicit: true, request: rest === '' ? 'Continue the work where it stopped.' : rest };
+}
