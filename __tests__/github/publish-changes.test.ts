@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { publishChanges, type PublishOptions } from '../../src/action/publish-changes.js';
 import { prepareWorkTarget } from '../../src/action/work-target.js';
@@ -150,7 +150,7 @@ describe("publishing the agent's changes", () => {
     expect(repo.remoteGit('rev-list', '--count', 'changes').trim()).toBe('3');
   });
 
-  it('for a fork, pushes nothing and keeps the patch in the run folder and the report', async () => {
+  it('for a fork, pushes nothing and keeps the patch in the outcome (the report and the artifact take it from there)', async () => {
     const runDir = createTempDir();
     const base = await git.head();
     repo.write('README.md', '# demo, from a fork PR\n');
@@ -165,11 +165,13 @@ describe("publishing the agent's changes", () => {
       kind: 'patch',
       reason: 'the pull request comes from the fork someone/fork'
     });
-    expect(readFileSync(path.join(runDir, 'changes.patch'), 'utf8')).toContain('+# demo, from a fork PR');
+    expect(outcome.kind === 'patch' && outcome.patch).toContain('+# demo, from a fork PR');
+    // Nothing is written into the run folder, which the agent could have broken or replaced.
+    expect(existsSync(path.join(runDir, 'changes.patch'))).toBe(false);
     expect(repo.remoteGit('branch', '--list', '--format=%(refname:short)').trim()).toBe('main');
   });
 
-  it("writes a fork's patch as a new file, never through a symlink the agent left at its name", async () => {
+  it("never writes a fork's patch through a symlink the agent left at its name", async () => {
     const runDir = createTempDir();
     // The agent points changes.patch at a runner file: the patch would become later steps' env.
     const runnerEnvFile = path.join(createTempDir(), 'GITHUB_ENV');
@@ -186,7 +188,6 @@ describe("publishing the agent's changes", () => {
     );
     expect(outcome).toMatchObject({ kind: 'patch' });
     expect(readFileSync(runnerEnvFile, 'utf8')).toBe('');
-    expect(lstatSync(path.join(runDir, 'changes.patch')).isFile()).toBe(true);
-    expect(readFileSync(path.join(runDir, 'changes.patch'), 'utf8')).toContain('+NODE_OPTIONS');
+    expect(outcome.kind === 'patch' && outcome.patch).toContain('+NODE_OPTIONS');
   });
 });
