@@ -15,6 +15,7 @@ import { GitRepository } from '../../src/git/repository.js';
 import { Redactor } from '../../src/security/redactor.js';
 import { MemoryGitHub } from '../support/memory-github.js';
 import { createRepoWithRemote } from '../support/temp-repo.js';
+import { runResult } from '../support/run-result.js';
 
 const BOT = 'github-actions[bot]';
 const SECRET = 'ghp_0123456789abcdefghijklmnopqrstuvwxyzAB';
@@ -37,26 +38,7 @@ const PREVIOUS: CarriedState = {
 };
 
 function result(overrides: Partial<RunResult> = {}): RunResult {
-  return {
-    model: {
-      id: 'claude-sonnet-5-5',
-      name: 'Claude Sonnet 5.5',
-      pricedSince: '2026-10-07',
-      checkedOn: '2026-11-23'
-    },
-    stopReason: 'success',
-    turns: 3,
-    usage: { input: 10, cacheWrite: 0, cacheRead: 0, output: 5 },
-    costUsd: 0.125,
-    durationMs: 5000,
-    summary: 'Handled negative numbers.',
-    error: undefined,
-    cancelled: false,
-    contextTokensPerTurn: [100, 200],
-    compactionLog: [],
-    history: [],
-    ...overrides
-  };
+  return runResult({ costUsd: 0.125, summary: 'Handled negative numbers.', ...overrides });
 }
 
 function finished(overrides: Partial<FinishedRun> = {}): FinishedRun {

@@ -5,6 +5,7 @@ import { cleanUntrusted, untrustedBlock } from '../../src/github/untrusted-text.
 import type { RunResult } from '../../src/agent/run-result.js';
 import type { CompactionEvent } from '../../src/compaction/compactor.js';
 import { MemoryGitHub } from '../support/memory-github.js';
+import { runResult } from '../support/run-result.js';
 
 describe('who may start a run', () => {
   const api = new MemoryGitHub();
@@ -52,26 +53,15 @@ describe('untrusted text', () => {
 });
 
 function result(overrides: Partial<RunResult> = {}): RunResult {
-  return {
-    model: {
-      id: 'claude-sonnet-5-5',
-      name: 'Claude Sonnet 5.5',
-      pricedSince: '2026-10-07',
-      checkedOn: '2026-11-23'
-    },
-    stopReason: 'success',
+  return runResult({
     turns: 12,
     usage: { input: 1200, cacheWrite: 30_000, cacheRead: 250_000, output: 4000 },
     costUsd: 0.2085,
     durationMs: 125_000,
     summary: 'Fixed the parser.',
-    error: undefined,
-    cancelled: false,
     contextTokensPerTurn: [1000, 5000, 9000, 2000, 4000],
-    compactionLog: [],
-    history: [],
     ...overrides
-  };
+  });
 }
 
 const compaction: CompactionEvent = {

@@ -4,9 +4,9 @@ import { cutBalanced, fitSections } from '../../src/github/fit-body.js';
 import { codeSpan, defuse, fence, inlineText, quoteBlock } from '../../src/github/neutralize.js';
 import { MAX_BODY_CHARS, renderReport, type ReportInput } from '../../src/github/report.js';
 import { TrackingComment } from '../../src/github/tracking-comment.js';
-import type { RunResult } from '../../src/agent/run-result.js';
 import { MemoryGitHub } from '../support/memory-github.js';
 import { createRepoWithRemote, createTempDir } from '../support/temp-repo.js';
+import { runResult } from '../support/run-result.js';
 
 /**
  * What GitHub would act on in a body: closing references, mentions and raw tags, found the way its
@@ -17,28 +17,7 @@ const CLOSES =
 const MENTIONS = /(?:^|[^\w])@[A-Za-z0-9][\w-]*(?:\/[\w-]+)?/g;
 const TAGS = /<[A-Za-z/!?][^>]*>/g;
 
-function result(overrides: Partial<RunResult> = {}): RunResult {
-  return {
-    model: {
-      id: 'claude-sonnet-5-5',
-      name: 'Claude Sonnet 5.5',
-      pricedSince: '2026-10-07',
-      checkedOn: '2026-11-23'
-    },
-    stopReason: 'success',
-    turns: 3,
-    usage: { input: 10, cacheWrite: 0, cacheRead: 0, output: 5 },
-    costUsd: 0.01,
-    durationMs: 5000,
-    summary: 'Fixed it.',
-    error: undefined,
-    cancelled: false,
-    contextTokensPerTurn: [100, 200],
-    compactionLog: [],
-    history: [],
-    ...overrides
-  };
-}
+const result = runResult;
 
 const base: ReportInput = {
   result: result(),

@@ -10,6 +10,7 @@ import type { RunResult } from '../../src/agent/run-result.js';
 import { NO_USAGE } from '../../src/model/usage.js';
 import { MemoryGitHub } from '../support/memory-github.js';
 import { createRepoWithRemote, createTempDir, type RepoWithRemote } from '../support/temp-repo.js';
+import { runResult } from '../support/run-result.js';
 
 const BOT = { name: 'compact-agent[bot]', email: '123+compact-agent[bot]@users.noreply.github.com' };
 const target = { kind: 'new-branch', branch: 'agent/2-bot', base: 'main', issueNumber: 2 } as const;
@@ -190,23 +191,12 @@ describe('a git fault after the agent’s turns (the disk fills up)', () => {
 });
 
 function minimalResult(): RunResult {
-  return {
-    model: {
-      id: 'claude-sonnet-5-5',
-      name: 'Claude Sonnet 5.5',
-      pricedSince: '2026-10-07',
-      checkedOn: '2026-11-23'
-    },
-    stopReason: 'success',
+  return runResult({
     turns: 1,
     usage: NO_USAGE,
     costUsd: 0,
     durationMs: 1000,
     summary: 'Fixed.',
-    error: undefined,
-    cancelled: false,
-    contextTokensPerTurn: [],
-    compactionLog: [],
-    history: []
-  };
+    contextTokensPerTurn: []
+  });
 }
