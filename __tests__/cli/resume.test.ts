@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { EXIT } from '../../src/cli/exit-codes.js';
 import { runCli } from '../../src/cli/main.js';
@@ -9,6 +9,7 @@ import {
   reply,
   startFakeAnthropic,
   text,
+  toolUse,
   type FakeAnthropic,
   type ParsedRequest
 } from '../../test-support/fake-anthropic/index.js';
@@ -132,5 +133,32 @@ describe('compact-agent run --resume', () => {
     expect(forged.code).toBe(EXIT.usage);
     expect(forged.stderr).toContain("does not match the carried state's schema");
     expect(fake.requests).toHaveLength(0);
+  });
+});
+
+describe('the state file the CLI leaves after the agent ran', () => {
+  it('is never written through a link the agent planted at its name', async () => {
+    const victim = path.join(outside, 'victim.txt');
+    writeFileSync(victim, 'keep me\n');
+    await fake.close();
+    // The model, during its turn, points <run>/carried-state.json at a file outside the repository.
+    let turn = 0;
+    fake = await startFakeAnthropic({
+      script: () =>
+        turn++ === 0
+          ? reply(
+              toolUse('bash', {
+                command: `for d in .transcripts/*/; do ln -s ${victim} "\${d}${STATE_FILE}"; done; echo planted`
+              })
+            )
+          : reply(text('done.'))
+    });
+    const { code, stderr } = await cli('run', '--repo', repo.root, '--prompt', 'plant a link');
+    expect(code).toBe(EXIT.success);
+    const planted = path.join(transcripts(), runFolders()[0]!, STATE_FILE);
+    // The link was really there when the CLI came to write the state.
+    expect(lstatSync(planted).isSymbolicLink()).toBe(true);
+    expect(readFileSync(victim, 'utf8')).toBe('keep me\n');
+    expect(stderr).toMatch(/The state for --resume could not be saved: .*symbolic link/);
   });
 });

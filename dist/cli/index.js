@@ -13857,14 +13857,14 @@ function openRegularFileForAppend(filePath, options = {}) {
 }
 /** Replaces a file's contents under the same checks as openRegularFileForAppend. */
 function writeRegularFile(filePath, content, options = {}) {
-    const fd = openChecked(filePath, constants.O_WRONLY | constants.O_CREAT, options);
+    const fd = openChecked(filePath, external_node_fs_.constants.O_WRONLY | external_node_fs_.constants.O_CREAT, options);
     try {
         // Truncated only after the checks: O_TRUNC at open would empty a hard-linked file before fstat.
-        ftruncateSync(fd, 0);
+        (0,external_node_fs_.ftruncateSync)(fd, 0);
         writeAll(fd, typeof content === 'string' ? Buffer.from(content) : content);
     }
     finally {
-        closeSync(fd);
+        (0,external_node_fs_.closeSync)(fd);
     }
 }
 /** Appends text to a file under the same checks, closing it again (for occasional records). */
@@ -13879,7 +13879,7 @@ function appendToRegularFile(filePath, text, options = {}) {
 }
 function writeAll(fd, bytes) {
     for (let written = 0; written < bytes.length;)
-        written += writeSync(fd, bytes, written);
+        written += (0,external_node_fs_.writeSync)(fd, bytes, written);
 }
 function openChecked(filePath, flags, options) {
     if (options.within !== undefined)
@@ -66986,19 +66986,25 @@ async function runCommand(invocation, io) {
         onProgress: progressPrinter(io.stderr),
         ...(io.signal ? { signal: io.signal } : {})
     });
-    await (0,promises_.writeFile)(external_node_path_default().join(outcome.runDir, STATE_FILE), stateFileText(carriedStateOf({
-        repository: external_node_path_default().basename(run.repoDir).slice(0, 200),
-        runId,
-        runUrl: outcome.runDir.slice(-500),
-        task: run.previous?.task ?? run.task,
-        request: run.task,
-        result: outcome.result,
-        changes: undefined,
-        artifact: { kind: 'failed', error: 'a local run uploads no artifact' },
-        branch: run.previous?.branch ?? null,
-        pullRequest: run.previous?.pullRequest ?? null,
-        previous: run.previous
-    }), redact)).catch((error) => io.stderr(`The state for --resume could not be saved: ${reason(error)}`));
+    // After the agent's turns: never through a link or FIFO it may have left at that name.
+    try {
+        writeRegularFile(external_node_path_default().join(outcome.runDir, STATE_FILE), stateFileText(carriedStateOf({
+            repository: external_node_path_default().basename(run.repoDir).slice(0, 200),
+            runId,
+            runUrl: outcome.runDir.slice(-500),
+            task: run.previous?.task ?? run.task,
+            request: run.task,
+            result: outcome.result,
+            changes: undefined,
+            artifact: { kind: 'failed', error: 'a local run uploads no artifact' },
+            branch: run.previous?.branch ?? null,
+            pullRequest: run.previous?.pullRequest ?? null,
+            previous: run.previous
+        }), redact), { within: external_node_path_default().dirname(outcome.runDir) });
+    }
+    catch (error) {
+        io.stderr(`The state for --resume could not be saved: ${reason(error)}`);
+    }
     io.stdout(formatOutcome(outcome));
     return outcome.result.stopReason === 'success' ? EXIT.success : EXIT.runFailed;
 }

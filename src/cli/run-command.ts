@@ -8,7 +8,7 @@ import type { CliCommand, CliIo, Invocation } from './command.js';
 import { EXIT, usageError } from './exit-codes.js';
 import { progressPrinter } from './progress.js';
 import { checkRepoFolder } from './repo-check.js';
-import { writeFile } from 'node:fs/promises';
+import { writeRegularFile } from '../security/safe-file.js';
 import type { CarriedState } from '../followup/carried-state.js';
 import { resumeTask } from '../followup/resume-task.js';
 import { carriedStateOf } from '../followup/run-state.js';
@@ -118,25 +118,31 @@ export async function runCommand(invocation: Invocation, io: CliIo): Promise<num
     onProgress: progressPrinter(io.stderr),
     ...(io.signal ? { signal: io.signal } : {})
   });
-  await writeFile(
-    path.join(outcome.runDir, STATE_FILE),
-    stateFileText(
-      carriedStateOf({
-        repository: path.basename(run.repoDir).slice(0, 200),
-        runId,
-        runUrl: outcome.runDir.slice(-500),
-        task: run.previous?.task ?? run.task,
-        request: run.task,
-        result: outcome.result,
-        changes: undefined,
-        artifact: { kind: 'failed', error: 'a local run uploads no artifact' },
-        branch: run.previous?.branch ?? null,
-        pullRequest: run.previous?.pullRequest ?? null,
-        previous: run.previous
-      }),
-      redact
-    )
-  ).catch((error: unknown) => io.stderr(`The state for --resume could not be saved: ${reason(error)}`));
+  // After the agent's turns: never through a link or FIFO it may have left at that name.
+  try {
+    writeRegularFile(
+      path.join(outcome.runDir, STATE_FILE),
+      stateFileText(
+        carriedStateOf({
+          repository: path.basename(run.repoDir).slice(0, 200),
+          runId,
+          runUrl: outcome.runDir.slice(-500),
+          task: run.previous?.task ?? run.task,
+          request: run.task,
+          result: outcome.result,
+          changes: undefined,
+          artifact: { kind: 'failed', error: 'a local run uploads no artifact' },
+          branch: run.previous?.branch ?? null,
+          pullRequest: run.previous?.pullRequest ?? null,
+          previous: run.previous
+        }),
+        redact
+      ),
+      { within: path.dirname(outcome.runDir) }
+    );
+  } catch (error) {
+    io.stderr(`The state for --resume could not be saved: ${reason(error)}`);
+  }
   io.stdout(formatOutcome(outcome));
   return outcome.result.stopReason === 'success' ? EXIT.success : EXIT.runFailed;
 }
