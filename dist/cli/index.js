@@ -65037,23 +65037,27 @@ function compactionLogWriter(runDir, redact = (line) => line) {
     // A FIFO, link or hard link already at the path is refused instead of written through.
     const fd = openRegularFileForAppend(file);
     const written = [];
-    let diskOk = true;
+    let diskError;
     let closed = false;
     return {
         path: file,
         append(event) {
             const line = redact(JSON.stringify(event));
             written.push(line);
-            if (closed || !diskOk)
+            if (closed || diskError !== undefined)
                 return;
             try {
                 (0,external_node_fs_.writeSync)(fd, `${line}\n`);
             }
-            catch {
-                diskOk = false; // a full disk: the lines in memory still reach the artifact
+            catch (error) {
+                // A full disk: the lines in memory still reach the artifact.
+                diskError = error instanceof Error ? error.message : String(error);
             }
         },
         lines: () => written,
+        get diskError() {
+            return diskError;
+        },
         close() {
             if (closed)
                 return;

@@ -503,6 +503,7 @@ async function uploadTranscripts(
     });
     for (const finding of staged.findings)
       core.warning(options.redact(`The run's record was tampered with: ${finding}`));
+    for (const note of staged.incomplete) core.warning(options.redact(note));
     const uploaded = await new ActionsArtifactUploader().upload(
       transcriptArtifactName(runner.runId, runner.runAttempt),
       staged.dir,
