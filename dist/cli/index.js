@@ -66065,11 +66065,12 @@ function parseAgentConfig(read, env, naming = ACTION_INPUT_NAMING) {
         problems.push(`${name('compaction_threshold_tokens')} is ${compaction.thresholdTokens}, but the context window of ${model} is ` +
             `${modelSpec.contextWindow}: it must be lower.`);
     }
+    const baseURL = parseBaseUrl(env.ANTHROPIC_BASE_URL, problems);
     if (problems.length > 0 || !modelSpec)
         throw new InputError(problems);
     return {
         apiKey,
-        baseURL: env.ANTHROPIC_BASE_URL?.trim() || undefined,
+        baseURL,
         model,
         modelSpec,
         maxOutputTokens,
@@ -66083,6 +66084,25 @@ function parseAgentConfig(read, env, naming = ACTION_INPUT_NAMING) {
         prompt,
         compaction: withoutUndefined(compaction)
     };
+}
+/** ANTHROPIC_BASE_URL, if set, must be an http(s) URL: checked here so a typo fails before the run starts. */
+function parseBaseUrl(raw, problems) {
+    const value = raw?.trim() || undefined;
+    if (value === undefined)
+        return undefined;
+    let protocol;
+    try {
+        protocol = new URL(value).protocol;
+    }
+    catch {
+        protocol = undefined;
+    }
+    if (protocol !== 'http:' && protocol !== 'https:') {
+        problems.push(`ANTHROPIC_BASE_URL is "${value}", which is not an http(s) URL. Set it to a gateway's address ` +
+            '(e.g. https://gateway.example.com) or unset it to use the Anthropic API.');
+        return undefined;
+    }
+    return value;
 }
 /** An effort level the model accepts; the model's own default when the input is empty. */
 function parseEffort(raw, shown, model, spec, problems) {
@@ -66180,20 +66200,28 @@ function formatTokens(tokens) {
 
 
 
+
 /**
  * `--repo` must name an existing folder (it is never created: a typo must not become an empty
  * workspace the model is paid to explore), and a git repository, because the run's changes are
  * reviewed and undone with git, and the work ledger a compaction keeps lists them from git status.
  */
 async function checkRepoFolder(raw, allowNonGit) {
+    if (raw.trim() === '')
+        throw usageError('--repo is empty. Give the folder of the project, e.g. --repo .');
     const folder = external_node_path_default().resolve(raw);
-    const info = await (0,promises_.stat)(folder).catch(() => undefined);
-    if (!info) {
-        throw usageError(`--repo ${raw}: there is no such folder (${folder}). Give the folder of an existing project; ` +
-            'compact-agent does not create it.');
-    }
+    // Not `instanceof Error`: fs errors may come from another realm (jest's module VM, for one).
+    const info = await (0,promises_.stat)(folder).catch((error) => {
+        throw usageError(`--repo ${raw}: ${unreachable(folder, error)}`);
+    });
     if (!info.isDirectory()) {
         throw usageError(`--repo ${raw}: this is a file, not a folder. Give the project's folder, e.g. --repo .`);
+    }
+    // Before git is asked: an unreadable folder is not "not a repository", and git would say so.
+    const denied = await (0,promises_.access)(folder, external_node_fs_.constants.R_OK | external_node_fs_.constants.X_OK).then(() => false, () => true);
+    if (denied) {
+        throw usageError(`--repo ${raw}: ${folder} exists but you cannot read it (permission denied). Run as a user who ` +
+            'can read and write the project, or fix its permissions (chmod / chown).');
     }
     if (allowNonGit)
         return folder;
@@ -66218,6 +66246,21 @@ function gitTopLevel(folder) {
     return new Promise((resolve) => {
         (0,external_node_child_process_.execFile)('git', ['-C', folder, 'rev-parse', '--show-toplevel'], { timeout: 30_000 }, (error, stdout) => resolve(error ? undefined : stdout.trim()));
     });
+}
+/** Why a --repo path cannot be used: missing, behind a folder you cannot enter, or a loop of links. */
+function unreachable(folder, error) {
+    switch (error.code) {
+        case 'ENOENT':
+        case 'ENOTDIR':
+            return `there is no such folder (${folder}). Give the folder of an existing project; compact-agent does not create it.`;
+        case 'EACCES':
+        case 'EPERM':
+            return `${folder} cannot be reached: permission denied on it or on a folder above it. Run as a user who can read the project, or fix the permissions.`;
+        case 'ELOOP':
+            return `${folder} is a loop of symbolic links. Give the project's real folder.`;
+        default:
+            return `${folder} cannot be used (${error.code ?? error.message}).`;
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/followup/resume-task.ts
@@ -67111,43 +67154,100 @@ function formatOutcome({ result, transcriptPath }) {
 
 
 
+
 class TranscriptNotFoundError extends Error {
 }
+/** The most that is read from one file: an archive larger than everything it may expand to is refused. */
+const load_transcript_MAX_FILE_BYTES = DEFAULT_ZIP_LIMITS.maxTotalBytes;
 /**
  * Finds a transcript where a reviewer would point: a run folder, a `.transcripts` folder (its newest
- * run), a transcript.jsonl, or the downloaded artifact zip.
+ * run), a transcript.jsonl, or the downloaded artifact zip. Only regular files are read, and never
+ * more than MAX_FILE_BYTES of them: a device, a pipe or a FIFO reports no size and would never end.
  */
 async function loadTranscript(target) {
-    const info = await (0,promises_.stat)(target).catch(() => {
-        throw new TranscriptNotFoundError(`${target} does not exist.`);
+    const info = await (0,promises_.stat)(target).catch((error) => {
+        throw new TranscriptNotFoundError(`${target} ${reachProblem(error)}.`);
     });
     if (info.isDirectory())
         return load_transcript_fromFolder(target);
-    // Read at once, so bounded first: an archive larger than everything it may expand to is refused.
-    if (info.size > DEFAULT_ZIP_LIMITS.maxTotalBytes) {
-        throw new TranscriptNotFoundError(`${target} is ${Math.round(info.size / 2 ** 20)} MiB; a transcript or artifact is read only up to ` +
-            `${DEFAULT_ZIP_LIMITS.maxTotalBytes / 2 ** 20} MiB. Unzip it and give the run folder instead.`);
-    }
-    const bytes = await (0,promises_.readFile)(target);
+    const bytes = await readBounded(target);
     if (bytes.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04])))
         return fromZip(target, bytes);
     return { text: bytes.toString('utf8'), source: target };
 }
+/** Why a path cannot be used, in words: missing, not permitted, or a loop of links. */
+function reachProblem(error) {
+    switch (error.code) {
+        case 'ENOENT':
+        case 'ENOTDIR':
+            return 'does not exist';
+        case 'EACCES':
+        case 'EPERM':
+            return 'cannot be read: permission denied (check the file and the folders above it)';
+        case 'ELOOP':
+            return 'is a loop of symbolic links';
+        default:
+            return `cannot be read (${error.code ?? error.message})`;
+    }
+}
+/**
+ * The whole file, if it is a regular file of at most MAX_FILE_BYTES. Opened without blocking, so a
+ * FIFO with no writer cannot hang the reader, and checked on the open descriptor.
+ */
+async function readBounded(file) {
+    const handle = await (0,promises_.open)(file, external_node_fs_.constants.O_RDONLY | external_node_fs_.constants.O_NONBLOCK).catch((error) => {
+        throw new TranscriptNotFoundError(`${file} ${reachProblem(error)}.`);
+    });
+    try {
+        const info = await handle.stat();
+        if (!info.isFile()) {
+            throw new TranscriptNotFoundError(`${file} is not a regular file (a device, a pipe or a socket). Give a transcript.jsonl, a run folder or the artifact zip.`);
+        }
+        if (info.size > load_transcript_MAX_FILE_BYTES) {
+            throw new TranscriptNotFoundError(`${file} is ${Math.round(info.size / 2 ** 20)} MiB; a transcript or artifact is read only up to ` +
+                `${load_transcript_MAX_FILE_BYTES / 2 ** 20} MiB. Unzip it and give the run folder instead.`);
+        }
+        // Never more than the size checked above, even if the file grows while it is read.
+        const buffer = Buffer.alloc(info.size);
+        let filled = 0;
+        while (filled < buffer.length) {
+            const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
+            if (bytesRead === 0)
+                break;
+            filled += bytesRead;
+        }
+        return buffer.subarray(0, filled);
+    }
+    finally {
+        await handle.close();
+    }
+}
+/** The transcript in a folder; a run folder's file that exists but cannot be read says why. */
 async function load_transcript_fromFolder(folder) {
-    const direct = external_node_path_default().join(folder, TRANSCRIPT_FILE);
-    const text = await (0,promises_.readFile)(direct, 'utf8').catch(() => undefined);
-    if (text !== undefined)
-        return { text, source: direct };
+    const direct = await readIfPresent(external_node_path_default().join(folder, TRANSCRIPT_FILE));
+    if (direct)
+        return direct;
     const runs = (await (0,promises_.readdir)(folder, { withFileTypes: true }))
         .filter((entry) => entry.isDirectory())
         .map((entry) => entry.name);
     for (const run of runs.sort().reverse()) {
-        const candidate = external_node_path_default().join(folder, run, TRANSCRIPT_FILE);
-        const found = await (0,promises_.readFile)(candidate, 'utf8').catch(() => undefined);
-        if (found !== undefined)
-            return { text: found, source: candidate };
+        const found = await readIfPresent(external_node_path_default().join(folder, run, TRANSCRIPT_FILE));
+        if (found)
+            return found;
     }
     throw new TranscriptNotFoundError(`No ${TRANSCRIPT_FILE} in ${folder} or in a run folder inside it.`);
+}
+/** Undefined only when the file is not there; too big, unreadable or not a file is an error. */
+async function readIfPresent(file) {
+    try {
+        await (0,promises_.stat)(file);
+    }
+    catch (error) {
+        if (error.code === 'ENOENT')
+            return undefined;
+        throw new TranscriptNotFoundError(`${file} ${reachProblem(error)}.`);
+    }
+    return { text: (await readBounded(file)).toString('utf8'), source: file };
 }
 function fromZip(file, bytes) {
     let entries;

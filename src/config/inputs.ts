@@ -140,10 +140,11 @@ export function parseAgentConfig(
     );
   }
 
+  const baseURL = parseBaseUrl(env.ANTHROPIC_BASE_URL, problems);
   if (problems.length > 0 || !modelSpec) throw new InputError(problems);
   return {
     apiKey,
-    baseURL: env.ANTHROPIC_BASE_URL?.trim() || undefined,
+    baseURL,
     model,
     modelSpec,
     maxOutputTokens,
@@ -157,6 +158,26 @@ export function parseAgentConfig(
     prompt,
     compaction: withoutUndefined(compaction)
   };
+}
+
+/** ANTHROPIC_BASE_URL, if set, must be an http(s) URL: checked here so a typo fails before the run starts. */
+function parseBaseUrl(raw: string | undefined, problems: string[]): string | undefined {
+  const value = raw?.trim() || undefined;
+  if (value === undefined) return undefined;
+  let protocol: string | undefined;
+  try {
+    protocol = new URL(value).protocol;
+  } catch {
+    protocol = undefined;
+  }
+  if (protocol !== 'http:' && protocol !== 'https:') {
+    problems.push(
+      `ANTHROPIC_BASE_URL is "${value}", which is not an http(s) URL. Set it to a gateway's address ` +
+        '(e.g. https://gateway.example.com) or unset it to use the Anthropic API.'
+    );
+    return undefined;
+  }
+  return value;
 }
 
 /** An effort level the model accepts; the model's own default when the input is empty. */
