@@ -44,7 +44,7 @@ describe('the context chart', () => {
     // The micro clears and the spill are not pinned: the pin line is the context line elsewhere.
     expect(pins).toEqual(perTurn.map((value, index) => (index === 4 ? 10_000 : value)));
     // One colour per series, in their order: the context line last, in blue, over the others.
-    expect(chart.palette).toEqual(['#bf8700', '#cf222e', '#0969da']);
+    expect(chart.palette).toEqual(['#bf8700', '#cf222e', '#218bff']);
     expect(chart.caption).toContain('red line: the auto-compaction threshold, 8,000 tokens');
     expect(chart.caption).toContain('blue line: context tokens sent (one point per turn)');
   });
@@ -60,7 +60,7 @@ describe('the context chart', () => {
   it('keeps the palette in step with the series when there is no threshold and no pin', () => {
     const chart = parse(renderChart(perTurn, [event(1, 'micro')], undefined));
     expect(chart.lines).toEqual([perTurn]);
-    expect(chart.palette).toEqual(['#0969da']);
+    expect(chart.palette).toEqual(['#218bff']);
     expect(chart.yAxis).toEqual([0, 10_000]);
   });
 
@@ -77,7 +77,7 @@ describe('the context chart', () => {
       40_000
     );
     expect(parse(dense).lines).toHaveLength(2);
-    expect(parse(dense).palette).toEqual(['#cf222e', '#0969da']);
+    expect(parse(dense).palette).toEqual(['#cf222e', '#218bff']);
     expect(dense).toContain('too close together at this scale to pin');
   });
 

@@ -26,7 +26,7 @@ const CHART_SECTION = [
   'config:',
   '  themeVariables:',
   '    xyChart:',
-  '      plotColorPalette: "#bf8700, #cf222e, #0969da"',
+  '      plotColorPalette: "#bf8700, #cf222e, #218bff"',
   '---',
   'xychart-beta',
   '  title "Context tokens per turn"',

@@ -8,7 +8,7 @@ const MAX_CHART_POINTS = 150;
  * One colour per series, in the order the series are written: mermaid's xychart takes the n-th
  * colour of `plotColorPalette` for its n-th plot. GitHub's blue and red read on light and dark pages.
  */
-const COLOURS = { marker: '#bf8700', threshold: '#cf222e', context: '#0969da' } as const;
+const COLOURS = { marker: '#bf8700', threshold: '#cf222e', context: '#218bff' } as const;
 
 interface Series {
   readonly statement: string;
