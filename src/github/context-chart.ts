@@ -36,7 +36,7 @@ interface Series {
  * xychart draws no legend, so the caption under the chart says which line is which. `xychart-beta`
  * is the keyword every mermaid since 10.5 accepts (newer ones also take `xychart`). GitHub's renderer
  * is one of those newer ones: it drew an `xychart` with a y range in PrefectHQ/prefect#20764
- * (2026-02-19); frontmatter `config:` is read since mermaid 10.5 (mermaid-js/mermaid#4750). That is
+ * (2026-02-19); frontmatter `config:` is read since mermaid-js/mermaid#4750 (August 2023). That is
  * what was checked: the chart itself was rendered with mermaid-cli, not on github.com.
  */
 export function renderChart(
