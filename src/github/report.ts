@@ -183,8 +183,8 @@ function renderArtifact(artifact: ArtifactOutcome, transcriptDir: string, runUrl
   return artifact.kind === 'uploaded'
     ? `📜 Transcript: [${artifact.name ?? 'transcript artifact'}](${artifact.url}), the transcript artifact of ` +
         `this [workflow run](${runUrl}) (written to ${codeSpan(transcriptDir)} in the run's workspace)`
-    : `⚠️ The transcripts could not be uploaded (${inlineText(artifact.error)}); they are missing from the ` +
-        `[workflow run](${runUrl})'s artifacts.`;
+    : `⚠️ The transcripts could not be uploaded (${inlineText(artifact.error)}); they are missing from this run's ` +
+        `artifacts. The [workflow run](${runUrl})'s log has what it printed.`;
 }
 
 /** Cuts the biggest sections first, so the status, links and usage always survive whole. */
