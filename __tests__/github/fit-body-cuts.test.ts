@@ -55,11 +55,25 @@ const PATCH_SECTION = [
   '</details>'
 ].join('\n');
 
+/** The model's summary, quoted, with a table of its own. */
+const QUOTED_SUMMARY = [
+  '### Summary',
+  '',
+  '> Compared the two counts over 1,500 lines:',
+  '>',
+  '> | input | countWords | expected |',
+  '> | --- | ---: | ---: |',
+  ...Array.from({ length: 12 }, (_, line) => `> | line ${line} with  two spaces | ${line} | ${line + 1} |`),
+  '>',
+  `> ${'Then fixed the split. '.repeat(12)}`
+].join('\n');
+
 describe('cutting a section keeps its markup balanced, wherever the cut lands', () => {
   it.each([
     ['a table in <details> whose rows are longer than half the room', TABLE_SECTION],
     ['a mermaid chart in <details open>', CHART_SECTION],
-    ['a diff fence in <details>', PATCH_SECTION]
+    ['a diff fence in <details>', PATCH_SECTION],
+    ["a table in the model's quoted summary", QUOTED_SUMMARY]
   ])('%s: every length from nothing to whole', (_, section) => {
     for (let maxChars = 0; maxChars <= section.length; maxChars++) {
       const cut = cutBalanced(section, maxChars);
