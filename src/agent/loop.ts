@@ -365,6 +365,7 @@ function finish(
     cancelled,
     contextTokensPerTurn: ledger.contextTokensPerTurn,
     compactionLog: ledger.compactionLog,
+    compactionThresholdTokens: run.deps.compactor.thresholdTokens,
     history: run.conversation.messages
   };
 }
