@@ -85,6 +85,8 @@ export interface CompactionResult {
 
 /** The single entry point the loop calls before each request and after a `compact` tool call. */
 export interface Compactor {
+  /** Context tokens past which it summarizes, when it has such a threshold: the run records it. */
+  readonly thresholdTokens?: number;
   compact(
     history: MessageParam[],
     trigger: CompactionTrigger,

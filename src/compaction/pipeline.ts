@@ -22,11 +22,13 @@ export type CompactionDependencies = SummarizerDependencies;
 export class CompactionPipeline implements Compactor {
   private readonly state: CompactionState;
   private readonly steps: readonly CompactionStep[];
+  readonly thresholdTokens: number;
 
   constructor(
     settings: CompactionSettings,
     private readonly deps: CompactionDependencies
   ) {
+    this.thresholdTokens = settings.thresholdTokens;
     this.state = new CompactionState(settings, deps.requests.prefixChars());
     const summarizer = new Summarizer(deps);
     this.steps = [
