@@ -200,6 +200,25 @@ describe('the HTML report in Chromium', () => {
     await expect(detail.textContent()).resolves.toContain('No summary: the summary call failed');
   });
 
+  it('opens a compaction’s details from a link to #compaction-N (counted from 1)', async () => {
+    const file = join(work, 'fixture.html');
+    const manual = audit.compactions.findIndex((event) => event.layer === 'manual');
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(error.message));
+    try {
+      await page.goto(`${pathToFileURL(file).href}#compaction-${manual + 1}`, { waitUntil: 'load' });
+      const detail = page.locator('#compaction-detail');
+      await expect(detail.locator('h2').textContent()).resolves.toContain(`Compaction ${manual + 1} of 12`);
+      await expect(detail.locator('pre.summary-text').textContent()).resolves.toBe(
+        audit.compactions[manual]!.summary
+      );
+      expect(problems).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
   it('lists the tool results a micro clear replaced, each a link to its call in the timeline', async () => {
     const { page } = watched;
     const micro = audit.compactions.findIndex((event) => event.layer === 'micro');

@@ -38,8 +38,8 @@ export interface ContextChart {
 }
 
 const WIDTH = 900;
-const PLOT = { left: 70, right: WIDTH - 20, top: 22, height: 230 };
-const LANES = { gap: 44, height: 15 };
+const PLOT = { left: 74, right: WIDTH - 20, top: 22, height: 250 };
+const LANES = { gap: 46, height: 16 };
 /** A window at most this much above everything else is drawn; a bigger one would flatten the line. */
 const WINDOW_ON_SCALE = 1.5;
 

@@ -42,7 +42,7 @@ details.more pre { background: #f2f4f8; border-radius: 6px; padding: 8px 10px; m
 .side { position: sticky; top: 10px; }
 @media (max-width: 1000px) { .overview, .lower { grid-template-columns: 1fr; } .detail, .side { position: static; max-height: none; } }
 #context-chart { width: 100%; height: auto; display: block; }
-#context-chart text { font: 11px system-ui, "DejaVu Sans", sans-serif; fill: var(--muted); }
+#context-chart text { font: 13px system-ui, "DejaVu Sans", sans-serif; fill: var(--muted); }
 #context-chart .grid { stroke: #eceff4; }
 #context-chart .tick, #context-chart .axis-line { stroke: #aab2bf; }
 #context-chart .lane { stroke: #eceff4; stroke-dasharray: 2 3; }

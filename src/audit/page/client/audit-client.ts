@@ -246,7 +246,7 @@ function main(): void {
     details.scrollIntoView({ block: 'center' });
     flash(details);
   }
-  function showTurn(turn: number | string): void {
+  function showTurn(turn: number): void {
     const turnEl = document.getElementById(`turn-${turn}`);
     if (!turnEl) return;
     clearSearchIfHidden(turnEl);
@@ -322,7 +322,10 @@ function main(): void {
 
   wireChartReadout(data, showTurn);
 
-  if (/^#turn-\d+$/.test(location.hash)) showTurn(location.hash.slice(6));
+  // A link can open a turn (#turn-12) or a compaction's details (#compaction-3, counted from 1).
+  const linked = /^#(turn|compaction)-(\d+)$/.exec(location.hash);
+  if (linked?.[1] === 'turn') showTurn(Number(linked[2]));
+  if (linked?.[1] === 'compaction') select(Number(linked[2]) - 1);
 }
 
 /** The context at the turn under the pointer, and a click that opens that turn. */
