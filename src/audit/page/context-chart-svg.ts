@@ -134,18 +134,18 @@ function contextLine(chart: ContextChart): string[] {
 }
 
 function renderLegend(chart: ContextChart): string {
-  const window = chart.contextWindow;
+  const modelWindow = chart.contextWindow;
   return [
     '<ul class="legend">',
     '<li><span class="swatch line-swatch"></span>context tokens (prompt of each response)</li>',
     chart.threshold !== undefined
       ? `<li><span class="swatch threshold-swatch"></span>auto-compaction threshold (${formatInt(chart.threshold)})</li>`
       : '<li class="muted">threshold not recorded in this transcript</li>',
-    window === undefined
+    modelWindow === undefined
       ? ''
-      : window.onScale
-        ? `<li><span class="swatch window-swatch"></span>context window (${formatInt(window.tokens)})</li>`
-        : `<li>context window ${formatInt(window.tokens)}, far above this scale</li>`,
+      : modelWindow.onScale
+        ? `<li><span class="swatch window-swatch"></span>context window (${formatInt(modelWindow.tokens)})</li>`
+        : `<li>context window ${formatInt(modelWindow.tokens)}, far above this scale</li>`,
     ...chart.lanes.map(
       (layer) =>
         `<li title="${escapeHtml(LAYER_HELP[layer])}"><span class="swatch layer-bg-${layer}"></span>${layer} (${chart.count.byLayer[layer]})</li>`

@@ -61,10 +61,10 @@ export function buildContextChart(audit: RunAudit): ContextChart {
     ...points.map(([, tokens]) => tokens),
     ...events.filter((event) => event.cutsContext).map((event) => event.tokensBefore)
   );
-  const window = audit.contextWindow;
-  const windowOnScale = window !== undefined && window <= dataPeak * WINDOW_ON_SCALE;
+  const modelWindow = audit.contextWindow;
+  const windowOnScale = modelWindow !== undefined && modelWindow <= dataPeak * WINDOW_ON_SCALE;
   // Headroom above the highest mark, so the line and its labels never touch the top.
-  const peak = Math.max(dataPeak * 1.08, windowOnScale ? window : 0);
+  const peak = Math.max(dataPeak * 1.08, windowOnScale ? modelWindow : 0);
   const yStep = niceStep(peak / 5);
   const yMax = Math.ceil(peak / yStep) * yStep;
   const bottom = PLOT.top + PLOT.height;
@@ -78,7 +78,7 @@ export function buildContextChart(audit: RunAudit): ContextChart {
     yTicks: range(0, yMax, yStep),
     xTicks: range(Math.ceil(turnMin / xStep) * xStep, turnMax, xStep),
     threshold,
-    contextWindow: window === undefined ? undefined : { tokens: window, onScale: windowOnScale },
+    contextWindow: modelWindow === undefined ? undefined : { tokens: modelWindow, onScale: windowOnScale },
     events,
     lanes: COMPACTION_LAYERS,
     laneTop,
