@@ -325,7 +325,10 @@ function recordStart(run: Run): void {
       timeout_minutes: settings.limits.timeoutMs / 60_000,
       max_budget_usd: settings.limits.maxBudgetUsd
     },
-    context_window: settings.modelSpec.contextWindow
+    context_window: settings.modelSpec.contextWindow,
+    ...(deps.compactor.thresholdTokens === undefined
+      ? {}
+      : { compaction_threshold_tokens: deps.compactor.thresholdTokens })
   });
 }
 

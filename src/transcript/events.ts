@@ -29,6 +29,8 @@ export type TranscriptEvent =
         readonly max_budget_usd: number;
       };
       readonly context_window: number;
+      /** Auto-compaction's threshold (absent when the compactor has none): the audit chart draws it. */
+      readonly compaction_threshold_tokens?: number;
     }
   | {
       readonly type: 'message';
