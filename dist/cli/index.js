@@ -13283,6 +13283,9 @@ class CompactionPipeline {
             overflowStep(summarizer)
         ];
     }
+    get thresholdTokens() {
+        return this.state.settings.thresholdTokens;
+    }
     /** The chars-per-token ratio learned so far (reported by the benchmark). */
     get charsPerToken() {
         return this.state.meter.ratio;
@@ -65702,7 +65705,10 @@ function recordStart(run) {
             timeout_minutes: settings.limits.timeoutMs / 60_000,
             max_budget_usd: settings.limits.maxBudgetUsd
         },
-        context_window: settings.modelSpec.contextWindow
+        context_window: settings.modelSpec.contextWindow,
+        ...(deps.compactor.thresholdTokens === undefined
+            ? {}
+            : { compaction_threshold_tokens: deps.compactor.thresholdTokens })
     });
 }
 function finish(run, stopReason, summary, error, cancelled = false) {
@@ -65735,6 +65741,7 @@ function finish(run, stopReason, summary, error, cancelled = false) {
         cancelled,
         contextTokensPerTurn: ledger.contextTokensPerTurn,
         compactionLog: ledger.compactionLog,
+        compactionThresholdTokens: run.deps.compactor.thresholdTokens,
         history: run.conversation.messages
     };
 }
@@ -67264,450 +67271,97 @@ function fromZip(file, bytes) {
     return { text: entries.get(newest).toString('utf8'), source: `${file}:${newest}` };
 }
 
-;// CONCATENATED MODULE: ./src/audit/html-report.ts
-
-
-const DEFAULT_MAX_OUTPUT_CHARS = 12_000;
-const LAYERS = ['micro', 'auto', 'manual', 'spill', 'fallback'];
-const LAYER_HELP = {
-    micro: 'old tool results cleared, no model call',
-    auto: 'history summarized past the threshold',
-    manual: 'the model called compact',
-    spill: 'an oversized tool result saved to a file',
-    fallback: 'a summary failed: the oldest turns were dropped'
-};
+;// CONCATENATED MODULE: ./src/compaction/compaction-count.ts
+/** The layers in the order every report lists them. */
+const COMPACTION_LAYERS = ['micro', 'auto', 'manual', 'spill', 'fallback'];
 /**
- * The audit as one self-contained HTML page: inline CSS and script, no request of any kind, so it opens
- * from file:// on a machine with no network. Every text from the transcript is escaped; the data the
- * script needs (tool inputs and outputs, compaction summaries) is JSON in a non-executed script element,
- * and outputs are only put into the page when their tool call is opened.
+ * The one count of compactions that the comment, the job summary, the outputs and the audit page
+ * all show. Every logged event counts, spills included, so the figures agree wherever they appear.
  */
-function renderHtmlReport(audit, options = {}) {
-    const maxChars = options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS;
-    const title = `compact-agent run ${audit.runId ?? '(no run id)'}`;
-    const data = {
-        compactions: audit.compactions,
-        turns: audit.timeline.map((turn) => ({
-            turn: turn.turn,
-            calls: turn.toolCalls.map((call) => ({
-                id: call.id,
-                name: call.name,
-                input: html_report_clip(inputText(call), maxChars),
-                output: call.output === undefined ? null : html_report_clip(call.output, maxChars),
-                error: call.isError
-            }))
-        })),
-        chart: chartGeometry(audit)
-    };
-    const script = CLIENT_SCRIPT;
-    const csp = [
-        "default-src 'none'",
-        `style-src '${sha256(STYLE)}'`,
-        `script-src '${sha256(script)}'`,
-        'img-src data:',
-        "base-uri 'none'",
-        "form-action 'none'"
-    ].join('; ');
-    return [
-        '<!doctype html>',
-        '<html lang="en">',
-        '<head>',
-        '<meta charset="utf-8">',
-        `<meta http-equiv="Content-Security-Policy" content="${csp}">`,
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        '<meta name="referrer" content="no-referrer">',
-        '<link rel="icon" href="data:,">',
-        `<title>${escapeHtml(title)}</title>`,
-        `<style>${STYLE}</style>`,
-        '</head>',
-        '<body>',
-        renderHeader(audit, title),
-        '<div class="overview">',
-        '<div class="main-col">',
-        renderChart(audit),
-        renderCompactionList(audit),
-        '</div>',
-        '<aside id="compaction-detail" class="panel detail" aria-live="polite">',
-        '<h2>Compaction details</h2>',
-        audit.compactions.length === 0
-            ? '<p class="muted">This run had no compaction.</p>'
-            : '<p class="muted">Click a compaction in the chart or the list to see its summary and what it cleared.</p>',
-        '</aside>',
-        '</div>',
-        '<div class="lower">',
-        renderTimeline(audit),
-        '<aside class="side">',
-        renderTools(audit),
-        renderFiles(audit),
-        '</aside>',
-        '</div>',
-        `<script type="application/json" id="audit-data">${jsonForScript(data)}</script>`,
-        `<script>${script}</script>`,
-        '</body>',
-        '</html>',
-        ''
-    ].join('\n');
+function countCompactions(log) {
+    const byLayer = { micro: 0, auto: 0, manual: 0, spill: 0, fallback: 0 };
+    for (const event of log)
+        byLayer[event.layer] += 1;
+    return { total: log.length, byLayer };
 }
-// ---------------------------------------------------------------------------------------------------
-// Header
-function renderHeader(audit, title) {
-    const u = audit.usage;
-    const task = audit.task ?? '';
-    const taskLines = task.split('\n');
-    const shownTask = taskLines.slice(0, 4).join('\n');
-    const stopClass = audit.stopReason === 'success' ? 'ok' : audit.stopReason ? 'bad' : 'muted';
-    const facts = [
-        ['Model', escapeHtml(audit.model ?? '—')],
-        ['Stop reason', `<span class="${stopClass}">${escapeHtml(audit.stopReason ?? 'no end recorded')}</span>`],
-        ['Turns', formatInt(audit.turns)],
-        ['Duration', audit.durationMs === undefined ? '—' : formatDuration(audit.durationMs)],
-        ['Cost', formatUsd(audit.costUsd)],
-        ['Started', escapeHtml(audit.startedAt ? formatTime(audit.startedAt) : '—')],
-        ['Context window', audit.contextWindow === undefined ? '—' : formatInt(audit.contextWindow)],
-        ['Compactions', formatInt(audit.compactions.length)]
-    ];
-    const tokens = [
-        ['input', u.input],
-        ['cache write', u.cache_write],
-        ['cache read', u.cache_read],
-        ['output', u.output]
-    ];
-    return [
-        '<header class="top">',
-        `<h1>${escapeHtml(title)}</h1>`,
-        renderBanner(audit),
-        '<div class="task">',
-        '<span class="label">Task</span>',
-        task === ''
-            ? '<p class="muted">(not recorded)</p>'
-            : `<pre class="task-text">${escapeHtml(shownTask)}${taskLines.length > 4 ? '\n…' : ''}</pre>` +
-                (taskLines.length > 4
-                    ? `<details class="more"><summary>Whole task (${formatInt(taskLines.length)} lines)</summary><pre>${escapeHtml(task)}</pre></details>`
-                    : ''),
-        '</div>',
-        '<dl class="facts">',
-        ...facts.map(([label, value]) => `<div><dt>${label}</dt><dd>${value}</dd></div>`),
-        '</dl>',
-        '<dl class="facts tokens">',
-        ...tokens.map(([label, value]) => `<div><dt>Tokens: ${label}</dt><dd>${formatInt(value)}</dd></div>`),
-        '</dl>',
-        audit.error ? `<p class="run-error"><strong>Error:</strong> ${escapeHtml(audit.error)}</p>` : '',
-        audit.summary
-            ? `<details class="more"><summary>The agent's final summary</summary><pre>${escapeHtml(audit.summary)}</pre></details>`
-            : '',
-        '</header>'
-    ].join('\n');
+/** "8 (micro 3, auto 2, manual 1, spill 2)": the layers that fired, in the fixed order. */
+function describeCompactionCount(count) {
+    const parts = COMPACTION_LAYERS.filter((layer) => count.byLayer[layer] > 0).map((layer) => `${layer} ${count.byLayer[layer]}`);
+    return parts.length === 0 ? '0' : `${count.total} (${parts.join(', ')})`;
 }
-function renderBanner(audit) {
-    const parts = [];
-    if (audit.incomplete) {
-        parts.push('<p><strong>Incomplete transcript:</strong> it has no run_end line, so the run crashed, was killed, ' +
-            `or the file was cut. What follows is what the ${formatInt(audit.lineCount)} lines recorded.</p>`);
-    }
-    const skipped = audit.skippedLines;
-    if (skipped.length > 0) {
-        const shown = skipped.slice(0, 20);
-        parts.push(`<p><strong>${formatInt(skipped.length)} of ${formatInt(audit.lineCount)} lines were skipped</strong> ` +
-            '(they could not be read, so the report may miss what they held):</p>', '<ul>', ...shown.map((skip) => `<li>line ${formatInt(skip.line)}: ${escapeHtml(skip.reason)}</li>`), skipped.length > shown.length ? `<li>… and ${formatInt(skipped.length - shown.length)} more</li>` : '', '</ul>');
-    }
-    if (parts.length === 0)
-        return '';
-    return `<div id="warning-banner" class="banner" role="alert">${parts.join('\n')}</div>`;
-}
-// ---------------------------------------------------------------------------------------------------
-// Chart
-const CHART = { width: 900, left: 64, right: 18, top: 18, plotHeight: 200, laneTop: 250, laneHeight: 15 };
-function chartGeometry(audit) {
+
+;// CONCATENATED MODULE: ./src/audit/page/context-chart.ts
+
+const WIDTH = 900;
+const PLOT = { left: 74, right: WIDTH - 20, top: 22, height: 250 };
+const LANES = { gap: 46, height: 16 };
+/** A window at most this much above everything else is drawn; a bigger one would flatten the line. */
+const WINDOW_ON_SCALE = 1.5;
+function buildContextChart(audit) {
+    const points = audit.contextTokensPerTurn.map((point) => [point.turn, point.tokens]);
+    const events = audit.compactions.map((event, index) => chartEvent(event, index));
     const turns = [
-        ...audit.contextTokensPerTurn.map((point) => point.turn),
-        ...audit.compactions.map((event) => event.turn),
+        ...points.map(([turn]) => turn),
+        ...events.map((event) => event.turn),
         ...audit.timeline.map((turn) => turn.turn),
         audit.turns
     ];
     const turnMin = Math.min(1, ...turns);
     const turnMax = Math.max(turnMin + 1, ...turns);
-    const peak = Math.max(1, audit.contextWindow ?? 0, ...audit.contextTokensPerTurn.map((point) => point.tokens), ...audit.compactions.filter((event) => event.layer !== 'spill').map((event) => event.tokens_before));
-    const step = niceStep(peak / 4);
+    const threshold = audit.compactionThresholdTokens;
+    const dataPeak = Math.max(1, threshold ?? 0, ...points.map(([, tokens]) => tokens), ...events.filter((event) => event.cutsContext).map((event) => event.tokensBefore));
+    const modelWindow = audit.contextWindow;
+    const windowOnScale = modelWindow !== undefined && modelWindow <= dataPeak * WINDOW_ON_SCALE;
+    // Headroom above the highest mark, so the line and its labels never touch the top.
+    const peak = Math.max(dataPeak * 1.08, windowOnScale ? modelWindow : 0);
+    const yStep = niceStep(peak / 5);
+    const yMax = Math.ceil(peak / yStep) * yStep;
+    const bottom = PLOT.top + PLOT.height;
+    const laneTop = bottom + LANES.gap;
+    const xStep = Math.max(1, niceStep((turnMax - turnMin) / 10));
+    const plotWidth = PLOT.right - PLOT.left;
     return {
-        left: CHART.left,
-        right: CHART.width - CHART.right,
-        top: CHART.top,
-        bottom: CHART.top + CHART.plotHeight,
-        turnMin,
-        turnMax,
-        yMax: Math.ceil(peak / step) * step,
-        points: audit.contextTokensPerTurn.map((point) => [point.turn, point.tokens])
+        width: WIDTH,
+        height: laneTop + (COMPACTION_LAYERS.length - 1) * LANES.height + 14,
+        frame: { left: PLOT.left, right: PLOT.right, top: PLOT.top, bottom, turnMin, turnMax, yMax, points },
+        yTicks: range(0, yMax, yStep),
+        xTicks: range(Math.ceil(turnMin / xStep) * xStep, turnMax, xStep),
+        threshold,
+        contextWindow: modelWindow === undefined ? undefined : { tokens: modelWindow, onScale: windowOnScale },
+        events,
+        lanes: COMPACTION_LAYERS,
+        laneTop,
+        laneHeight: LANES.height,
+        // Markers shrink on long runs, where many share a few pixels.
+        markerRadius: Math.max(3, Math.min(5.5, (plotWidth / (turnMax - turnMin)) * 1.5)),
+        count: countCompactions(audit.compactions)
     };
 }
-function renderChart(audit) {
-    const g = chartGeometry(audit);
-    const x = (turn) => g.left + ((turn - g.turnMin) / (g.turnMax - g.turnMin)) * (g.right - g.left);
-    const y = (tokens) => g.bottom - (Math.min(tokens, g.yMax) / g.yMax) * (g.bottom - g.top);
-    const f = (value) => value.toFixed(1);
-    const height = CHART.laneTop + LAYERS.length * CHART.laneHeight + 8;
-    const out = [];
-    out.push('<section class="panel chart-panel" aria-labelledby="chart-title">', '<h2 id="chart-title">Context per turn</h2>', `<svg id="context-chart" viewBox="0 0 ${CHART.width} ${height}" role="img" aria-label="Context tokens per turn, with compactions">`);
-    // Horizontal grid and token labels.
-    const yStep = niceStep(g.yMax / 4);
-    for (let value = 0; value <= g.yMax + 0.5; value += yStep) {
-        out.push(`<line class="grid" x1="${g.left}" x2="${g.right}" y1="${f(y(value))}" y2="${f(y(value))}"/>`, `<text class="axis" x="${g.left - 6}" y="${f(y(value) + 4)}" text-anchor="end">${formatTokensShort(value)}</text>`);
-    }
-    // Turn ticks.
-    const xStep = Math.max(1, niceStep((g.turnMax - g.turnMin) / 10));
-    const firstTick = Math.ceil(g.turnMin / xStep) * xStep;
-    for (let turn = firstTick; turn <= g.turnMax; turn += xStep) {
-        out.push(`<line class="tick" x1="${f(x(turn))}" x2="${f(x(turn))}" y1="${g.bottom}" y2="${g.bottom + 4}"/>`, `<text class="axis" x="${f(x(turn))}" y="${g.bottom + 16}" text-anchor="middle">${turn}</text>`);
-    }
-    out.push(`<text class="axis" x="${g.left - 6}" y="${g.bottom + 16}" text-anchor="end">turn</text>`);
-    out.push(`<line class="axis-line" x1="${g.left}" x2="${g.right}" y1="${g.bottom}" y2="${g.bottom}"/>`);
-    // Plot area under the line: hovered for a readout, clicked to open that turn.
-    out.push(`<rect id="plot-hit" class="plot-hit" x="${g.left}" y="${g.top}" width="${g.right - g.left}" height="${g.bottom - g.top}"/>`);
-    if (audit.contextWindow !== undefined) {
-        const wy = f(y(audit.contextWindow));
-        out.push(`<line class="window-line" x1="${g.left}" x2="${g.right}" y1="${wy}" y2="${wy}"/>`, `<text class="window-label" x="${g.right - 4}" y="${f(y(audit.contextWindow) - 5)}" text-anchor="end">context window ${formatInt(audit.contextWindow)}</text>`);
-    }
-    if (g.points.length > 0) {
-        const coords = g.points.map(([turn, tokens]) => `${f(x(turn))},${f(y(tokens))}`);
-        const first = g.points[0];
-        const last = g.points[g.points.length - 1];
-        out.push(`<path class="context-area" d="M${f(x(first[0]))},${g.bottom} L${coords.join(' L')} L${f(x(last[0]))},${g.bottom} Z"/>`, `<polyline id="context-line" class="context-line" points="${coords.join(' ')}"/>`);
-        if (g.points.length <= 120) {
-            for (const [turn, tokens] of g.points) {
-                out.push(`<circle class="context-point" cx="${f(x(turn))}" cy="${f(y(tokens))}" r="2"/>`);
-            }
-        }
-    }
-    else {
-        out.push(`<text class="axis" x="${(g.left + g.right) / 2}" y="${(g.top + g.bottom) / 2}" text-anchor="middle">No response was recorded.</text>`);
-    }
-    // The drop each compaction made to the context (spills are one result, not the context: no drop).
-    audit.compactions.forEach((event, index) => {
-        if (event.layer === 'spill')
-            return;
-        const cx = f(x(event.turn));
-        out.push(`<line class="compaction-drop layer-${event.layer}" data-index="${index}" x1="${cx}" x2="${cx}" y1="${f(y(event.tokens_before))}" y2="${f(y(event.tokens_after))}"/>`);
-    });
-    // One lane per layer, one clickable marker per event.
-    LAYERS.forEach((layer, lane) => {
-        const ly = CHART.laneTop + lane * CHART.laneHeight;
-        out.push(`<line class="lane" x1="${g.left}" x2="${g.right}" y1="${ly}" y2="${ly}"/>`, `<text class="lane-label layer-text-${layer}" x="${g.left - 8}" y="${ly + 4}" text-anchor="end">${layer}</text>`);
-    });
-    // Markers shrink on long runs, where many share a few pixels.
-    const radius = Math.max(3, Math.min(5.5, ((g.right - g.left) / (g.turnMax - g.turnMin)) * 1.5)).toFixed(1);
-    audit.compactions.forEach((event, index) => {
-        const lane = Math.max(0, LAYERS.indexOf(event.layer));
-        const ly = CHART.laneTop + lane * CHART.laneHeight;
-        out.push(`<circle class="compaction-marker layer-${escapeHtml(event.layer)}" data-index="${index}" data-layer="${escapeHtml(event.layer)}" cx="${f(x(event.turn))}" cy="${ly}" r="${radius}">` +
-            `<title>${escapeHtml(`#${index + 1} ${event.layer} at turn ${event.turn}: ${formatInt(event.tokens_before)} → ${formatInt(event.tokens_after)} tokens`)}</title></circle>`);
-    });
-    out.push('<g id="chart-hover" class="hover" visibility="hidden">', `<line class="hover-line" x1="0" x2="0" y1="${g.top}" y2="${g.bottom}"/>`, '<circle class="hover-dot" cx="0" cy="0" r="4"/>', '<text class="hover-text" x="0" y="0"></text>', '</g>', '</svg>');
-    out.push('<ul class="legend">', `<li><span class="swatch line-swatch"></span>context tokens (prompt of each response)</li>`, audit.contextWindow !== undefined
-        ? '<li><span class="swatch window-swatch"></span>context window</li>'
-        : '', ...LAYERS.map((layer) => {
-        const count = audit.compactions.filter((event) => event.layer === layer).length;
-        return `<li title="${escapeHtml(LAYER_HELP[layer])}"><span class="swatch layer-bg-${layer}"></span>${layer} (${count})</li>`;
-    }), '</ul>', '</section>');
-    return out.join('\n');
+function chartEvent(event, index) {
+    return {
+        index,
+        layer: event.layer,
+        turn: event.turn,
+        tokensBefore: event.tokens_before,
+        tokensAfter: event.tokens_after,
+        cutsContext: event.layer !== 'spill'
+    };
 }
-// ---------------------------------------------------------------------------------------------------
-// Compactions
-function renderCompactionList(audit) {
-    const out = [
-        '<section class="panel" aria-labelledby="compactions-title">',
-        `<h2 id="compactions-title">Compactions (${formatInt(audit.compactions.length)})</h2>`
-    ];
-    if (audit.compactions.length === 0) {
-        out.push('<p class="muted">None: the context never had to be cut.</p>', '</section>');
-        return out.join('\n');
-    }
-    out.push('<div class="table-wrap">', '<table id="compaction-list" class="compactions">', '<thead><tr><th>#</th><th>Turn</th><th>Layer</th><th>Reason and focus</th><th class="num">Tokens before → after</th>' +
-        '<th class="num">Cleared</th><th class="num">Summary</th></tr></thead>', '<tbody>');
-    audit.compactions.forEach((event, index) => {
-        out.push(`<tr class="compaction-row" data-index="${index}" tabindex="0">` +
-            `<td>${index + 1}</td>` +
-            `<td>${formatInt(event.turn)}</td>` +
-            `<td>${layerBadge(event.layer)}</td>` +
-            `<td class="reason">${escapeHtml(event.reason)}` +
-            (event.focus ? `<div class="focus">focus: ${escapeHtml(event.focus)}</div>` : '') +
-            '</td>' +
-            `<td class="num">${formatInt(event.tokens_before)} → ${formatInt(event.tokens_after)}${savedNote(event)}</td>` +
-            `<td class="num">${formatInt(event.results_cleared)}</td>` +
-            `<td class="num">${event.summary_tokens > 0 ? `${formatInt(event.summary_tokens)} tok<br>${formatUsd(event.summary_cost_usd)}` : '—'}</td>` +
-            '</tr>');
-    });
-    out.push('</tbody>', '</table>', '</div>', '</section>');
-    return out.join('\n');
+/** The x of a turn and the y of a token count, in the SVG's units; y is 0 at the plot's bottom. */
+function chartScales(frame) {
+    return {
+        x: (turn) => frame.left + ((turn - frame.turnMin) / (frame.turnMax - frame.turnMin)) * (frame.right - frame.left),
+        y: (tokens) => frame.bottom - (Math.min(Math.max(tokens, 0), frame.yMax) / frame.yMax) * (frame.bottom - frame.top)
+    };
 }
-function savedNote(event) {
-    if (event.tokens_before <= 0 || event.tokens_after >= event.tokens_before)
-        return '';
-    const share = Math.round((1 - event.tokens_after / event.tokens_before) * 100);
-    return `<br><span class="muted">−${share}%</span>`;
+function range(from, to, step) {
+    const values = [];
+    // A hair of slack, so a float sum that lands just above `to` (0.1 + 0.2) still counts.
+    for (let value = from; value <= to + step * 1e-9; value += step)
+        values.push(value);
+    return values;
 }
-function layerBadge(layer) {
-    const safe = escapeHtml(layer);
-    return `<span class="badge layer-bg-${safe}">${safe}</span>`;
-}
-// ---------------------------------------------------------------------------------------------------
-// Timeline
-function renderTimeline(audit) {
-    const byTurn = new Map();
-    audit.compactions.forEach((event, index) => {
-        const list = byTurn.get(event.turn) ?? [];
-        list.push(index);
-        byTurn.set(event.turn, list);
-    });
-    const out = [
-        '<section id="timeline-section" class="panel" aria-labelledby="timeline-title">',
-        `<h2 id="timeline-title">Timeline (${formatInt(audit.timeline.length)} turns)</h2>`,
-        '<div class="search-bar">',
-        '<input id="search" type="search" placeholder="Search text, tool calls and outputs…" autocomplete="off" spellcheck="false" aria-label="Search the timeline">',
-        '<span id="search-count" class="muted" aria-live="polite"></span>',
-        '</div>',
-        '<div id="timeline">'
-    ];
-    const placed = new Set();
-    const dividers = (indexes) => indexes.map((index) => {
-        placed.add(index);
-        return compactionDivider(audit.compactions[index], index);
-    });
-    const turnsShown = new Set(audit.timeline.map((turn) => turn.turn));
-    // Compactions before the first turn, or at a turn the timeline lacks, go before the next turn shown.
-    const pending = [...byTurn.keys()].filter((turn) => !turnsShown.has(turn)).sort((a, b) => a - b);
-    audit.timeline.forEach((turn, index) => {
-        while (pending.length > 0 && pending[0] < turn.turn)
-            out.push(...dividers(byTurn.get(pending.shift())));
-        out.push(renderTurn(turn, index));
-        out.push(...dividers(byTurn.get(turn.turn) ?? []));
-    });
-    for (const turn of pending)
-        out.push(...dividers(byTurn.get(turn)));
-    if (audit.timeline.length === 0)
-        out.push('<p class="muted">No turn was recorded.</p>');
-    out.push('</div>', '</section>');
-    return out.join('\n');
-}
-function compactionDivider(event, index) {
-    return (`<button type="button" class="compaction-divider layer-border-${escapeHtml(event.layer)}" data-index="${index}">` +
-        `${layerBadge(event.layer)} compaction #${index + 1} after turn ${formatInt(event.turn)}: ` +
-        `${formatInt(event.tokens_before)} → ${formatInt(event.tokens_after)} tokens` +
-        (event.results_cleared > 0 ? `, ${formatInt(event.results_cleared)} results cleared` : '') +
-        (event.focus ? ` · focus: ${escapeHtml(event.focus)}` : '') +
-        '</button>');
-}
-function renderTurn(turn, index) {
-    const failed = turn.toolCalls.filter((call) => call.isError).length;
-    const meta = [
-        turn.time ? `<time>${escapeHtml(formatTime(turn.time))}</time>` : '',
-        turn.contextTokens !== undefined ? `context ${formatInt(turn.contextTokens)}` : '',
-        turn.costUsd !== undefined ? formatUsd(turn.costUsd) : '',
-        turn.stopReason ? `stop: ${escapeHtml(turn.stopReason)}` : '',
-        failed > 0 ? `<span class="badge error">${failed} failed</span>` : ''
-    ].filter((part) => part !== '');
-    return [
-        `<article class="turn${failed > 0 ? ' has-error' : ''}" id="turn-${turn.turn}" data-i="${index}">`,
-        `<header><a class="turn-link" href="#turn-${turn.turn}">Turn ${formatInt(turn.turn)}</a> <span class="meta">${meta.join(' · ')}</span></header>`,
-        turn.text.trim() === '' ? '' : `<div class="text">${escapeHtml(turn.text.trim())}</div>`,
-        ...turn.toolCalls.map((call, callIndex) => renderCall(call, callIndex)),
-        '</article>'
-    ].join('\n');
-}
-function renderCall(call, index) {
-    const described = describeToolCall(call.name, call.input, 140);
-    const key = described.slice(call.name.length).trim();
-    const status = call.isError
-        ? '<span class="badge error">error</span>'
-        : call.output === undefined
-            ? '<span class="badge muted-badge">no result</span>'
-            : '';
-    const size = call.output === undefined ? '' : `${formatInt(call.output.length)} chars`;
-    const duration = call.durationMs === undefined ? '' : formatDuration(call.durationMs);
-    return (`<details class="call${call.isError ? ' error' : ''}" data-c="${index}" data-call-id="${escapeHtml(call.id)}">` +
-        `<summary><span class="tool">${escapeHtml(call.name)}</span> ` +
-        (key ? `<code class="key">${escapeHtml(key)}</code> ` : '') +
-        `${status}<span class="call-meta">${[duration, size].filter(Boolean).join(' · ')}</span></summary>` +
-        '<div class="call-body"></div>' +
-        '</details>');
-}
-// ---------------------------------------------------------------------------------------------------
-// Tools and files
-function renderTools(audit) {
-    const stats = [...audit.toolStats].sort((a, b) => b.calls - a.calls || a.name.localeCompare(b.name));
-    const most = Math.max(1, ...stats.map((tool) => tool.calls));
-    return [
-        '<section class="panel" id="tools" aria-labelledby="tools-title">',
-        '<h2 id="tools-title">Tools used</h2>',
-        stats.length === 0
-            ? '<p class="muted">No tool was called.</p>'
-            : [
-                '<table class="tools"><thead><tr><th>Tool</th><th class="num">Calls</th><th class="num">Failed</th><th></th></tr></thead><tbody>',
-                ...stats.map((tool) => `<tr><td><code>${escapeHtml(tool.name)}</code></td><td class="num">${formatInt(tool.calls)}</td>` +
-                    `<td class="num${tool.failures > 0 ? ' bad' : ''}">${formatInt(tool.failures)}</td>` +
-                    `<td class="bar-cell"><svg class="bar" viewBox="0 0 100 8" preserveAspectRatio="none" aria-hidden="true">` +
-                    `<rect class="bar-ok" x="0" y="0" height="8" width="${((100 * (tool.calls - tool.failures)) / most).toFixed(1)}"/>` +
-                    `<rect class="bar-bad" x="${((100 * (tool.calls - tool.failures)) / most).toFixed(1)}" y="0" height="8" width="${((100 * tool.failures) / most).toFixed(1)}"/>` +
-                    '</svg></td></tr>'),
-                '</tbody></table>'
-            ].join('\n'),
-        '</section>'
-    ].join('\n');
-}
-function renderFiles(audit) {
-    return [
-        '<section class="panel" id="files" aria-labelledby="files-title">',
-        `<h2 id="files-title">Files changed (${formatInt(audit.filesChanged.length)})</h2>`,
-        audit.filesChanged.length === 0
-            ? '<p class="muted">No file was written or edited.</p>'
-            : `<ul class="files">${audit.filesChanged.map((path) => `<li><code>${escapeHtml(path)}</code></li>`).join('')}</ul>`,
-        '</section>'
-    ].join('\n');
-}
-// ---------------------------------------------------------------------------------------------------
-// Helpers
-/** Escapes text for HTML content and quoted attribute values. */
-function escapeHtml(text) {
-    return text.replace(/[&<>"']/g, (char) => ESCAPES[char]);
-}
-const ESCAPES = {
-    '&': '&amp;',
-    '<': '&lt;',
-    '>': '&gt;',
-    '"': '&quot;',
-    "'": '&#39;'
-};
-/** JSON that is safe inside a script element: no `<` can end it or open a comment. */
-function jsonForScript(value) {
-    return JSON.stringify(value)
-        .replace(/</g, '\\u003c')
-        .replace(/\u2028/g, '\\u2028')
-        .replace(/\u2029/g, '\\u2029');
-}
-function inputText(call) {
-    const input = call.input;
-    if (typeof input === 'string')
-        return input;
-    if (call.name === 'bash' && html_report_isRecord(input) && typeof input.command === 'string') {
-        const rest = Object.fromEntries(Object.entries(input).filter(([key]) => key !== 'command'));
-        return Object.keys(rest).length === 0
-            ? input.command
-            : `${input.command}\n\n${JSON.stringify(rest, null, 2)}`;
-    }
-    return JSON.stringify(input, null, 2) ?? '';
-}
-function html_report_clip(text, limit) {
-    if (text.length <= limit)
-        return text;
-    const keep = Math.floor(limit / 2);
-    const omitted = text.length - 2 * keep;
-    return (`${text.slice(0, keep)}\n\n[… ${formatInt(omitted)} characters left out of this report; ` +
-        `the transcript has the whole text …]\n\n${text.slice(text.length - keep)}`);
-}
-function html_report_isRecord(value) {
-    return typeof value === 'object' && value !== null;
-}
-function sha256(text) {
-    return `sha256-${(0,external_node_crypto_.createHash)('sha256').update(text, 'utf8').digest('base64')}`;
-}
+/** 1, 2, 2.5 or 5 times a power of ten: steps a reader can add up. */
 function niceStep(raw) {
     if (!(raw > 0))
         return 1;
@@ -67716,9 +67370,13 @@ function niceStep(raw) {
     const nice = fraction <= 1 ? 1 : fraction <= 2 ? 2 : fraction <= 2.5 ? 2.5 : fraction <= 5 ? 5 : 10;
     return nice * power;
 }
+
+;// CONCATENATED MODULE: ./src/audit/page/format.ts
+/** How the page writes numbers, money, times and durations (en-US, whatever the machine's locale). */
 function formatInt(value) {
     return Math.round(value).toLocaleString('en-US');
 }
+/** 1.2k, 40k, 1M: the chart's axis labels. */
 function formatTokensShort(value) {
     if (value >= 1_000_000)
         return `${+(value / 1_000_000).toFixed(2)}M`;
@@ -67745,9 +67403,435 @@ function formatDuration(ms) {
     const rest = seconds % 60;
     return hours > 0 ? `${hours} h ${String(minutes).padStart(2, '0')} min` : `${minutes} min ${rest} s`;
 }
-// ---------------------------------------------------------------------------------------------------
-// Style and script, inline (the page's Content-Security-Policy allows exactly these two by hash).
-const STYLE = `
+
+;// CONCATENATED MODULE: ./src/audit/page/page-model.ts
+
+
+
+const DEFAULT_MAX_OUTPUT_CHARS = 12_000;
+/** Task lines shown before "Whole task". */
+const TASK_PREVIEW_LINES = 4;
+/** Skipped lines listed by number in the warning; the rest are counted. */
+const SKIPPED_LISTED = 20;
+function buildAuditPageModel(audit, options = {}) {
+    const maxChars = options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS;
+    const compactions = audit.compactions.map((event, index) => ({
+        index,
+        event,
+        savedPercent: savedPercent(event)
+    }));
+    const chart = buildContextChart(audit);
+    return {
+        title: `compact-agent run ${audit.runId ?? '(no run id)'}`,
+        header: header(audit),
+        warnings: {
+            incomplete: audit.incomplete,
+            lineCount: audit.lineCount,
+            skippedTotal: audit.skippedLines.length,
+            skippedListed: audit.skippedLines.slice(0, SKIPPED_LISTED)
+        },
+        compactionCount: countCompactions(audit.compactions),
+        compactions,
+        chart,
+        timeline: timelineEntries(audit.timeline, compactions),
+        turnCount: audit.timeline.length,
+        tools: [...audit.toolStats].sort((a, b) => b.calls - a.calls || a.name.localeCompare(b.name)),
+        filesChanged: audit.filesChanged,
+        data: {
+            compactions: audit.compactions,
+            turns: audit.timeline.map((turn) => ({
+                turn: turn.turn,
+                calls: turn.toolCalls.map((call) => pageToolCall(call, maxChars))
+            })),
+            chart: chart.frame
+        }
+    };
+}
+function header(audit) {
+    return {
+        model: audit.model,
+        stopReason: audit.stopReason,
+        outcome: audit.stopReason === undefined ? 'unknown' : audit.stopReason === 'success' ? 'success' : 'failure',
+        turns: audit.turns,
+        durationMs: audit.durationMs,
+        costUsd: audit.costUsd,
+        startedAt: audit.startedAt,
+        contextWindow: audit.contextWindow,
+        thresholdTokens: audit.compactionThresholdTokens,
+        usage: audit.usage,
+        task: audit.task === undefined || audit.task === '' ? undefined : taskPreview(audit.task),
+        error: audit.error,
+        summary: audit.summary
+    };
+}
+function taskPreview(task) {
+    const lines = task.split('\n');
+    return {
+        whole: task,
+        preview: lines.slice(0, TASK_PREVIEW_LINES).join('\n'),
+        lineCount: lines.length,
+        truncated: lines.length > TASK_PREVIEW_LINES
+    };
+}
+function savedPercent(event) {
+    if (event.tokens_before <= 0 || event.tokens_after >= event.tokens_before)
+        return undefined;
+    return Math.round((1 - event.tokens_after / event.tokens_before) * 100);
+}
+/**
+ * The turns in order, each compaction right after the turn it followed. One at a turn the timeline
+ * lacks (before the first turn, or a turn with no reply) goes before the next turn shown.
+ */
+function timelineEntries(turns, rows) {
+    const byTurn = new Map();
+    for (const row of rows)
+        byTurn.set(row.event.turn, [...(byTurn.get(row.event.turn) ?? []), row]);
+    const shown = new Set(turns.map((turn) => turn.turn));
+    const pending = [...byTurn.keys()].filter((turn) => !shown.has(turn)).sort((a, b) => a - b);
+    const dividers = (turn) => (byTurn.get(turn) ?? []).map((row) => ({ kind: 'compaction', row }));
+    const entries = [];
+    turns.forEach((turn, index) => {
+        while (pending.length > 0 && pending[0] < turn.turn)
+            entries.push(...dividers(pending.shift()));
+        entries.push({ kind: 'turn', turn, index }, ...dividers(turn.turn));
+    });
+    for (const turn of pending)
+        entries.push(...dividers(turn));
+    return entries;
+}
+function pageToolCall(call, maxChars) {
+    return {
+        id: call.id,
+        name: call.name,
+        input: page_model_clip(inputText(call), maxChars),
+        output: call.output === undefined ? null : page_model_clip(call.output, maxChars),
+        error: call.isError
+    };
+}
+/** A bash command as the command itself (and its other options below); any other input as JSON. */
+function inputText(call) {
+    const input = call.input;
+    if (typeof input === 'string')
+        return input;
+    if (call.name === 'bash' && page_model_isRecord(input) && typeof input.command === 'string') {
+        const rest = Object.fromEntries(Object.entries(input).filter(([key]) => key !== 'command'));
+        return Object.keys(rest).length === 0
+            ? input.command
+            : `${input.command}\n\n${JSON.stringify(rest, null, 2)}`;
+    }
+    return JSON.stringify(input, null, 2) ?? '';
+}
+function page_model_clip(text, limit) {
+    if (text.length <= limit)
+        return text;
+    const keep = Math.floor(limit / 2);
+    const omitted = text.length - 2 * keep;
+    return (`${text.slice(0, keep)}\n\n[… ${formatInt(omitted)} characters left out of this report; ` +
+        `the transcript has the whole text …]\n\n${text.slice(text.length - keep)}`);
+}
+function page_model_isRecord(value) {
+    return typeof value === 'object' && value !== null;
+}
+
+;// CONCATENATED MODULE: ./src/audit/page/client-script.ts
+// Generated by `npm run build:audit-client` from client/audit-client.ts: do not edit.
+// The page inlines this script and allows it, by its hash, in its Content-Security-Policy.
+const CLIENT_SCRIPT = "(() => {\n'use strict';\nconst HELP = {\n    micro: 'Old tool results replaced by short placeholders; no model call.',\n    auto: 'The history was summarized because the context passed the threshold.',\n    manual: 'The model called compact; the history was summarized with its focus.',\n    spill: 'A tool result too long for the context was saved to a file; the model got a preview.',\n    fallback: 'The summary call failed, so the oldest turns were dropped instead.'\n};\nfunction byId(id, kind) {\n    const node = document.getElementById(id);\n    if (!(node instanceof kind))\n        throw new Error(`The audit page has no #${id} of the expected kind.`);\n    return node;\n}\nfunction all(selector, kind, root = document) {\n    return [...root.querySelectorAll(selector)].filter((node) => node instanceof kind);\n}\nfunction el(tag, className, text) {\n    const node = document.createElement(tag);\n    if (className)\n        node.className = className;\n    if (text !== undefined)\n        node.textContent = String(text);\n    return node;\n}\nfunction button(label, className, onClick) {\n    const node = el('button', className, label);\n    node.type = 'button';\n    node.addEventListener('click', onClick);\n    return node;\n}\nconst n = (value) => Math.round(value).toLocaleString('en-US');\nconst usd = (value) => `$${value.toFixed(value >= 10 ? 2 : value >= 0.1 ? 3 : 4)}`;\nconst ms = (value) => value < 1000 ? `${Math.round(value)} ms` : `${(value / 1000).toFixed(1)} s`;\nconst indexOf = (node) => Number(node.getAttribute('data-index'));\nfunction main() {\n    const data = JSON.parse(byId('audit-data', HTMLScriptElement).textContent ?? 'null');\n    const { compactions } = data;\n    const detail = byId('compaction-detail', HTMLElement);\n    const timeline = byId('timeline', HTMLElement);\n    const search = byId('search', HTMLInputElement);\n    const searchCount = byId('search-count', HTMLElement);\n    const rows = all('.compaction-row', HTMLTableRowElement);\n    const markers = all('.compaction-marker', SVGElement);\n    const drops = all('.compaction-drop', SVGElement);\n    const dividers = all('.compaction-divider', HTMLButtonElement);\n    const turnEls = all('#timeline .turn', HTMLElement);\n    let callsById;\n    function callElement(id) {\n        if (!callsById) {\n            callsById = new Map(all('#timeline details.call', HTMLDetailsElement).map((node) => [node.dataset.callId ?? '', node]));\n        }\n        return callsById.get(id);\n    }\n    function select(index) {\n        const event = compactions[index];\n        if (!event)\n            return;\n        for (const row of rows)\n            row.classList.toggle('selected', indexOf(row) === index);\n        for (const marker of markers)\n            marker.classList.toggle('selected', indexOf(marker) === index);\n        for (const drop of drops)\n            drop.classList.toggle('selected', indexOf(drop) === index);\n        const row = rows.find((candidate) => indexOf(candidate) === index);\n        const wrap = row?.closest('.table-wrap');\n        if (row && wrap instanceof HTMLElement)\n            scrollWithin(wrap, row);\n        renderDetail(event, index);\n    }\n    function renderDetail(event, index) {\n        const parts = [];\n        const head = el('h2', undefined, `Compaction ${index + 1} of ${compactions.length} `);\n        head.appendChild(el('span', `badge layer-bg-${event.layer}`, event.layer));\n        parts.push(head, el('p', 'muted', HELP[event.layer] ?? ''));\n        const facts = el('dl');\n        const fact = (label, value) => {\n            if (value === undefined || value === null || value === '')\n                return;\n            facts.append(el('dt', undefined, label), el('dd', undefined, value));\n        };\n        const saved = event.tokens_before - event.tokens_after;\n        fact('Turn', event.turn);\n        fact('Reason', event.reason);\n        fact(event.layer === 'spill' ? 'Result tokens' : 'Tokens', `${n(event.tokens_before)} → ${n(event.tokens_after)}${saved > 0 ? ` (${n(saved)} fewer)` : ''}`);\n        fact('Results cleared', n(event.results_cleared));\n        if (event.summary_tokens > 0 || event.summary_cost_usd > 0) {\n            fact('Summary', `${n(event.summary_tokens)} tokens, ${usd(event.summary_cost_usd)}`);\n        }\n        fact('Duration', event.duration_ms > 0 ? ms(event.duration_ms) : '');\n        fact('Focus', event.focus);\n        fact('Segment', event.segment_path);\n        parts.push(facts);\n        if (typeof event.summary === 'string') {\n            parts.push(el('h3', undefined, 'Summary the model wrote'), el('pre', 'summary-text', event.summary));\n        }\n        else if (event.layer === 'auto' || event.layer === 'manual' || event.layer === 'fallback') {\n            parts.push(el('h3', undefined, 'Summary'), el('p', 'muted', event.layer === 'fallback'\n                ? 'No summary: the summary call failed, and the oldest turns were dropped.'\n                : 'The transcript holds no summary text for this compaction.'));\n        }\n        const ids = event.tool_use_ids ?? [];\n        if (ids.length > 0) {\n            const what = event.layer === 'spill' ? 'Spilled tool result' : 'Cleared tool results';\n            parts.push(el('h3', undefined, `${what} (${ids.length})`), clearedList(ids));\n        }\n        const nav = el('div', 'nav');\n        const previous = button('← previous', undefined, () => select(index - 1));\n        previous.disabled = index === 0;\n        const next = button('next →', undefined, () => select(index + 1));\n        next.disabled = index === compactions.length - 1;\n        const jump = button('show in timeline', undefined, () => {\n            const divider = dividers.find((candidate) => indexOf(candidate) === index);\n            if (!divider)\n                return;\n            clearSearchIfHidden(divider);\n            divider.scrollIntoView({ block: 'center' });\n        });\n        nav.append(previous, next, jump);\n        parts.push(nav);\n        detail.replaceChildren(...parts);\n    }\n    function clearedList(ids) {\n        const list = el('ul', 'ids');\n        for (const id of ids) {\n            const item = el('li');\n            const target = callElement(id);\n            if (target) {\n                item.appendChild(button(id, 'link', () => showCall(target)));\n                const turnEl = target.closest('.turn');\n                const tool = target.querySelector('summary .tool')?.textContent ?? '';\n                const key = target.querySelector('summary .key')?.textContent ?? '';\n                const turn = turnEl ? ` (turn ${turnEl.id.replace('turn-', '')})` : '';\n                item.appendChild(el('span', 'muted', ` — ${tool} ${key}${turn}`));\n            }\n            else {\n                item.appendChild(el('code', undefined, id));\n            }\n            list.appendChild(item);\n        }\n        return list;\n    }\n    function scrollWithin(container, node) {\n        const box = container.getBoundingClientRect();\n        const rect = node.getBoundingClientRect();\n        const head = container.querySelector('thead');\n        const top = box.top + (head ? head.getBoundingClientRect().height : 0);\n        if (rect.top < top || rect.bottom > box.bottom) {\n            container.scrollTop += rect.top - box.top - container.clientHeight / 2 + rect.height / 2;\n        }\n    }\n    rows.forEach((row) => {\n        row.addEventListener('click', () => select(indexOf(row)));\n        row.addEventListener('keydown', (event) => {\n            const next = row.nextElementSibling;\n            const previous = row.previousElementSibling;\n            if (event.key === 'Enter' || event.key === ' ') {\n                event.preventDefault();\n                select(indexOf(row));\n            }\n            else if (event.key === 'ArrowDown' && next instanceof HTMLElement) {\n                event.preventDefault();\n                next.focus();\n                select(indexOf(next));\n            }\n            else if (event.key === 'ArrowUp' && previous instanceof HTMLElement) {\n                event.preventDefault();\n                previous.focus();\n                select(indexOf(previous));\n            }\n        });\n    });\n    for (const marker of markers)\n        marker.addEventListener('click', () => select(indexOf(marker)));\n    for (const divider of dividers)\n        divider.addEventListener('click', () => select(indexOf(divider)));\n    function fillCall(details) {\n        if (details.dataset.filled)\n            return;\n        const turnEl = details.closest('.turn');\n        const body = details.querySelector('.call-body');\n        if (!(turnEl instanceof HTMLElement) || !body)\n            return;\n        const call = data.turns[Number(turnEl.dataset.i)]?.calls[Number(details.dataset.c)];\n        if (!call)\n            return;\n        details.dataset.filled = '1';\n        body.append(el('h4', undefined, 'Input'), el('pre', 'input', call.input));\n        if (call.output === null) {\n            body.appendChild(el('p', 'muted', 'No result recorded: the transcript ends before it.'));\n        }\n        else {\n            body.append(el('h4', undefined, call.error ? 'Output (error)' : 'Output'), el('pre', call.error ? 'output error-output' : 'output', call.output === '' ? '(empty)' : call.output));\n        }\n    }\n    timeline.addEventListener('toggle', (event) => {\n        const target = event.target;\n        if (target instanceof HTMLDetailsElement && target.classList.contains('call') && target.open) {\n            fillCall(target);\n        }\n    }, true);\n    function flash(node) {\n        node.classList.add('flash');\n        setTimeout(() => node.classList.remove('flash'), 1600);\n    }\n    function clearSearchIfHidden(node) {\n        const turnEl = node.closest('.turn') ?? node;\n        if (turnEl.classList.contains('hidden')) {\n            search.value = '';\n            applySearch();\n        }\n    }\n    function showCall(details) {\n        clearSearchIfHidden(details);\n        details.open = true;\n        fillCall(details);\n        details.scrollIntoView({ block: 'center' });\n        flash(details);\n    }\n    function showTurn(turn) {\n        const turnEl = document.getElementById(`turn-${turn}`);\n        if (!turnEl)\n            return;\n        clearSearchIfHidden(turnEl);\n        turnEl.scrollIntoView({ block: 'start' });\n        flash(turnEl);\n    }\n    let haystacks;\n    function buildHaystacks() {\n        return turnEls.map((turnEl) => {\n            const calls = data.turns[Number(turnEl.dataset.i)]?.calls ?? [];\n            return {\n                text: (turnEl.querySelector('.text')?.textContent ?? '').toLowerCase(),\n                calls: calls.map((call, i) => {\n                    const summary = turnEl.querySelector(`details.call[data-c=\"${i}\"] summary`);\n                    return `${summary?.textContent ?? call.name}\\n${call.input}\\n${call.output ?? ''}`.toLowerCase();\n                })\n            };\n        });\n    }\n    function applySearch() {\n        const query = search.value.trim().toLowerCase();\n        searchCount.setAttribute('data-query', query);\n        if (query === '') {\n            for (const turnEl of turnEls) {\n                turnEl.classList.remove('hidden');\n                for (const call of all('details.call.match', HTMLElement, turnEl))\n                    call.classList.remove('match');\n            }\n            for (const divider of dividers)\n                divider.classList.remove('hidden');\n            searchCount.textContent = '';\n            return;\n        }\n        haystacks ??= buildHaystacks();\n        const hay = haystacks;\n        let matches = 0;\n        turnEls.forEach((turnEl, i) => {\n            const turnHay = hay[i];\n            let hit = turnHay !== undefined && turnHay.text.includes(query);\n            for (const details of all('details.call', HTMLDetailsElement, turnEl)) {\n                const callHit = turnHay?.calls[Number(details.dataset.c)]?.includes(query) ?? false;\n                details.classList.toggle('match', callHit);\n                if (callHit)\n                    hit = true;\n            }\n            turnEl.classList.toggle('hidden', !hit);\n            if (hit)\n                matches++;\n        });\n        for (const divider of dividers)\n            divider.classList.add('hidden');\n        searchCount.textContent =\n            matches === 0\n                ? 'no turn matches'\n                : `${matches} of ${turnEls.length}${turnEls.length === 1 ? ' turn matches' : ' turns match'}`;\n    }\n    let timer;\n    search.addEventListener('input', () => {\n        clearTimeout(timer);\n        timer = setTimeout(applySearch, 120);\n    });\n    search.addEventListener('keydown', (event) => {\n        if (event.key === 'Enter') {\n            clearTimeout(timer);\n            applySearch();\n        }\n        if (event.key === 'Escape') {\n            search.value = '';\n            applySearch();\n        }\n    });\n    wireChartReadout(data, showTurn);\n    const linked = /^#(turn|compaction)-(\\d+)$/.exec(location.hash);\n    if (linked?.[1] === 'turn')\n        showTurn(Number(linked[2]));\n    if (linked?.[1] === 'compaction')\n        select(Number(linked[2]) - 1);\n}\nfunction wireChartReadout(data, showTurn) {\n    const chart = data.chart;\n    const svg = document.getElementById('context-chart');\n    const hit = document.getElementById('plot-hit');\n    const hover = document.getElementById('chart-hover');\n    if (!(svg instanceof SVGSVGElement) || !hit || !hover)\n        return;\n    const hoverLine = hover.querySelector('line');\n    const hoverDot = hover.querySelector('circle');\n    const hoverText = hover.querySelector('text');\n    if (!hoverLine || !hoverDot || !hoverText)\n        return;\n    const span = chart.turnMax - chart.turnMin;\n    const px = (turn) => chart.left + ((turn - chart.turnMin) / span) * (chart.right - chart.left);\n    const py = (tokens) => chart.bottom - (Math.min(tokens, chart.yMax) / chart.yMax) * (chart.bottom - chart.top);\n    function nearest(clientX) {\n        const matrix = svg instanceof SVGSVGElement ? svg.getScreenCTM() : null;\n        if (!matrix)\n            return undefined;\n        const local = new DOMPoint(clientX, 0).matrixTransform(matrix.inverse());\n        const turn = chart.turnMin + ((local.x - chart.left) / (chart.right - chart.left)) * span;\n        let best;\n        for (const point of chart.points) {\n            if (!best || Math.abs(point[0] - turn) < Math.abs(best[0] - turn))\n                best = point;\n        }\n        return best;\n    }\n    hit.addEventListener('mousemove', (event) => {\n        const point = nearest(event.clientX);\n        if (!point)\n            return;\n        const x = px(point[0]);\n        const onRight = x > (chart.left + chart.right) / 2;\n        hoverLine.setAttribute('x1', String(x));\n        hoverLine.setAttribute('x2', String(x));\n        hoverDot.setAttribute('cx', String(x));\n        hoverDot.setAttribute('cy', String(py(point[1])));\n        hoverText.textContent = `turn ${point[0]}: ${n(point[1])} tokens`;\n        hoverText.setAttribute('x', String(onRight ? x - 8 : x + 8));\n        hoverText.setAttribute('y', String(chart.top + 12));\n        hoverText.setAttribute('text-anchor', onRight ? 'end' : 'start');\n        hover.setAttribute('visibility', 'visible');\n    });\n    hit.addEventListener('mouseleave', () => hover.setAttribute('visibility', 'hidden'));\n    hit.addEventListener('click', (event) => {\n        const point = nearest(event.clientX);\n        if (point)\n            showTurn(point[0]);\n    });\n}\nmain();\n})();\n";
+
+;// CONCATENATED MODULE: ./src/audit/page/html-text.ts
+/** Escapes text for HTML content and quoted attribute values. */
+function escapeHtml(text) {
+    return text.replace(/[&<>"']/g, (char) => ESCAPES[char]);
+}
+const ESCAPES = {
+    '&': '&amp;',
+    '<': '&lt;',
+    '>': '&gt;',
+    '"': '&quot;',
+    "'": '&#39;'
+};
+/** JSON that is safe inside a script element: no `<` can end it or open a comment. */
+function jsonForScript(value) {
+    return JSON.stringify(value)
+        .replace(/</g, '\\u003c')
+        .replace(/\u2028/g, '\\u2028')
+        .replace(/\u2029/g, '\\u2029');
+}
+
+;// CONCATENATED MODULE: ./src/audit/page/compactions-section.ts
+
+
+
+/** The table of compactions: one row per event, clicked or keyed to open its details. */
+function renderCompactionList(model) {
+    const out = [
+        '<section class="panel" aria-labelledby="compactions-title">',
+        `<h2 id="compactions-title">Compactions: ${escapeHtml(describeCompactionCount(model.compactionCount))}</h2>`
+    ];
+    if (model.compactions.length === 0) {
+        out.push('<p class="muted">None: the context never had to be cut.</p>', '</section>');
+        return out.join('\n');
+    }
+    out.push('<div class="table-wrap">', '<table id="compaction-list" class="compactions">', '<thead><tr><th>#</th><th>Turn</th><th>Layer</th><th>Reason and focus</th><th class="num">Tokens before → after</th>' +
+        '<th class="num">Cleared</th><th class="num">Summary</th></tr></thead>', '<tbody>', ...model.compactions.map(renderRow), '</tbody>', '</table>', '</div>', '</section>');
+    return out.join('\n');
+}
+function renderRow({ index, event, savedPercent }) {
+    return (`<tr class="compaction-row" data-index="${index}" tabindex="0">` +
+        `<td>${index + 1}</td>` +
+        `<td>${formatInt(event.turn)}</td>` +
+        `<td>${layerBadge(event.layer)}</td>` +
+        `<td class="reason">${escapeHtml(event.reason)}` +
+        (event.focus ? `<div class="focus">focus: ${escapeHtml(event.focus)}</div>` : '') +
+        '</td>' +
+        `<td class="num">${formatInt(event.tokens_before)} → ${formatInt(event.tokens_after)}` +
+        (savedPercent === undefined ? '' : `<br><span class="muted">−${savedPercent}%</span>`) +
+        '</td>' +
+        `<td class="num">${formatInt(event.results_cleared)}</td>` +
+        `<td class="num">${event.summary_tokens > 0 ? `${formatInt(event.summary_tokens)} tok<br>${formatUsd(event.summary_cost_usd)}` : '—'}</td>` +
+        '</tr>');
+}
+function layerBadge(layer) {
+    const safe = escapeHtml(layer);
+    return `<span class="badge layer-bg-${safe}">${safe}</span>`;
+}
+/** The detail panel beside the chart; the script fills it when a compaction is chosen. */
+function renderCompactionDetail(model) {
+    return [
+        '<aside id="compaction-detail" class="panel detail" aria-live="polite">',
+        '<h2>Compaction details</h2>',
+        model.compactions.length === 0
+            ? '<p class="muted">This run had no compaction.</p>'
+            : '<p class="muted">Click a compaction in the chart or the list to see its summary and what it cleared.</p>',
+        '</aside>'
+    ].join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/audit/page/context-chart-svg.ts
+
+
+
+const LAYER_HELP = {
+    micro: 'old tool results cleared, no model call',
+    auto: 'history summarized past the threshold',
+    manual: 'the model called compact',
+    spill: 'an oversized tool result saved to a file',
+    fallback: 'a summary failed: the oldest turns were dropped'
+};
+/** Points drawn as dots too, up to this many; past it the line alone reads better. */
+const MAX_DOTS = 120;
+const f = (value) => value.toFixed(1);
+/**
+ * The chart as inline SVG with its legend: context tokens per turn on an axis from 0, the
+ * auto-compaction threshold and (when it fits) the window as dashed lines, each compaction's drop on
+ * the line, and one clickable marker per compaction in its layer's lane.
+ */
+function renderContextChart(chart) {
+    const { frame } = chart;
+    const { x, y } = chartScales(frame);
+    const out = [
+        '<section class="panel chart-panel" aria-labelledby="chart-title">',
+        '<h2 id="chart-title">Context per turn</h2>',
+        `<svg id="context-chart" viewBox="0 0 ${chart.width} ${chart.height}" role="img" ` +
+            `aria-label="Context tokens per turn, from 0, with the threshold and ${chart.count.total} compactions">`
+    ];
+    for (const value of chart.yTicks) {
+        out.push(`<line class="grid" x1="${frame.left}" x2="${frame.right}" y1="${f(y(value))}" y2="${f(y(value))}"/>`, `<text class="axis y-label" x="${frame.left - 6}" y="${f(y(value) + 4)}" text-anchor="end">${formatTokensShort(value)}</text>`);
+    }
+    for (const turn of chart.xTicks) {
+        out.push(`<line class="tick" x1="${f(x(turn))}" x2="${f(x(turn))}" y1="${frame.bottom}" y2="${frame.bottom + 4}"/>`, `<text class="axis" x="${f(x(turn))}" y="${frame.bottom + 17}" text-anchor="middle">${turn}</text>`);
+    }
+    out.push(`<text class="axis axis-title" x="${(frame.left + frame.right) / 2}" y="${frame.bottom + 32}" text-anchor="middle">turn</text>`, `<text class="axis axis-title" x="14" y="${(frame.top + frame.bottom) / 2}" text-anchor="middle" ` +
+        `transform="rotate(-90 14 ${(frame.top + frame.bottom) / 2})">context tokens</text>`, `<line class="axis-line" x1="${frame.left}" x2="${frame.right}" y1="${frame.bottom}" y2="${frame.bottom}"/>`, `<line class="axis-line" x1="${frame.left}" x2="${frame.left}" y1="${frame.top}" y2="${frame.bottom}"/>`, 
+    // The plot area: hovered for a readout, clicked to open that turn.
+    `<rect id="plot-hit" class="plot-hit" x="${frame.left}" y="${frame.top}" width="${frame.right - frame.left}" height="${frame.bottom - frame.top}"/>`);
+    if (chart.contextWindow?.onScale) {
+        out.push(...referenceLine('window', chart.contextWindow.tokens, 'context window', chart));
+    }
+    if (chart.threshold !== undefined) {
+        out.push(...referenceLine('threshold', chart.threshold, 'auto-compaction threshold', chart));
+    }
+    out.push(...contextLine(chart));
+    for (const event of chart.events) {
+        if (!event.cutsContext)
+            continue;
+        const cx = f(x(event.turn));
+        out.push(`<line class="compaction-drop layer-${event.layer}" data-index="${event.index}" x1="${cx}" x2="${cx}" ` +
+            `y1="${f(y(event.tokensBefore))}" y2="${f(y(event.tokensAfter))}"/>`);
+    }
+    chart.lanes.forEach((layer, lane) => {
+        const ly = chart.laneTop + lane * chart.laneHeight;
+        out.push(`<line class="lane" x1="${frame.left}" x2="${frame.right}" y1="${ly}" y2="${ly}"/>`, `<text class="lane-label layer-text-${layer}" x="${frame.left - 8}" y="${ly + 4}" text-anchor="end">${layer}</text>`);
+    });
+    for (const event of chart.events) {
+        const lane = Math.max(0, chart.lanes.indexOf(event.layer));
+        const what = `#${event.index + 1} ${event.layer} at turn ${event.turn}: ${formatInt(event.tokensBefore)} → ${formatInt(event.tokensAfter)} tokens`;
+        out.push(`<circle class="compaction-marker layer-${event.layer}" data-index="${event.index}" data-layer="${event.layer}" ` +
+            `cx="${f(x(event.turn))}" cy="${chart.laneTop + lane * chart.laneHeight}" r="${f(chart.markerRadius)}">` +
+            `<title>${escapeHtml(what)}</title></circle>`);
+    }
+    out.push('<g id="chart-hover" class="hover" visibility="hidden">', `<line class="hover-line" x1="0" x2="0" y1="${frame.top}" y2="${frame.bottom}"/>`, '<circle class="hover-dot" cx="0" cy="0" r="4"/>', '<text class="hover-text" x="0" y="0"></text>', '</g>', '</svg>', renderLegend(chart), '</section>');
+    return out.join('\n');
+}
+function referenceLine(kind, tokens, label, chart) {
+    const { frame } = chart;
+    const ly = chartScales(frame).y(tokens);
+    return [
+        `<line class="${kind}-line" x1="${frame.left}" x2="${frame.right}" y1="${f(ly)}" y2="${f(ly)}"/>`,
+        `<text class="${kind}-label" x="${frame.right - 4}" y="${f(ly - 5)}" text-anchor="end">${label} ${formatInt(tokens)}</text>`
+    ];
+}
+function contextLine(chart) {
+    const { frame } = chart;
+    const { x, y } = chartScales(frame);
+    const points = frame.points;
+    const first = points[0];
+    const last = points.at(-1);
+    if (!first || !last) {
+        return [
+            `<text class="axis" x="${(frame.left + frame.right) / 2}" y="${(frame.top + frame.bottom) / 2}" text-anchor="middle">No response was recorded.</text>`
+        ];
+    }
+    const coords = points.map(([turn, tokens]) => `${f(x(turn))},${f(y(tokens))}`);
+    return [
+        `<path class="context-area" d="M${f(x(first[0]))},${frame.bottom} L${coords.join(' L')} L${f(x(last[0]))},${frame.bottom} Z"/>`,
+        `<polyline id="context-line" class="context-line" points="${coords.join(' ')}"/>`,
+        ...(points.length <= MAX_DOTS
+            ? points.map(([turn, tokens]) => `<circle class="context-point" cx="${f(x(turn))}" cy="${f(y(tokens))}" r="2.5"/>`)
+            : [])
+    ];
+}
+function renderLegend(chart) {
+    const modelWindow = chart.contextWindow;
+    return [
+        '<ul class="legend">',
+        '<li><span class="swatch line-swatch"></span>context tokens (prompt of each response)</li>',
+        chart.threshold !== undefined
+            ? `<li><span class="swatch threshold-swatch"></span>auto-compaction threshold (${formatInt(chart.threshold)})</li>`
+            : '<li class="muted">threshold not recorded in this transcript</li>',
+        modelWindow === undefined
+            ? ''
+            : modelWindow.onScale
+                ? `<li><span class="swatch window-swatch"></span>context window (${formatInt(modelWindow.tokens)})</li>`
+                : `<li>context window ${formatInt(modelWindow.tokens)}, far above this scale</li>`,
+        ...chart.lanes.map((layer) => `<li title="${escapeHtml(LAYER_HELP[layer])}"><span class="swatch layer-bg-${layer}"></span>${layer} (${chart.count.byLayer[layer]})</li>`),
+        '</ul>'
+    ].join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/audit/page/header-section.ts
+
+
+
+/** The run at a glance: title, warnings, task, facts, tokens, error and the agent's summary. */
+function renderHeader(model) {
+    const h = model.header;
+    const outcomeClass = { success: 'ok', failure: 'bad', unknown: 'muted' }[h.outcome];
+    const facts = [
+        ['Model', escapeHtml(h.model ?? '—')],
+        ['Stop reason', `<span class="${outcomeClass}">${escapeHtml(h.stopReason ?? 'no end recorded')}</span>`],
+        ['Turns', formatInt(h.turns)],
+        ['Duration', h.durationMs === undefined ? '—' : formatDuration(h.durationMs)],
+        ['Cost', formatUsd(h.costUsd)],
+        ['Started', escapeHtml(h.startedAt ? formatTime(h.startedAt) : '—')],
+        ['Context window', h.contextWindow === undefined ? '—' : formatInt(h.contextWindow)],
+        ['Threshold', h.thresholdTokens === undefined ? '—' : formatInt(h.thresholdTokens)],
+        ['Compactions', escapeHtml(describeCompactionCount(model.compactionCount))]
+    ];
+    const tokens = [
+        ['input', h.usage.input],
+        ['cache write', h.usage.cache_write],
+        ['cache read', h.usage.cache_read],
+        ['output', h.usage.output]
+    ];
+    return [
+        '<header class="top">',
+        `<h1>${escapeHtml(model.title)}</h1>`,
+        renderBanner(model.warnings),
+        '<div class="task">',
+        '<span class="label">Task</span>',
+        renderTask(h.task),
+        '</div>',
+        '<dl class="facts">',
+        ...facts.map(([label, value]) => `<div><dt>${label}</dt><dd>${value}</dd></div>`),
+        '</dl>',
+        '<dl class="facts tokens">',
+        ...tokens.map(([label, value]) => `<div><dt>Tokens: ${label}</dt><dd>${formatInt(value)}</dd></div>`),
+        '</dl>',
+        h.error ? `<p class="run-error"><strong>Error:</strong> ${escapeHtml(h.error)}</p>` : '',
+        h.summary
+            ? `<details class="more"><summary>The agent's final summary</summary><pre>${escapeHtml(h.summary)}</pre></details>`
+            : '',
+        '</header>'
+    ].join('\n');
+}
+function renderTask(task) {
+    if (!task)
+        return '<p class="muted">(not recorded)</p>';
+    return (`<pre class="task-text">${escapeHtml(task.preview)}${task.truncated ? '\n…' : ''}</pre>` +
+        (task.truncated
+            ? `<details class="more"><summary>Whole task (${formatInt(task.lineCount)} lines)</summary><pre>${escapeHtml(task.whole)}</pre></details>`
+            : ''));
+}
+function renderBanner(warnings) {
+    const parts = [];
+    if (warnings.incomplete) {
+        parts.push('<p><strong>Incomplete transcript:</strong> it has no run_end line, so the run crashed, was killed, ' +
+            `or the file was cut. What follows is what the ${formatInt(warnings.lineCount)} lines recorded.</p>`);
+    }
+    if (warnings.skippedTotal > 0) {
+        const more = warnings.skippedTotal - warnings.skippedListed.length;
+        parts.push(`<p><strong>${formatInt(warnings.skippedTotal)} of ${formatInt(warnings.lineCount)} lines were skipped</strong> ` +
+            '(they could not be read, so the report may miss what they held):</p>', '<ul>', ...warnings.skippedListed.map((skip) => `<li>line ${formatInt(skip.line)}: ${escapeHtml(skip.reason)}</li>`), more > 0 ? `<li>… and ${formatInt(more)} more</li>` : '', '</ul>');
+    }
+    if (parts.length === 0)
+        return '';
+    return `<div id="warning-banner" class="banner" role="alert">${parts.join('\n')}</div>`;
+}
+
+;// CONCATENATED MODULE: ./src/audit/page/side-sections.ts
+
+
+/** Calls per tool with their failures, as a table with small bars. */
+function renderTools(model) {
+    const most = Math.max(1, ...model.tools.map((tool) => tool.calls));
+    const share = (value) => ((100 * value) / most).toFixed(1);
+    return [
+        '<section class="panel" id="tools" aria-labelledby="tools-title">',
+        '<h2 id="tools-title">Tools used</h2>',
+        model.tools.length === 0
+            ? '<p class="muted">No tool was called.</p>'
+            : [
+                '<table class="tools"><thead><tr><th>Tool</th><th class="num">Calls</th><th class="num">Failed</th><th></th></tr></thead><tbody>',
+                ...model.tools.map((tool) => `<tr><td><code>${escapeHtml(tool.name)}</code></td><td class="num">${formatInt(tool.calls)}</td>` +
+                    `<td class="num${tool.failures > 0 ? ' bad' : ''}">${formatInt(tool.failures)}</td>` +
+                    `<td class="bar-cell"><svg class="bar" viewBox="0 0 100 8" preserveAspectRatio="none" aria-hidden="true">` +
+                    `<rect class="bar-ok" x="0" y="0" height="8" width="${share(tool.calls - tool.failures)}"/>` +
+                    `<rect class="bar-bad" x="${share(tool.calls - tool.failures)}" y="0" height="8" width="${share(tool.failures)}"/>` +
+                    '</svg></td></tr>'),
+                '</tbody></table>'
+            ].join('\n'),
+        '</section>'
+    ].join('\n');
+}
+function renderFiles(model) {
+    const files = model.filesChanged;
+    return [
+        '<section class="panel" id="files" aria-labelledby="files-title">',
+        `<h2 id="files-title">Files changed (${formatInt(files.length)})</h2>`,
+        files.length === 0
+            ? '<p class="muted">No file was written or edited.</p>'
+            : `<ul class="files">${files.map((path) => `<li><code>${escapeHtml(path)}</code></li>`).join('')}</ul>`,
+        '</section>'
+    ].join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/audit/page/stylesheet.ts
+/**
+ * The audit page's stylesheet, inlined in a style element that the page's Content-Security-Policy
+ * allows by its hash (no external sheet, no url(), no @import: the page works offline).
+ */
+const AUDIT_PAGE_STYLE = `
 :root {
   --bg: #f6f7f9; --panel: #fff; --ink: #1d2430; --muted: #667085; --line: #d8dde6; --accent: #2f5fd0;
   --micro: #3b82c4; --auto: #8e44ad; --manual: #e07b16; --spill: #7c8a91; --fallback: #c0392b;
@@ -67787,17 +67871,20 @@ details.more pre { background: #f2f4f8; border-radius: 6px; padding: 8px 10px; m
 .side { position: sticky; top: 10px; }
 @media (max-width: 1000px) { .overview, .lower { grid-template-columns: 1fr; } .detail, .side { position: static; max-height: none; } }
 #context-chart { width: 100%; height: auto; display: block; }
-#context-chart text { font: 11px system-ui, "DejaVu Sans", sans-serif; fill: var(--muted); }
+#context-chart text { font: 13px system-ui, "DejaVu Sans", sans-serif; fill: var(--muted); }
 #context-chart .grid { stroke: #eceff4; }
 #context-chart .tick, #context-chart .axis-line { stroke: #aab2bf; }
 #context-chart .lane { stroke: #eceff4; stroke-dasharray: 2 3; }
 #context-chart .plot-hit { fill: transparent; cursor: crosshair; }
 #context-chart .context-area { fill: rgba(47, 95, 208, .10); pointer-events: none; }
-#context-chart .context-line { fill: none; stroke: var(--accent); stroke-width: 2; stroke-linejoin: round; pointer-events: none; }
-#context-chart .context-point { fill: var(--accent); pointer-events: none; }
+#context-chart .context-line { fill: none; stroke: var(--accent); stroke-width: 3; stroke-linejoin: round; stroke-linecap: round; pointer-events: none; }
+#context-chart .context-point { fill: var(--accent); stroke: #fff; stroke-width: 1; pointer-events: none; }
 #context-chart .window-line { stroke: #9aa3ae; stroke-width: 1.5; stroke-dasharray: 6 4; pointer-events: none; }
 #context-chart text.window-label { fill: #4a5563; }
-#context-chart .compaction-drop { stroke-width: 2.5; stroke-dasharray: 3 2; pointer-events: none; opacity: .85; }
+#context-chart .threshold-line { stroke: var(--auto); stroke-width: 1.5; stroke-dasharray: 8 4; pointer-events: none; }
+#context-chart text.threshold-label { fill: var(--auto); font-weight: 600; }
+#context-chart text.axis-title { font-size: 11.5px; fill: #4a5563; }
+#context-chart .compaction-drop { stroke-width: 3; stroke-linecap: round; pointer-events: none; opacity: .9; }
 #context-chart .compaction-marker { stroke: #fff; stroke-width: 1.5; cursor: pointer; }
 #context-chart .compaction-marker:hover { stroke: var(--ink); }
 #context-chart .compaction-marker.selected { stroke: var(--ink); stroke-width: 3; r: 7px; }
@@ -67817,6 +67904,7 @@ details.more pre { background: #f2f4f8; border-radius: 6px; padding: 8px 10px; m
 .swatch { display: inline-block; width: 12px; height: 12px; border-radius: 3px; margin-right: 5px; vertical-align: -2px; }
 .line-swatch { background: var(--accent); height: 3px; vertical-align: 3px; }
 .window-swatch { border-top: 2px dashed #9aa3ae; height: 0; vertical-align: 3px; border-radius: 0; }
+.threshold-swatch { border-top: 2px dashed var(--auto); height: 0; vertical-align: 3px; border-radius: 0; }
 .layer-bg-micro { background: var(--micro); } .layer-bg-auto { background: var(--auto); }
 .layer-bg-manual { background: var(--manual); } .layer-bg-spill { background: var(--spill); }
 .layer-bg-fallback { background: var(--fallback); }
@@ -67879,321 +67967,184 @@ details.call > summary { cursor: pointer; padding: 4px 8px; font-size: 13px; }
 ul.files { list-style: none; padding: 0; margin: 0; font-size: 12.5px; }
 ul.files li { padding: 2px 0; word-break: break-all; }
 `;
-const CLIENT_SCRIPT = String.raw `
-(function () {
-  'use strict';
-  var data = JSON.parse(document.getElementById('audit-data').textContent);
-  var compactions = data.compactions;
-  var detail = document.getElementById('compaction-detail');
-  var rows = document.querySelectorAll('.compaction-row');
-  var markers = document.querySelectorAll('.compaction-marker');
-  var drops = document.querySelectorAll('.compaction-drop');
-  var dividers = document.querySelectorAll('.compaction-divider');
-  var turnEls = document.querySelectorAll('#timeline .turn');
-  var search = document.getElementById('search');
-  var searchCount = document.getElementById('search-count');
-  var selected = -1;
-  var HELP = {
-    micro: 'Old tool results replaced by short placeholders; no model call.',
-    auto: 'The history was summarized because the context passed the threshold.',
-    manual: 'The model called compact; the history was summarized with its focus.',
-    spill: 'A tool result too long for the context was saved to a file; the model got a preview.',
-    fallback: 'The summary call failed, so the oldest turns were dropped instead.'
-  };
 
-  function el(tag, cls, text) {
-    var node = document.createElement(tag);
-    if (cls) node.className = cls;
-    if (text !== undefined && text !== null) node.textContent = String(text);
-    return node;
-  }
-  function n(value) { return Math.round(value).toLocaleString('en-US'); }
-  function usd(value) { return '$' + value.toFixed(value >= 10 ? 2 : value >= 0.1 ? 3 : 4); }
-  function ms(value) { return value < 1000 ? Math.round(value) + ' ms' : (value / 1000).toFixed(1) + ' s'; }
+;// CONCATENATED MODULE: ./src/audit/page/timeline-section.ts
 
-  var callsById = null;
-  function callElement(id) {
-    if (!callsById) {
-      callsById = new Map();
-      document.querySelectorAll('#timeline details.call').forEach(function (node) {
-        callsById.set(node.getAttribute('data-call-id'), node);
-      });
+
+
+
+/** Every turn with the model's text and its tool calls (bodies filled by the script), and the search box. */
+function renderTimeline(model) {
+    return [
+        '<section id="timeline-section" class="panel" aria-labelledby="timeline-title">',
+        `<h2 id="timeline-title">Timeline (${formatInt(model.turnCount)} turns)</h2>`,
+        '<div class="search-bar">',
+        '<input id="search" type="search" placeholder="Search text, tool calls and outputs…" autocomplete="off" spellcheck="false" aria-label="Search the timeline">',
+        '<span id="search-count" class="muted" aria-live="polite"></span>',
+        '</div>',
+        '<div id="timeline">',
+        ...model.timeline.map(renderEntry),
+        model.turnCount === 0 ? '<p class="muted">No turn was recorded.</p>' : '',
+        '</div>',
+        '</section>'
+    ].join('\n');
+}
+function renderEntry(entry) {
+    return entry.kind === 'turn' ? renderTurn(entry.turn, entry.index) : compactionDivider(entry.row);
+}
+function compactionDivider({ index, event }) {
+    return (`<button type="button" class="compaction-divider layer-border-${escapeHtml(event.layer)}" data-index="${index}">` +
+        `${layerBadge(event.layer)} compaction #${index + 1} after turn ${formatInt(event.turn)}: ` +
+        `${formatInt(event.tokens_before)} → ${formatInt(event.tokens_after)} tokens` +
+        (event.results_cleared > 0 ? `, ${formatInt(event.results_cleared)} results cleared` : '') +
+        (event.focus ? ` · focus: ${escapeHtml(event.focus)}` : '') +
+        '</button>');
+}
+function renderTurn(turn, index) {
+    const failed = turn.toolCalls.filter((call) => call.isError).length;
+    const meta = [
+        turn.time ? `<time>${escapeHtml(formatTime(turn.time))}</time>` : '',
+        turn.contextTokens !== undefined ? `context ${formatInt(turn.contextTokens)}` : '',
+        turn.costUsd !== undefined ? formatUsd(turn.costUsd) : '',
+        turn.stopReason ? `stop: ${escapeHtml(turn.stopReason)}` : '',
+        failed > 0 ? `<span class="badge error">${failed} failed</span>` : ''
+    ].filter((part) => part !== '');
+    return [
+        `<article class="turn${failed > 0 ? ' has-error' : ''}" id="turn-${turn.turn}" data-i="${index}">`,
+        `<header><a class="turn-link" href="#turn-${turn.turn}">Turn ${formatInt(turn.turn)}</a> <span class="meta">${meta.join(' · ')}</span></header>`,
+        turn.text.trim() === '' ? '' : `<div class="text">${escapeHtml(turn.text.trim())}</div>`,
+        ...turn.toolCalls.map((call, callIndex) => renderCall(call, callIndex)),
+        '</article>'
+    ].join('\n');
+}
+function renderCall(call, index) {
+    const described = describeToolCall(call.name, call.input, 140);
+    const key = described.slice(call.name.length).trim();
+    const status = call.isError
+        ? '<span class="badge error">error</span>'
+        : call.output === undefined
+            ? '<span class="badge muted-badge">no result</span>'
+            : '';
+    const size = call.output === undefined ? '' : `${formatInt(call.output.length)} chars`;
+    const duration = call.durationMs === undefined ? '' : formatDuration(call.durationMs);
+    return (`<details class="call${call.isError ? ' error' : ''}" data-c="${index}" data-call-id="${escapeHtml(call.id)}">` +
+        `<summary><span class="tool">${escapeHtml(call.name)}</span> ` +
+        (key ? `<code class="key">${escapeHtml(key)}</code> ` : '') +
+        `${status}<span class="call-meta">${[duration, size].filter(Boolean).join(' · ')}</span></summary>` +
+        '<div class="call-body"></div>' +
+        '</details>');
+}
+
+;// CONCATENATED MODULE: ./src/audit/page/page-template.ts
+
+
+
+
+
+
+
+
+
+/**
+ * The page as one self-contained HTML document: inline style and script, no request of any kind, so
+ * it opens from file:// on a machine with no network. Every text from the transcript is escaped where
+ * it enters the markup; what the script needs is JSON in a non-executed script element, in which no
+ * `<` survives; and the Content-Security-Policy runs only this page's own style and script, by hash.
+ */
+function renderAuditPage(model, script = CLIENT_SCRIPT) {
+    assertInlineSafe(script, 'script');
+    assertInlineSafe(AUDIT_PAGE_STYLE, 'style');
+    const csp = [
+        "default-src 'none'",
+        `style-src '${sha256(AUDIT_PAGE_STYLE)}'`,
+        `script-src '${sha256(script)}'`,
+        'img-src data:',
+        "base-uri 'none'",
+        "form-action 'none'"
+    ].join('; ');
+    return [
+        '<!doctype html>',
+        '<html lang="en">',
+        '<head>',
+        '<meta charset="utf-8">',
+        `<meta http-equiv="Content-Security-Policy" content="${csp}">`,
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        '<meta name="referrer" content="no-referrer">',
+        '<link rel="icon" href="data:,">',
+        `<title>${escapeHtml(model.title)}</title>`,
+        `<style>${AUDIT_PAGE_STYLE}</style>`,
+        '</head>',
+        '<body>',
+        renderHeader(model),
+        '<div class="overview">',
+        '<div class="main-col">',
+        renderContextChart(model.chart),
+        renderCompactionList(model),
+        '</div>',
+        renderCompactionDetail(model),
+        '</div>',
+        '<div class="lower">',
+        renderTimeline(model),
+        '<aside class="side">',
+        renderTools(model),
+        renderFiles(model),
+        '</aside>',
+        '</div>',
+        `<script type="application/json" id="audit-data">${jsonForScript(model.data)}</script>`,
+        `<script>${script}</script>`,
+        '</body>',
+        '</html>',
+        ''
+    ].join('\n');
+}
+/** Our own inline code must not end its element early: a guard against a future edit, not the transcript. */
+function assertInlineSafe(code, element) {
+    if (new RegExp(`</${element}|<!--`, 'i').test(code)) {
+        throw new Error(`The audit page's inline ${element} contains "</${element}" or "<!--", which would end it early. ` +
+            `Write the text another way (for example "<\\/${element}").`);
     }
-    return callsById.get(id);
-  }
+}
+function sha256(text) {
+    return `sha256-${(0,external_node_crypto_.createHash)('sha256').update(text, 'utf8').digest('base64')}`;
+}
 
-  function select(index) {
-    var event = compactions[index];
-    if (!event) return;
-    selected = index;
-    rows.forEach(function (row) { row.classList.toggle('selected', Number(row.dataset.index) === index); });
-    markers.forEach(function (m) { m.classList.toggle('selected', Number(m.getAttribute('data-index')) === index); });
-    drops.forEach(function (d) { d.classList.toggle('selected', Number(d.getAttribute('data-index')) === index); });
-    var row = document.querySelector('.compaction-row[data-index="' + index + '"]');
-    if (row) scrollWithin(row.closest('.table-wrap'), row);
-    renderDetail(event, index);
-  }
+;// CONCATENATED MODULE: ./src/audit/html-report.ts
 
-  function renderDetail(event, index) {
-    var parts = [];
-    var head = el('h2', null, 'Compaction ' + (index + 1) + ' of ' + compactions.length + ' ');
-    var badge = el('span', 'badge layer-bg-' + event.layer, event.layer);
-    head.appendChild(badge);
-    parts.push(head);
-    parts.push(el('p', 'muted', HELP[event.layer] || ''));
-    var dl = el('dl');
-    function fact(label, value) {
-      if (value === undefined || value === null || value === '') return;
-      dl.appendChild(el('dt', null, label));
-      dl.appendChild(el('dd', null, value));
-    }
-    var saved = event.tokens_before - event.tokens_after;
-    fact('Turn', event.turn);
-    fact('Reason', event.reason);
-    fact(event.layer === 'spill' ? 'Result tokens' : 'Tokens', n(event.tokens_before) + ' → ' + n(event.tokens_after) +
-      (saved > 0 ? ' (' + n(saved) + ' fewer)' : ''));
-    fact('Results cleared', n(event.results_cleared));
-    if (event.summary_tokens > 0 || event.summary_cost_usd > 0) {
-      fact('Summary', n(event.summary_tokens) + ' tokens, ' + usd(event.summary_cost_usd));
-    }
-    fact('Duration', event.duration_ms > 0 ? ms(event.duration_ms) : '');
-    fact('Focus', event.focus);
-    fact('Segment', event.segment_path);
-    parts.push(dl);
-    if (typeof event.summary === 'string') {
-      parts.push(el('h3', null, 'Summary the model wrote'));
-      parts.push(el('pre', 'summary-text', event.summary));
-    } else if (event.layer === 'auto' || event.layer === 'manual' || event.layer === 'fallback') {
-      parts.push(el('h3', null, 'Summary'));
-      parts.push(el('p', 'muted', event.layer === 'fallback'
-        ? 'No summary: the summary call failed, and the oldest turns were dropped.'
-        : 'The transcript holds no summary text for this compaction.'));
-    }
-    var ids = event.tool_use_ids || [];
-    if (ids.length > 0) {
-      parts.push(el('h3', null, (event.layer === 'spill' ? 'Spilled tool result' : 'Cleared tool results') + ' (' + ids.length + ')'));
-      var list = el('ul', 'ids');
-      ids.forEach(function (id) {
-        var li = el('li');
-        var target = callElement(id);
-        if (target) {
-          var button = el('button', 'link', id);
-          button.type = 'button';
-          button.addEventListener('click', function () { showCall(target); });
-          li.appendChild(button);
-          var turnEl = target.closest('.turn');
-          var what = target.querySelector('summary');
-          li.appendChild(el('span', 'muted', ' — ' + (what ? what.querySelector('.tool').textContent + ' ' +
-            (what.querySelector('.key') ? what.querySelector('.key').textContent : '') : '') +
-            (turnEl ? ' (turn ' + turnEl.id.replace('turn-', '') + ')' : '')));
-        } else {
-          li.appendChild(el('code', null, id));
-        }
-        list.appendChild(li);
-      });
-      parts.push(list);
-    }
-    var nav = el('div', 'nav');
-    var prev = el('button', null, '← previous');
-    prev.type = 'button';
-    prev.disabled = index === 0;
-    prev.addEventListener('click', function () { select(index - 1); });
-    var next = el('button', null, 'next →');
-    next.type = 'button';
-    next.disabled = index === compactions.length - 1;
-    next.addEventListener('click', function () { select(index + 1); });
-    var jump = el('button', null, 'show in timeline');
-    jump.type = 'button';
-    jump.addEventListener('click', function () {
-      var divider = document.querySelector('.compaction-divider[data-index="' + index + '"]');
-      if (divider) { clearSearchIfHidden(divider); divider.scrollIntoView({ block: 'center' }); }
-    });
-    nav.appendChild(prev);
-    nav.appendChild(next);
-    nav.appendChild(jump);
-    parts.push(nav);
-    detail.replaceChildren.apply(detail, parts);
-  }
 
-  // Brings a row into view inside its scrolled container, without moving the page.
-  function scrollWithin(container, node) {
-    if (!container) return;
-    var box = container.getBoundingClientRect();
-    var rect = node.getBoundingClientRect();
-    var head = container.querySelector('thead');
-    var top = box.top + (head ? head.getBoundingClientRect().height : 0);
-    if (rect.top < top || rect.bottom > box.bottom) {
-      container.scrollTop += rect.top - box.top - container.clientHeight / 2 + rect.height / 2;
-    }
-  }
 
-  function indexOf(node) { return Number(node.getAttribute('data-index')); }
-  rows.forEach(function (row) {
-    row.addEventListener('click', function () { select(indexOf(row)); });
-    row.addEventListener('keydown', function (e) {
-      if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); select(indexOf(row)); }
-      if (e.key === 'ArrowDown' && row.nextElementSibling) { e.preventDefault(); row.nextElementSibling.focus(); select(indexOf(row.nextElementSibling)); }
-      if (e.key === 'ArrowUp' && row.previousElementSibling) { e.preventDefault(); row.previousElementSibling.focus(); select(indexOf(row.previousElementSibling)); }
-    });
-  });
-  markers.forEach(function (marker) {
-    marker.addEventListener('click', function () { select(indexOf(marker)); });
-  });
-  dividers.forEach(function (divider) {
-    divider.addEventListener('click', function () { select(indexOf(divider)); });
-  });
-
-  // Tool calls: input and output are put into the page only when a call is opened.
-  function fillCall(details) {
-    if (details.dataset.filled) return;
-    details.dataset.filled = '1';
-    var turnEl = details.closest('.turn');
-    var call = data.turns[Number(turnEl.dataset.i)].calls[Number(details.dataset.c)];
-    var body = details.querySelector('.call-body');
-    body.appendChild(el('h4', null, 'Input'));
-    body.appendChild(el('pre', 'input', call.input));
-    if (call.output === null) {
-      body.appendChild(el('p', 'muted', 'No result recorded: the transcript ends before it.'));
-    } else {
-      body.appendChild(el('h4', null, call.error ? 'Output (error)' : 'Output'));
-      body.appendChild(el('pre', call.error ? 'output error-output' : 'output', call.output === '' ? '(empty)' : call.output));
-    }
-  }
-  document.getElementById('timeline').addEventListener('toggle', function (e) {
-    var target = e.target;
-    if (target && target.classList && target.classList.contains('call') && target.open) fillCall(target);
-  }, true);
-
-  function flash(node) {
-    node.classList.add('flash');
-    setTimeout(function () { node.classList.remove('flash'); }, 1600);
-  }
-  function clearSearchIfHidden(node) {
-    var turnEl = node.closest ? (node.closest('.turn') || node) : node;
-    if (turnEl.classList.contains('hidden')) { search.value = ''; applySearch(); }
-  }
-  function showCall(details) {
-    clearSearchIfHidden(details);
-    details.open = true;
-    fillCall(details);
-    details.scrollIntoView({ block: 'center' });
-    flash(details);
-  }
-  function showTurn(turn) {
-    var turnEl = document.getElementById('turn-' + turn);
-    if (!turnEl) return;
-    clearSearchIfHidden(turnEl);
-    turnEl.scrollIntoView({ block: 'start' });
-    flash(turnEl);
-  }
-
-  // Search: a turn matches when its text, a tool call (name or input) or an output holds the query.
-  var haystacks = null;
-  function buildHaystacks() {
-    haystacks = [];
-    turnEls.forEach(function (turnEl) {
-      var turnData = data.turns[Number(turnEl.dataset.i)];
-      var textNode = turnEl.querySelector('.text');
-      var calls = turnData.calls.map(function (call, i) {
-        var summary = turnEl.querySelector('details.call[data-c="' + i + '"] summary');
-        return ((summary ? summary.textContent : call.name) + '\n' + call.input + '\n' + (call.output || '')).toLowerCase();
-      });
-      haystacks.push({ text: (textNode ? textNode.textContent : '').toLowerCase(), calls: calls });
-    });
-  }
-  function applySearch() {
-    var query = search.value.trim().toLowerCase();
-    searchCount.setAttribute('data-query', query);
-    if (query === '') {
-      turnEls.forEach(function (turnEl) {
-        turnEl.classList.remove('hidden');
-        turnEl.querySelectorAll('details.call.match').forEach(function (d) { d.classList.remove('match'); });
-      });
-      dividers.forEach(function (d) { d.classList.remove('hidden'); });
-      searchCount.textContent = '';
-      return;
-    }
-    if (!haystacks) buildHaystacks();
-    var matches = 0;
-    turnEls.forEach(function (turnEl, i) {
-      var hay = haystacks[i];
-      var hit = hay.text.indexOf(query) !== -1;
-      turnEl.querySelectorAll('details.call').forEach(function (details) {
-        var callHit = hay.calls[Number(details.dataset.c)].indexOf(query) !== -1;
-        details.classList.toggle('match', callHit);
-        if (callHit) hit = true;
-      });
-      turnEl.classList.toggle('hidden', !hit);
-      if (hit) matches++;
-    });
-    dividers.forEach(function (d) { d.classList.add('hidden'); });
-    searchCount.textContent = matches === 0 ? 'no turn matches'
-      : matches + ' of ' + turnEls.length + (turnEls.length === 1 ? ' turn matches' : ' turns match');
-  }
-  var timer = 0;
-  search.addEventListener('input', function () {
-    clearTimeout(timer);
-    timer = setTimeout(applySearch, 120);
-  });
-  search.addEventListener('keydown', function (e) {
-    if (e.key === 'Enter') { clearTimeout(timer); applySearch(); }
-    if (e.key === 'Escape') { search.value = ''; applySearch(); }
-  });
-
-  // Chart readout: the context at the turn under the pointer; a click opens that turn.
-  var chart = data.chart;
-  var svg = document.getElementById('context-chart');
-  var hit = document.getElementById('plot-hit');
-  var hover = document.getElementById('chart-hover');
-  function nearest(clientX) {
-    if (chart.points.length === 0) return null;
-    var point = svg.createSVGPoint();
-    point.x = clientX;
-    point.y = 0;
-    var matrix = svg.getScreenCTM();
-    if (!matrix) return null;
-    var local = point.matrixTransform(matrix.inverse());
-    var turn = chart.turnMin + (local.x - chart.left) / (chart.right - chart.left) * (chart.turnMax - chart.turnMin);
-    var best = chart.points[0];
-    chart.points.forEach(function (p) { if (Math.abs(p[0] - turn) < Math.abs(best[0] - turn)) best = p; });
-    return best;
-  }
-  function px(turn) { return chart.left + (turn - chart.turnMin) / (chart.turnMax - chart.turnMin) * (chart.right - chart.left); }
-  function py(tokens) { return chart.bottom - Math.min(tokens, chart.yMax) / chart.yMax * (chart.bottom - chart.top); }
-  if (hit && hover) {
-    var hoverLine = hover.querySelector('line');
-    var hoverDot = hover.querySelector('circle');
-    var hoverText = hover.querySelector('text');
-    hit.addEventListener('mousemove', function (e) {
-      var p = nearest(e.clientX);
-      if (!p) return;
-      var x = px(p[0]);
-      hoverLine.setAttribute('x1', x);
-      hoverLine.setAttribute('x2', x);
-      hoverDot.setAttribute('cx', x);
-      hoverDot.setAttribute('cy', py(p[1]));
-      hoverText.textContent = 'turn ' + p[0] + ': ' + n(p[1]) + ' tokens';
-      var right = x > (chart.left + chart.right) / 2;
-      hoverText.setAttribute('x', right ? x - 8 : x + 8);
-      hoverText.setAttribute('y', chart.top + 12);
-      hoverText.setAttribute('text-anchor', right ? 'end' : 'start');
-      hover.setAttribute('visibility', 'visible');
-    });
-    hit.addEventListener('mouseleave', function () { hover.setAttribute('visibility', 'hidden'); });
-    hit.addEventListener('click', function (e) {
-      var p = nearest(e.clientX);
-      if (p) showTurn(p[0]);
-    });
-  }
-
-  if (location.hash && /^#turn-\d+$/.test(location.hash)) showTurn(location.hash.slice(6));
-})();
-`;
+/**
+ * The audit as one self-contained HTML page (see src/audit/page/): the page model is computed from
+ * the parsed transcript, then written out by the template with its chart, stylesheet and script.
+ */
+function renderHtmlReport(audit, options = {}) {
+    return renderAuditPage(buildAuditPageModel(audit, options));
+}
 
 ;// CONCATENATED MODULE: ./src/audit/parse-transcript.ts
 
+
+
 const parse_transcript_NO_USAGE = { input: 0, cache_write: 0, cache_read: 0, output: 0 };
 const FILE_WRITERS = new Set(['write_file', 'edit_file']);
+/**
+ * A compaction line's own fields, checked because the page counts events by layer and draws them by
+ * their tokens: an unknown layer or a missing number is a skipped line, not a NaN on the page.
+ */
+const compactionLine = looseObject({
+    turn: schemas_number().finite(),
+    layer: schemas_enum(COMPACTION_LAYERS),
+    reason: schemas_string(),
+    tokens_before: schemas_number().finite(),
+    tokens_after: schemas_number().finite(),
+    results_cleared: schemas_number().finite(),
+    summary_tokens: schemas_number().finite(),
+    summary_cost_usd: schemas_number().finite(),
+    duration_ms: schemas_number().finite(),
+    segment_path: schemas_string().nullable(),
+    focus: schemas_string().nullable(),
+    summary: schemas_string().optional(),
+    tool_use_ids: array(schemas_string()).optional()
+});
 /**
  * Reads a transcript into a RunAudit. A damaged transcript still gives what could be read: bad
  * lines are skipped and listed, and a missing run_end marks the run incomplete.
@@ -68233,6 +68184,9 @@ function parseLine(raw) {
     const envelope = lineEnvelope.safeParse(value);
     if (!envelope.success)
         return 'not a transcript event (seq, time or chain fields are malformed)';
+    if (envelope.data.type === 'compaction' && !compactionLine.safeParse(value).success) {
+        return `a compaction event with an unknown layer (not ${COMPACTION_LAYERS.join(', ')}) or malformed fields`;
+    }
     return envelope.data;
 }
 function buildAudit(events, skippedLines, lineCount) {
@@ -68285,6 +68239,7 @@ function buildAudit(events, skippedLines, lineCount) {
         usage: isUsage(end?.usage) ? end.usage : usage,
         costUsd: num(end?.cost_usd) ?? costUsd,
         contextWindow: num(start?.context_window),
+        compactionThresholdTokens: num(start?.compaction_threshold_tokens),
         contextTokensPerTurn,
         compactions,
         toolStats: toolStats(turns),
@@ -68301,12 +68256,18 @@ class TimelineBuilder {
     outputs = new Map();
     durations = new Map();
     callTurn = new Map();
+    /** Turns whose response is recorded and whose reply is not yet. */
+    awaitingReply = new Set();
+    /** The text of every reply kept, to know a rewritten copy of one. */
+    replies = new Set();
     message(event) {
         const role = event.role;
         const content = event.content;
         if (!Array.isArray(content))
             return;
         if (role === 'assistant') {
+            if (!this.isReply(num(event.turn) ?? 0, content))
+                return;
             // An assistant message is recorded after its response, whose turn number it carries.
             const turn = this.entry(num(event.turn) ?? 0);
             for (const block of content) {
@@ -68338,10 +68299,26 @@ class TimelineBuilder {
             }
         }
     }
+    /**
+     * The reply is the first assistant message after its turn's response. A compaction records the
+     * messages it rewrote again (thinking removed, results cleared) under the turn it ran in: those
+     * copies are not new words of that turn. Any other assistant message (the closing summary a limit
+     * asks for has no response line) is kept unless it repeats calls or text already shown.
+     */
+    isReply(turn, content) {
+        const text = content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n');
+        const ids = content.flatMap((block) => (block.type === 'tool_use' ? [block.id] : []));
+        const isCopy = ids.length > 0 ? ids.every((id) => this.callTurn.has(id)) : text === '' || this.replies.has(text);
+        const isReply = this.awaitingReply.delete(turn) || !isCopy;
+        if (isReply)
+            this.replies.add(text);
+        return isReply;
+    }
     response(event) {
         const turn = num(event.turn);
         if (turn === undefined)
             return;
+        this.awaitingReply.add(turn);
         const entry = this.entry(turn);
         entry.meta = {
             stopReason: str(event.stop_reason) ?? null,
