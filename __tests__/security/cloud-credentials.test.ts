@@ -5,6 +5,7 @@ import { runCli } from '../../src/cli/main.js';
 import { EXIT } from '../../src/cli/exit-codes.js';
 import { parseAgentConfig } from '../../src/config/inputs.js';
 import { credentialFileInRepository } from '../../src/security/cloud-credentials.js';
+import { splitSecretEnv } from '../../src/security/sealed-env.js';
 import { buildToolEnvironment } from '../../src/tools/environment.js';
 import { createTempDir, createTempRepo, type TempRepo } from '../support/temp-repo.js';
 import { ScriptedModelClient } from '../support/scripted-model-client.js';
@@ -29,6 +30,12 @@ describe('cloud credentials never reach the agent’s shell', () => {
     CLOUDSDK_AUTH_ACCESS_TOKEN: 'ya29.example',
     JAVA_HOME: '/opt/java'
   };
+
+  it('leave the initial environment when the action seals itself (so /proc/<pid>/environ lacks them)', () => {
+    const { secrets, rest } = splitSecretEnv(env);
+    expect(Object.keys(rest)).toEqual(['PATH']);
+    expect(secrets.AWS_SECRET_ACCESS_KEY).toBe(env.AWS_SECRET_ACCESS_KEY);
+  });
 
   it('drops them even when bash_env_passthrough names them, and keeps what else it names', () => {
     const toolEnv = buildToolEnvironment(env, Object.keys(env));
