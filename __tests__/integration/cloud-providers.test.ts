@@ -1,6 +1,11 @@
+import { AnthropicBedrock } from '@anthropic-ai/bedrock-sdk';
+import { AnthropicVertex } from '@anthropic-ai/vertex-sdk';
+import { OAuth2Client } from 'google-auth-library';
 import path from 'node:path';
 import { runSession, type SessionOutcome } from '../../src/agent/session.js';
 import { parseAgentConfig } from '../../src/config/inputs.js';
+import { runCli } from '../../src/cli/main.js';
+import { EXIT } from '../../src/cli/exit-codes.js';
 import {
   reply,
   scriptFrom,
@@ -173,6 +178,22 @@ describe('Amazon Bedrock through @anthropic-ai/bedrock-sdk', () => {
     expectCatalogueCost(outcome, 1, 5);
   });
 
+  it('runs from the command line with --use-bedrock, and refuses --use-bedrock with --use-vertex before any call', async () => {
+    await startBedrock({ 'anthropic.claude-sonnet-5-5': 'claude-sonnet-5-5' });
+    let stderr = '';
+    const cli = (...flags: string[]) =>
+      runCli(['run', '--repo', repo.root, '--prompt', 'Look around.', ...flags], {
+        stdout: () => undefined,
+        stderr: (line) => (stderr += `${line}\n`),
+        env: { ...process.env, ANTHROPIC_BEDROCK_BASE_URL: bedrock!.url }
+      });
+    expect(await cli('--use-bedrock', '--use-vertex', '--aws-region', 'eu-west-1')).toBe(EXIT.usage);
+    expect(stderr).toContain('--use-bedrock and --use-vertex are both set');
+    expect(bedrock!.requests).toHaveLength(0);
+    expect(await cli('--use-bedrock', '--aws-region', 'eu-west-1')).toBe(EXIT.success);
+    expect(bedrock!.requests.map((r) => r.rejected)).toEqual([undefined, undefined, undefined]);
+  });
+
   it('is refused by the fake when the secret key is not the account’s (the signature is checked)', async () => {
     await startBedrock(
       { 'anthropic.claude-sonnet-5-5': 'claude-sonnet-5-5' },
@@ -246,5 +267,57 @@ describe('Google Vertex AI through @anthropic-ai/vertex-sdk', () => {
     expect(outcome.result.stopReason).toBe('error_during_execution');
     expect(vertex!.requests[0]!.rejected).toMatch(/^UNAUTHENTICATED/);
     expect(anthropic!.requests).toHaveLength(0);
+  });
+});
+
+describe('the fakes refuse what the clouds refuse', () => {
+  const request = {
+    model: 'claude-sonnet-5-5',
+    max_tokens: 64,
+    messages: [{ role: 'user' as const, content: 'hi' }]
+  };
+
+  it('Bedrock: the SDK left to its default API version (2026-10-21 in the body) is a 400', async () => {
+    anthropic = await startFakeAnthropic({});
+    bedrock = await startFakeBedrock({
+      inner: anthropic,
+      region: 'eu-west-1',
+      credentials: AWS,
+      models: { 'claude-sonnet-5-5': 'claude-sonnet-5-5' }
+    });
+    const client = new AnthropicBedrock({ awsRegion: 'eu-west-1', baseURL: bedrock.url, maxRetries: 0 });
+    await expect(client.messages.stream(request).finalMessage()).rejects.toMatchObject({ status: 400 });
+    expect(bedrock.requests[0]!.rejected).toMatch(
+      /anthropic_version: "2026-10-21" is not a valid enum value/
+    );
+    expect(anthropic.requests).toHaveLength(0);
+  });
+
+  it('Vertex: the same, and a request without a token is a 401', async () => {
+    anthropic = await startFakeAnthropic({});
+    vertex = await startFakeVertex({
+      inner: anthropic,
+      project: 'p',
+      region: 'global',
+      accessToken: GOOGLE_TOKEN,
+      models: { 'claude-sonnet-5-5': 'claude-sonnet-5-5' }
+    });
+    const authClient = new OAuth2Client();
+    authClient.setCredentials({ access_token: GOOGLE_TOKEN });
+    const client = new AnthropicVertex({
+      projectId: 'p',
+      region: 'global',
+      baseURL: `${vertex.url}/v1`,
+      authClient,
+      maxRetries: 0
+    });
+    await expect(client.messages.stream(request).finalMessage()).rejects.toMatchObject({ status: 400 });
+    expect(vertex.requests[0]!.rejected).toMatch(/anthropic_version: Input should be 'vertex-2023-10-16'/);
+    const anonymous = await fetch(
+      `${vertex.url}/v1/projects/p/locations/global/publishers/anthropic/models/claude-sonnet-5-5:streamRawPredict`,
+      { method: 'POST', body: JSON.stringify({ anthropic_version: 'vertex-2023-10-16', stream: true }) }
+    );
+    expect(anonymous.status).toBe(401);
+    expect(anthropic.requests).toHaveLength(0);
   });
 });
