@@ -1,5 +1,11 @@
 import { CATALOGUE_CHECKED_ON, MODEL_CATALOGUE, type Effort } from './model-catalog.js';
-import { DEFAULT_MODEL, resolveModelSpec, UnknownModelError, type ModelSpec } from './models.js';
+import {
+  DEFAULT_MODEL,
+  resolveModelSpec,
+  UnknownModelError,
+  type ModelSpec,
+  type ModelSpecOverrides
+} from './models.js';
 import {
   ModelNotOnProviderError,
   providerModel,
@@ -110,37 +116,7 @@ export function parseAgentConfig(
     cacheWrite1hPerMTok: numbers.optionalNumber('cache_write_1h_price_per_mtok'),
     cacheReadPerMTok: numbers.optionalNumber('cache_read_price_per_mtok')
   };
-  let modelSpec: ModelSpec | undefined;
-  let wire: ProviderModel | undefined;
-  try {
-    wire = providerModel(provider?.kind ?? 'anthropic', model);
-  } catch (error) {
-    if (!(error instanceof ModelNotOnProviderError)) throw error;
-    problems.push(error.message);
-  }
-  try {
-    if (wire) modelSpec = resolveModelSpec(wire.catalogueId ?? model, overrides);
-  } catch (error) {
-    if (!(error instanceof UnknownModelError)) throw error;
-    if (provider && provider.kind !== 'anthropic') {
-      problems.push(
-        `The model "${model}" is passed to ${PROVIDER_NAMES[provider.kind]} as given, but it names no model of ` +
-          `the catalogue (checked ${CATALOGUE_CHECKED_ON}), so its window and prices are unknown. Give a ` +
-          `catalogue id (e.g. ${INPUT_DEFAULTS.model}) or an id that contains one (e.g. ` +
-          `${provider.kind === 'bedrock' ? 'global.anthropic.claude-sonnet-5-5' : 'claude-sonnet-5-5@20260928'}), or ` +
-          `set the price overrides ${name('context_window')}, ${name('input_price_per_mtok')} and ` +
-          `${name('output_price_per_mtok')} for this one.`
-      );
-    } else {
-      const current = MODEL_CATALOGUE.filter((row) => row.status === 'current').map((row) => row.id);
-      problems.push(
-        `Unknown model "${model}": its context window and prices are not in the model catalogue ` +
-          `(checked ${CATALOGUE_CHECKED_ON}). Use a known model (current: ${current.join(', ')}), or ` +
-          `describe this one with ${name('context_window')}, ${name('input_price_per_mtok')} and ` +
-          `${name('output_price_per_mtok')}.`
-      );
-    }
-  }
+  const { wire, modelSpec } = resolveRunModel(provider, model, overrides, name, problems);
   const maxOutputTokens = numbers.integer('max_output_tokens', INPUT_DEFAULTS.max_output_tokens);
   if (modelSpec && maxOutputTokens > modelSpec.maxOutputTokens) {
     problems.push(
@@ -199,6 +175,51 @@ export function parseAgentConfig(
     prompt,
     compaction: withoutUndefined(compaction)
   };
+}
+
+/**
+ * The id sent on the wire and the spec that prices it: the provider's id for a catalogue model, or the
+ * given id passed through and priced by the catalogue row it names (or by the override inputs).
+ */
+function resolveRunModel(
+  provider: ProviderConfig | undefined,
+  model: string,
+  overrides: ModelSpecOverrides,
+  name: (input: string) => string,
+  problems: string[]
+): { wire: ProviderModel | undefined; modelSpec: ModelSpec | undefined } {
+  let wire: ProviderModel | undefined;
+  try {
+    wire = providerModel(provider?.kind ?? 'anthropic', model);
+  } catch (error) {
+    if (!(error instanceof ModelNotOnProviderError)) throw error;
+    problems.push(error.message);
+    return { wire: undefined, modelSpec: undefined };
+  }
+  try {
+    return { wire, modelSpec: resolveModelSpec(wire.catalogueId ?? model, overrides) };
+  } catch (error) {
+    if (!(error instanceof UnknownModelError)) throw error;
+  }
+  if (provider && provider.kind !== 'anthropic') {
+    problems.push(
+      `The model "${model}" is passed to ${PROVIDER_NAMES[provider.kind]} as given, but it names no model of ` +
+        `the catalogue (checked ${CATALOGUE_CHECKED_ON}), so its window and prices are unknown. Give a ` +
+        `catalogue id (e.g. ${INPUT_DEFAULTS.model}) or an id that contains one (e.g. ` +
+        `${provider.kind === 'bedrock' ? 'global.anthropic.claude-sonnet-5-5' : 'claude-sonnet-4-5@20250929'}), or ` +
+        `set the price overrides ${name('context_window')}, ${name('input_price_per_mtok')} and ` +
+        `${name('output_price_per_mtok')} for this one.`
+    );
+  } else {
+    const current = MODEL_CATALOGUE.filter((row) => row.status === 'current').map((row) => row.id);
+    problems.push(
+      `Unknown model "${model}": its context window and prices are not in the model catalogue ` +
+        `(checked ${CATALOGUE_CHECKED_ON}). Use a known model (current: ${current.join(', ')}), or ` +
+        `describe this one with ${name('context_window')}, ${name('input_price_per_mtok')} and ` +
+        `${name('output_price_per_mtok')}.`
+    );
+  }
+  return { wire, modelSpec: undefined };
 }
 
 /** An effort level the model accepts; the model's own default when the input is empty. */
