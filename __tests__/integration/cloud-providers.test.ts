@@ -1,5 +1,8 @@
 import { AnthropicBedrock } from '@anthropic-ai/bedrock-sdk';
 import { AnthropicVertex } from '@anthropic-ai/vertex-sdk';
+import { Sha256 } from '@aws-crypto/sha256-js';
+import { HttpRequest } from '@smithy/protocol-http';
+import { SignatureV4 } from '@smithy/signature-v4';
 import { OAuth2Client } from 'google-auth-library';
 import path from 'node:path';
 import { runSession, type SessionOutcome } from '../../src/agent/session.js';
@@ -319,5 +322,58 @@ describe('the fakes refuse what the clouds refuse', () => {
     );
     expect(anonymous.status).toBe(401);
     expect(anthropic.requests).toHaveLength(0);
+  });
+});
+
+describe('the Bedrock fake reads the body as InvokeModel does', () => {
+  /** A request signed by AWS's own signer (the one the SDK uses), with any body we like. */
+  async function signedPost(url: string, body: Record<string, unknown>): Promise<Response> {
+    const target = new URL(url);
+    const signer = new SignatureV4({
+      service: 'bedrock',
+      region: 'eu-west-1',
+      credentials: AWS,
+      sha256: Sha256
+    });
+    const signed = await signer.sign(
+      new HttpRequest({
+        method: 'POST',
+        protocol: 'http:',
+        hostname: target.hostname,
+        port: Number(target.port),
+        path: target.pathname,
+        headers: { host: target.host, 'content-type': 'application/json' },
+        body: JSON.stringify(body)
+      })
+    );
+    return fetch(url, { method: 'POST', headers: signed.headers, body: signed.body as string });
+  }
+
+  it('refuses a body that names the model or asks to stream, and accepts the same body without them', async () => {
+    anthropic = await startFakeAnthropic({});
+    bedrock = await startFakeBedrock({
+      inner: anthropic,
+      region: 'eu-west-1',
+      credentials: AWS,
+      models: { 'anthropic.claude-sonnet-5-5': 'claude-sonnet-5-5' }
+    });
+    const url = `${bedrock.url}/model/anthropic.claude-sonnet-5-5/invoke-with-response-stream`;
+    const body = {
+      anthropic_version: 'bedrock-2023-05-31',
+      max_tokens: 32,
+      messages: [{ role: 'user', content: 'hi' }]
+    };
+    const withModel = await signedPost(url, { ...body, model: 'claude-sonnet-5-5' });
+    expect(withModel.status).toBe(400);
+    expect(await withModel.json()).toEqual({
+      message:
+        'Malformed input request: #: extraneous key [model] is not permitted, please reformat your input and try again.'
+    });
+    expect((await signedPost(url, { ...body, stream: true })).status).toBe(400);
+    const plain = await signedPost(url, body);
+    expect(plain.status).toBe(200);
+    expect(plain.headers.get('content-type')).toBe('application/vnd.amazon.eventstream');
+    await plain.arrayBuffer();
+    expect(anthropic.requests).toHaveLength(1);
   });
 });
