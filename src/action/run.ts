@@ -7,6 +7,7 @@ import { stageRunArtifact, type StagedArtifact } from '../artifacts/stage-run.js
 import { ActionsArtifactUploader, transcriptArtifactName } from '../artifacts/transcript-artifact.js';
 import { GITHUB_DEFAULTS, parseActionConfig, type ActionConfig } from '../config/github-inputs.js';
 import { InputError } from '../config/inputs.js';
+import { credentialFileInRepository } from '../security/cloud-credentials.js';
 import { pinnedGit } from '../git/git-binary.js';
 import { guardRepository } from '../git/repository-guard.js';
 import { GitRepository } from '../git/repository.js';
@@ -69,6 +70,9 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   let config: ActionConfig;
   try {
     config = parseActionConfig((name) => core.getInput(name), env);
+    // google-github-actions/auth writes its credentials file into the workspace by default.
+    const exposedCredentials = credentialFileInRepository(env, runner.workspace);
+    if (exposedCredentials !== undefined) throw new InputError([exposedCredentials]);
   } catch (error) {
     const message = redactor.redact(describe(error));
     await replyOnThread(event, runner, env, `⚠️ compact-agent could not start.\n\n${message}`);

@@ -4,7 +4,8 @@ import type { Compactor } from '../compaction/compactor.js';
 import { CompactionPipeline } from '../compaction/pipeline.js';
 import { RunFolderStore } from '../compaction/run-folder-store.js';
 import { compactionSettings, type CompactionOptions } from '../compaction/settings.js';
-import { AnthropicModelClient } from '../model/anthropic-client.js';
+import { createModelClient } from '../model/provider-client.js';
+import { credentialFileInRepository } from '../security/cloud-credentials.js';
 import type { ModelClient } from '../model/model-client.js';
 import { RequestBuilder } from '../model/request-builder.js';
 import { thinkingSettings, type ThinkingEditPolicy } from '../model/thinking.js';
@@ -62,6 +63,9 @@ export interface SessionOutcome {
 /** Assembles one run from its parts (model, tools, workspace, transcript, compaction) and runs it. */
 export async function runSession(options: SessionOptions): Promise<SessionOutcome> {
   const { config } = options;
+  // Before anything is written or called: a credentials file the agent could read or commit.
+  const exposedCredentials = credentialFileInRepository(options.env, options.repoDir);
+  if (exposedCredentials !== undefined) throw new Error(exposedCredentials);
   const runDir = path.join(options.transcriptsDir, options.runId);
   const redact = options.redact ?? ((text: string) => text);
   const transcript = new TranscriptWriter(runDir, { redact });
@@ -73,17 +77,9 @@ export async function runSession(options: SessionOptions): Promise<SessionOutcom
     const workspace = new Workspace(options.repoDir, {
       readOnlyFolders: config.allowWorkflowChanges ? [] : WORKFLOW_FOLDERS
     });
-    const model =
-      options.model ??
-      new AnthropicModelClient({
-        apiKey: config.apiKey,
-        httpRetries: config.apiMaxRetries,
-        streamRetries: config.apiMaxRetries,
-        stallTimeoutMs: config.apiStallTimeoutMs,
-        ...(config.baseURL !== undefined ? { baseURL: config.baseURL } : {})
-      });
+    const model = options.model ?? createModelClient(config);
     const requests = new RequestBuilder({
-      model: config.model,
+      model: config.requestModel,
       maxTokens: config.maxOutputTokens,
       systemPrompt: buildSystemPrompt(),
       tools: tools.definitions,
