@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,15 +32,28 @@ const BOT = 'github-actions[bot]';
 /** The model key the runs get: it must reach no REST body, even when the writer pastes it. */
 const SECRET_KEY = 'sk-ant-followup-secret-7f3a9c';
 const FOLLOW_UP_SUMMARY = 'Added src/negative.js: negative numbers are now handled.';
+/** Two spawned runs of the action on a shared, busy machine: generous, only so that a hang fails. */
+const TWO_RUNS_MS = 240_000;
+jest.setTimeout(TWO_RUNS_MS);
+const COMMENT_ONLY_SUMMARY = 'COMMENT-ONLY SUMMARY: the copy in the report comment.';
+
+/** A command that fails in the example (it has no lint script): the ledger must carry it. */
+const FAILING_COMMAND = 'npm run lint';
 
 /**
- * The model of both runs: the demo's fixer for a fresh task; for a follow-up (its task carries a
- * <previous-run> block), it writes one file and says so.
+ * The model of both runs: for a fresh task, one failing command, then the demo's fixer (which sees
+ * the history without that exchange); for a follow-up (its task carries a <previous-run> block), it
+ * writes one file and says so.
  */
 const script: Script = (request, ...rest) => {
   const first = JSON.stringify(request.messages[0]?.content ?? '');
-  if (!first.includes('<previous-run')) return wordStatsFixer(request, ...rest);
-  return followUpStep(request);
+  if (first.includes('<previous-run')) return followUpStep(request);
+  if (toolUsesInHistory(request).length === 0)
+    return reply(text('Linting first.'), toolUse('bash', { command: FAILING_COMMAND }));
+  return wordStatsFixer(
+    { ...request, messages: [request.messages[0]!, ...request.messages.slice(3)] },
+    ...rest
+  );
 };
 
 function followUpStep(request: ParsedRequest): ScriptedReply {
@@ -97,6 +111,10 @@ async function setUp(
     startFakeArtifacts(),
     startFakeAnthropic({ script })
   ]);
+  // GitHub serves what the artifact service stored, as uploaded by the run its name says.
+  github.linkArtifacts(artifacts, (artifact) =>
+    Number(/^agent-transcripts-(\d+)-\d+$/.exec(artifact.name)?.[1] ?? 0)
+  );
   world = { repo, github, artifacts, anthropic, checkouts: [] };
   return world;
 }
@@ -110,12 +128,27 @@ async function runOnce(
   login?: string,
   pullNumber?: number
 ): Promise<ActionRun> {
+  return runEvent(
+    w,
+    'issue_comment',
+    onPullRequest(commentPayload(body, commentId, login), pullNumber),
+    runId
+  );
+}
+
+/** Any event, in a fresh checkout of the default branch. */
+async function runEvent(
+  w: World,
+  eventName: string,
+  payload: Record<string, unknown>,
+  runId: string
+): Promise<ActionRun> {
   const checkout = mkdtempSync(path.join(tmpdir(), 'compact-agent-checkout-'));
   w.checkouts.push(checkout);
   execFileSync('git', ['clone', '--quiet', '--branch', 'main', w.repo.remote, checkout]);
   return runAction({
-    eventName: 'issue_comment',
-    payload: onPullRequest(commentPayload(body, commentId, login), pullNumber),
+    eventName,
+    payload,
     inputs: { anthropic_api_key: SECRET_KEY },
     workspace: checkout,
     github: w.github,
@@ -170,7 +203,13 @@ describe('a follow-up comment continues the previous run', () => {
       w.artifacts.files('agent-transcripts-5001-1').get('5001-1/carried-state.json')!.toString('utf8')
     ) as CarriedState;
     expect(artifactState).toEqual({ ...firstState, artifactId: null });
+    // Both copies of the ledger carry the failed command, with the first lines of its output.
+    expect(firstState.ledger).toContain(`\`${FAILING_COMMAND}\` → exit 1`);
+    expect(firstState.ledger).toMatch(/Missing script/);
+    // The comment's copy of the summary now differs: what the next run reads shows its source.
+    replaceCommentSummary(w, w.github.createdComments[0]!.id, COMMENT_ONLY_SUMMARY);
     const requestsBefore = modelRequests(w).length;
+    const githubBefore = w.github.requests.length;
 
     const second = await runOnce(
       w,
@@ -185,7 +224,25 @@ describe('a follow-up comment continues the previous run', () => {
     expect(modelRequests(w)[requestsBefore]!.request!.messages).toHaveLength(1);
     const task = firstMessageText(w, 1);
     const previousBlock = /<previous-run[\s\S]*<\/previous-run>/.exec(task)?.[0];
+    // The summary is the artifact's (the transcript's run_end), not the edited comment's.
     expect(previousBlock).toContain('Fixed `countWords`');
+    expect(previousBlock).not.toContain(COMMENT_ONLY_SUMMARY);
+    expect(previousBlock).toContain(`\`${FAILING_COMMAND}\` → exit 1`);
+    // The artifact was read over the REST API, its blob fetched without the token.
+    const secondRunRequests = w.github.requests.slice(githubBefore);
+    const artifactId = firstState.artifactId!;
+    expect(secondRunRequests.filter((r) => r.path.endsWith(`/actions/artifacts/${artifactId}`))).toHaveLength(
+      1
+    );
+    expect(
+      secondRunRequests.filter((r) => r.path.endsWith(`/actions/artifacts/${artifactId}/zip`))
+    ).toHaveLength(1);
+    const blob = secondRunRequests.filter((r) => r.path.startsWith('/_blob/'));
+    expect(blob.map((r) => [r.status, r.headers.authorization])).toEqual([[200, undefined]]);
+    // The thread's comments were listed once in the run (the follow-up lookup and the thread context share it).
+    expect(
+      secondRunRequests.filter((r) => r.method === 'GET' && /\/issues\/1\/comments$/.test(r.path))
+    ).toHaveLength(1);
     const currentRequest = /<current-request>[\s\S]*<\/current-request>/.exec(task)?.[0];
     expect(currentRequest).toContain('also handle negative numbers');
 
@@ -203,6 +260,9 @@ describe('a follow-up comment continues the previous run', () => {
     // The report links the first run and shows the run-by-run and cumulative cost.
     const secondReport = w.github.createdComments[1]!.body;
     expect(secondReport).toContain('### Follow-up');
+    expect(secondReport).toContain(
+      `The previous run's state was read from its transcript artifact ${artifactId}, whose hash chain checked out.`
+    );
     expect(secondReport).toContain(`[the previous run](${firstState.runUrl})`);
     const secondState = stateIn(secondReport);
     const cumulative = (firstState.costUsd + secondState.costUsd).toFixed(4);
@@ -329,6 +389,73 @@ describe('a follow-up comment continues the previous run', () => {
     expect(stateIn(report.body)).toMatchObject({ branch, pullRequest: pull.number });
   });
 
+  it('falls back to the report comment when the artifact has expired, and the report says so', async () => {
+    const w = await setUp();
+    await runOnce(w, '/agent the word count test fails, please fix it', '5701', 81);
+    const report = w.github.createdComments[0]!;
+    const artifactId = stateIn(report.body).artifactId!;
+    replaceCommentSummary(w, report.id, COMMENT_ONLY_SUMMARY);
+    w.github.artifactFault(artifactId, 'expired');
+
+    const second = await runOnce(w, '/agent continue: also handle negative numbers', '5702', 82);
+    expect(second.outputs.conclusion).toBe('success');
+    const previousBlock = /<previous-run[\s\S]*<\/previous-run>/.exec(firstMessageText(w, 1))?.[0];
+    expect(previousBlock).toContain(COMMENT_ONLY_SUMMARY);
+    // The comment's ledger carries the failed command too.
+    expect(previousBlock).toContain(`\`${FAILING_COMMAND}\` → exit 1`);
+    expect(w.github.requestsTo('GET', new RegExp(`/actions/artifacts/${artifactId}/zip$`))).toEqual([]);
+    expect(w.github.createdComments[1]!.body).toContain(
+      `The previous run's state was read from its report comment, because its transcript artifact ${artifactId} has expired.`
+    );
+  });
+
+  it("refuses an artifact a workflow run of another repository uploaded, and uses the bot's comment", async () => {
+    const w = await setUp();
+    await runOnce(w, '/agent the word count test fails, please fix it', '5801', 91);
+    const report = w.github.createdComments[0]!;
+    const artifactId = stateIn(report.body).artifactId!;
+    replaceCommentSummary(w, report.id, COMMENT_ONLY_SUMMARY);
+    w.github.artifactFault(artifactId, 'other-repository');
+
+    const second = await runOnce(w, '/agent continue: also handle negative numbers', '5802', 92);
+    expect(second.outputs.conclusion).toBe('success');
+    expect(firstMessageText(w, 1)).toContain(COMMENT_ONLY_SUMMARY);
+    expect(firstMessageText(w, 1)).not.toContain('Fixed `countWords`');
+    expect(w.github.requestsTo('GET', new RegExp(`/actions/artifacts/${artifactId}/zip$`))).toEqual([]);
+    expect(w.github.createdComments[1]!.body).toContain(
+      `because the transcript artifact ${artifactId} was not uploaded by a workflow run of this repository.`
+    );
+  });
+
+  it('continues from a review comment on the pull request the first run opened', async () => {
+    const w = await setUp();
+    const first = await runOnce(w, '/agent the word count test fails, please fix it', '5901', 101);
+    const branch = first.outputs.branch_name!;
+    const firstCommit = w.repo.remoteGit('rev-parse', branch).trim();
+    const pull = w.github.createdPulls[0]!;
+    const firstState = stateIn(w.github.createdComments[0]!.body);
+    const requestsBefore = modelRequests(w).length;
+
+    const second = await runEvent(
+      w,
+      'pull_request_review_comment',
+      reviewCommentPayload(pull.number, branch),
+      '5902'
+    );
+    expect(second.outputs.conclusion).toBe('success');
+    expect(modelRequests(w)[requestsBefore]!.request!.messages).toHaveLength(1);
+    const task = firstMessageText(w, 1);
+    expect(task).toMatch(/<previous-run[\s\S]*Fixed `countWords`[\s\S]*<\/previous-run>/);
+    expect(task).toMatch(/<current-request>[\s\S]*also handle negative numbers[\s\S]*<\/current-request>/);
+    expect(w.repo.remoteGit('rev-parse', `${branch}^`).trim()).toBe(firstCommit);
+    expect(w.repo.remoteGit('show', `${branch}:src/negative.js`)).toContain('isNegative');
+    expect(w.github.createdPulls).toHaveLength(1);
+    const report = w.github.createdComments[1]!;
+    expect(report.issueNumber).toBe(pull.number);
+    expect(report.body).toContain(`[the previous run](${firstState.runUrl})`);
+    expect(report.body).toContain(`read from its transcript artifact ${firstState.artifactId}`);
+  });
+
   it("starts nothing on a reader's follow-up", async () => {
     const w = await setUp();
     const first = await runOnce(w, '/agent the word count test fails, please fix it', '5401', 51);
@@ -344,6 +471,42 @@ describe('a follow-up comment continues the previous run', () => {
     expect(w.github.createdComments.at(-1)!.body).toMatch(/^🚫 compact-agent did not start/);
   });
 });
+
+/**
+ * GitHub's pull_request_review_comment example, moved onto the agent's pull request in the fake's
+ * repository: its head is the agent's branch, the writer who asked the first time comments.
+ */
+function reviewCommentPayload(pullNumber: number, branch: string): Record<string, unknown> {
+  const payload = webhookExample('pull_request_review_comment', 'created');
+  const issueComment = commentPayload('', 1);
+  const repository = issueComment.repository as Record<string, unknown>;
+  const writer = (issueComment.comment as { user: Record<string, unknown> }).user;
+  const pr = payload.pull_request as Record<string, unknown> & {
+    head: Record<string, unknown>;
+    base: Record<string, unknown>;
+  };
+  payload.repository = repository;
+  pr.number = pullNumber;
+  pr.user = { ...writer, login: BOT, type: 'Bot' };
+  pr.head = { ...pr.head, ref: branch, repo: repository };
+  pr.base = { ...pr.base, ref: 'main', repo: repository };
+  const comment = payload.comment as Record<string, unknown>;
+  comment.id = 102;
+  comment.body = '/agent also handle negative numbers';
+  comment.user = writer;
+  payload.sender = writer;
+  return payload;
+}
+
+/** Rewrites the summary in the state a report comment embeds (as the bot, so it stays trusted). */
+function replaceCommentSummary(w: World, commentId: number, summary: string): void {
+  const comment = w.github.comment(commentId)!;
+  const state = stateIn(comment.body);
+  comment.body = comment.body.replace(
+    /<!-- compact-agent-state:v1 [A-Za-z0-9+/=]+ -->/,
+    embedState({ ...state, summary }, (value) => value)
+  );
+}
 
 /** The text of the first message of the n-th run's first model request. */
 function firstMessageText(w: World, index: number): string {

@@ -33,6 +33,8 @@ import { startOnThread, type RunStart } from '../followup/follow-up.js';
 import { renderFollowUp, type FollowUpNote } from '../followup/follow-up-report.js';
 import { carriedStateOf, embedForReport } from '../followup/run-state.js';
 import { STATE_FILE, stateFileText } from '../followup/state-file.js';
+import { withSharedCommentListing } from '../followup/shared-listing.js';
+import { workOfTranscript } from '../followup/transcript-work.js';
 
 const TRANSCRIPTS = '.transcripts';
 /** A task longer than this is refused: it is a paste, not a request; put it in a file instead. */
@@ -103,10 +105,9 @@ async function runForEvent(event: ActionEvent, context: RunContext): Promise<voi
     publishOutputs({ conclusion: 'skipped' });
     return;
   }
-  const api = redactingGitHubApi(
-    new OctokitGitHubApi(settings.token, repositoryOf(event, runner), runner.apiUrl),
-    context.redact
-  );
+  const github = new OctokitGitHubApi(settings.token, repositoryOf(event, runner), runner.apiUrl);
+  // One listing of the thread's comments per run, shared by the follow-up lookup and the thread context.
+  const api = withSharedCommentListing(redactingGitHubApi(github, context.redact));
   const thread = threadOf(event, settings.reportIssue);
   const say = async (text: string) => {
     if (thread === undefined) return;
@@ -145,6 +146,8 @@ async function runForEvent(event: ActionEvent, context: RunContext): Promise<voi
           repositoryFullName: `${repository.owner}/${repository.name}`,
           task,
           redact: context.redact,
+          artifacts: github,
+          ...(event.repository.id !== undefined ? { repositoryId: event.repository.id } : {}),
           ...(pullRequestThread(event) !== undefined ? { pullRequest: pullRequestThread(event) } : {})
         })
       : freshStart(task);
@@ -305,7 +308,9 @@ async function runStarted(
     result: session.result,
     changes,
     ...whereTheWorkIs(target, changes),
-    previous: start.previous
+    previous: start.previous,
+    work: workOfTranscript(session.records.transcript.lines().join('\n')),
+    transcriptHead: session.records.transcript.head
   };
   const artifact = await uploadTranscripts(runner, session, settings.transcriptRetentionDays, {
     redact,
@@ -374,10 +379,13 @@ async function followUpTarget(
       prepared.kind === 'fork'
         ? 'The pull request comes from a fork: the changes are a patch.'
         : `Continued on the pull request's branch \`${prepared.branch}\`.`;
-    return { target: prepared, note: { kind: 'continued', previous, whereNote } };
+    return { target: prepared, note: { kind: 'continued', previous, whereNote, source: start.source } };
   }
   const continued = await continueOnPreviousBranch(previous, prepared, api, git);
-  return { target: continued.target, note: { kind: 'continued', previous, whereNote: continued.note } };
+  return {
+    target: continued.target,
+    note: { kind: 'continued', previous, whereNote: continued.note, source: start.source }
+  };
 }
 
 /** The branch and PR the next run continues: what was pushed now, else what this run continued. */

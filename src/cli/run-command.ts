@@ -12,6 +12,7 @@ import { writeRegularFile } from '../security/safe-file.js';
 import type { CarriedState } from '../followup/carried-state.js';
 import { resumeTask } from '../followup/resume-task.js';
 import { carriedStateOf } from '../followup/run-state.js';
+import { workOfTranscript } from '../followup/transcript-work.js';
 import { loadCarriedState, StateNotFoundError, STATE_FILE, stateFileText } from '../followup/state-file.js';
 import { knownSecrets, Redactor } from '../security/redactor.js';
 import { credentialFileInRepository } from '../security/cloud-credentials.js';
@@ -149,7 +150,9 @@ export async function runCommand(invocation: Invocation, io: CliIo): Promise<num
           artifact: { kind: 'failed', error: 'a local run uploads no artifact' },
           branch: run.previous?.branch ?? null,
           pullRequest: run.previous?.pullRequest ?? null,
-          previous: run.previous
+          previous: run.previous,
+          work: workOfTranscript(outcome.records.transcript.lines().join('\n')),
+          transcriptHead: outcome.records.transcript.head
         }),
         redact
       ),

@@ -39,6 +39,15 @@ export const carriedStateSchema = z.object({
   branch: z.string().max(250).nullable(),
   pullRequest: z.number().int().positive().nullable(),
   artifactId: z.number().int().positive().nullable(),
+  /**
+   * The last line's hash of the run's transcript: the artifact's transcript must end there. Optional,
+   * so states written before it was added still read.
+   */
+  transcriptHead: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .nullable()
+    .optional(),
   costUsd: z.number().nonnegative().finite(),
   /** The runs before this one, oldest first: the report shows the run-by-run and cumulative cost. */
   previousRuns: z.array(previousRunSchema).max(CARRIED_LIMITS.previousRuns)

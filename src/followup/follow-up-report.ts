@@ -8,6 +8,8 @@ export type FollowUpNote =
       readonly previous: CarriedState;
       /** Where the work went: continued on the branch, or a new one, and why. */
       readonly whereNote: string;
+      /** Where the previous run's state came from (its artifact, or its comment and why). */
+      readonly source?: string;
     };
 
 /** The report's follow-up section: the previous run(s) linked, and the run-by-run and cumulative cost. */
@@ -25,7 +27,9 @@ export function renderFollowUp(note: FollowUpNote, thisRun: { runUrl: string; co
       `| ${index + 1} | [${index === runs.length - 1 ? 'this run' : 'run'}](${link(run.runUrl)}) | $${run.costUsd.toFixed(4)} |`
   );
   return [
-    `### Follow-up\n\n↪️ Continues [the previous run](${link(note.previous.runUrl)}). ${note.whereNote}`,
+    `### Follow-up\n\n↪️ Continues [the previous run](${link(note.previous.runUrl)}). ${note.whereNote}${
+      note.source ? ` ${inline(note.source)}` : ''
+    }`,
     [
       '| # | run | cost |',
       '| ---: | --- | ---: |',

@@ -1,4 +1,5 @@
-import type { GitHubApi } from '../github/github-api.js';
+import type { GitHubApi, WorkflowArtifacts } from '../github/github-api.js';
+import { stateFromArtifact } from './artifact-state.js';
 import type { CarriedState } from './carried-state.js';
 import { findPreviousRun, followUpRequest, type PreviousRun } from './previous-run.js';
 import { resumeTask } from './resume-task.js';
@@ -14,6 +15,8 @@ export interface RunStart {
   readonly previous: CarriedState | undefined;
   /** Why a state that was found is not used (the report says the run started fresh, and why). */
   readonly refusal: string | undefined;
+  /** For a follow-up: one sentence for the report on where the previous run's state came from. */
+  readonly source?: string;
 }
 
 /**
@@ -31,6 +34,10 @@ export async function startOnThread(
     readonly redact: (text: string) => string;
     /** Set when the thread is a pull request: the action's own PR leads to the issue it was for. */
     readonly pullRequest?: number;
+    /** The REST artifact routes: the previous run's transcript artifact is preferred to the comment. */
+    readonly artifacts?: WorkflowArtifacts;
+    /** This repository's id (the event payload's `repository.id`): the artifact's run must match it. */
+    readonly repositoryId?: number;
   }
 ): Promise<RunStart> {
   const { explicit, request } = followUpRequest(options.task);
@@ -56,12 +63,42 @@ export async function startOnThread(
     return fresh(
       explicit ? `there is no earlier run of compact-agent on this thread to continue` : undefined
     );
+  const { state, source } = await preferArtifact(found.state, options);
   return {
-    task: resumeTask(found.state, request, options.redact),
-    originalTask: found.state.task,
+    task: resumeTask(state, request, options.redact),
+    originalTask: state.task,
     request,
-    previous: found.state,
-    refusal: undefined
+    previous: state,
+    refusal: undefined,
+    source
+  };
+}
+
+/**
+ * The previous run's state from its transcript artifact when it can be read; else the state in its
+ * report comment (already trusted: the bot's own), and the sentence says why.
+ */
+async function preferArtifact(
+  fromComment: CarriedState,
+  options: {
+    readonly artifacts?: WorkflowArtifacts;
+    readonly repositoryId?: number;
+    readonly redact: (text: string) => string;
+  }
+): Promise<{ state: CarriedState; source: string }> {
+  const fallback = (why: string) => ({
+    state: fromComment,
+    source: `The previous run's state was read from its report comment, because ${why}.`
+  });
+  if (options.artifacts === undefined) return fallback('artifacts are not read here');
+  const read = await stateFromArtifact(options.artifacts, fromComment, {
+    repositoryId: options.repositoryId,
+    redact: options.redact
+  });
+  if (read.kind === 'unusable') return fallback(read.reason);
+  return {
+    state: read.state,
+    source: `The previous run's state was read from its transcript artifact ${read.artifactId}, whose hash chain checked out.`
   };
 }
 

@@ -1,5 +1,7 @@
 import type { RunResult } from '../agent/run-result.js';
 import type { ArtifactOutcome, ChangesOutcome } from '../github/report.js';
+import { renderCarriedLedger } from './carried-ledger.js';
+import type { TranscriptWork } from './transcript-work.js';
 import {
   boundedState,
   CARRIED_LIMITS,
@@ -25,6 +27,10 @@ export interface FinishedRun {
   readonly branch: string | null;
   readonly pullRequest: number | null;
   readonly previous: CarriedState | undefined;
+  /** What the run's own transcript records of its work (files the tools wrote, failed commands). */
+  readonly work?: Pick<TranscriptWork, 'filesChanged' | 'failedCommands'>;
+  /** The transcript's last hash: the next run checks the artifact's transcript against it. */
+  readonly transcriptHead?: string;
 }
 
 /** The state this run leaves for the next one on its thread (embedded in its report, then redacted). */
@@ -44,6 +50,7 @@ export function carriedStateOf(run: FinishedRun): CarriedState {
     branch: run.branch,
     pullRequest: run.pullRequest,
     artifactId: run.artifact.kind === 'uploaded' ? run.artifact.id : null,
+    transcriptHead: run.transcriptHead ?? null,
     costUsd: run.result.costUsd,
     previousRuns: previous
       ? [...previous.previousRuns, { runUrl: previous.runUrl, costUsd: previous.costUsd }].slice(
@@ -53,11 +60,19 @@ export function carriedStateOf(run: FinishedRun): CarriedState {
   };
 }
 
-/** A short ledger: how the run ended, what it changed (the diff stat), and what failed. */
+/** A short ledger: how the run ended, what it published (the diff stat), what it changed and what failed. */
 function ledgerOf(run: FinishedRun): string {
-  const { changes, result } = run;
-  const lines = [`Stop reason: ${result.stopReason}`];
-  if (result.error) lines.push(`Error: ${result.error}`);
+  return renderCarriedLedger({
+    stopReason: run.result.stopReason,
+    error: run.result.error ?? undefined,
+    published: publishedLines(run.changes),
+    filesChanged: run.work?.filesChanged ?? [],
+    failedCommands: run.work?.failedCommands ?? []
+  });
+}
+
+function publishedLines(changes: ChangesOutcome | undefined): string[] {
+  const lines: string[] = [];
   switch (changes?.kind) {
     case undefined:
       lines.push('Changes: left in the working tree (a local run publishes nothing)');
@@ -66,17 +81,17 @@ function ledgerOf(run: FinishedRun): string {
       lines.push('Changes: none');
       break;
     case 'pushed':
-      lines.push(`Changes pushed to ${changes.branch}:`, changes.diffStat);
+      lines.push(`Changes pushed to ${changes.branch}:`, ...changes.diffStat.split('\n'));
       break;
     case 'patch':
-      lines.push(`Changes not pushed (${changes.reason}):`, changes.diffStat);
+      lines.push(`Changes not pushed (${changes.reason}):`, ...changes.diffStat.split('\n'));
       break;
     case 'failed':
-      lines.push(`Changes could not be published: ${changes.error}`, changes.diffStat);
+      lines.push(`Changes could not be published: ${changes.error}`, ...changes.diffStat.split('\n'));
       break;
   }
   if (changes?.withheld?.length) lines.push(`Withheld: ${changes.withheld.join(', ')}`);
-  return lines.filter((line) => line.trim() !== '').join('\n');
+  return lines.filter((line) => line.trim() !== '');
 }
 
 /**

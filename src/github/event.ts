@@ -6,6 +6,8 @@ export interface RepositoryRef {
   readonly name: string;
   readonly fullName: string;
   readonly defaultBranch: string;
+  /** GitHub's numeric id, when the payload gives it: a follow-up checks the artifact's run against it. */
+  readonly id?: number;
 }
 
 export interface Actor {
@@ -87,6 +89,7 @@ const user = z.object({
   type: z.string().default('User')
 });
 const repository = z.object({
+  id: z.number().int().optional(),
   name: z.string(),
   full_name: z.string(),
   owner: z.object({ login: z.string() }),
@@ -230,7 +233,8 @@ function toRepository(value: z.infer<typeof repository>): RepositoryRef {
     owner: value.owner.login,
     name: value.name,
     fullName: value.full_name,
-    defaultBranch: value.default_branch
+    defaultBranch: value.default_branch,
+    ...(value.id !== undefined ? { id: value.id } : {})
   };
 }
 

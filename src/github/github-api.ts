@@ -29,6 +29,38 @@ export interface ChangedFile {
   readonly deletions: number;
 }
 
+/** A workflow artifact as "Get an artifact" describes it: enough to judge whether to read it. */
+export interface WorkflowArtifact {
+  readonly id: number;
+  readonly name: string;
+  readonly sizeInBytes: number;
+  readonly expired: boolean;
+  /** The run that uploaded it; absent when GitHub does not say. */
+  readonly workflowRun:
+    | {
+        readonly id: number | undefined;
+        readonly repositoryId: number | undefined;
+        readonly headRepositoryId: number | undefined;
+      }
+    | undefined;
+}
+
+/** The artifact has expired: GitHub answers 410 to its download. */
+export class ArtifactExpiredError extends Error {}
+
+/** The artifact is larger than the caller would read: refused before or while downloading. */
+export class ArtifactTooLargeError extends Error {}
+
+/**
+ * Workflow artifacts of the repository over the REST API (the token needs `actions: read`): a
+ * follow-up reads the previous run's transcript artifact, which another workflow run uploaded.
+ */
+export interface WorkflowArtifacts {
+  getArtifact(artifactId: number): Promise<WorkflowArtifact>;
+  /** The artifact's zip, at most `maxBytes` long; ArtifactExpiredError on 410. */
+  downloadArtifactZip(artifactId: number, maxBytes: number): Promise<Buffer>;
+}
+
 export type ReactionTarget = { readonly kind: 'issue_comment' | 'review_comment'; readonly id: number };
 
 /** The GitHub boundary: the few REST calls the action makes, behind an interface tests can fake. */

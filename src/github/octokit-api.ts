@@ -1,12 +1,16 @@
 import * as core from '@actions/core';
 import { getOctokit } from '@actions/github';
 import type { RepositoryRef } from './event.js';
-import type {
-  ChangedFile,
-  GitHubApi,
-  PullRequestDetails,
-  ReactionTarget,
-  ThreadComment
+import {
+  ArtifactExpiredError,
+  ArtifactTooLargeError,
+  type ChangedFile,
+  type GitHubApi,
+  type PullRequestDetails,
+  type ReactionTarget,
+  type ThreadComment,
+  type WorkflowArtifact,
+  type WorkflowArtifacts
 } from './github-api.js';
 import {
   DEFAULT_RESILIENCE,
@@ -33,7 +37,7 @@ const STANDARD_ROLES = new Set(['admin', 'maintain', 'write', 'triage', 'read'])
  * retry and throttling plugins retry 5xx answers and network errors with backoff, and wait out
  * primary and secondary rate limits as GitHub's headers ask, a bounded number of times.
  */
-export class OctokitGitHubApi implements GitHubApi {
+export class OctokitGitHubApi implements GitHubApi, WorkflowArtifacts {
   private readonly octokit: Octokit;
   private readonly repo: { owner: string; repo: string };
 
@@ -167,5 +171,68 @@ export class OctokitGitHubApi implements GitHubApi {
       body: update.body
     });
     return { number: data.number, url: data.html_url };
+  }
+
+  /**
+   * "Get an artifact", GET /repos/{owner}/{repo}/actions/artifacts/{artifact_id}
+   * (https://docs.github.com/en/rest/actions/artifacts#get-an-artifact, read 2026-11-23): `expired`,
+   * and the uploading run as `workflow_run` {id, repository_id, head_repository_id}.
+   */
+  async getArtifact(artifactId: number): Promise<WorkflowArtifact> {
+    const { data } = await this.octokit.rest.actions.getArtifact({ ...this.repo, artifact_id: artifactId });
+    const run = data.workflow_run ?? undefined;
+    return {
+      id: data.id,
+      name: data.name,
+      sizeInBytes: data.size_in_bytes,
+      expired: data.expired,
+      workflowRun: run && {
+        id: run.id,
+        repositoryId: run.repository_id,
+        headRepositoryId: run.head_repository_id
+      }
+    };
+  }
+
+  /**
+   * "Download an artifact", GET .../actions/artifacts/{artifact_id}/zip
+   * (https://docs.github.com/en/rest/actions/artifacts#download-an-artifact, read 2026-11-23): a 302
+   * whose Location is a short-lived signed blob URL, or 410 when the artifact has expired. The
+   * redirect is not followed by Octokit: the blob is fetched without the token (the signed URL is the
+   * credential, and the token must not travel to the storage host), and read only up to `maxBytes`.
+   */
+  async downloadArtifactZip(artifactId: number, maxBytes: number): Promise<Buffer> {
+    let location: string | undefined;
+    try {
+      const answer = await this.octokit.rest.actions.downloadArtifact({
+        ...this.repo,
+        artifact_id: artifactId,
+        archive_format: 'zip',
+        request: { redirect: 'manual' }
+      });
+      location = (answer.headers as Record<string, string | undefined>).location;
+    } catch (error) {
+      if ((error as { status?: unknown }).status === 410)
+        throw new ArtifactExpiredError(`GitHub answered 410: the artifact ${artifactId} has expired`);
+      throw error;
+    }
+    if (!location) throw new Error(`GitHub gave no download location for the artifact ${artifactId}`);
+    const response = await fetch(location, { redirect: 'error' });
+    if (!response.ok || !response.body)
+      throw new Error(`the artifact's storage answered ${response.status} to the download`);
+    const declared = Number(response.headers.get('content-length') ?? NaN);
+    if (declared > maxBytes) {
+      await response.body.cancel();
+      throw new ArtifactTooLargeError(`the artifact is ${declared} bytes; at most ${maxBytes} are read`);
+    }
+    const chunks: Buffer[] = [];
+    let received = 0;
+    for await (const chunk of response.body) {
+      received += (chunk as Uint8Array).length;
+      if (received > maxBytes)
+        throw new ArtifactTooLargeError(`the artifact is over ${maxBytes} bytes; at most that many are read`);
+      chunks.push(Buffer.from(chunk as Uint8Array));
+    }
+    return Buffer.concat(chunks);
   }
 }

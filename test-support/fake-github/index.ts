@@ -12,3 +12,4 @@ export * from './server.js';
 export * from './payload.js';
 export * from './rate-limits.js';
 export { ACTIONS_BOT, WEB_URL, legacyPermission, nodeId, stableId } from './render.js';
+export * from './artifacts.js';

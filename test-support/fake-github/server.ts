@@ -39,6 +39,12 @@ import {
   type UserSeed
 } from './types.js';
 import { closeLoopback, flattenHeaders, listenOnLoopback } from '../loopback.js';
+import {
+  FakeArtifactRoutes,
+  type ArtifactFaultKind,
+  type ArtifactSeed,
+  type ArtifactStore
+} from './artifacts.js';
 
 /** GitHub's limit on issue, comment and pull request bodies (characters). */
 export const MAX_BODY_CHARS = 65_536;
@@ -92,6 +98,15 @@ export interface FakeGitHub {
   addComment(issueNumber: number, seed: CommentSeed): FakeComment;
   /** Makes a branch exist (only matters when the seed listed `branches`). */
   addBranch(name: string): void;
+  /** Registers a zip as a workflow artifact of this repository (or, with ids, of another). */
+  addArtifact(seed: ArtifactSeed): void;
+  /**
+   * Serves the artifacts a fake artifact service finalized, as uploaded by the workflow run `runOf`
+   * names (the fake artifact service does not know GitHub's run ids).
+   */
+  linkArtifacts(store: ArtifactStore, runOf: (artifact: { id: number; name: string }) => number): void;
+  /** Makes an artifact expired, another repository's, a fork run's, or missing. */
+  artifactFault(id: number, kind: ArtifactFaultKind): void;
   /** Fail the next `times` (default 1) matching requests with that status. */
   failNext(rule: FaultRule): void;
   /** Fail every matching request until the returned function is called. */
@@ -144,6 +159,8 @@ interface Answer {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
+  /** A binary body, sent as it is (the artifact blob). */
+  raw?: Buffer;
 }
 
 interface Ctx {
@@ -254,6 +271,7 @@ class FakeGitHubServer implements FakeGitHub {
   private readonly created: FakePull[] = [];
   private readonly createdCommentList: FakeComment[] = [];
   private readonly routes: Route[];
+  private readonly artifactRoutes: FakeArtifactRoutes;
   private address: AddressInfo | undefined;
   private seq = 0;
   private used = 0;
@@ -267,6 +285,10 @@ class FakeGitHubServer implements FakeGitHub {
     this.actor = this.state.user(options.actor ?? ACTIONS_BOT);
     for (const rule of options.failRoutes ?? []) this.faults.push({ rule, remaining: Infinity });
     this.routes = this.buildRoutes();
+    this.artifactRoutes = new FakeArtifactRoutes(
+      { id: this.state.repo.id, owner: this.state.repo.owner.login, name: this.state.repo.name },
+      options.clock ?? Date.now
+    );
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
       this.handle(req, res).catch((e: unknown) => {
         const message = `fake GitHub bug: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`;
@@ -367,6 +389,18 @@ class FakeGitHubServer implements FakeGitHub {
     this.state.branches?.add(name);
   }
 
+  addArtifact(seed: ArtifactSeed): void {
+    this.artifactRoutes.add(seed);
+  }
+
+  linkArtifacts(store: ArtifactStore, runOf: (artifact: { id: number; name: string }) => number): void {
+    this.artifactRoutes.link(store, runOf);
+  }
+
+  artifactFault(id: number, kind: ArtifactFaultKind): void {
+    this.artifactRoutes.fault(id, kind);
+  }
+
   failNext(rule: FaultRule): void {
     this.faults.push({ rule, remaining: rule.times ?? 1 });
   }
@@ -409,6 +443,10 @@ class FakeGitHubServer implements FakeGitHub {
     const raw = await readBody(req);
     if (raw === undefined) return;
     record.rawBody = raw;
+
+    // The signed blob URL a download redirects to: storage, not the API (no token, no User-Agent rule).
+    const blob = this.artifactRoutes.blob(url.pathname, url.searchParams, req.headers.authorization);
+    if (blob) return this.send(res, record, blob);
 
     if (!req.headers['user-agent']) {
       // github.com refuses requests without a User-Agent, with a plain-text 403.
@@ -493,13 +531,13 @@ class FakeGitHubServer implements FakeGitHub {
 
   private send(res: ServerResponse, record: RecordedGitHubRequest | undefined, answer: Answer): void {
     this.used++;
-    const payload = answer.body === undefined ? '' : JSON.stringify(answer.body);
+    const payload = answer.raw ?? (answer.body === undefined ? '' : JSON.stringify(answer.body));
     if (record) {
       record.status = answer.status;
       record.response = answer.body;
     }
     res.writeHead(answer.status, {
-      ...(payload ? { 'content-type': 'application/json; charset=utf-8' } : {}),
+      ...(payload.length > 0 && !answer.raw ? { 'content-type': 'application/json; charset=utf-8' } : {}),
       'content-length': String(Buffer.byteLength(payload)),
       'x-github-api-version-selected': '2022-11-28',
       'x-github-media-type': 'github.v3; format=json',
@@ -600,6 +638,17 @@ class FakeGitHubServer implements FakeGitHub {
           status: 200,
           body: repoJson(this.url, s.repo, [...s.issues.values()].filter((i) => i.state === 'open').length)
         })
+      },
+      {
+        method: 'GET',
+        pattern: /^\/actions\/artifacts\/(\d+)$/,
+        handler: (_ctx, [id]) => this.artifactRoutes.get(this.url, n(id))
+      },
+      {
+        method: 'GET',
+        pattern: /^\/actions\/artifacts\/(\d+)\/([^/]+)$/,
+        handler: (_ctx, [id, format]) =>
+          this.artifactRoutes.download(this.url, n(id), decodeURIComponent(format ?? ''))
       },
       {
         method: 'GET',

@@ -1,0 +1,64 @@
+import type {
+  MessageParam,
+  ToolResultBlockParam,
+  ToolUseBlockParam
+} from '@anthropic-ai/sdk/resources/messages';
+import { parseTranscript } from '../audit/parse-transcript.js';
+import { emptyWorkLedger, recordWork, type CommandOutcome } from '../compaction/work-ledger.js';
+import { readFirstMessage } from './resume-task.js';
+
+/** What a finished run's transcript says about its work, for the run that continues it. */
+export interface TranscriptWork {
+  readonly summary: string;
+  readonly stopReason: string | undefined;
+  readonly error: string | undefined;
+  /** Files the tools wrote (edit_file, write_file), sorted. */
+  readonly filesChanged: readonly string[];
+  /** Commands that failed, oldest first, each with the first lines of its output. */
+  readonly failedCommands: readonly CommandOutcome[];
+  /** The thread's original task and what people asked, read back from the first message. */
+  readonly task: string | undefined;
+  readonly requests: readonly string[];
+}
+
+/**
+ * Reads the work out of a transcript with the same ledger the compaction keeps (work-ledger.ts), so
+ * a failure is recorded the same way whether the next step is a compaction or a follow-up run. Each
+ * tool call's first, full result counts (compaction later writes placeholders over old ones).
+ */
+export function workOfTranscript(text: string): TranscriptWork {
+  const audit = parseTranscript(text);
+  const ledger = emptyWorkLedger();
+  for (const turn of audit.timeline) {
+    const answered = turn.toolCalls.filter((call) => call.output !== undefined);
+    if (answered.length === 0) continue;
+    const uses: ToolUseBlockParam[] = answered.map((call) => ({
+      type: 'tool_use',
+      id: call.id,
+      name: call.name,
+      input: call.input
+    }));
+    const results: ToolResultBlockParam[] = answered.map((call) => ({
+      type: 'tool_result',
+      tool_use_id: call.id,
+      content: call.output ?? '',
+      is_error: call.isError
+    }));
+    const history: MessageParam[] = [
+      { role: 'assistant', content: uses },
+      { role: 'user', content: results }
+    ];
+    ledger.indexedUpTo = 0;
+    recordWork(ledger, history, turn.turn);
+  }
+  const first = audit.task === undefined ? undefined : readFirstMessage(audit.task);
+  return {
+    summary: audit.summary ?? '',
+    stopReason: audit.stopReason,
+    error: audit.error,
+    filesChanged: [...ledger.filesWritten].sort(),
+    failedCommands: ledger.failedCommands,
+    task: first?.task,
+    requests: first?.requests ?? []
+  };
+}
