@@ -89,6 +89,20 @@ describe('use_sticky_comment: the tracking comment reuses the action’s earlier
     expect(api2.edits.at(-1)!.body).toBe(`report 2\n\n${ownState}\n\n${TRACKING_MARKER}`);
   });
 
+  it('drops the earlier state rather than make a long report too long for GitHub', async () => {
+    const api = new MemoryGitHub();
+    const bigState = `<!-- compact-agent-state:v1 ${'A'.repeat(24_000)} -->`;
+    api.threadComments.push(comment(601, BOT, `report 1\n\n${bigState}\n\n${TRACKING_MARKER}`));
+    const sticky = tracking(api, BOT);
+    await sticky.start();
+    expect(api.edits[0]!.body).toContain(bigState);
+    const longFaultReport = `❌ failed after the turns\n\n${'x'.repeat(60_000)}`;
+    await sticky.finish(longFaultReport);
+    const last = api.edits.at(-1)!.body;
+    expect(last.length).toBeLessThanOrEqual(65_536);
+    expect(last).toBe(`${longFaultReport}\n\n${TRACKING_MARKER}`);
+  });
+
   it('posts a new comment when the earlier one cannot be edited, and says why', async () => {
     const api = new MemoryGitHub();
     api.threadComments.push(comment(501, BOT, `old\n\n${TRACKING_MARKER}`));

@@ -28,6 +28,8 @@ export interface TrackingOptions {
  * comment that is not the bot's is never taken.
  */
 export const TRACKING_MARKER = '<!-- compact-agent-tracking -->';
+/** GitHub refuses a comment body longer than this. */
+const GITHUB_COMMENT_LIMIT = 65_536;
 /** Hidden blocks of a reused comment larger than this are not carried (the state is far smaller). */
 const MAX_CARRIED_CHARS = 30_000;
 
@@ -121,8 +123,12 @@ export class TrackingComment {
    */
   async finish(finalReport: string): Promise<void> {
     this.finished = true;
-    // The action's report writes its state as a hidden block; one without (a fault) keeps the old.
-    const report = this.withMarker(finalReport.includes('<!--') ? finalReport : finalReport + this.carried);
+    // The action's report writes its state as a hidden block; one without (a fault) keeps the old,
+    // when both fit in a comment (the report comes first).
+    const keepsCarried =
+      !finalReport.includes('<!--') &&
+      this.withMarker(finalReport + this.carried).length <= GITHUB_COMMENT_LIMIT;
+    const report = this.withMarker(keepsCarried ? finalReport + this.carried : finalReport);
     this.enqueue(report);
     await this.chain;
     if (this.commentId !== undefined && this.lastEditSucceeded) return;
