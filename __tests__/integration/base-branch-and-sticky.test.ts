@@ -30,6 +30,8 @@ import { webhookExample } from '../support/webhook-examples.js';
  */
 const BOT = 'github-actions[bot]';
 const ISSUE_COMMENTS = /\/issues\/\d+\/comments$/;
+/** Two action runs in one test: twice the suite's per-test time, for a loaded machine. */
+const TWO_RUNS_MS = 120_000;
 
 function oneFilePerRun(): Script {
   let runs = 0;
@@ -164,35 +166,43 @@ describe('base_branch', () => {
 });
 
 describe('use_sticky_comment', () => {
-  it("the second run edits the first run's report in place and posts no new comment", async () => {
-    const w = await setUp();
-    const first = await runOnce(w, '/agent add a note', '6101', 31, { use_sticky_comment: 'true' });
-    expect(first.outputs.conclusion).toBe('success');
-    expect(w.github.requestsTo('POST', ISSUE_COMMENTS)).toHaveLength(1);
-    const commentId = first.outputs.comment_id!;
-    expect(w.github.comment(Number(commentId))!.body).toContain('run-1.md');
+  it(
+    "the second run edits the first run's report in place and posts no new comment",
+    async () => {
+      const w = await setUp();
+      const first = await runOnce(w, '/agent add a note', '6101', 31, { use_sticky_comment: 'true' });
+      expect(first.outputs.conclusion).toBe('success');
+      expect(w.github.requestsTo('POST', ISSUE_COMMENTS)).toHaveLength(1);
+      const commentId = first.outputs.comment_id!;
+      expect(w.github.comment(Number(commentId))!.body).toContain('run-1.md');
 
-    const second = await runOnce(w, '/agent add another note', '6102', 32, { use_sticky_comment: 'true' });
-    expect(second.stderr).toBe('');
-    expect(second.outputs.conclusion).toBe('success');
-    expect(second.outputs.comment_id).toBe(commentId);
-    expect(w.github.requestsTo('POST', ISSUE_COMMENTS)).toHaveLength(1);
-    const sticky = w.github.comment(Number(commentId))!;
-    expect(sticky.body).toContain('run-2.md');
-    expect(sticky.body).toContain('/actions/runs/6102');
-    expect(sticky.body.trimEnd().endsWith(TRACKING_MARKER)).toBe(true);
-    // Run 2 took it over with a "working" body before its report.
-    expect(
-      sticky.history.some((body) => body.includes('is working on this') && body.includes('/runs/6102'))
-    ).toBe(true);
-  });
+      const second = await runOnce(w, '/agent add another note', '6102', 32, { use_sticky_comment: 'true' });
+      expect(second.stderr).toBe('');
+      expect(second.outputs.conclusion).toBe('success');
+      expect(second.outputs.comment_id).toBe(commentId);
+      expect(w.github.requestsTo('POST', ISSUE_COMMENTS)).toHaveLength(1);
+      const sticky = w.github.comment(Number(commentId))!;
+      expect(sticky.body).toContain('run-2.md');
+      expect(sticky.body).toContain('/actions/runs/6102');
+      expect(sticky.body.trimEnd().endsWith(TRACKING_MARKER)).toBe(true);
+      // Run 2 took it over with a "working" body before its report.
+      expect(
+        sticky.history.some((body) => body.includes('is working on this') && body.includes('/runs/6102'))
+      ).toBe(true);
+    },
+    TWO_RUNS_MS
+  );
 
-  it('without it, each run posts its own comment', async () => {
-    const w = await setUp();
-    await runOnce(w, '/agent add a note', '6201', 41, {});
-    await runOnce(w, '/agent add another note', '6202', 42, {});
-    expect(w.github.requestsTo('POST', ISSUE_COMMENTS)).toHaveLength(2);
-  });
+  it(
+    'without it, each run posts its own comment',
+    async () => {
+      const w = await setUp();
+      await runOnce(w, '/agent add a note', '6201', 41, {});
+      await runOnce(w, '/agent add another note', '6202', 42, {});
+      expect(w.github.requestsTo('POST', ISSUE_COMMENTS)).toHaveLength(2);
+    },
+    TWO_RUNS_MS
+  );
 
   it('never takes over a look-alike: the marker in a comment by someone else', async () => {
     const lookAlike = `✅ Done (not really)\n\n${TRACKING_MARKER}`;
