@@ -1,6 +1,6 @@
 import { checkActor } from '../../src/github/permissions.js';
 import { MAX_BODY_CHARS, renderChart, renderReport, type ReportInput } from '../../src/github/report.js';
-import { TrackingComment } from '../../src/github/tracking-comment.js';
+import { TRACKING_MARKER, TrackingComment } from '../../src/github/tracking-comment.js';
 import { cleanUntrusted, untrustedBlock } from '../../src/github/untrusted-text.js';
 import type { RunResult } from '../../src/agent/run-result.js';
 import type { CompactionEvent } from '../../src/compaction/compactor.js';
@@ -185,7 +185,7 @@ describe('the tracking comment', () => {
       '1',
       '3',
       '9',
-      'final report'
+      `final report\n\n${TRACKING_MARKER}`
     ]);
     expect(api.edits[1]!.body).toContain('1 compactions');
   });
@@ -204,7 +204,7 @@ describe('the tracking comment', () => {
     tracking.update({ turn: 1, contextTokens: 1, compactions: 0, costUsd: 0, activity: 'x' });
     api.failing.delete('createComment');
     await tracking.finish('the report');
-    expect([...api.comments.values()].map((c) => c.body)).toEqual(['the report']);
+    expect([...api.comments.values()].map((c) => c.body)).toEqual([`the report\n\n${TRACKING_MARKER}`]);
     expect(warnings[0]).toContain('Could not post the tracking comment');
 
     const flaky = new MemoryGitHub();
@@ -220,7 +220,7 @@ describe('the tracking comment', () => {
     await new Promise((resolve) => setTimeout(resolve, 10)); // the queued edit fails now
     flaky.failing.delete('updateComment');
     await tracked.finish('done');
-    expect(flaky.edits.map((e) => e.body)).toEqual(['done']);
+    expect(flaky.edits.map((e) => e.body)).toEqual([`done\n\n${TRACKING_MARKER}`]);
     expect(warnings.at(-1)).toContain('Could not edit the tracking comment');
   });
 });

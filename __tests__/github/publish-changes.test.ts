@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { publishChanges, type PublishOptions } from '../../src/action/publish-changes.js';
-import { prepareWorkTarget } from '../../src/action/work-target.js';
+import { BaseBranchError, prepareWorkTarget } from '../../src/action/work-target.js';
 import { guardRepository, type RepositoryGuard } from '../../src/git/repository-guard.js';
 import { GitRepository } from '../../src/git/repository.js';
 import { parseEvent } from '../../src/github/event.js';
@@ -189,5 +189,93 @@ describe("publishing the agent's changes", () => {
     expect(outcome).toMatchObject({ kind: 'patch' });
     expect(readFileSync(runnerEnvFile, 'utf8')).toBe('');
     expect(outcome.kind === 'patch' && outcome.patch).toContain('+NODE_OPTIONS');
+  });
+});
+
+describe('base_branch', () => {
+  /** `develop` on origin, one commit ahead of main; the checkout stays on main, as actions/checkout leaves it. */
+  function developOnOrigin(): string {
+    repo.git('checkout', '-q', '-b', 'develop');
+    repo.write('DEVELOP.md', 'only on develop\n');
+    repo.git('add', '-A');
+    repo.git('commit', '-q', '-m', 'develop work');
+    repo.git('push', '-q', 'origin', 'develop');
+    const tip = repo.git('rev-parse', 'HEAD').trim();
+    repo.git('checkout', '-q', 'main');
+    repo.git('branch', '-q', '-D', 'develop');
+    return tip;
+  }
+  const issueComment = () => parseEvent('issue_comment', webhookExample('issue_comment', 'created'));
+  const targetOptions = (baseBranch: string | undefined) => ({
+    branchPrefix: 'agent/',
+    shortId: 'abc123',
+    defaultBranch: 'main',
+    repositoryFullName: 'Codertocat/Hello-World',
+    baseBranch
+  });
+
+  it("starts the agent's branch from base_branch's tip on origin and opens the PR into it", async () => {
+    const developTip = developOnOrigin();
+    const target = await prepareWorkTarget(issueComment(), api, git, targetOptions('develop'));
+    expect(target).toMatchObject({ kind: 'new-branch', base: 'develop' });
+    // The agent works on develop's tree.
+    expect(await git.head()).toBe(developTip);
+    expect(existsSync(path.join(repo.root, 'DEVELOP.md'))).toBe(true);
+    const base = await git.head();
+    repo.write('README.md', '# demo, fixed on develop\n');
+    const outcome = await publishChanges(target, base, git, api, options());
+    expect(outcome).toMatchObject({ kind: 'pushed' });
+    const branch = outcome.kind === 'pushed' ? outcome.branch : '';
+    expect(repo.remoteGit('rev-parse', `${branch}^`).trim()).toBe(developTip);
+    expect(api.pulls).toEqual([expect.objectContaining({ head: branch, base: 'develop' })]);
+    expect(repo.remoteGit('rev-parse', 'develop').trim()).toBe(developTip);
+  });
+
+  it('without base_branch, works on the checkout as it is and targets the default branch', async () => {
+    developOnOrigin();
+    const before = await git.head();
+    const target = await prepareWorkTarget(issueComment(), api, git, targetOptions(undefined));
+    expect(target).toMatchObject({ kind: 'new-branch', base: 'main' });
+    expect(await git.head()).toBe(before);
+  });
+
+  it('stops before the agent when origin has no such branch, naming the input and the branch', async () => {
+    const before = await git.head();
+    const attempt = prepareWorkTarget(issueComment(), api, git, targetOptions('release/9'));
+    await expect(attempt).rejects.toThrow(BaseBranchError);
+    await expect(attempt).rejects.toThrow(
+      /base_branch is "release\/9", but origin has no branch of that name/
+    );
+    await expect(attempt).rejects.toThrow(/nothing was pushed/);
+    expect(await git.head()).toBe(before);
+    expect(repo.remoteGit('branch', '--list', '--format=%(refname:short)').trim()).toBe('main');
+  });
+
+  it('does not take a branch whose name only ends like base_branch', async () => {
+    // ls-remote matches by tail: `refs/heads/develop` lists this one, which is not develop.
+    repo.git('push', '-q', 'origin', 'main:refs/heads/foo/refs/heads/develop');
+    await expect(prepareWorkTarget(issueComment(), api, git, targetOptions('develop'))).rejects.toThrow(
+      BaseBranchError
+    );
+  });
+
+  it('never pushes to the base branch, whatever name the target carries', async () => {
+    developOnOrigin();
+    const developTip = repo.remoteGit('rev-parse', 'develop').trim();
+    const base = await git.head();
+    repo.write('README.md', '# changed\n');
+    const outcome = await publishChanges(
+      { kind: 'continued-branch', branch: 'develop', base: 'develop', issueNumber: 1, pullNumber: undefined },
+      base,
+      git,
+      api,
+      options()
+    );
+    expect(outcome).toMatchObject({
+      kind: 'failed',
+      error: expect.stringContaining('the base branch itself')
+    });
+    expect(repo.remoteGit('rev-parse', 'develop').trim()).toBe(developTip);
+    expect(api.pulls).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@ import { GitRepository } from '../../src/git/repository.js';
 import { cutBalanced, fitSections } from '../../src/github/fit-body.js';
 import { codeSpan, defuse, fence, inlineText, quoteBlock } from '../../src/github/neutralize.js';
 import { MAX_BODY_CHARS, renderReport, type ReportInput } from '../../src/github/report.js';
-import { TrackingComment } from '../../src/github/tracking-comment.js';
+import { TRACKING_MARKER, TrackingComment } from '../../src/github/tracking-comment.js';
 import { MemoryGitHub } from '../support/memory-github.js';
 import { createRepoWithRemote, createTempDir } from '../support/temp-repo.js';
 import { runResult } from '../support/run-result.js';
@@ -238,7 +238,9 @@ describe('the tracking comment', () => {
     const progress = api.edits[0]!.body;
     expect(progress.match(MENTIONS)).toBeNull();
     expect(progress.match(CLOSES)).toBeNull();
-    expect(progress.match(TAGS)).toBeNull();
+    // The only markup is the action's own hidden marker at the end.
+    expect(progress.endsWith(TRACKING_MARKER)).toBe(true);
+    expect(progress.slice(0, -TRACKING_MARKER.length).match(TAGS)).toBeNull();
   });
 
   it('never stays "working": when the final edit fails, the report is posted and the old comment points to it', async () => {
@@ -262,7 +264,9 @@ describe('the tracking comment', () => {
     await tracking.finish('the report');
     expect(api.comments.get(first)!.body).not.toContain('working on this');
     expect(api.comments.get(first)!.body).toContain('the report is in');
-    expect([...api.comments.values()].some((comment) => comment.body === 'the report')).toBe(true);
+    expect(
+      [...api.comments.values()].some((comment) => comment.body === `the report\n\n${TRACKING_MARKER}`)
+    ).toBe(true);
     expect(warnings[0]).toContain('Could not edit the tracking comment');
   });
 });

@@ -136,6 +136,15 @@ async function send(
         patch
       };
     }
+    // The branch work starts from (base_branch, or the default branch) is the pull request's
+    // target: it is never the branch pushed to, whatever name a follow-up carried.
+    if (target.kind !== 'pull-request-branch' && target.branch === target.base) {
+      return {
+        kind: 'failed',
+        error: `the work was to go to \`${target.branch}\`, the base branch itself, so nothing was pushed`,
+        diffStat
+      };
+    }
     await git.moveBranchTo(target.branch, commit);
     await git.push(target.branch, options.defaultBranch);
     if (target.kind === 'pull-request-branch' || options.pullRequestType === 'branch') {

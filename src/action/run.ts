@@ -179,7 +179,8 @@ async function runAndReport(
           runUrl: link,
           minIntervalMs: 15_000,
           now: Date.now,
-          warn: core.warning
+          warn: core.warning,
+          reuseCommentBy: context.config.github.useStickyComment ? context.config.github.botName : undefined
         })
       : undefined;
   await tracking?.start();
@@ -234,7 +235,8 @@ async function runStarted(
     branchPrefix: settings.branchPrefix,
     shortId: randomBytes(3).toString('hex'),
     defaultBranch,
-    repositoryFullName: `${repository.owner}/${repository.name}`
+    repositoryFullName: `${repository.owner}/${repository.name}`,
+    baseBranch: settings.baseBranch
   });
   const { target, note } = await followUpTarget(start, prepared, api, git);
   const task = start.task;

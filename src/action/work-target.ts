@@ -26,11 +26,27 @@ export interface TargetOptions {
   readonly shortId: string;
   readonly defaultBranch: string;
   readonly repositoryFullName: string;
+  /**
+   * The `base_branch` input: new branches start from it and their pull requests target it.
+   * Undefined: the checkout as it is, and the default branch. A run on a pull request ignores it.
+   */
+  readonly baseBranch?: string | undefined;
+}
+
+/** base_branch names a branch origin does not have (or origin could not be asked): nothing ran. */
+export class BaseBranchError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'BaseBranchError';
+  }
 }
 
 /**
  * Decides the target and checks out what the agent should work on: the PR's head branch for a
- * comment on a same-repository PR, the PR's head commit (detached) for a fork, else HEAD as it is.
+ * comment on a same-repository PR, the PR's head commit (detached) for a fork, the tip of
+ * `base_branch` on origin when it is set, else HEAD as it is. The new branch's `base` (the branch
+ * its pull request targets, and the one a follow-up that starts afresh starts from) is
+ * `base_branch` or the default branch.
  */
 export async function prepareWorkTarget(
   event: ActionEvent,
@@ -49,12 +65,45 @@ export async function prepareWorkTarget(
   }
   const issueNumber =
     event.kind === 'issue_comment' || event.kind === 'issues' ? event.issue.number : undefined;
+  if (options.baseBranch !== undefined) await checkOutBaseBranch(options.baseBranch, git, options);
   return {
     kind: 'new-branch',
     branch: `${options.branchPrefix}${issueNumber ?? 'run'}-${options.shortId}`,
-    base: options.defaultBranch,
+    base: options.baseBranch ?? options.defaultBranch,
     issueNumber
   };
+}
+
+/**
+ * The agent starts from the tip of `base_branch` on origin. Asked of origin first, so a branch
+ * that is not there stops the run with a message about the input, before the agent or any push.
+ */
+async function checkOutBaseBranch(base: string, git: GitRepository, options: TargetOptions): Promise<void> {
+  const ref = `refs/heads/${base}`;
+  let listed: string;
+  try {
+    listed = await git.run(['ls-remote', '--heads', 'origin', ref]);
+  } catch (error) {
+    throw new BaseBranchError(
+      `The input base_branch is "${base}", but origin could not be asked whether it has that branch ` +
+        `(${describe(error)}), so the run stopped before the agent started and nothing was pushed. ` +
+        'Check that the workflow checks out the repository (actions/checkout) before this action.'
+    );
+  }
+  // ls-remote matches patterns by their tail: only the exact ref counts.
+  const exists = listed.split('\n').some((line) => line.split('\t')[1] === ref);
+  if (!exists) {
+    throw new BaseBranchError(
+      `The input base_branch is "${base}", but origin has no branch of that name, so the run stopped ` +
+        'before the agent started and nothing was pushed. Push or create that branch, correct the ' +
+        `name in the workflow, or leave base_branch empty to start from the default branch (${options.defaultBranch}).`
+    );
+  }
+  await git.checkoutFromOrigin(ref, base);
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message.split('\n')[0]!.trim() : String(error);
 }
 
 async function pullRequestOf(

@@ -1,3 +1,4 @@
+import { branchNameProblem } from './branch-name.js';
 import { InputError, parseAgentConfig, type AgentConfig, type InputReader } from './inputs.js';
 
 export type PullRequestType = 'draft' | 'ready' | 'branch';
@@ -10,6 +11,13 @@ export interface GitHubSettings {
   readonly assigneeTrigger: string | undefined;
   readonly allowedBots: readonly string[];
   readonly branchPrefix: string;
+  /**
+   * The branch new agent branches start from and their pull requests target; undefined means the
+   * repository's default branch. Not used when the run works on a pull request's own branch.
+   */
+  readonly baseBranch: string | undefined;
+  /** Reuse the action's earlier report comment on the thread instead of posting a new one. */
+  readonly useStickyComment: boolean;
   readonly pullRequestType: PullRequestType;
   readonly reportIssue: number | undefined;
   readonly promptFile: string | undefined;
@@ -34,7 +42,8 @@ export const GITHUB_DEFAULTS = {
   pr_type: 'draft',
   bot_name: 'github-actions[bot]',
   bot_email: '41898282+github-actions[bot]@users.noreply.github.com',
-  context_budget_tokens: 8_000
+  context_budget_tokens: 8_000,
+  use_sticky_comment: false
 } as const;
 
 /** All the action's inputs, checked together: every problem is reported at once, before any call. */
@@ -66,6 +75,14 @@ function readGitHubSettings(read: InputReader, env: NodeJS.ProcessEnv, problems:
   if (!/^[A-Za-z0-9._/-]*$/.test(branchPrefix) || branchPrefix.includes('..')) {
     problems.push(`branch_prefix may hold letters, digits, '.', '_', '-' and '/', got "${branchPrefix}".`);
   }
+  const baseBranch = read('base_branch').trim() || undefined;
+  const baseBranchProblem = baseBranch === undefined ? undefined : branchNameProblem(baseBranch);
+  if (baseBranchProblem !== undefined) {
+    problems.push(
+      `base_branch must be the name of a branch (e.g. develop), got "${baseBranch}": ${baseBranchProblem}. ` +
+        "Leave it empty to start from the repository's default branch."
+    );
+  }
   return {
     token,
     triggerPhrase,
@@ -75,6 +92,8 @@ function readGitHubSettings(read: InputReader, env: NodeJS.ProcessEnv, problems:
       .split(/[\s,]+/)
       .filter((name) => name !== ''),
     branchPrefix,
+    baseBranch,
+    useStickyComment: booleanInput(read, 'use_sticky_comment', GITHUB_DEFAULTS.use_sticky_comment, problems),
     pullRequestType,
     reportIssue: positiveInteger(read, 'report_issue', problems),
     promptFile: read('prompt_file').trim() || undefined,
@@ -85,6 +104,16 @@ function readGitHubSettings(read: InputReader, env: NodeJS.ProcessEnv, problems:
       positiveInteger(read, 'context_budget_tokens', problems) ?? GITHUB_DEFAULTS.context_budget_tokens,
     includeUntrustedComments: read('include_untrusted_comments').trim().toLowerCase() === 'true'
   };
+}
+
+/** `true` or `false` in any case (as @actions/core's getBooleanInput), or the default when empty. */
+function booleanInput(read: InputReader, name: string, fallback: boolean, problems: string[]): boolean {
+  const raw = read(name).trim();
+  if (raw === '') return fallback;
+  if (/^true$/i.test(raw)) return true;
+  if (/^false$/i.test(raw)) return false;
+  problems.push(`${name} must be true or false, got "${raw}".`);
+  return fallback;
 }
 
 function positiveInteger(read: InputReader, name: string, problems: string[]): number | undefined {

@@ -1,4 +1,4 @@
-import type { GitHubApi } from './github-api.js';
+import type { GitHubApi, ThreadComment } from './github-api.js';
 import { codeSpan } from './neutralize.js';
 
 export interface TrackedProgress {
@@ -15,7 +15,23 @@ export interface TrackingOptions {
   readonly minIntervalMs: number;
   readonly now: () => number;
   readonly warn: (message: string) => void;
+  /**
+   * `use_sticky_comment`: the login of the action's bot (`bot_name`). The newest earlier tracking
+   * comment on the thread by that login is edited instead of posting a new one.
+   */
+  readonly reuseCommentBy?: string | undefined;
 }
+
+/**
+ * Ends every body the tracking comment writes, the working one and the report. It is how a later
+ * sticky run finds the comment, together with its author: anyone can paste the marker, so a
+ * comment that is not the bot's is never taken.
+ */
+export const TRACKING_MARKER = '<!-- compact-agent-tracking -->';
+/** GitHub refuses a comment body longer than this. */
+const GITHUB_COMMENT_LIMIT = 65_536;
+/** Hidden blocks of a reused comment larger than this are not carried (the state is far smaller). */
+const MAX_CARRIED_CHARS = 30_000;
 
 /**
  * The comment that shows a run while it goes on, edited in place, and becomes its report. Edits are
@@ -27,6 +43,12 @@ export class TrackingComment {
   private chain: Promise<void> = Promise.resolve();
   private lastEditSucceeded = false;
   private finished = false;
+  /**
+   * The hidden blocks (the carried state) of the reused comment. They stay in the comment until
+   * this run's report brings its own, so a run that fails before it loses no earlier state.
+   */
+  private carried = '';
+  private reusedComment = false;
   edits = 0;
 
   constructor(
@@ -39,13 +61,50 @@ export class TrackingComment {
     return this.commentId;
   }
 
+  /** True when start() took over an earlier run's comment (use_sticky_comment). */
+  get reused(): boolean {
+    return this.reusedComment;
+  }
+
   async start(): Promise<void> {
+    if (this.options.reuseCommentBy !== undefined && (await this.reuseEarlier(this.options.reuseCommentBy)))
+      return;
     try {
       const created = await this.api.createComment(this.issueNumber, this.render(undefined));
       this.commentId = created.id;
     } catch (error) {
       this.options.warn(`Could not post the tracking comment: ${describe(error)}`);
     }
+  }
+
+  /**
+   * Takes over the newest tracking comment on the thread written by `botLogin`. Nothing found, or
+   * the thread or the edit failing, means a new comment: the run must be visible either way.
+   */
+  private async reuseEarlier(botLogin: string): Promise<boolean> {
+    let comments: ThreadComment[];
+    try {
+      comments = await this.api.listComments(this.issueNumber);
+    } catch (error) {
+      this.options.warn(`Could not look for an earlier report comment to reuse: ${describe(error)}`);
+      return false;
+    }
+    const earlier = comments.filter((comment) => isTrackingComment(comment, botLogin)).at(-1);
+    if (!earlier) return false;
+    const carried = hiddenBlocks(earlier.body);
+    this.carried = carried.length <= MAX_CARRIED_CHARS ? carried : '';
+    try {
+      await this.api.updateComment(earlier.id, this.render(undefined));
+    } catch (error) {
+      this.carried = '';
+      this.options.warn(
+        `Could not reuse the earlier report comment ${earlier.id} (${describe(error)}); posting a new one.`
+      );
+      return false;
+    }
+    this.commentId = earlier.id;
+    this.reusedComment = true;
+    return true;
   }
 
   /** Shows progress if the last edit is old enough (or `force`); a skipped update is superseded by the next. */
@@ -62,8 +121,14 @@ export class TrackingComment {
    * report is posted as a new comment: it must reach the thread. The working comment left behind is
    * then pointed at it, so it does not say "working" forever.
    */
-  async finish(report: string): Promise<void> {
+  async finish(finalReport: string): Promise<void> {
     this.finished = true;
+    // The action's report writes its state as a hidden block; one without (a fault) keeps the old,
+    // when both fit in a comment (the report comes first).
+    const keepsCarried =
+      !finalReport.includes('<!--') &&
+      this.withMarker(finalReport + this.carried).length <= GITHUB_COMMENT_LIMIT;
+    const report = this.withMarker(keepsCarried ? finalReport + this.carried : finalReport);
     this.enqueue(report);
     await this.chain;
     if (this.commentId !== undefined && this.lastEditSucceeded) return;
@@ -108,8 +173,23 @@ export class TrackingComment {
         `Now: ${codeSpan(progress.activity)}`
       );
     }
-    return lines.join('\n');
+    return this.withMarker(lines.join('\n') + this.carried);
   }
+
+  private withMarker(body: string): string {
+    return `${body}\n\n${TRACKING_MARKER}`;
+  }
+}
+
+/** A comment this action's tracking comment wrote: by the bot, and ending with the marker. */
+function isTrackingComment(comment: ThreadComment, botLogin: string): boolean {
+  return comment.login === botLogin && comment.body.trimEnd().endsWith(TRACKING_MARKER);
+}
+
+/** The HTML comments of a body (report text is neutralized, so only the action writes raw ones). */
+function hiddenBlocks(body: string): string {
+  const blocks = (body.match(/<!--[\s\S]*?-->/g) ?? []).filter((block) => block !== TRACKING_MARKER);
+  return blocks.map((block) => `\n\n${block}`).join('');
 }
 
 function describe(error: unknown): string {

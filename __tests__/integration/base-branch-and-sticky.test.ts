@@ -1,0 +1,218 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { TRACKING_MARKER } from '../../src/github/tracking-comment.js';
+import {
+  reply,
+  startFakeAnthropic,
+  text,
+  toolUse,
+  toolUsesInHistory,
+  type FakeAnthropic,
+  type Script
+} from '../../test-support/fake-anthropic/index.js';
+import { startFakeArtifacts, type FakeArtifacts } from '../../test-support/fake-artifacts/index.js';
+import {
+  startFakeGitHub,
+  stateFromPayload,
+  type CommentSeed,
+  type FakeGitHub
+} from '../../test-support/fake-github/index.js';
+import { ACTION_FROM_SOURCE, runAction, type ActionRun } from '../../test-support/action-runner.js';
+import { createRepoWithRemote, type RepoWithRemote } from '../support/temp-repo.js';
+import { webhookExample } from '../support/webhook-examples.js';
+
+/**
+ * base_branch and use_sticky_comment end to end: the action from src/ in a child process, the real
+ * Octokit against the fake GitHub, a real checkout with a local bare origin, and a model that
+ * writes one file per run (so every run has something to push).
+ */
+const BOT = 'github-actions[bot]';
+const ISSUE_COMMENTS = /\/issues\/\d+\/comments$/;
+/** Two action runs in one test: twice the suite's per-test time, for a loaded machine. */
+const TWO_RUNS_MS = 120_000;
+
+function oneFilePerRun(): Script {
+  let runs = 0;
+  return (request) => {
+    if (toolUsesInHistory(request).length === 0) {
+      runs++;
+      return reply(
+        text('Writing the note.'),
+        toolUse('write_file', { path: `notes/run-${runs}.md`, content: `run ${runs}\n` })
+      );
+    }
+    return reply(text(`Wrote notes/run-${runs}.md.`));
+  };
+}
+
+interface World {
+  repo: RepoWithRemote;
+  github: FakeGitHub;
+  artifacts: FakeArtifacts;
+  anthropic: FakeAnthropic;
+  checkouts: string[];
+}
+let world: World | undefined;
+
+afterEach(async () => {
+  if (!world) return;
+  await Promise.all([world.github.close(), world.artifacts.close(), world.anthropic.close()]);
+  world.repo.remove();
+  for (const dir of world.checkouts) rmSync(dir, { recursive: true, force: true });
+  world = undefined;
+});
+
+function commentPayload(body: string, commentId: number): Record<string, unknown> {
+  const payload = webhookExample('issue_comment', 'created');
+  (payload.repository as { default_branch: string }).default_branch = 'main';
+  const comment = payload.comment as { body: string; id: number };
+  comment.body = body;
+  comment.id = commentId;
+  return payload;
+}
+
+async function setUp(comments: CommentSeed[] = []): Promise<World> {
+  const repo = createRepoWithRemote();
+  const seed = stateFromPayload(commentPayload('/agent x', 1), { senderPermission: 'write' });
+  const issues = (seed.issues ?? []).map((issue) => ({
+    ...issue,
+    comments: [...(issue.comments ?? []), ...comments]
+  }));
+  const [github, artifacts, anthropic] = await Promise.all([
+    startFakeGitHub({ ...seed, issues }),
+    startFakeArtifacts(),
+    startFakeAnthropic({ script: oneFilePerRun() })
+  ]);
+  world = { repo, github, artifacts, anthropic, checkouts: [] };
+  return world;
+}
+
+/** A workflow run on a fresh clone of origin's default branch, as actions/checkout leaves it. */
+async function runOnce(
+  w: World,
+  body: string,
+  runId: string,
+  commentId: number,
+  inputs: Record<string, string>
+): Promise<ActionRun> {
+  const checkout = mkdtempSync(path.join(tmpdir(), 'compact-agent-checkout-'));
+  w.checkouts.push(checkout);
+  execFileSync('git', ['clone', '--quiet', '--branch', 'main', w.repo.remote, checkout]);
+  return runAction({
+    eventName: 'issue_comment',
+    payload: commentPayload(body, commentId),
+    inputs,
+    workspace: checkout,
+    github: w.github,
+    artifacts: w.artifacts,
+    anthropicUrl: w.anthropic.url,
+    runId,
+    entry: ACTION_FROM_SOURCE
+  });
+}
+
+/** `develop` on origin, one commit ahead of main. */
+function pushDevelop(repo: RepoWithRemote): string {
+  repo.git('checkout', '-q', '-b', 'develop');
+  repo.write('DEVELOP.md', 'only on develop\n');
+  repo.git('add', '-A');
+  repo.git('commit', '-q', '-m', 'develop work');
+  repo.git('push', '-q', 'origin', 'develop');
+  repo.git('checkout', '-q', 'main');
+  return repo.remoteGit('rev-parse', 'develop').trim();
+}
+
+const modelCalls = (w: World) => w.anthropic.requests.filter((request) => request.path === '/v1/messages');
+const remoteBranches = (w: World) =>
+  w.repo.remoteGit('branch', '--list', '--format=%(refname:short)').trim().split('\n').sort();
+
+describe('base_branch', () => {
+  it("starts the agent's branch from base_branch and opens the pull request into it", async () => {
+    const w = await setUp();
+    const developTip = pushDevelop(w.repo);
+    const mainTip = w.repo.remoteGit('rev-parse', 'main').trim();
+    const run = await runOnce(w, '/agent add a note', '6001', 21, { base_branch: 'develop' });
+    expect(run.stderr).toBe('');
+    expect(run.outputs.conclusion).toBe('success');
+    const branch = run.outputs.branch_name!;
+    expect(branch).toMatch(/^agent\/1-[0-9a-f]{6}$/);
+    // The commit's parent is develop's tip, and develop's file is in the pushed tree.
+    expect(w.repo.remoteGit('rev-parse', `${branch}^`).trim()).toBe(developTip);
+    expect(w.repo.remoteGit('show', `${branch}:DEVELOP.md`)).toBe('only on develop\n');
+    expect(w.repo.remoteGit('show', `${branch}:notes/run-1.md`)).toBe('run 1\n');
+    expect(w.github.createdPulls.map((pull) => [pull.head.ref, pull.base.ref])).toEqual([
+      [branch, 'develop']
+    ]);
+    // Neither base moved.
+    expect(w.repo.remoteGit('rev-parse', 'develop').trim()).toBe(developTip);
+    expect(w.repo.remoteGit('rev-parse', 'main').trim()).toBe(mainTip);
+  });
+
+  it('a base_branch origin does not have stops the run before the agent: a clear report, no push, no model call', async () => {
+    const w = await setUp();
+    const run = await runOnce(w, '/agent add a note', '6002', 22, { base_branch: 'release/9' });
+    expect(run.code).not.toBe(0);
+    expect(run.outputs.conclusion).toBe('failure');
+    expect(modelCalls(w)).toEqual([]);
+    expect(remoteBranches(w)).toEqual(['main']);
+    expect(w.github.createdPulls).toEqual([]);
+    const report = w.github.createdComments[0]!.body;
+    expect(report).toContain('base_branch is "release/9", but origin has no branch of that name');
+    expect(report).not.toContain('is working on this');
+    expect(run.stdout).toContain('release/9');
+  });
+});
+
+describe('use_sticky_comment', () => {
+  it(
+    "the second run edits the first run's report in place and posts no new comment",
+    async () => {
+      const w = await setUp();
+      const first = await runOnce(w, '/agent add a note', '6101', 31, { use_sticky_comment: 'true' });
+      expect(first.outputs.conclusion).toBe('success');
+      expect(w.github.requestsTo('POST', ISSUE_COMMENTS)).toHaveLength(1);
+      const commentId = first.outputs.comment_id!;
+      expect(w.github.comment(Number(commentId))!.body).toContain('run-1.md');
+
+      const second = await runOnce(w, '/agent add another note', '6102', 32, { use_sticky_comment: 'true' });
+      expect(second.stderr).toBe('');
+      expect(second.outputs.conclusion).toBe('success');
+      expect(second.outputs.comment_id).toBe(commentId);
+      expect(w.github.requestsTo('POST', ISSUE_COMMENTS)).toHaveLength(1);
+      const sticky = w.github.comment(Number(commentId))!;
+      expect(sticky.body).toContain('run-2.md');
+      expect(sticky.body).toContain('/actions/runs/6102');
+      expect(sticky.body.trimEnd().endsWith(TRACKING_MARKER)).toBe(true);
+      // Run 2 took it over with a "working" body before its report.
+      expect(
+        sticky.history.some((body) => body.includes('is working on this') && body.includes('/runs/6102'))
+      ).toBe(true);
+    },
+    TWO_RUNS_MS
+  );
+
+  it(
+    'without it, each run posts its own comment',
+    async () => {
+      const w = await setUp();
+      await runOnce(w, '/agent add a note', '6201', 41, {});
+      await runOnce(w, '/agent add another note', '6202', 42, {});
+      expect(w.github.requestsTo('POST', ISSUE_COMMENTS)).toHaveLength(2);
+    },
+    TWO_RUNS_MS
+  );
+
+  it('never takes over a look-alike: the marker in a comment by someone else', async () => {
+    const lookAlike = `✅ Done (not really)\n\n${TRACKING_MARKER}`;
+    const w = await setUp([{ id: 777, user: 'octocat', body: lookAlike }]);
+    const run = await runOnce(w, '/agent add a note', '6301', 51, { use_sticky_comment: 'true' });
+    expect(run.outputs.conclusion).toBe('success');
+    expect(w.github.requestsTo('PATCH', /\/issues\/comments\/777$/)).toEqual([]);
+    expect(w.github.comment(777)!.body).toBe(lookAlike);
+    expect(w.github.requestsTo('POST', ISSUE_COMMENTS)).toHaveLength(1);
+    expect(run.outputs.comment_id).not.toBe('777');
+    expect(w.github.comment(Number(run.outputs.comment_id))!.user.login).toBe(BOT);
+  });
+});
