@@ -42,8 +42,11 @@ export async function continueOnPreviousBranch(
       return startFresh(`The pull request #${pull.number} no longer comes from \`${branch}\``);
     pullNumber = pull.number;
   }
-  const listed = await git.run(['ls-remote', '--heads', 'origin', `refs/heads/${branch}`]);
-  if (listed.trim() === '') return startFresh(`The branch \`${branch}\` was deleted`);
+  const ref = `refs/heads/${branch}`;
+  const listed = await git.run(['ls-remote', '--heads', 'origin', ref]);
+  // ls-remote matches patterns by their tail (refs/heads/x/refs/heads/<branch> would do): only the exact ref counts.
+  const exists = listed.split('\n').some((line) => line.split('\t')[1] === ref);
+  if (!exists) return startFresh(`The branch \`${branch}\` was deleted`);
   await git.checkoutFromOrigin(branch, branch);
   return {
     target: {
