@@ -10,6 +10,7 @@ import { RequestBuilder } from '../model/request-builder.js';
 import { thinkingSettings, type ThinkingEditPolicy } from '../model/thinking.js';
 import { buildToolEnvironment } from '../tools/environment.js';
 import { createDefaultTools } from '../tools/index.js';
+import { startMcpServers, type McpToolSet } from '../tools/mcp/index.js';
 import { Workspace } from '../tools/workspace.js';
 import { compactionLogWriter } from '../transcript/compaction-log.js';
 import { TranscriptWriter } from '../transcript/writer.js';
@@ -40,6 +41,8 @@ export interface SessionOptions {
   readonly redact?: (text: string) => string;
   /** How invalidated thinking is handled; `strip` unless a measurement asks for the alternative. */
   readonly thinkingEditPolicy?: ThinkingEditPolicy;
+  /** One-line notices for the log before the first turn (the MCP servers and their tools). */
+  readonly onNotice?: (line: string) => void;
 }
 
 /** What a custom compactor may build on: the same model, request shape and run folder. */
@@ -68,8 +71,18 @@ export async function runSession(options: SessionOptions): Promise<SessionOutcom
   const compactionLog = compactionLogWriter(runDir, redact);
   const written = new WrittenFiles(runDir);
   const now = options.now ?? Date.now;
+  const toolEnv = buildToolEnvironment(options.env, config.bashEnvPassthrough);
+  let mcp: McpToolSet | undefined;
   try {
-    const tools = createDefaultTools({ bashTimeoutMs: config.bashTimeoutMs });
+    // MCP servers get what the agent's own commands get: the tool environment, in the repository.
+    mcp = await startMcpServers(config.mcpServers, {
+      cwd: options.repoDir,
+      env: toolEnv,
+      callTimeoutMs: config.bashTimeoutMs,
+      ...(options.signal ? { signal: options.signal } : {})
+    });
+    if (mcp.notice !== '') options.onNotice?.(mcp.notice);
+    const tools = createDefaultTools({ bashTimeoutMs: config.bashTimeoutMs, extraTools: mcp.tools });
     const workspace = new Workspace(options.repoDir, {
       readOnlyFolders: config.allowWorkflowChanges ? [] : WORKFLOW_FOLDERS
     });
@@ -110,7 +123,8 @@ export async function runSession(options: SessionOptions): Promise<SessionOutcom
         requests,
         tools,
         workspace,
-        toolEnv: buildToolEnvironment(options.env, config.bashEnvPassthrough),
+        toolEnv,
+        mcpServers: mcp.servers,
         transcript,
         compactor,
         now,
@@ -128,6 +142,7 @@ export async function runSession(options: SessionOptions): Promise<SessionOutcom
       records: { runDir, transcript, compactionLog, files: written.entries() }
     };
   } finally {
+    await mcp?.close();
     transcript.close();
     compactionLog.close();
   }

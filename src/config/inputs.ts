@@ -2,6 +2,7 @@ import { CATALOGUE_CHECKED_ON, MODEL_CATALOGUE, type Effort } from './model-cata
 import { DEFAULT_MODEL, resolveModelSpec, UnknownModelError, type ModelSpec } from './models.js';
 import type { RunLimits } from '../agent/limits.js';
 import type { CompactionTunables } from '../compaction/settings.js';
+import { readMcpConfig, type McpServerConfig } from '../tools/mcp/config.js';
 
 /** Everything a run needs, parsed and checked once: the action and the CLI both build it here. */
 export interface AgentConfig {
@@ -23,6 +24,8 @@ export interface AgentConfig {
   readonly allowWorkflowChanges: boolean;
   readonly prompt: string | undefined;
   readonly compaction: CompactionInputs;
+  /** MCP servers whose tools join the agent's (`mcp_config`, `--mcp-config`); none by default. */
+  readonly mcpServers: readonly McpServerConfig[];
 }
 
 /** The compaction inputs; unset ones take the defaults in compaction/settings.ts. */
@@ -140,6 +143,9 @@ export function parseAgentConfig(
     );
   }
 
+  const mcp = readMcpConfig(read('mcp_config'), name('mcp_config'));
+  if (!mcp.ok) problems.push(...mcp.problems);
+
   if (problems.length > 0 || !modelSpec) throw new InputError(problems);
   return {
     apiKey,
@@ -155,7 +161,8 @@ export function parseAgentConfig(
     bashEnvPassthrough: splitList(read('bash_env_passthrough')),
     allowWorkflowChanges: read('allow_workflow_changes').trim().toLowerCase() === 'true',
     prompt,
-    compaction: withoutUndefined(compaction)
+    compaction: withoutUndefined(compaction),
+    mcpServers: mcp.ok ? mcp.servers : []
   };
 }
 

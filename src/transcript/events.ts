@@ -1,6 +1,7 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import type { StopReason } from '../agent/stop-reason.js';
 import type { CompactionEvent } from '../compaction/compactor.js';
+import type { McpServerRecord } from '../tools/mcp/index.js';
 
 /** Token counts per class, snake_case as they appear on disk. */
 export interface UsageRecord {
@@ -29,6 +30,8 @@ export type TranscriptEvent =
         readonly max_budget_usd: number;
       };
       readonly context_window: number;
+      /** The MCP servers started for the run: command, args, env names, the tools offered and not. */
+      readonly mcp_servers?: readonly McpServerRecord[];
     }
   | {
       readonly type: 'message';
