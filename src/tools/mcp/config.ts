@@ -33,7 +33,12 @@ const StdioServer = z
     type: z.literal('stdio').optional(),
     command: z.string().trim().min(1, 'must be a non-empty string'),
     args: z.array(z.string()).max(200).default([]),
-    env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string()).default({})
+    env: z
+      .record(
+        z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'holds a name that is not a variable name'),
+        z.string()
+      )
+      .default({})
   })
   .strict();
 
@@ -118,7 +123,7 @@ function parseServer(
   const remote = remoteKind(entry);
   if (remote) {
     problems.push(
-      `${shown} is a ${remote} server. compact-agent starts stdio servers only (a "command" it runs, ` +
+      `${shown} is a remote server (${remote}). compact-agent starts stdio servers only (a "command" it runs, ` +
         'with "args" and "env"); a remote server needs a local stdio bridge, e.g. a command that proxies to its URL.'
     );
     return undefined;
@@ -146,9 +151,10 @@ function parseServer(
 function remoteKind(entry: unknown): string | undefined {
   if (typeof entry !== 'object' || entry === null) return undefined;
   const { type, url } = entry as { type?: unknown; url?: unknown };
-  if (typeof type === 'string' && REMOTE_TYPES.includes(type)) return type;
-  if (typeof type === 'string' && type !== 'stdio') return `"${type}"`;
-  if (url !== undefined && (entry as { command?: unknown }).command === undefined) return 'remote (url)';
+  if (typeof type === 'string' && REMOTE_TYPES.includes(type)) return `type "${type}"`;
+  if (typeof type === 'string' && type !== 'stdio') return `unknown type "${type}"`;
+  if (url !== undefined && (entry as { command?: unknown }).command === undefined)
+    return 'a "url" and no "command"';
   return undefined;
 }
 
@@ -158,8 +164,12 @@ function describeIssues(error: z.ZodError): string {
     .map((issue) => {
       if (issue.code === 'unrecognized_keys')
         return `unsupported key(s) ${issue.keys.map((key) => `"${key}"`).join(', ')}`;
-      const where = issue.path.length > 0 ? issue.path.join('.') : 'the value';
-      return `${where} ${issue.message.replace(/^Invalid input: /, '')}`;
+      const where = issue.path.length > 0 ? `"${issue.path.join('.')}"` : 'the value';
+      if (issue.code === 'invalid_type' && /received undefined/.test(issue.message))
+        return `${where} is missing`;
+      if (issue.code === 'invalid_key')
+        return `${where} holds a name that is not a variable name (letters, digits, _)`;
+      return `${where}: ${issue.message.replace(/^Invalid input: /, '')}`;
     })
     .join('; ');
 }
