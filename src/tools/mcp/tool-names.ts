@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 
 /**
  * The Messages API's rule for a tool's name: "Must match the regex ^[a-zA-Z0-9_-]{1,64}$"
- * (platform.claude.com/docs/…/agents-and-tools/tool-use/implement-tool-use, tool definition
+ * (https://platform.claude.com/docs/es/agents-and-tools/tool-use/implement-tool-use, the tool definition
  * parameters, read 2026-11-23). A request with one bad name is refused whole (400), every turn.
  */
 export const API_TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
