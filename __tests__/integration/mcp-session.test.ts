@@ -222,12 +222,29 @@ describe('MCP servers: their tools join the agent, through the official SDK over
     expect(isRunning(serverPid)).toBe(false);
   });
 
+  it('starts no server for a run cancelled before it began, and ends it as cancelled', async () => {
+    const cancel = new AbortController();
+    cancel.abort();
+    const notices: string[] = [];
+    const outcome = await runWithMcp(
+      scriptFrom([reply(text('never asked'))]),
+      calcConfig(),
+      cancel.signal,
+      notices
+    );
+    expect(outcome.result.cancelled).toBe(true);
+    expect(notices).toEqual([]);
+    expect(messageRequests()).toHaveLength(0);
+  });
+
   it('fails before the first model call when a server does not start, naming the server and its command', async () => {
     const failure = runWithMcp(
       scriptFrom([reply(text('never asked'))]),
       JSON.stringify({ mcpServers: { ghost: { command: 'no-such-mcp-server-binary', args: ['--stdio'] } } })
     );
     await expect(failure).rejects.toThrow(McpStartError);
+    // Nothing was written: the servers start before the run folder is made.
+    expect(existsSync(path.join(repo.root, '.transcripts', 'mcp-run'))).toBe(false);
     await expect(failure).rejects.toThrow(
       /The MCP server "ghost" could not be started \(command: no-such-mcp-server-binary --stdio/
     );

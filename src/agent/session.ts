@@ -62,8 +62,34 @@ export interface SessionOutcome {
   readonly records: RunRecords;
 }
 
-/** Assembles one run from its parts (model, tools, workspace, transcript, compaction) and runs it. */
+/**
+ * Assembles one run from its parts (model, tools, workspace, transcript, compaction) and runs it.
+ * MCP servers start first, so that one that does not start leaves no run folder behind, and they
+ * are stopped however the run ends.
+ */
 export async function runSession(options: SessionOptions): Promise<SessionOutcome> {
+  const { config } = options;
+  const toolEnv = buildToolEnvironment(options.env, config.bashEnvPassthrough);
+  // MCP servers get what the agent's own commands get: the tool environment, in the repository.
+  const mcp = await startMcpServers(config.mcpServers, {
+    cwd: options.repoDir,
+    env: toolEnv,
+    callTimeoutMs: config.bashTimeoutMs,
+    ...(options.signal ? { signal: options.signal } : {})
+  });
+  try {
+    if (mcp.notice !== '') options.onNotice?.(mcp.notice);
+    return await runWithTools(options, toolEnv, mcp);
+  } finally {
+    await mcp.close();
+  }
+}
+
+async function runWithTools(
+  options: SessionOptions,
+  toolEnv: NodeJS.ProcessEnv,
+  mcp: McpToolSet
+): Promise<SessionOutcome> {
   const { config } = options;
   const runDir = path.join(options.transcriptsDir, options.runId);
   const redact = options.redact ?? ((text: string) => text);
@@ -71,17 +97,7 @@ export async function runSession(options: SessionOptions): Promise<SessionOutcom
   const compactionLog = compactionLogWriter(runDir, redact);
   const written = new WrittenFiles(runDir);
   const now = options.now ?? Date.now;
-  const toolEnv = buildToolEnvironment(options.env, config.bashEnvPassthrough);
-  let mcp: McpToolSet | undefined;
   try {
-    // MCP servers get what the agent's own commands get: the tool environment, in the repository.
-    mcp = await startMcpServers(config.mcpServers, {
-      cwd: options.repoDir,
-      env: toolEnv,
-      callTimeoutMs: config.bashTimeoutMs,
-      ...(options.signal ? { signal: options.signal } : {})
-    });
-    if (mcp.notice !== '') options.onNotice?.(mcp.notice);
     const tools = createDefaultTools({ bashTimeoutMs: config.bashTimeoutMs, extraTools: mcp.tools });
     const workspace = new Workspace(options.repoDir, {
       readOnlyFolders: config.allowWorkflowChanges ? [] : WORKFLOW_FOLDERS
@@ -142,7 +158,6 @@ export async function runSession(options: SessionOptions): Promise<SessionOutcom
       records: { runDir, transcript, compactionLog, files: written.entries() }
     };
   } finally {
-    await mcp?.close();
     transcript.close();
     compactionLog.close();
   }

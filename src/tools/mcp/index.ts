@@ -40,6 +40,7 @@ export interface McpToolSet {
 }
 
 const DEFAULT_START_TIMEOUT_MS = 30_000;
+const NO_SERVERS: McpToolSet = { tools: [], servers: [], notice: '', close: async () => {} };
 const AnyObject = z.record(z.string(), z.unknown());
 
 /**
@@ -51,7 +52,8 @@ export async function startMcpServers(
   servers: readonly McpServerConfig[],
   options: McpStartOptions
 ): Promise<McpToolSet> {
-  if (servers.length === 0) return { tools: [], servers: [], notice: '', close: async () => {} };
+  // A run cancelled before it started calls no tool: it ends at once, as cancelled, not as failed.
+  if (servers.length === 0 || options.signal?.aborted) return NO_SERVERS;
   const started = await Promise.allSettled(
     servers.map((server) =>
       McpServerConnection.connect(server, {
@@ -69,6 +71,7 @@ export async function startMcpServers(
   const failure = started.find((outcome) => outcome.status === 'rejected');
   if (failure) {
     await closeAll();
+    if (options.signal?.aborted) return NO_SERVERS;
     throw failure.reason instanceof McpStartError ? failure.reason : new Error(String(failure.reason));
   }
   const tools: Tool[] = [];
