@@ -163,7 +163,7 @@ describe('MCP servers: their tools join the agent, through the official SDK over
     expect(notices).toEqual([
       'MCP servers: calc (' +
         process.execPath +
-        '): mcp__calc__add, mcp__calc__fail, mcp__calc__env_report, mcp__calc__spawn_child, ' +
+        '): mcp__calc__add, mcp__calc__fail, mcp__calc__env_report, mcp__calc__echo_env, mcp__calc__spawn_child, ' +
         'mcp__calc__slow, mcp__calc__picture'
     ]);
     const start = readTranscript(outcome.transcriptPath)[0];
@@ -177,6 +177,7 @@ describe('MCP servers: their tools join the agent, through the official SDK over
           'mcp__calc__add',
           'mcp__calc__fail',
           'mcp__calc__env_report',
+          'mcp__calc__echo_env',
           'mcp__calc__spawn_child',
           'mcp__calc__slow',
           'mcp__calc__picture'

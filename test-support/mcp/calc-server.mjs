@@ -1,6 +1,7 @@
 // A small stdio MCP server for the tests, built on the official SDK's McpServer.
-// Tools: add, fail (always throws), env_report (what it was started with), spawn_child (leaves a
-// long-lived child behind, as `npx` does), slow (waits, after writing a file in its folder).
+// Tools: add, fail (always throws), env_report (what it was started with), echo_env (one variable's
+// value), spawn_child (leaves a long-lived child behind, as `npx` does), slow (waits, after writing
+// a file in its folder), picture (an image and a text).
 import { Buffer } from 'node:buffer';
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -32,6 +33,12 @@ server.registerTool('env_report', { description: 'Reports its environment and fo
       calcMode: process.env.CALC_MODE ?? null
     })
   )
+);
+
+server.registerTool(
+  'echo_env',
+  { description: 'Prints the value of one of its environment variables.', inputSchema: { name: z.string() } },
+  async ({ name }) => text(process.env[name] ?? '(unset)')
 );
 
 server.registerTool('spawn_child', { description: 'Starts a child that outlives the call.' }, async () => {
