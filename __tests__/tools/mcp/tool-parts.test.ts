@@ -1,6 +1,6 @@
 import { callAnswerText, MAX_MCP_RESULT_CHARS } from '../../../src/tools/mcp/call-result.js';
 import { checkListedTool, MAX_SCHEMA_CHARS } from '../../../src/tools/mcp/listed-tool.js';
-import { API_TOOL_NAME, mcpToolName } from '../../../src/tools/mcp/tool-names.js';
+import { API_TOOL_NAME, mcpToolName, ToolNameTable } from '../../../src/tools/mcp/tool-names.js';
 
 describe('MCP tool names fit the Messages API rule', () => {
   it('namespaces a tool as mcp__<server>__<tool>', () => {
@@ -18,6 +18,20 @@ describe('MCP tool names fit the Messages API rule', () => {
     expect(first).toHaveLength(64);
     expect(API_TOOL_NAME.test(first)).toBe(true);
     expect(first).not.toBe(second);
+  });
+
+  it('refuses a second tool that would get a name already given, saying which tool has it', () => {
+    const table = new ToolNameTable();
+    expect(table.claim('s', 'a.b')).toEqual({ ok: true, name: 'mcp__s__a_b' });
+    expect(table.claim('s', 'a_b')).toEqual({
+      ok: false,
+      reason: "its name mcp__s__a_b is already taken by s's a.b"
+    });
+    expect(table.claim('a__b', 'c')).toEqual({ ok: true, name: 'mcp__a__b__c' });
+    expect(table.claim('a', 'b__c')).toEqual({
+      ok: false,
+      reason: "its name mcp__a__b__c is already taken by a__b's c"
+    });
   });
 });
 

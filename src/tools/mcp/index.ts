@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineTool, type Tool } from '../tool.js';
 import type { McpServerConfig } from './config.js';
 import { McpServerConnection, McpStartError, type SkippedTool } from './server-connection.js';
-import { mcpToolName } from './tool-names.js';
+import { ToolNameTable } from './tool-names.js';
 
 export { McpStartError } from './server-connection.js';
 export type { McpServerConfig } from './config.js';
@@ -76,23 +76,21 @@ export async function startMcpServers(
   }
   const tools: Tool[] = [];
   const records: McpServerRecord[] = [];
-  const taken = new Map<string, string>();
+  const names = new ToolNameTable();
   for (const connection of connections) {
     const { config } = connection;
-    const names: string[] = [];
+    const offered: string[] = [];
     const skipped = [...connection.skipped];
     for (const listed of connection.tools) {
-      const name = mcpToolName(config.name, listed.name);
-      const owner = taken.get(name);
-      if (owner !== undefined) {
-        skipped.push({ name: listed.name, reason: `its name ${name} is already taken by ${owner}` });
+      const claim = names.claim(config.name, listed.name);
+      if (!claim.ok) {
+        skipped.push({ name: listed.name, reason: claim.reason });
         continue;
       }
-      taken.set(name, `${config.name}'s ${listed.name}`);
-      names.push(name);
+      offered.push(claim.name);
       tools.push(
         defineTool({
-          name,
+          name: claim.name,
           description: listed.description,
           inputSchema: AnyObject,
           apiInputSchema: listed.inputSchema,
@@ -105,7 +103,7 @@ export async function startMcpServers(
       command: config.command,
       args: config.args,
       env: Object.keys(config.env),
-      tools: names,
+      tools: offered,
       skipped
     });
   }

@@ -21,3 +21,23 @@ export function mcpToolName(server: string, tool: string): string {
   const hash = createHash('sha256').update(`${server}\0${tool}`).digest('hex').slice(0, HASH_CHARS);
   return `${full.slice(0, MAX_NAME - HASH_CHARS - 1)}_${hash}`;
 }
+
+export type NameClaim =
+  { readonly ok: true; readonly name: string } | { readonly ok: false; readonly reason: string };
+
+/**
+ * Hands out the agent's names across all servers, first come first served: a tool whose name is
+ * already taken (`a.b` and `a_b` both become `mcp__s__a_b`; server `a__b`'s `c` and server `a`'s
+ * `b__c` both become `mcp__a__b__c`) is refused with a reason naming the tool that has it.
+ */
+export class ToolNameTable {
+  private readonly owners = new Map<string, string>();
+
+  claim(server: string, tool: string): NameClaim {
+    const name = mcpToolName(server, tool);
+    const owner = this.owners.get(name);
+    if (owner !== undefined) return { ok: false, reason: `its name ${name} is already taken by ${owner}` };
+    this.owners.set(name, `${server}'s ${tool}`);
+    return { ok: true, name };
+  }
+}
