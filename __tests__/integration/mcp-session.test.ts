@@ -164,7 +164,7 @@ describe('MCP servers: their tools join the agent, through the official SDK over
       'MCP servers: calc (' +
         process.execPath +
         '): mcp__calc__add, mcp__calc__fail, mcp__calc__env_report, mcp__calc__echo_env, mcp__calc__spawn_child, ' +
-        'mcp__calc__slow, mcp__calc__picture'
+        'mcp__calc__slow, mcp__calc__crash, mcp__calc__picture'
     ]);
     const start = readTranscript(outcome.transcriptPath)[0];
     expect(start?.type === 'run_start' && start.mcp_servers).toEqual([
@@ -180,6 +180,7 @@ describe('MCP servers: their tools join the agent, through the official SDK over
           'mcp__calc__echo_env',
           'mcp__calc__spawn_child',
           'mcp__calc__slow',
+          'mcp__calc__crash',
           'mcp__calc__picture'
         ],
         skipped: []
@@ -201,6 +202,23 @@ describe('MCP servers: their tools join the agent, through the official SDK over
     expect(report.names).toContain('CALC_MODE');
     expect(report.names).not.toContain('ANTHROPIC_API_KEY');
     expect(report.names).not.toContain('GITHUB_TOKEN');
+  });
+
+  it('turns a server that dies mid-call into tool errors, and the run goes on', async () => {
+    const outcome = await runWithMcp(
+      scriptFrom([
+        reply(toolUse('mcp__calc__crash', {}), toolUse('mcp__calc__add', { a: 1, b: 1 })),
+        reply(text('The calculator is gone; I will add by hand.'))
+      ]),
+      calcConfig()
+    );
+    expect(outcome.result.stopReason).toBe('success');
+    const results = toolResults(messageRequests()[1]!.request!);
+    expect(results.map((result) => result.is_error)).toEqual([true, true]);
+    expect(toolResultText(results[0]!)).toMatch(
+      /^The MCP server "calc" failed on crash: .*Connection closed/
+    );
+    expect(toolResultText(results[1]!)).toMatch(/^The MCP server "calc" failed on add: /);
   });
 
   it('stops the server when the run is cancelled during one of its tool calls', async () => {

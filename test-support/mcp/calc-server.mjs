@@ -1,7 +1,7 @@
 // A small stdio MCP server for the tests, built on the official SDK's McpServer.
 // Tools: add, fail (always throws), env_report (what it was started with), echo_env (one variable's
 // value), spawn_child (leaves a long-lived child behind, as `npx` does), slow (waits, after writing
-// a file in its folder), picture (an image and a text).
+// a file in its folder), crash (exits mid-call), picture (an image and a text).
 import { Buffer } from 'node:buffer';
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -51,6 +51,10 @@ server.registerTool('slow', { description: 'Takes a minute.' }, async () => {
   writeFileSync('slow-started.txt', String(process.pid));
   await delay(60_000);
   return text('finished');
+});
+
+server.registerTool('crash', { description: 'Exits the server mid-call.' }, async () => {
+  process.exit(1);
 });
 
 server.registerTool('picture', { description: 'Answers with an image and a text.' }, async () => ({
