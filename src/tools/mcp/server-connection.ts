@@ -40,7 +40,6 @@ export class McpServerConnection {
     private readonly client: Client,
     private readonly marker: string,
     private readonly spawnClock: SpawnClock,
-    private readonly stderr: BoundedBuffer,
     readonly tools: readonly ListedTool[],
     readonly skipped: readonly SkippedTool[]
   ) {}
@@ -68,7 +67,7 @@ export class McpServerConnection {
     try {
       await client.connect(transport, requestOptions);
       const { tools, skipped } = await listTools(client, requestOptions);
-      return new McpServerConnection(config, client, marker, spawnClock, stderr, tools, skipped);
+      return new McpServerConnection(config, client, marker, spawnClock, tools, skipped);
     } catch (error) {
       await stop(client, marker, spawnClock);
       throw new McpStartError(config, describe(error), stderr.text());
