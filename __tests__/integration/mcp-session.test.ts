@@ -5,6 +5,7 @@ import { runSession, type SessionOutcome } from '../../src/agent/session.js';
 import { parseAgentConfig } from '../../src/config/inputs.js';
 import { AnthropicModelClient } from '../../src/model/anthropic-client.js';
 import { McpStartError } from '../../src/tools/mcp/index.js';
+import { mcpToolName } from '../../src/tools/mcp/tool-names.js';
 import type { TranscriptLine } from '../../src/transcript/events.js';
 import {
   startFakeAnthropic,
@@ -23,6 +24,7 @@ import type { Script } from '../../test-support/fake-anthropic/types.js';
 import { createTempRepo, type TempRepo } from '../support/temp-repo.js';
 
 const CALC_SERVER = path.resolve('test-support/mcp/calc-server.mjs');
+const ODD_SERVER = path.resolve('test-support/mcp/odd-tools-server.mjs');
 const SECRET_ENV = {
   ANTHROPIC_API_KEY: 'sk-ant-secret-of-the-action',
   GITHUB_TOKEN: 'ghs_secret_of_the_action_0123456789'
@@ -187,6 +189,35 @@ describe('MCP servers: their tools join the agent, through the official SDK over
       }
     ]);
     expect(start?.type === 'run_start' && start.tools).toContain('mcp__calc__add');
+  });
+
+  it('renames, clips or leaves out the tools whose names or schemas the API would refuse, and says so', async () => {
+    const longName = mcpToolName('odd', 'x'.repeat(100));
+    const notices: string[] = [];
+    const outcome = await runWithMcp(
+      scriptFrom([
+        reply(toolUse('mcp__odd__files_read_text', {}), toolUse(longName, {})),
+        reply(text('Read.'))
+      ]),
+      JSON.stringify({ mcpServers: { odd: { command: process.execPath, args: [ODD_SERVER] } } }),
+      undefined,
+      notices
+    );
+    // The strict fake refuses a request with a tool name outside the API's pattern: it answered.
+    expect(outcome.result.stopReason).toBe('success');
+    const [first, second] = messageRequests();
+    const offered = first!.request!.tools!.map((tool) => tool.name).slice(7);
+    expect(offered).toEqual(['mcp__odd__files_read_text', longName]);
+    expect(longName).toHaveLength(64);
+    // The server is called by its own names.
+    expect(toolResults(second!.request!).map(toolResultText)).toEqual([
+      'called files/read.text',
+      `called ${'x'.repeat(100)}`
+    ]);
+    expect(notices[0]).toContain(
+      'not offered: bad_schema (its input property "has space" has a name the API refuses), ' +
+        "files_read_text (its name mcp__odd__files_read_text is already taken by odd's files/read.text)"
+    );
   });
 
   it('starts the server with the tool environment, never the action secrets', async () => {
