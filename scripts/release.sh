@@ -44,6 +44,7 @@ Made $tag and moved $major to it, locally. Look at the commit (git show --stat),
 
   git push origin main "$tag"
   git push --force origin "$major"
-  npm publish
+  node scripts/pack.js --pack-destination /tmp/release
+  npm publish "/tmp/release/compact-agent-$version.tgz"
   gh release create "$tag" --generate-notes
 DONE

@@ -26,6 +26,8 @@ export interface ActionSetup {
   readonly runId?: string;
   /** Node's arguments: the built action by default, or `ACTION_FROM_SOURCE` for the current sources. */
   readonly entry?: readonly string[];
+  /** More variables of the job's environment (what an earlier step exported, e.g. cloud credentials). */
+  readonly env?: Readonly<Record<string, string>>;
   /** Called with the spawned process, e.g. to send it the runner's SIGINT. */
   readonly onSpawn?: (child: ChildProcess) => void;
 }
@@ -68,6 +70,7 @@ export function runAction(setup: ActionSetup): Promise<ActionRun> {
     RUNNER_TEMP: runner,
     ANTHROPIC_BASE_URL: setup.anthropicUrl,
     ...artifactEnv(setup.artifacts),
+    ...setup.env,
     ...Object.fromEntries(
       Object.entries({
         github_token: setup.github.token,

@@ -333,6 +333,7 @@ describe('renderHtmlReport', () => {
       usage: { input: 0, cache_write: 0, cache_read: 0, output: 0 },
       costUsd: 0,
       contextWindow: undefined,
+      compactionThresholdTokens: undefined,
       contextTokensPerTurn: [],
       compactions: [],
       toolStats: [],

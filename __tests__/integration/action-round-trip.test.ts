@@ -96,7 +96,8 @@ describe('an /agent comment from a writer on an issue', () => {
     expect(report).toContain('Fixed `countWords`');
     expect(report).toContain('<details><summary>Compaction log');
     expect(report).toContain('| micro |');
-    expect(report).toContain('```mermaid\nxychart-beta');
+    // The chart's frontmatter (its colours) comes before the diagram's keyword.
+    expect(report).toMatch(/```mermaid\n(?:---\n[^`]*\n---\n)?xychart-beta\n/);
     expect(report).toContain('/actions/runs/4242/artifacts/');
 
     // A branch with the fix, and a draft PR that links the issue.

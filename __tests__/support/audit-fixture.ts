@@ -1871,6 +1871,7 @@ function buildAudit(blocks: number, maxTurns = blocks * SCRIPT.length): RunAudit
     usage: usage as UsageRecord,
     costUsd: round6(costUsd),
     contextWindow: CONTEXT_WINDOW,
+    compactionThresholdTokens: THRESHOLD,
     contextTokensPerTurn,
     compactions,
     toolStats: [...stats].map(([name, stat]) => ({ name, ...stat })),

@@ -19,6 +19,7 @@ export function runResult(overrides: Partial<RunResult> = {}): RunResult {
     cancelled: false,
     contextTokensPerTurn: [100, 200],
     compactionLog: [],
+    compactionThresholdTokens: 40_000,
     history: [],
     ...overrides
   };

@@ -1,5 +1,6 @@
 import * as core from '@actions/core';
 import type { SessionOutcome } from '../agent/session.js';
+import { countCompactions } from '../compaction/compaction-count.js';
 import type { ArtifactOutcome, ChangesOutcome } from '../github/report.js';
 
 export type Conclusion = 'success' | 'failure' | 'skipped' | 'refused';
@@ -22,7 +23,10 @@ export function publishOutputs(outputs: RunOutputs, setOutput: OutputSink = core
   if (result) {
     setOutput('stop_reason', result.stopReason);
     setOutput('num_turns', result.turns);
-    setOutput('compaction_count', result.compactionLog.length);
+    // The same count the report shows: every logged event, spills included, and by layer.
+    const compactions = countCompactions(result.compactionLog);
+    setOutput('compaction_count', compactions.total);
+    setOutput('compaction_counts', JSON.stringify(compactions.byLayer));
     setOutput('total_cost_usd', result.costUsd.toFixed(6));
     setOutput('input_tokens', result.usage.input);
     setOutput('output_tokens', result.usage.output);

@@ -7,6 +7,7 @@ import { stageRunArtifact, type StagedArtifact } from '../artifacts/stage-run.js
 import { ActionsArtifactUploader, transcriptArtifactName } from '../artifacts/transcript-artifact.js';
 import { GITHUB_DEFAULTS, parseActionConfig, type ActionConfig } from '../config/github-inputs.js';
 import { InputError } from '../config/inputs.js';
+import { credentialFileInRepository } from '../security/cloud-credentials.js';
 import { pinnedGit } from '../git/git-binary.js';
 import { guardRepository } from '../git/repository-guard.js';
 import { GitRepository } from '../git/repository.js';
@@ -15,12 +16,7 @@ import type { GitHubApi } from '../github/github-api.js';
 import { OctokitGitHubApi } from '../github/octokit-api.js';
 import { checkActor, trustedTask, writeAccessCheck } from '../github/permissions.js';
 import { redactingGitHubApi } from '../github/redacting-api.js';
-import {
-  renderFaultReport,
-  renderReport,
-  type ArtifactOutcome,
-  type ChangesOutcome
-} from '../github/report.js';
+import { renderReport, type ArtifactOutcome, type ChangesOutcome } from '../github/report.js';
 import { buildThreadContext } from '../github/thread-context.js';
 import { TrackingComment } from '../github/tracking-comment.js';
 import { decideTrigger } from '../github/trigger.js';
@@ -28,6 +24,7 @@ import { isSecretName, knownSecrets, Redactor } from '../security/redactor.js';
 import { mcpConfigSecrets } from '../tools/mcp/config.js';
 import { guardRunnerFiles, type RunnerFilesGuard } from '../security/runner-files.js';
 import { actorOf, commentIdOf, reactToTrigger, repositoryOf, threadOf } from './event-parts.js';
+import { outputsAfterFault, reportAfterFault } from './fault-report.js';
 import { publishOutputs, type OutputSink } from './outputs.js';
 import { publishChanges } from './publish-changes.js';
 import { readRunnerEnv, runUrl, type RunnerEnv } from './runner-env.js';
@@ -78,6 +75,9 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   let config: ActionConfig;
   try {
     config = parseActionConfig((name) => core.getInput(name), env);
+    // google-github-actions/auth writes its credentials file into the workspace by default.
+    const exposedCredentials = credentialFileInRepository(env, runner.workspace);
+    if (exposedCredentials !== undefined) throw new InputError([exposedCredentials]);
   } catch (error) {
     const message = redactor.redact(describe(error));
     await replyOnThread(event, runner, env, `⚠️ compact-agent could not start.\n\n${message}`);
@@ -416,23 +416,7 @@ async function finishAfterFault(
   context: RunContext
 ): Promise<void> {
   const { runner, redact } = context;
-  const link = runUrl(runner);
-  const fault = `${state.step} failed: ${state.fault ?? 'the run ended without a report'}`;
-  const report = redact(
-    state.session
-      ? renderReport({
-          result: { ...state.session.result, stopReason: 'error_during_execution', error: fault },
-          runUrl: link,
-          changes: state.changes ?? {
-            kind: 'failed',
-            error: 'the run failed before this step',
-            diffStat: ''
-          },
-          artifact: state.artifact ?? { kind: 'failed', error: 'the run failed before this step' },
-          transcriptDir: path.relative(runner.workspace, state.session.runDir)
-        })
-      : renderFaultReport({ step: state.step, error: state.fault, runUrl: link })
-  );
+  const report = redact(reportAfterFault(state, { runUrl: runUrl(runner), workspace: runner.workspace }));
   await tracking?.finish(report);
   if (state.runnerFiles) writeJobSummary(state.runnerFiles, report);
   else
@@ -441,12 +425,7 @@ async function finishAfterFault(
       .write()
       .catch((error: unknown) => core.warning(`No job summary: ${describe(error)}`));
   publishOutputs(
-    {
-      conclusion: 'failure',
-      ...(state.session ? { session: state.session } : {}),
-      ...(state.changes ? { changes: state.changes } : {}),
-      ...(tracking?.id !== undefined ? { commentId: tracking.id } : {})
-    },
+    outputsAfterFault(state, tracking?.id),
     state.runnerFiles ? guardedOutputs(state.runnerFiles) : undefined
   );
 }
@@ -509,13 +488,15 @@ async function uploadTranscripts(
     });
     for (const finding of staged.findings)
       core.warning(options.redact(`The run's record was tampered with: ${finding}`));
+    for (const note of staged.incomplete) core.warning(options.redact(note));
+    const name = transcriptArtifactName(runner.runId, runner.runAttempt);
     const uploaded = await new ActionsArtifactUploader().upload(
-      transcriptArtifactName(runner.runId, runner.runAttempt),
+      name,
       staged.dir,
       retentionDays,
       staged.files
     );
-    return { kind: 'uploaded', id: uploaded.id, url: `${runUrl(runner)}/artifacts/${uploaded.id}` };
+    return { kind: 'uploaded', id: uploaded.id, url: `${runUrl(runner)}/artifacts/${uploaded.id}`, name };
   } catch (error) {
     // Storage errors come with request ids on several lines: the first says what failed.
     const message = describe(error).split('\n')[0]!.trim();

@@ -329,6 +329,9 @@ function recordStart(run: Run): void {
       max_budget_usd: settings.limits.maxBudgetUsd
     },
     context_window: settings.modelSpec.contextWindow,
+    ...(deps.compactor.thresholdTokens === undefined
+      ? {}
+      : { compaction_threshold_tokens: deps.compactor.thresholdTokens }),
     ...(deps.mcpServers && deps.mcpServers.length > 0 ? { mcp_servers: deps.mcpServers } : {})
   });
 }
@@ -369,6 +372,7 @@ function finish(
     cancelled,
     contextTokensPerTurn: ledger.contextTokensPerTurn,
     compactionLog: ledger.compactionLog,
+    compactionThresholdTokens: run.deps.compactor.thresholdTokens,
     history: run.conversation.messages
   };
 }

@@ -24,5 +24,7 @@ export interface RunResult {
   /** Prompt size of each response, for the context chart: compactions show as drops. */
   readonly contextTokensPerTurn: readonly number[];
   readonly compactionLog: readonly CompactionEvent[];
+  /** Where auto-compaction started at the end of the run (the chart draws it); undefined without one. */
+  readonly compactionThresholdTokens: number | undefined;
   readonly history: readonly MessageParam[];
 }

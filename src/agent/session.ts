@@ -4,7 +4,8 @@ import type { Compactor } from '../compaction/compactor.js';
 import { CompactionPipeline } from '../compaction/pipeline.js';
 import { RunFolderStore } from '../compaction/run-folder-store.js';
 import { compactionSettings, type CompactionOptions } from '../compaction/settings.js';
-import { AnthropicModelClient } from '../model/anthropic-client.js';
+import { createModelClient } from '../model/provider-client.js';
+import { credentialFileInRepository } from '../security/cloud-credentials.js';
 import type { ModelClient } from '../model/model-client.js';
 import { RequestBuilder } from '../model/request-builder.js';
 import { thinkingSettings, type ThinkingEditPolicy } from '../model/thinking.js';
@@ -69,6 +70,9 @@ export interface SessionOutcome {
  */
 export async function runSession(options: SessionOptions): Promise<SessionOutcome> {
   const { config } = options;
+  // Before anything is written or called: a credentials file the agent could read or commit.
+  const exposedCredentials = credentialFileInRepository(options.env, options.repoDir);
+  if (exposedCredentials !== undefined) throw new Error(exposedCredentials);
   const toolEnv = buildToolEnvironment(options.env, config.bashEnvPassthrough);
   // MCP servers get what the agent's own commands get: the tool environment, in the repository.
   const mcp = await startMcpServers(config.mcpServers, {
@@ -102,17 +106,9 @@ async function runWithTools(
     const workspace = new Workspace(options.repoDir, {
       readOnlyFolders: config.allowWorkflowChanges ? [] : WORKFLOW_FOLDERS
     });
-    const model =
-      options.model ??
-      new AnthropicModelClient({
-        apiKey: config.apiKey,
-        httpRetries: config.apiMaxRetries,
-        streamRetries: config.apiMaxRetries,
-        stallTimeoutMs: config.apiStallTimeoutMs,
-        ...(config.baseURL !== undefined ? { baseURL: config.baseURL } : {})
-      });
+    const model = options.model ?? createModelClient(config);
     const requests = new RequestBuilder({
-      model: config.model,
+      model: config.requestModel,
       maxTokens: config.maxOutputTokens,
       systemPrompt: buildSystemPrompt(),
       tools: tools.definitions,

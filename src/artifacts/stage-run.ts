@@ -12,7 +12,11 @@ export interface RunRecords {
   /** The run folder in the workspace; its name is the artifact's top folder. */
   readonly runDir: string;
   readonly transcript: TranscriptRecord;
-  readonly compactionLog: { readonly path: string; lines(): readonly string[] };
+  readonly compactionLog: {
+    readonly path: string;
+    lines(): readonly string[];
+    readonly diskError?: string | undefined;
+  };
   /** Segments and spilled tool results, as written. */
   readonly files: readonly WrittenFile[];
 }
@@ -32,6 +36,8 @@ export interface StagedArtifact {
   readonly files: readonly string[];
   /** What the agent changed in the workspace copy of the run's files, one sentence each. */
   readonly findings: readonly string[];
+  /** Workspace copies the action itself could not finish writing (a full disk): not tampering. */
+  readonly incomplete: readonly string[];
   remove(): Promise<void>;
 }
 
@@ -65,6 +71,15 @@ async function stageInto(
   const runName = safeName(path.basename(records.runDir));
   const staged: string[] = [];
   const findings: string[] = [];
+  const incomplete: string[] = [];
+  // A copy the action stopped writing (its disk failed) is short for that reason, not tampered with.
+  const compare = (record: RunRecords['compactionLog'], text: string, name: string) => {
+    if (record.diskError === undefined)
+      return findings.push(...compareWorkspaceCopy(record.path, text, name));
+    return incomplete.push(
+      `${name} in the workspace is incomplete because the action could not write to the disk (${record.diskError}); the artifact holds the action's full copy.`
+    );
+  };
   // JSON lines are redacted line by line, so a pattern can never join two lines (or touch the chain).
   const redactText = (text: string, jsonLines: boolean) =>
     jsonLines ? text.split('\n').map(options.redact).join('\n') : options.redact(text);
@@ -77,10 +92,10 @@ async function stageInto(
 
   const transcript = joinLines(records.transcript.lines());
   await stage(TRANSCRIPT_FILE, transcript, true);
-  findings.push(...compareWorkspaceCopy(records.transcript.path, transcript, TRANSCRIPT_FILE));
+  compare(records.transcript, transcript, TRANSCRIPT_FILE);
   const log = joinLines(records.compactionLog.lines());
   if (log !== '') await stage(COMPACTION_LOG_FILE, log, true);
-  findings.push(...compareWorkspaceCopy(records.compactionLog.path, log, COMPACTION_LOG_FILE));
+  compare(records.compactionLog, log, COMPACTION_LOG_FILE);
 
   for (const file of records.files) {
     if (file.relative.startsWith('..') || path.isAbsolute(file.relative)) continue;
@@ -92,7 +107,7 @@ async function stageInto(
     await stage(file.relative, read.toString('utf8'));
   }
   for (const extra of options.extraFiles ?? []) await stage(safeName(extra.name), extra.text);
-  return { dir, files: staged, findings, remove };
+  return { dir, files: staged, findings, incomplete, remove };
 }
 
 function joinLines(lines: readonly string[]): string {

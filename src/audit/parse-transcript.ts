@@ -1,5 +1,7 @@
-import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
-import type { CompactionEvent } from '../compaction/compactor.js';
+import type { ContentBlockParam, MessageParam } from '@anthropic-ai/sdk/resources/messages';
+import { z } from 'zod';
+import { COMPACTION_LAYERS } from '../compaction/compaction-count.js';
+import type { CompactionEvent, CompactionLayer } from '../compaction/compactor.js';
 import type { UsageRecord } from '../transcript/events.js';
 import { lineEnvelope } from '../transcript/line-envelope.js';
 import type { AuditToolCall, AuditToolStats, AuditTurn, RunAudit, SkippedLine } from './run-audit.js';
@@ -8,6 +10,26 @@ type Line = Record<string, unknown> & { readonly type: string };
 
 const NO_USAGE: UsageRecord = { input: 0, cache_write: 0, cache_read: 0, output: 0 };
 const FILE_WRITERS = new Set(['write_file', 'edit_file']);
+
+/**
+ * A compaction line's own fields, checked because the page counts events by layer and draws them by
+ * their tokens: an unknown layer or a missing number is a skipped line, not a NaN on the page.
+ */
+const compactionLine = z.looseObject({
+  turn: z.number().finite(),
+  layer: z.enum(COMPACTION_LAYERS as [CompactionLayer, ...CompactionLayer[]]),
+  reason: z.string(),
+  tokens_before: z.number().finite(),
+  tokens_after: z.number().finite(),
+  results_cleared: z.number().finite(),
+  summary_tokens: z.number().finite(),
+  summary_cost_usd: z.number().finite(),
+  duration_ms: z.number().finite(),
+  segment_path: z.string().nullable(),
+  focus: z.string().nullable(),
+  summary: z.string().optional(),
+  tool_use_ids: z.array(z.string()).optional()
+});
 
 /**
  * Reads a transcript into a RunAudit. A damaged transcript still gives what could be read: bad
@@ -43,6 +65,9 @@ function parseLine(raw: string): Line | string {
   // The same envelope the writer writes (seq, time, type, and the chain fields when present).
   const envelope = lineEnvelope.safeParse(value);
   if (!envelope.success) return 'not a transcript event (seq, time or chain fields are malformed)';
+  if (envelope.data.type === 'compaction' && !compactionLine.safeParse(value).success) {
+    return `a compaction event with an unknown layer (not ${COMPACTION_LAYERS.join(', ')}) or malformed fields`;
+  }
   return envelope.data as Line;
 }
 
@@ -93,6 +118,7 @@ function buildAudit(events: readonly Line[], skippedLines: SkippedLine[], lineCo
     usage: isUsage(end?.usage) ? end.usage : usage,
     costUsd: num(end?.cost_usd) ?? costUsd,
     contextWindow: num(start?.context_window),
+    compactionThresholdTokens: num(start?.compaction_threshold_tokens),
     contextTokensPerTurn,
     compactions,
     toolStats: toolStats(turns),
@@ -113,12 +139,17 @@ class TimelineBuilder {
   private readonly outputs = new Map<string, { output: string; isError: boolean }>();
   private readonly durations = new Map<string, number>();
   private readonly callTurn = new Map<string, number>();
+  /** Turns whose response is recorded and whose reply is not yet. */
+  private readonly awaitingReply = new Set<number>();
+  /** The text of every reply kept, to know a rewritten copy of one. */
+  private readonly replies = new Set<string>();
 
   message(event: Line): void {
     const role = event.role;
     const content = event.content as MessageParam['content'] | undefined;
     if (!Array.isArray(content)) return;
     if (role === 'assistant') {
+      if (!this.isReply(num(event.turn) ?? 0, content)) return;
       // An assistant message is recorded after its response, whose turn number it carries.
       const turn = this.entry(num(event.turn) ?? 0);
       for (const block of content) {
@@ -149,9 +180,26 @@ class TimelineBuilder {
     }
   }
 
+  /**
+   * The reply is the first assistant message after its turn's response. A compaction records the
+   * messages it rewrote again (thinking removed, results cleared) under the turn it ran in: those
+   * copies are not new words of that turn. Any other assistant message (the closing summary a limit
+   * asks for has no response line) is kept unless it repeats calls or text already shown.
+   */
+  private isReply(turn: number, content: readonly ContentBlockParam[]): boolean {
+    const text = content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n');
+    const ids = content.flatMap((block) => (block.type === 'tool_use' ? [block.id] : []));
+    const isCopy =
+      ids.length > 0 ? ids.every((id) => this.callTurn.has(id)) : text === '' || this.replies.has(text);
+    const isReply = this.awaitingReply.delete(turn) || !isCopy;
+    if (isReply) this.replies.add(text);
+    return isReply;
+  }
+
   response(event: Line): void {
     const turn = num(event.turn);
     if (turn === undefined) return;
+    this.awaitingReply.add(turn);
     const entry = this.entry(turn);
     entry.meta = {
       stopReason: str(event.stop_reason) ?? null,

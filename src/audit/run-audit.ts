@@ -52,6 +52,8 @@ export interface RunAudit {
   readonly usage: UsageRecord;
   readonly costUsd: number;
   readonly contextWindow: number | undefined;
+  /** Auto-compaction starts past this many context tokens; recorded by run_start since it was added. */
+  readonly compactionThresholdTokens: number | undefined;
   /** Prompt tokens of each response, in turn order: the context chart. */
   readonly contextTokensPerTurn: readonly { readonly turn: number; readonly tokens: number }[];
   readonly compactions: readonly CompactionEvent[];

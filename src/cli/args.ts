@@ -132,10 +132,18 @@ function unknownCommand(name: string, commands: readonly CliCommand[]) {
 /** The names of the action's inputs as the CLI spells them: `max_turns` is `--max-turns`. */
 export const CLI_INPUT_NAMING: InputNaming = {
   nameOf: (input) => `--${input.replace(/_/g, '-')}`,
-  apiKeySource: 'set the environment variable ANTHROPIC_API_KEY (the CLI takes no key on its command line).'
+  apiKeySource:
+    'set the environment variable ANTHROPIC_API_KEY (the CLI takes no key on its command line), ' +
+    'or run the model on Amazon Bedrock (--use-bedrock) or Google Vertex AI (--use-vertex).'
 };
 
 /** Lets the CLI feed the same parser as the action: `max_turns` is read from `--max-turns`. */
-export function cliInputReader(values: ReadonlyMap<string, string>): InputReader {
-  return (name) => values.get(name.replace(/_/g, '-')) ?? '';
+export function cliInputReader(
+  values: ReadonlyMap<string, string>,
+  switches: ReadonlySet<string> = new Set()
+): InputReader {
+  return (name) => {
+    const flag = name.replace(/_/g, '-');
+    return values.get(flag) ?? (switches.has(flag) ? 'true' : '');
+  };
 }

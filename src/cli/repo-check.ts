@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { realpath, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { usageError } from './exit-codes.js';
 
@@ -9,16 +10,25 @@ import { usageError } from './exit-codes.js';
  * reviewed and undone with git, and the work ledger a compaction keeps lists them from git status.
  */
 export async function checkRepoFolder(raw: string, allowNonGit: boolean): Promise<string> {
+  if (raw.trim() === '') throw usageError('--repo is empty. Give the folder of the project, e.g. --repo .');
   const folder = path.resolve(raw);
-  const info = await stat(folder).catch(() => undefined);
-  if (!info) {
-    throw usageError(
-      `--repo ${raw}: there is no such folder (${folder}). Give the folder of an existing project; ` +
-        'compact-agent does not create it.'
-    );
-  }
+  // Not `instanceof Error`: fs errors may come from another realm (jest's module VM, for one).
+  const info = await stat(folder).catch((error: NodeJS.ErrnoException) => {
+    throw usageError(`--repo ${raw}: ${unreachable(folder, error)}`);
+  });
   if (!info.isDirectory()) {
     throw usageError(`--repo ${raw}: this is a file, not a folder. Give the project's folder, e.g. --repo .`);
+  }
+  // Before git is asked: an unreadable folder is not "not a repository", and git would say so.
+  const denied = await access(folder, constants.R_OK | constants.X_OK).then(
+    () => false,
+    () => true
+  );
+  if (denied) {
+    throw usageError(
+      `--repo ${raw}: ${folder} exists but you cannot read it (permission denied). Run as a user who ` +
+        'can read and write the project, or fix its permissions (chmod / chown).'
+    );
   }
   if (allowNonGit) return folder;
   const top = await gitTopLevel(folder);
@@ -49,4 +59,20 @@ function gitTopLevel(folder: string): Promise<string | undefined> {
       resolve(error ? undefined : stdout.trim())
     );
   });
+}
+
+/** Why a --repo path cannot be used: missing, behind a folder you cannot enter, or a loop of links. */
+function unreachable(folder: string, error: NodeJS.ErrnoException): string {
+  switch (error.code) {
+    case 'ENOENT':
+    case 'ENOTDIR':
+      return `there is no such folder (${folder}). Give the folder of an existing project; compact-agent does not create it.`;
+    case 'EACCES':
+    case 'EPERM':
+      return `${folder} cannot be reached: permission denied on it or on a folder above it. Run as a user who can read the project, or fix the permissions.`;
+    case 'ELOOP':
+      return `${folder} is a loop of symbolic links. Give the project's real folder.`;
+    default:
+      return `${folder} cannot be used (${error.code ?? error.message}).`;
+  }
 }

@@ -15,6 +15,7 @@ import { resumeTask } from '../followup/resume-task.js';
 import { carriedStateOf } from '../followup/run-state.js';
 import { loadCarriedState, StateNotFoundError, STATE_FILE, stateFileText } from '../followup/state-file.js';
 import { isSecretName, knownSecrets, Redactor } from '../security/redactor.js';
+import { credentialFileInRepository } from '../security/cloud-credentials.js';
 import { mcpServerSecrets } from '../tools/mcp/config.js';
 
 /** Flags read by the shared input validation (config/inputs.ts), spelled `--max-turns` for `max_turns`. */
@@ -42,8 +43,14 @@ const CONFIG_FLAGS = [
   'compaction-keep-tail',
   'restore-recent-files',
   'max-compactions',
+  'aws-region',
+  'vertex-project-id',
+  'vertex-region',
   'mcp-config'
 ] as const;
+
+/** Switches read by the same validation (`--use-bedrock` is the input use_bedrock: true). */
+const CONFIG_SWITCHES = ['use-bedrock', 'use-vertex'] as const;
 
 const RUN_HELP = `Usage: compact-agent run --repo DIR --prompt "TASK" [flags]
 
@@ -71,6 +78,12 @@ Flags:
   --bash-env-passthrough A,B extra environment variables the bash tool may see
   --api-max-retries N        retries of a failed model request (default 4)
   --api-stall-timeout-seconds N  drop and retry a response stream silent this long (default 120)
+  --use-bedrock              run the model on Amazon Bedrock (AWS credentials from the default chain;
+                             no ANTHROPIC_API_KEY needed)
+  --aws-region REGION        its region (default: AWS_REGION, then AWS_DEFAULT_REGION)
+  --use-vertex               run the model on Google Vertex AI (Application Default Credentials)
+  --vertex-project-id ID     its project (default: ANTHROPIC_VERTEX_PROJECT_ID, then GOOGLE_CLOUD_PROJECT)
+  --vertex-region REGION     its region, e.g. global or us-east5 (default: CLOUD_ML_REGION)
   --compaction-threshold-tokens N, --micro-keep-recent N, --micro-clear-at-least N,
   --micro-preserve-tools A,B, --compaction-keep-tail N, --restore-recent-files N,
   --max-compactions N        compaction settings (see the README)
@@ -86,6 +99,8 @@ Examples:
   compact-agent run --prompt-file task.md --max-budget-usd 2 --max-turns 50
   ANTHROPIC_BASE_URL=http://127.0.0.1:8080 compact-agent run --repo . --prompt "Add a --json flag"
   compact-agent run --resume .transcripts --prompt "Also handle negative numbers"
+  compact-agent run --use-bedrock --aws-region us-east-1 --prompt "Fix the lint errors"
+  compact-agent run --use-vertex --vertex-project-id my-project --vertex-region global --prompt "..."
 
 Exit codes: 0 success, 1 the run ended without success, 2 a flag is wrong (nothing was started).`;
 
@@ -94,7 +109,7 @@ export const RUN_COMMAND: CliCommand = {
   summary: 'run the agent on a local git repository',
   help: RUN_HELP,
   stringFlags: ['repo', 'prompt', 'prompt-file', 'transcripts', 'resume', ...CONFIG_FLAGS],
-  booleanFlags: ['allow-non-git'],
+  booleanFlags: ['allow-non-git', ...CONFIG_SWITCHES],
   maxPositionals: 0,
   execute: (invocation, io) => runCommand(invocation, io)
 };
@@ -164,11 +179,13 @@ async function validateRun(invocation: Invocation, env: NodeJS.ProcessEnv): Prom
   const repoDir = await checkRepoFolder(values.get('repo') ?? '.', invocation.switches.has('allow-non-git'));
   let config: AgentConfig;
   try {
-    config = parseAgentConfig(cliInputReader(values), env, CLI_INPUT_NAMING);
+    config = parseAgentConfig(cliInputReader(values, invocation.switches), env, CLI_INPUT_NAMING);
   } catch (error) {
     if (error instanceof InputError) throw usageError(error.problems.join(' '));
     throw error;
   }
+  const exposedCredentials = credentialFileInRepository(env, repoDir);
+  if (exposedCredentials !== undefined) throw usageError(exposedCredentials);
   const task = await readTask(values);
   const transcripts = values.get('transcripts');
   const transcriptsDir = path.resolve(transcripts ?? path.join(repoDir, '.transcripts'));

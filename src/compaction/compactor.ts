@@ -85,6 +85,11 @@ export interface CompactionResult {
 
 /** The single entry point the loop calls before each request and after a `compact` tool call. */
 export interface Compactor {
+  /**
+   * The context size past which auto-compaction starts, as it stands now (lowered when the API
+   * reports a smaller window); absent for a compactor without one. The report draws it.
+   */
+  readonly thresholdTokens?: number;
   compact(
     history: MessageParam[],
     trigger: CompactionTrigger,

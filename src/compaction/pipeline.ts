@@ -38,6 +38,10 @@ export class CompactionPipeline implements Compactor {
     ];
   }
 
+  get thresholdTokens(): number {
+    return this.state.settings.thresholdTokens;
+  }
+
   /** The chars-per-token ratio learned so far (reported by the benchmark). */
   get charsPerToken(): number {
     return this.state.meter.ratio;

@@ -1,14 +1,32 @@
 import { CATALOGUE_CHECKED_ON, MODEL_CATALOGUE, type Effort } from './model-catalog.js';
-import { DEFAULT_MODEL, resolveModelSpec, UnknownModelError, type ModelSpec } from './models.js';
+import {
+  DEFAULT_MODEL,
+  resolveModelSpec,
+  UnknownModelError,
+  type ModelSpec,
+  type ModelSpecOverrides
+} from './models.js';
+import {
+  ModelNotOnProviderError,
+  providerModel,
+  PROVIDER_NAMES,
+  type ProviderModel
+} from './provider-models.js';
+import { parseProvider, type ProviderConfig } from './provider-inputs.js';
 import type { RunLimits } from '../agent/limits.js';
 import type { CompactionTunables } from '../compaction/settings.js';
 import { readMcpConfig, type McpServerConfig } from '../tools/mcp/config.js';
 
 /** Everything a run needs, parsed and checked once: the action and the CLI both build it here. */
 export interface AgentConfig {
+  /** The Anthropic API key; '' when a cloud provider (Bedrock, Vertex) serves the model. */
   readonly apiKey: string;
   readonly baseURL: string | undefined;
+  /** Where the model runs, with what that provider needs (region, project). */
+  readonly provider: ProviderConfig;
   readonly model: string;
+  /** The id sent on the wire: the provider's id for the model (`anthropic.claude-sonnet-5-5` on Bedrock). */
+  readonly requestModel: string;
   readonly modelSpec: ModelSpec;
   readonly maxOutputTokens: number;
   /** `output_config.effort`; undefined leaves the model's default (the catalogue names it). */
@@ -48,7 +66,8 @@ export const ACTION_INPUT_NAMING: InputNaming = {
   nameOf: (input) => input,
   apiKeySource:
     'set the input anthropic_api_key (e.g. `${{ secrets.ANTHROPIC_API_KEY }}`) ' +
-    'or the environment variable ANTHROPIC_API_KEY.'
+    'or the environment variable ANTHROPIC_API_KEY; or run the model on Amazon Bedrock (use_bedrock) ' +
+    'or Google Vertex AI (use_vertex).'
 };
 
 export const INPUT_DEFAULTS = {
@@ -59,7 +78,9 @@ export const INPUT_DEFAULTS = {
   max_budget_usd: 10,
   bash_timeout_seconds: 120,
   api_max_retries: 4,
-  api_stall_timeout_seconds: 120
+  api_stall_timeout_seconds: 120,
+  use_bedrock: false,
+  use_vertex: false
 } as const;
 
 /** A bad input: the message says which input, what was given and what is expected. */
@@ -80,8 +101,14 @@ export function parseAgentConfig(
   const name = naming.nameOf;
   const numbers = new NumberInputs(read, problems, name);
 
-  const apiKey = read('anthropic_api_key').trim() || env.ANTHROPIC_API_KEY?.trim() || '';
-  if (apiKey === '') problems.push(`No Anthropic API key: ${naming.apiKeySource}`);
+  const provider = parseProvider(read, env, name, problems);
+  // A cloud provider signs with its own credentials (AWS, Google): no Anthropic key is needed then.
+  const apiKey =
+    provider?.kind === 'anthropic' || provider === undefined
+      ? read('anthropic_api_key').trim() || env.ANTHROPIC_API_KEY?.trim() || ''
+      : '';
+  if (apiKey === '' && provider?.kind === 'anthropic')
+    problems.push(`No Anthropic API key: ${naming.apiKeySource}`);
   const model = read('model').trim() || INPUT_DEFAULTS.model;
   const overrides = {
     contextWindow: numbers.optionalInteger('context_window'),
@@ -92,19 +119,7 @@ export function parseAgentConfig(
     cacheWrite1hPerMTok: numbers.optionalNumber('cache_write_1h_price_per_mtok'),
     cacheReadPerMTok: numbers.optionalNumber('cache_read_price_per_mtok')
   };
-  let modelSpec: ModelSpec | undefined;
-  try {
-    modelSpec = resolveModelSpec(model, overrides);
-  } catch (error) {
-    if (!(error instanceof UnknownModelError)) throw error;
-    const current = MODEL_CATALOGUE.filter((row) => row.status === 'current').map((row) => row.id);
-    problems.push(
-      `Unknown model "${model}": its context window and prices are not in the model catalogue ` +
-        `(checked ${CATALOGUE_CHECKED_ON}). Use a known model (current: ${current.join(', ')}), or ` +
-        `describe this one with ${name('context_window')}, ${name('input_price_per_mtok')} and ` +
-        `${name('output_price_per_mtok')}.`
-    );
-  }
+  const { wire, modelSpec } = resolveRunModel(provider, model, overrides, name, problems);
   const maxOutputTokens = numbers.integer('max_output_tokens', INPUT_DEFAULTS.max_output_tokens);
   if (modelSpec && maxOutputTokens > modelSpec.maxOutputTokens) {
     problems.push(
@@ -143,14 +158,18 @@ export function parseAgentConfig(
     );
   }
 
+  const baseURL = parseBaseUrl(env.ANTHROPIC_BASE_URL, problems);
   const mcp = readMcpConfig(read('mcp_config'), name('mcp_config'));
   if (!mcp.ok) problems.push(...mcp.problems);
 
-  if (problems.length > 0 || !modelSpec) throw new InputError(problems);
+  if (problems.length > 0 || !modelSpec || !wire || !provider) throw new InputError(problems);
   return {
     apiKey,
-    baseURL: env.ANTHROPIC_BASE_URL?.trim() || undefined,
-    model,
+    baseURL,
+    provider,
+    // On a cloud provider `model` may be the provider's id: the run is described by the catalogue's.
+    model: provider.kind === 'anthropic' ? model : (wire.catalogueId ?? model),
+    requestModel: wire.requestModel,
     modelSpec,
     maxOutputTokens,
     effort,
@@ -164,6 +183,71 @@ export function parseAgentConfig(
     compaction: withoutUndefined(compaction),
     mcpServers: mcp.ok ? mcp.servers : []
   };
+}
+
+/** ANTHROPIC_BASE_URL, if set, must be an http(s) URL: checked here so a typo fails before the run starts. */
+function parseBaseUrl(raw: string | undefined, problems: string[]): string | undefined {
+  const value = raw?.trim() || undefined;
+  if (value === undefined) return undefined;
+  let protocol: string | undefined;
+  try {
+    protocol = new URL(value).protocol;
+  } catch {
+    protocol = undefined;
+  }
+  if (protocol !== 'http:' && protocol !== 'https:') {
+    problems.push(
+      `ANTHROPIC_BASE_URL is "${value}", which is not an http(s) URL. Set it to a gateway's address ` +
+        '(e.g. https://gateway.example.com) or unset it to use the Anthropic API.'
+    );
+    return undefined;
+  }
+  return value;
+}
+
+/**
+ * The id sent on the wire and the spec that prices it: the provider's id for a catalogue model, or the
+ * given id passed through and priced by the catalogue row it names (or by the override inputs).
+ */
+function resolveRunModel(
+  provider: ProviderConfig | undefined,
+  model: string,
+  overrides: ModelSpecOverrides,
+  name: (input: string) => string,
+  problems: string[]
+): { wire: ProviderModel | undefined; modelSpec: ModelSpec | undefined } {
+  let wire: ProviderModel | undefined;
+  try {
+    wire = providerModel(provider?.kind ?? 'anthropic', model);
+  } catch (error) {
+    if (!(error instanceof ModelNotOnProviderError)) throw error;
+    problems.push(error.message);
+    return { wire: undefined, modelSpec: undefined };
+  }
+  try {
+    return { wire, modelSpec: resolveModelSpec(wire.catalogueId ?? model, overrides) };
+  } catch (error) {
+    if (!(error instanceof UnknownModelError)) throw error;
+  }
+  if (provider && provider.kind !== 'anthropic') {
+    problems.push(
+      `The model "${model}" is passed to ${PROVIDER_NAMES[provider.kind]} as given, but it names no model of ` +
+        `the catalogue (checked ${CATALOGUE_CHECKED_ON}), so its window and prices are unknown. Give a ` +
+        `catalogue id (e.g. ${INPUT_DEFAULTS.model}) or an id that contains one (e.g. ` +
+        `${provider.kind === 'bedrock' ? 'global.anthropic.claude-sonnet-5-5' : 'claude-sonnet-4-5@20250929'}), or ` +
+        `set the price overrides ${name('context_window')}, ${name('input_price_per_mtok')} and ` +
+        `${name('output_price_per_mtok')} for this one.`
+    );
+  } else {
+    const current = MODEL_CATALOGUE.filter((row) => row.status === 'current').map((row) => row.id);
+    problems.push(
+      `Unknown model "${model}": its context window and prices are not in the model catalogue ` +
+        `(checked ${CATALOGUE_CHECKED_ON}). Use a known model (current: ${current.join(', ')}), or ` +
+        `describe this one with ${name('context_window')}, ${name('input_price_per_mtok')} and ` +
+        `${name('output_price_per_mtok')}.`
+    );
+  }
+  return { wire, modelSpec: undefined };
 }
 
 /** An effort level the model accepts; the model's own default when the input is empty. */

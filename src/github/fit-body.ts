@@ -36,56 +36,116 @@ export function fitSections(sections: readonly string[], maxChars: number, note:
 /**
  * The longest head of `text` within `maxChars` that, with the closers it needs appended (an open
  * top-level code fence, then `</summary>` and `</details>` tags), stays balanced. It is cut at a
- * line end where it can be, and never inside a surrogate pair.
+ * line end, and inside a line only when that line is plain text (never a table row, a fence or a
+ * tag, and never inside a surrogate pair). A table keeps its header, delimiter and whole rows, or
+ * goes; a diagram fence (mermaid) goes whole, since half a diagram renders as an error.
  */
 export function cutBalanced(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text;
   let budget = maxChars - CUT_MARKER.length - SEPARATOR.length;
   while (budget > 0) {
-    const head = safeHead(text, budget);
-    const closed = `${head}${closersFor(head)}${SEPARATOR}${CUT_MARKER}`;
+    const head = wellFormedHead(text, budget);
+    if (head.trim() === '') return '';
+    const closed = `${head}${closersFor(openBlocks(head))}${SEPARATOR}${CUT_MARKER}`;
     if (closed.length <= maxChars) return closed;
     budget -= closed.length - maxChars;
   }
   return '';
 }
 
-function safeHead(text: string, budget: number): string {
+/** A cut table row (after any quote markers): `| a | b |`. Our tables always start with a pipe. */
+const TABLE_ROW = /^ {0,3}(?:> ?)*\s*\|/;
+/** A table's delimiter row: `| ---: | --- |`. */
+const TABLE_DELIMITER = /^ {0,3}(?:> ?)*\s*\|?(?:\s*:?-+:?\s*\|)+\s*(?::?-+:?\s*)?$/;
+/** Fences whose content GitHub draws as a picture: cut, they render as an error box. */
+const DIAGRAM = /^\s*(mermaid|geojson|topojson|stl)\b/i;
+
+function wellFormedHead(text: string, budget: number): string {
+  let head = lineSafeHead(text, budget);
+  const open = openBlocks(head);
+  if (open.fence && DIAGRAM.test(open.fence.info)) head = head.slice(0, open.fence.start).trimEnd();
+  else if (!open.fence) head = withoutHalfTable(head, text);
+  return head;
+}
+
+/** The head cut at the last line end, or inside the cut line when it is plain and the head is short. */
+function lineSafeHead(text: string, budget: number): string {
+  const lineEnd = text.lastIndexOf('\n', budget);
+  if (lineEnd === budget) return text.slice(0, budget);
+  const lineStart = lineEnd + 1;
+  const nextEnd = text.indexOf('\n', lineStart);
+  const line = text.slice(lineStart, nextEnd === -1 ? undefined : nextEnd);
+  if (lineEnd >= budget / 2 || !isPlain(line)) return text.slice(0, Math.max(0, lineEnd));
   let head = text.slice(0, budget);
-  const lineEnd = head.lastIndexOf('\n');
-  if (lineEnd > budget / 2) head = head.slice(0, lineEnd);
   const last = head.charCodeAt(head.length - 1);
   if (last >= 0xd800 && last <= 0xdbff) head = head.slice(0, -1);
   return head;
 }
 
-/** What `head` opened and did not close, closed in the right order. */
-function closersFor(head: string): string {
-  let fence: string | undefined;
+/** A line that may be cut in the middle: text, not a table row, a fence or a line with a tag. */
+function isPlain(line: string): boolean {
+  return !TABLE_ROW.test(line) && !FENCE.test(line) && !/<[A-Za-z/!?]/.test(line);
+}
+
+/**
+ * A head that ends in a table keeps whole rows with their header and delimiter: a header cut off
+ * from its delimiter, or a header and delimiter with no row left, is dropped.
+ */
+function withoutHalfTable(head: string, text: string): string {
+  const lines = head.split('\n');
+  let first = lines.length;
+  while (first > 0 && TABLE_ROW.test(lines[first - 1]!)) first--;
+  const table = lines.slice(first);
+  if (table.length === 0) return head;
+  const nextLine = text.slice(head.length + 1).split('\n', 1)[0] ?? '';
+  const headerOnly = table.length === 1 && TABLE_DELIMITER.test(nextLine);
+  const noRows = table.length === 2 && TABLE_DELIMITER.test(table[1]!);
+  return headerOnly || noRows ? lines.slice(0, first).join('\n').trimEnd() : head;
+}
+
+interface OpenBlocks {
+  /** A top-level code fence left open: its marker, info string and where its opener starts. */
+  readonly fence: { readonly marker: string; readonly info: string; readonly start: number } | undefined;
+  readonly details: number;
+  readonly summaries: number;
+}
+
+/** What `head` opened and did not close. */
+function openBlocks(head: string): OpenBlocks {
+  let fence: OpenBlocks['fence'];
   let details = 0;
   let summaries = 0;
+  let offset = 0;
   for (const line of head.split('\n')) {
+    const start = offset;
+    offset += line.length + 1;
     const match = FENCE.exec(line);
     if (fence !== undefined) {
-      if (match && match[1]![0] === fence[0] && match[1]!.length >= fence.length && match[2]!.trim() === '')
+      const marker = fence.marker;
+      if (match && match[1]![0] === marker[0] && match[1]!.length >= marker.length && match[2]!.trim() === '')
         fence = undefined;
       continue;
     }
     if (match && !(match[1]![0] === '`' && match[2]!.includes('`'))) {
-      fence = match[1]!;
+      fence = { marker: match[1]!, info: match[2]!, start };
       continue;
     }
     details += count(line, /<details[\s>]/gi) - count(line, /<\/details>/gi);
     summaries += count(line, /<summary[\s>]/gi) - count(line, /<\/summary>/gi);
   }
+  return { fence, details, summaries };
+}
+
+/** The closers for what is open, in the right order. */
+function closersFor(open: OpenBlocks): string {
   const closers = [
-    ...(fence !== undefined ? [`\n${fence}`] : []),
-    ...(summaries > 0 ? ['</summary>'] : []),
-    ...Array.from({ length: Math.max(0, details) }, () => '</details>')
+    ...(open.fence !== undefined ? [`\n${open.fence.marker}`] : []),
+    ...(open.summaries > 0 ? ['</summary>'] : []),
+    ...Array.from({ length: Math.max(0, open.details) }, () => '</details>')
   ];
   if (closers.length === 0) return '';
-  // The fence closes first; a blank line then ends any paragraph or quote before the tags.
-  const [first, ...rest] = fence !== undefined ? closers : ['', ...closers];
+  // The fence closes first; a blank line then ends any paragraph, table or quote before the tags.
+  const [first, ...rest] = open.fence !== undefined ? closers : ['', ...closers];
   return `${first}${rest.length > 0 ? `${SEPARATOR}${rest.join('\n')}` : ''}`;
 }
 

@@ -1,10 +1,11 @@
 import type { RunResult } from '../agent/run-result.js';
 import type { CompactionEvent } from '../compaction/compactor.js';
+import { countCompactions, describeCompactionCount } from '../compaction/compaction-count.js';
+import { renderChart } from './context-chart.js';
 import { fitSections, MAX_BODY_CHARS } from './fit-body.js';
 import { codeSpan, fence, inlineText, quoteBlock } from './neutralize.js';
 
-export { MAX_BODY_CHARS };
-const MAX_CHART_POINTS = 150;
+export { MAX_BODY_CHARS, renderChart };
 
 export type ChangesOutcome = (
   | { readonly kind: 'none' }
@@ -28,7 +29,13 @@ export type ChangesOutcome = (
 };
 
 export type ArtifactOutcome =
-  | { readonly kind: 'uploaded'; readonly id: number; readonly url: string }
+  | {
+      readonly kind: 'uploaded';
+      readonly id: number;
+      readonly url: string;
+      /** The artifact's name (`agent-transcripts-<run>-<attempt>`), the link's text when known. */
+      readonly name?: string;
+    }
   | { readonly kind: 'failed'; readonly error: string };
 
 export interface ReportInput {
@@ -68,8 +75,8 @@ export function renderReport(input: ReportInput): string {
     `### Changes\n\n${renderChanges(input.changes)}`,
     `### Usage\n\n${renderUsage(result)}`,
     renderCompactions(result.compactionLog),
-    renderChart(result.contextTokensPerTurn, result.compactionLog),
-    renderArtifact(input.artifact, input.transcriptDir),
+    renderChart(result.contextTokensPerTurn, result.compactionLog, result.compactionThresholdTokens),
+    renderArtifact(input.artifact, input.transcriptDir, input.runUrl),
     input.transcriptHead
       ? `🔗 Transcript head: \`${input.transcriptHead}\` (\`compact-agent transcript verify <artifact.zip> --head <this>\`)`
       : ''
@@ -158,7 +165,7 @@ function renderCompactions(log: readonly CompactionEvent[]): string {
       `${n(event.tokens_after)} | ${event.results_cleared} | ${n(event.summary_tokens)} | $${event.summary_cost_usd.toFixed(4)} |`
   );
   return [
-    `<details><summary>Compaction log (${log.length} events)</summary>`,
+    `<details><summary>Compaction log: ${describeCompactionCount(countCompactions(log))}</summary>`,
     '',
     '| turn | layer | reason | tokens before | tokens after | cleared | summary tokens | summary cost |',
     '| ---: | --- | --- | ---: | ---: | ---: | ---: | ---: |',
@@ -168,34 +175,16 @@ function renderCompactions(log: readonly CompactionEvent[]): string {
   ].join('\n');
 }
 
-/** Context tokens per turn as a mermaid xychart; each compaction shows as a drop. */
-export function renderChart(perTurn: readonly number[], log: readonly CompactionEvent[]): string {
-  if (perTurn.length < 2) return '';
-  const step = Math.ceil(perTurn.length / MAX_CHART_POINTS);
-  const points: number[] = [];
-  // The highest value of each bucket, so a long run keeps its peaks.
-  for (let start = 0; start < perTurn.length; start += step)
-    points.push(Math.max(...perTurn.slice(start, start + step)));
-  const compactions = log.filter((event) => event.layer !== 'spill').length;
-  return [
-    `<details open><summary>Context tokens per turn (${compactions} compactions)</summary>`,
-    '',
-    '```mermaid',
-    'xychart-beta',
-    `  title "Context tokens per turn${step > 1 ? ` (max of each ${step} turns)` : ''}"`,
-    `  x-axis "turn" 1 --> ${perTurn.length}`,
-    '  y-axis "tokens"',
-    `  line [${points.join(', ')}]`,
-    '```',
-    '',
-    '</details>'
-  ].join('\n');
-}
-
-function renderArtifact(artifact: ArtifactOutcome, transcriptDir: string): string {
+/**
+ * Where the run's record is: the artifact first (a link that works after the job is gone), with the
+ * workflow run it belongs to; the run folder's name is only a hint for who opens the zip.
+ */
+function renderArtifact(artifact: ArtifactOutcome, transcriptDir: string, runUrl: string): string {
   return artifact.kind === 'uploaded'
-    ? `📜 Transcript: [transcript artifact](${artifact.url}) (${codeSpan(transcriptDir)} in the run's workspace)`
-    : `⚠️ The transcripts could not be uploaded (${inlineText(artifact.error)}); they are missing from this run's artifacts.`;
+    ? `📜 Transcript: [${artifact.name ?? 'transcript artifact'}](${artifact.url}), the transcript artifact of ` +
+        `this [workflow run](${runUrl}) (written to ${codeSpan(transcriptDir)} in the run's workspace)`
+    : `⚠️ The transcripts could not be uploaded (${inlineText(artifact.error)}); they are missing from this run's ` +
+        `artifacts. The [workflow run](${runUrl})'s log has what it printed.`;
 }
 
 /** Cuts the biggest sections first, so the status, links and usage always survive whole. */

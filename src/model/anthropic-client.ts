@@ -3,16 +3,29 @@ import type { ContentBlock, ContentBlockParam, Message } from '@anthropic-ai/sdk
 import type { ModelCallHooks, ModelClient, ModelReply, ModelRequest } from './model-client.js';
 import { fromApiUsage } from './usage.js';
 
-export interface AnthropicClientOptions {
+/** What this boundary needs of an SDK client: Anthropic, AnthropicBedrock and AnthropicVertex all have it. */
+export interface MessagesStreamer {
+  readonly messages: Pick<Anthropic['messages'], 'stream'>;
+}
+
+export interface AnthropicClientOptions extends StreamRetryOptions {
   readonly apiKey: string;
   /** Gateways and our fakes; the SDK reads ANTHROPIC_BASE_URL itself only when this is undefined. */
   readonly baseURL?: string;
   /** Retries the SDK does for HTTP statuses (429, 5xx, 529), honouring retry-after. */
   readonly httpRetries?: number;
+  readonly requestTimeoutMs?: number;
+}
+
+/** A client built elsewhere (model/provider-client.ts: Bedrock, Vertex), with its own HTTP retries. */
+export interface PrebuiltClientOptions extends StreamRetryOptions {
+  readonly client: MessagesStreamer;
+}
+
+export interface StreamRetryOptions {
   /** Retries we do for failures the SDK does not retry: an error event or a broken stream mid-way. */
   readonly streamRetries?: number;
   readonly retryBaseDelayMs?: number;
-  readonly requestTimeoutMs?: number;
   /** A stream with no event for this long has stalled: it is dropped and tried again. */
   readonly stallTimeoutMs?: number;
   readonly sleep?: (ms: number) => Promise<void>;
@@ -30,19 +43,22 @@ export class StreamStalledError extends Error {
 
 /** The model boundary over @anthropic-ai/sdk, always streaming (long replies would time out otherwise). */
 export class AnthropicModelClient implements ModelClient {
-  private readonly client: Anthropic;
+  private readonly client: MessagesStreamer;
   private readonly streamRetries: number;
   private readonly retryBaseDelayMs: number;
   private readonly stallTimeoutMs: number;
   private readonly sleep: (ms: number) => Promise<void>;
 
-  constructor(options: AnthropicClientOptions) {
-    this.client = new Anthropic({
-      apiKey: options.apiKey,
-      ...(options.baseURL !== undefined ? { baseURL: options.baseURL } : {}),
-      maxRetries: options.httpRetries ?? 4,
-      timeout: options.requestTimeoutMs ?? 10 * 60_000
-    });
+  constructor(options: AnthropicClientOptions | PrebuiltClientOptions) {
+    this.client =
+      'client' in options
+        ? options.client
+        : new Anthropic({
+            apiKey: options.apiKey,
+            ...(options.baseURL !== undefined ? { baseURL: options.baseURL } : {}),
+            maxRetries: options.httpRetries ?? 4,
+            timeout: options.requestTimeoutMs ?? 10 * 60_000
+          });
     this.streamRetries = options.streamRetries ?? 4;
     this.retryBaseDelayMs = options.retryBaseDelayMs ?? 1000;
     this.stallTimeoutMs = options.stallTimeoutMs ?? 120_000;

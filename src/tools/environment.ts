@@ -1,3 +1,5 @@
+import { CLOUD_CREDENTIAL_VARIABLES } from '../security/cloud-credentials.js';
+
 /**
  * The environment child processes get. An allow-list, not a deny-list: a secret under a new name must
  * not reach the agent's shell by default. `passthrough` names extra variables the user chose to share.
@@ -29,7 +31,9 @@ export function buildToolEnvironment(
   source: NodeJS.ProcessEnv,
   passthrough: readonly string[] = []
 ): NodeJS.ProcessEnv {
-  const allowed = new Set([...SAFE_VARIABLES, ...passthrough]);
+  // Cloud credentials are the model's (Bedrock, Vertex), never the shell's, whatever passthrough says.
+  const refused = new Set(CLOUD_CREDENTIAL_VARIABLES);
+  const allowed = new Set([...SAFE_VARIABLES, ...passthrough].filter((name) => !refused.has(name)));
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(source)) {
     if (value === undefined) continue;

@@ -10,6 +10,8 @@ export interface CompactionLogWriter {
   append(event: CompactionEvent): void;
   /** Every line written, kept by the action: the artifact's copy comes from here. */
   lines(): readonly string[];
+  /** Why the workspace copy stopped being written (a full disk, say), if it did. */
+  readonly diskError: string | undefined;
   close(): void;
 }
 
@@ -26,21 +28,25 @@ export function compactionLogWriter(
   // A FIFO, link or hard link already at the path is refused instead of written through.
   const fd = openRegularFileForAppend(file);
   const written: string[] = [];
-  let diskOk = true;
+  let diskError: string | undefined;
   let closed = false;
   return {
     path: file,
     append(event: CompactionEvent): void {
       const line = redact(JSON.stringify(event));
       written.push(line);
-      if (closed || !diskOk) return;
+      if (closed || diskError !== undefined) return;
       try {
         writeSync(fd, `${line}\n`);
-      } catch {
-        diskOk = false; // a full disk: the lines in memory still reach the artifact
+      } catch (error) {
+        // A full disk: the lines in memory still reach the artifact.
+        diskError = error instanceof Error ? error.message : String(error);
       }
     },
     lines: () => written,
+    get diskError() {
+      return diskError;
+    },
     close(): void {
       if (closed) return;
       closed = true;

@@ -30,6 +30,8 @@ export type TranscriptEvent =
         readonly max_budget_usd: number;
       };
       readonly context_window: number;
+      /** Auto-compaction's threshold (absent when the compactor has none): the audit chart draws it. */
+      readonly compaction_threshold_tokens?: number;
       /** The MCP servers started for the run: command, args, env names, the tools offered and not. */
       readonly mcp_servers?: readonly McpServerRecord[];
     }

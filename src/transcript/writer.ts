@@ -19,6 +19,8 @@ export interface TranscriptRecord {
   readonly head: string;
   /** Every line written, exactly, without its newline. */
   lines(): readonly string[];
+  /** Why the workspace copy stopped being written (a full disk, say), if it did. */
+  readonly diskError?: string | undefined;
 }
 
 export interface TranscriptWriterOptions {

@@ -1,0 +1,49 @@
+import path from 'node:path';
+import type { SessionOutcome } from '../agent/session.js';
+import {
+  renderFaultReport,
+  renderReport,
+  type ArtifactOutcome,
+  type ChangesOutcome
+} from '../github/report.js';
+import type { RunOutputs } from './outputs.js';
+
+/** How far a started run got when one of its steps threw. */
+export interface FaultedRun {
+  readonly step: string;
+  readonly fault?: string;
+  readonly session?: SessionOutcome;
+  readonly changes?: ChangesOutcome;
+  readonly artifact?: ArtifactOutcome;
+}
+
+const NOT_REACHED = 'the run failed before this step';
+
+/**
+ * The report of a run whose step threw: what failed, and everything the run still has. Once the
+ * agent's turns ended that is the full report, with the artifact and the transcript head when they
+ * exist (the transcript is whole even though a later step failed).
+ */
+export function reportAfterFault(run: FaultedRun, where: { runUrl: string; workspace: string }): string {
+  const fault = `${run.step} failed: ${run.fault ?? 'the run ended without a report'}`;
+  if (!run.session) return renderFaultReport({ step: run.step, error: run.fault, runUrl: where.runUrl });
+  return renderReport({
+    result: { ...run.session.result, stopReason: 'error_during_execution', error: fault },
+    runUrl: where.runUrl,
+    changes: run.changes ?? { kind: 'failed', error: NOT_REACHED, diffStat: '' },
+    artifact: run.artifact ?? { kind: 'failed', error: NOT_REACHED },
+    transcriptDir: path.relative(where.workspace, run.session.runDir),
+    transcriptHead: run.session.records.transcript.head
+  });
+}
+
+/** The outputs of a run whose step threw: `failure`, with whatever the run produced before it. */
+export function outputsAfterFault(run: FaultedRun, commentId: number | undefined): RunOutputs {
+  return {
+    conclusion: 'failure',
+    ...(run.session ? { session: run.session } : {}),
+    ...(run.changes ? { changes: run.changes } : {}),
+    ...(run.artifact ? { artifact: run.artifact } : {}),
+    ...(commentId !== undefined ? { commentId } : {})
+  };
+}

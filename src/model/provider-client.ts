@@ -1,0 +1,71 @@
+import Anthropic from '@anthropic-ai/sdk';
+import { AnthropicBedrock } from '@anthropic-ai/bedrock-sdk';
+import { AnthropicVertex } from '@anthropic-ai/vertex-sdk';
+import { OAuth2Client } from 'google-auth-library';
+import type { AgentConfig } from '../config/inputs.js';
+import { AnthropicModelClient, type MessagesStreamer } from './anthropic-client.js';
+
+/**
+ * The API version each cloud takes in the body, as its docs require ("Claude on Amazon Bedrock
+ * (legacy)": InvokeModel with `anthropic_version` "bedrock-2023-05-31"; "Claude on Vertex AI":
+ * "vertex-2023-10-16"). The SDKs copy the `anthropic-version` header into the body, and by default
+ * that header is the first-party API's 2026-10-21, which the ARN-versioned Bedrock models answer with
+ * a 400 (the Bedrock page's warning).
+ */
+export const BEDROCK_ANTHROPIC_VERSION = 'bedrock-2023-05-31';
+export const VERTEX_ANTHROPIC_VERSION = 'vertex-2023-10-16';
+
+const REQUEST_TIMEOUT_MS = 10 * 60_000;
+
+/**
+ * Builds the SDK client for the run's provider and wraps it in our model boundary. Credentials come
+ * from where each SDK looks: the Anthropic key from the config, AWS from the default credential chain
+ * (AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY / AWS_SESSION_TOKEN as configure-aws-credentials exports
+ * them, then profiles, web identity, IMDS), Google from the given access token or else Application
+ * Default Credentials.
+ */
+export function createModelClient(config: AgentConfig): AnthropicModelClient {
+  const retries = {
+    streamRetries: config.apiMaxRetries,
+    stallTimeoutMs: config.apiStallTimeoutMs
+  };
+  return new AnthropicModelClient({ client: createSdkClient(config), ...retries });
+}
+
+export function createSdkClient(config: AgentConfig): MessagesStreamer {
+  const common = { maxRetries: config.apiMaxRetries, timeout: REQUEST_TIMEOUT_MS };
+  const { provider } = config;
+  switch (provider.kind) {
+    case 'anthropic':
+      return new Anthropic({
+        apiKey: config.apiKey,
+        ...(config.baseURL !== undefined ? { baseURL: config.baseURL } : {}),
+        ...common
+      });
+    case 'bedrock':
+      return new AnthropicBedrock({
+        awsRegion: provider.awsRegion,
+        ...(provider.baseURL !== undefined ? { baseURL: provider.baseURL } : {}),
+        defaultHeaders: { 'anthropic-version': BEDROCK_ANTHROPIC_VERSION },
+        ...common
+      });
+    case 'vertex':
+      return new AnthropicVertex({
+        projectId: provider.projectId,
+        region: provider.region,
+        ...(provider.baseURL !== undefined ? { baseURL: provider.baseURL } : {}),
+        ...(provider.accessToken !== undefined
+          ? { authClient: accessTokenClient(provider.accessToken) }
+          : {}),
+        defaultHeaders: { 'anthropic-version': VERTEX_ANTHROPIC_VERSION },
+        ...common
+      });
+  }
+}
+
+/** A Google auth client that only presents the token it was given (no refresh, no file, no network). */
+function accessTokenClient(accessToken: string): OAuth2Client {
+  const client = new OAuth2Client();
+  client.setCredentials({ access_token: accessToken });
+  return client;
+}
