@@ -20,7 +20,8 @@ import { renderReport, type ArtifactOutcome, type ChangesOutcome } from '../gith
 import { buildThreadContext } from '../github/thread-context.js';
 import { TrackingComment } from '../github/tracking-comment.js';
 import { decideTrigger } from '../github/trigger.js';
-import { knownSecrets, Redactor } from '../security/redactor.js';
+import { isSecretName, knownSecrets, Redactor } from '../security/redactor.js';
+import { mcpConfigSecrets } from '../tools/mcp/config.js';
 import { guardRunnerFiles, type RunnerFilesGuard } from '../security/runner-files.js';
 import { actorOf, commentIdOf, reactToTrigger, repositoryOf, threadOf } from './event-parts.js';
 import { outputsAfterFault, reportAfterFault } from './fault-report.js';
@@ -52,7 +53,11 @@ interface RunContext {
 export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const runner = readRunnerEnv(env);
   // Secrets are masked in the runner's log before anything is printed.
-  const secrets = knownSecrets(env, [core.getInput('anthropic_api_key'), core.getInput('github_token')]);
+  const secrets = knownSecrets(env, [
+    core.getInput('anthropic_api_key'),
+    core.getInput('github_token'),
+    ...mcpConfigSecrets(core.getInput('mcp_config'), isSecretName)
+  ]);
   for (const secret of secrets) core.setSecret(secret);
   const redactor = new Redactor(secrets);
   let event: ActionEvent;
@@ -269,6 +274,7 @@ async function runStarted(
       env,
       signal: cancel.signal,
       redact,
+      onNotice: (line) => core.info(redact(line)),
       onProgress: (update) => tracking?.update(update, update.activity.startsWith('compacted'))
     });
     state.session = session;

@@ -7,6 +7,7 @@ import type { RequestBuilder } from '../model/request-builder.js';
 import { promptTooLong } from '../model/errors.js';
 import { promptTokens } from '../model/usage.js';
 import { describeToolCall } from '../tools/describe-call.js';
+import type { McpServerRecord } from '../tools/mcp/index.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { Workspace } from '../tools/workspace.js';
 import type { TranscriptSink } from '../transcript/writer.js';
@@ -51,6 +52,8 @@ export interface AgentDependencies {
   readonly onCompaction?: (event: CompactionEvent) => void;
   /** Secrets a tool printed never reach the model: tool results pass this first. */
   readonly redact?: (text: string) => string;
+  /** The MCP servers whose tools are in `tools`, recorded in run_start for auditors. */
+  readonly mcpServers?: readonly McpServerRecord[];
 }
 
 const CONTINUE_AFTER_MAX_TOKENS = 'Your reply was cut off by the output limit. Continue where you stopped.';
@@ -328,7 +331,8 @@ function recordStart(run: Run): void {
     context_window: settings.modelSpec.contextWindow,
     ...(deps.compactor.thresholdTokens === undefined
       ? {}
-      : { compaction_threshold_tokens: deps.compactor.thresholdTokens })
+      : { compaction_threshold_tokens: deps.compactor.thresholdTokens }),
+    ...(deps.mcpServers && deps.mcpServers.length > 0 ? { mcp_servers: deps.mcpServers } : {})
   });
 }
 

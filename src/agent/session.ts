@@ -11,6 +11,7 @@ import { RequestBuilder } from '../model/request-builder.js';
 import { thinkingSettings, type ThinkingEditPolicy } from '../model/thinking.js';
 import { buildToolEnvironment } from '../tools/environment.js';
 import { createDefaultTools } from '../tools/index.js';
+import { startMcpServers, type McpToolSet } from '../tools/mcp/index.js';
 import { Workspace } from '../tools/workspace.js';
 import { compactionLogWriter } from '../transcript/compaction-log.js';
 import { TranscriptWriter } from '../transcript/writer.js';
@@ -41,6 +42,8 @@ export interface SessionOptions {
   readonly redact?: (text: string) => string;
   /** How invalidated thinking is handled; `strip` unless a measurement asks for the alternative. */
   readonly thinkingEditPolicy?: ThinkingEditPolicy;
+  /** One-line notices for the log before the first turn (the MCP servers and their tools). */
+  readonly onNotice?: (line: string) => void;
 }
 
 /** What a custom compactor may build on: the same model, request shape and run folder. */
@@ -60,12 +63,38 @@ export interface SessionOutcome {
   readonly records: RunRecords;
 }
 
-/** Assembles one run from its parts (model, tools, workspace, transcript, compaction) and runs it. */
+/**
+ * Assembles one run from its parts (model, tools, workspace, transcript, compaction) and runs it.
+ * MCP servers start first, so that one that does not start leaves no run folder behind, and they
+ * are stopped however the run ends.
+ */
 export async function runSession(options: SessionOptions): Promise<SessionOutcome> {
   const { config } = options;
   // Before anything is written or called: a credentials file the agent could read or commit.
   const exposedCredentials = credentialFileInRepository(options.env, options.repoDir);
   if (exposedCredentials !== undefined) throw new Error(exposedCredentials);
+  const toolEnv = buildToolEnvironment(options.env, config.bashEnvPassthrough);
+  // MCP servers get what the agent's own commands get: the tool environment, in the repository.
+  const mcp = await startMcpServers(config.mcpServers, {
+    cwd: options.repoDir,
+    env: toolEnv,
+    callTimeoutMs: config.bashTimeoutMs,
+    ...(options.signal ? { signal: options.signal } : {})
+  });
+  try {
+    if (mcp.notice !== '') options.onNotice?.(mcp.notice);
+    return await runWithTools(options, toolEnv, mcp);
+  } finally {
+    await mcp.close();
+  }
+}
+
+async function runWithTools(
+  options: SessionOptions,
+  toolEnv: NodeJS.ProcessEnv,
+  mcp: McpToolSet
+): Promise<SessionOutcome> {
+  const { config } = options;
   const runDir = path.join(options.transcriptsDir, options.runId);
   const redact = options.redact ?? ((text: string) => text);
   const transcript = new TranscriptWriter(runDir, { redact });
@@ -73,7 +102,7 @@ export async function runSession(options: SessionOptions): Promise<SessionOutcom
   const written = new WrittenFiles(runDir);
   const now = options.now ?? Date.now;
   try {
-    const tools = createDefaultTools({ bashTimeoutMs: config.bashTimeoutMs });
+    const tools = createDefaultTools({ bashTimeoutMs: config.bashTimeoutMs, extraTools: mcp.tools });
     const workspace = new Workspace(options.repoDir, {
       readOnlyFolders: config.allowWorkflowChanges ? [] : WORKFLOW_FOLDERS
     });
@@ -106,7 +135,8 @@ export async function runSession(options: SessionOptions): Promise<SessionOutcom
         requests,
         tools,
         workspace,
-        toolEnv: buildToolEnvironment(options.env, config.bashEnvPassthrough),
+        toolEnv,
+        mcpServers: mcp.servers,
         transcript,
         compactor,
         now,

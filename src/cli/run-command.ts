@@ -6,6 +6,7 @@ import { InputError, parseAgentConfig, type AgentConfig } from '../config/inputs
 import { CLI_INPUT_NAMING, cliInputReader } from './args.js';
 import type { CliCommand, CliIo, Invocation } from './command.js';
 import { EXIT, usageError } from './exit-codes.js';
+import { McpStartError } from '../tools/mcp/index.js';
 import { progressPrinter } from './progress.js';
 import { checkRepoFolder } from './repo-check.js';
 import { writeRegularFile } from '../security/safe-file.js';
@@ -14,8 +15,9 @@ import { resumeTask } from '../followup/resume-task.js';
 import { carriedStateOf } from '../followup/run-state.js';
 import { workOfTranscript } from '../followup/transcript-work.js';
 import { loadCarriedState, StateNotFoundError, STATE_FILE, stateFileText } from '../followup/state-file.js';
-import { knownSecrets, Redactor } from '../security/redactor.js';
+import { isSecretName, knownSecrets, Redactor } from '../security/redactor.js';
 import { credentialFileInRepository } from '../security/cloud-credentials.js';
+import { mcpServerSecrets } from '../tools/mcp/config.js';
 
 /** Flags read by the shared input validation (config/inputs.ts), spelled `--max-turns` for `max_turns`. */
 const CONFIG_FLAGS = [
@@ -44,7 +46,8 @@ const CONFIG_FLAGS = [
   'max-compactions',
   'aws-region',
   'vertex-project-id',
-  'vertex-region'
+  'vertex-region',
+  'mcp-config'
 ] as const;
 
 /** Switches read by the same validation (`--use-bedrock` is the input use_bedrock: true). */
@@ -85,6 +88,8 @@ Flags:
   --compaction-threshold-tokens N, --micro-keep-recent N, --micro-clear-at-least N,
   --micro-preserve-tools A,B, --compaction-keep-tail N, --restore-recent-files N,
   --max-compactions N        compaction settings (see the README)
+  --mcp-config FILE          MCP servers whose tools the agent gets: a JSON file (or inline JSON)
+                             {"mcpServers": {"NAME": {"command": ..., "args": [...], "env": {...}}}}
   --resume PATH              continue an earlier run: its run folder, a .transcripts folder (its
                              newest run) or its artifact zip; --prompt is then the new request
   --debug                    show the stack trace of an unexpected error
@@ -122,7 +127,8 @@ interface ValidatedRun {
 /** `compact-agent run`: every flag is checked first; then the run; the exit code says how it ended. */
 export async function runCommand(invocation: Invocation, io: CliIo): Promise<number> {
   const run = await validateRun(invocation, io.env);
-  const redact = new Redactor(knownSecrets(io.env, [])).redact;
+  const redact = new Redactor(knownSecrets(io.env, mcpServerSecrets(run.config.mcpServers, isSecretName)))
+    .redact;
   const runId = newRunId();
   const outcome = await runSession({
     config: run.config,
@@ -132,7 +138,12 @@ export async function runCommand(invocation: Invocation, io: CliIo): Promise<num
     runId,
     env: io.env,
     onProgress: progressPrinter(io.stderr),
+    onNotice: (line) => io.stderr(redact(line)),
     ...(io.signal ? { signal: io.signal } : {})
+  }).catch((error: unknown) => {
+    // Before any model call: the configuration named a server that does not start.
+    if (error instanceof McpStartError) throw usageError(`--mcp-config: ${redact(error.message)}`);
+    throw error;
   });
   // After the agent's turns: never through a link or FIFO it may have left at that name.
   try {

@@ -15,6 +15,7 @@ import {
 import { parseProvider, type ProviderConfig } from './provider-inputs.js';
 import type { RunLimits } from '../agent/limits.js';
 import type { CompactionTunables } from '../compaction/settings.js';
+import { readMcpConfig, type McpServerConfig } from '../tools/mcp/config.js';
 
 /** Everything a run needs, parsed and checked once: the action and the CLI both build it here. */
 export interface AgentConfig {
@@ -41,6 +42,8 @@ export interface AgentConfig {
   readonly allowWorkflowChanges: boolean;
   readonly prompt: string | undefined;
   readonly compaction: CompactionInputs;
+  /** MCP servers whose tools join the agent's (`mcp_config`, `--mcp-config`); none by default. */
+  readonly mcpServers: readonly McpServerConfig[];
 }
 
 /** The compaction inputs; unset ones take the defaults in compaction/settings.ts. */
@@ -156,6 +159,9 @@ export function parseAgentConfig(
   }
 
   const baseURL = parseBaseUrl(env.ANTHROPIC_BASE_URL, problems);
+  const mcp = readMcpConfig(read('mcp_config'), name('mcp_config'));
+  if (!mcp.ok) problems.push(...mcp.problems);
+
   if (problems.length > 0 || !modelSpec || !wire || !provider) throw new InputError(problems);
   return {
     apiKey,
@@ -174,7 +180,8 @@ export function parseAgentConfig(
     bashEnvPassthrough: splitList(read('bash_env_passthrough')),
     allowWorkflowChanges: read('allow_workflow_changes').trim().toLowerCase() === 'true',
     prompt,
-    compaction: withoutUndefined(compaction)
+    compaction: withoutUndefined(compaction),
+    mcpServers: mcp.ok ? mcp.servers : []
   };
 }
 

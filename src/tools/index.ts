@@ -10,6 +10,8 @@ import { writeFileTool } from './write-file.js';
 
 export interface ToolSettings {
   readonly bashTimeoutMs?: number;
+  /** Tools from outside (MCP servers), after the built-in ones so that their prefix stays cached. */
+  readonly extraTools?: readonly Tool[];
 }
 
 /** The agent's tool set, in a fixed order (the order is part of the cached prompt prefix). */
@@ -21,7 +23,8 @@ export function createDefaultTools(settings: ToolSettings = {}): ToolRegistry {
     editFileTool,
     globTool,
     grepTool,
-    compactTool
+    compactTool,
+    ...(settings.extraTools ?? [])
   ];
   return new ToolRegistry(tools);
 }

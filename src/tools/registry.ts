@@ -54,6 +54,13 @@ export class ToolRegistry {
 }
 
 function toDefinition(tool: Tool): ToolDefinition {
+  if (tool.apiInputSchema) {
+    return {
+      name: tool.name,
+      description: tool.description,
+      input_schema: { ...tool.apiInputSchema, type: 'object' }
+    };
+  }
   const schema = z.toJSONSchema(tool.inputSchema, { target: 'draft-7' }) as Record<string, unknown>;
   delete schema.$schema;
   return {

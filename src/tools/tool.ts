@@ -16,6 +16,11 @@ export interface Tool<Input = unknown> {
   readonly name: string;
   readonly description: string;
   readonly inputSchema: z.ZodType<Input>;
+  /**
+   * The JSON schema sent to the API when it is not derived from `inputSchema`: an MCP server's
+   * tool, whose schema is the server's own (checked as data) and which the server validates.
+   */
+  readonly apiInputSchema?: Readonly<Record<string, unknown>>;
   /** Returns the text for the model; throws ToolError (or any error) for a failure. */
   run(input: Input, context: ToolContext): Promise<ToolOutput>;
 }

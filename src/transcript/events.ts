@@ -1,6 +1,7 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import type { StopReason } from '../agent/stop-reason.js';
 import type { CompactionEvent } from '../compaction/compactor.js';
+import type { McpServerRecord } from '../tools/mcp/index.js';
 
 /** Token counts per class, snake_case as they appear on disk. */
 export interface UsageRecord {
@@ -31,6 +32,8 @@ export type TranscriptEvent =
       readonly context_window: number;
       /** Auto-compaction's threshold (absent when the compactor has none): the audit chart draws it. */
       readonly compaction_threshold_tokens?: number;
+      /** The MCP servers started for the run: command, args, env names, the tools offered and not. */
+      readonly mcp_servers?: readonly McpServerRecord[];
     }
   | {
       readonly type: 'message';
