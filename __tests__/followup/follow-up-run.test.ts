@@ -311,6 +311,24 @@ describe('where a follow-up works', () => {
     }
   });
 
+  it('does not take a branch that only ends like the previous one for it (ls-remote matches tails)', async () => {
+    const repo = createRepoWithRemote();
+    try {
+      // The previous branch was deleted; someone pushed x/refs/heads/<branch>, which ls-remote also lists.
+      repo.git('push', '-q', 'origin', `main:refs/heads/x/refs/heads/${PREVIOUS.branch!}`);
+      const continued = await continueOnPreviousBranch(
+        { ...PREVIOUS, pullRequest: null },
+        fresh,
+        new MemoryGitHub(),
+        new GitRepository(repo.root)
+      );
+      expect(continued.target).toEqual(fresh);
+      expect(continued.note).toContain(`The branch \`${PREVIOUS.branch!}\` was deleted`);
+    } finally {
+      repo.remove();
+    }
+  });
+
   it('never hands git a carried branch name it could read as an option', async () => {
     const repo = createRepoWithRemote();
     try {
