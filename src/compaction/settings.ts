@@ -38,12 +38,13 @@ export interface CompactionSettings {
 
 /**
  * Defaults chosen on `npm run bench` with its need model (BENCHMARKS.md, "Choosing the threshold"):
- * keep 4 results, clear in batches of half the threshold, and the threshold from the rule below.
+ * keep the latest result, clear in batches of a quarter of the threshold, and the threshold from the
+ * rule below.
  */
 export const COMPACTION_DEFAULTS = {
   /** The threshold at a cache-read price of 0.1x input; it grows as reads get cheaper (see below). */
-  thresholdAtTenthReads: 30_000,
-  microKeepRecent: 4,
+  thresholdAtTenthReads: 15_000,
+  microKeepRecent: 1,
   microMinResultTokens: 250,
   keepTailTokens: 20_000,
   restoreRecentFiles: 5,
@@ -63,11 +64,10 @@ export function autoCompactThreshold(contextWindow: number, maxOutputTokens: num
 /**
  * The default threshold, a rule over the window and the prices: carrying a context of C tokens costs
  * about r·C per turn in cache reads (r = cache-read price / input price), and a compaction costs a
- * summary plus re-reads of what it dropped, so the best threshold grows like 1/sqrt(r). Measured:
- * 30k at r = 0.1 (Haiku 4.5, Sonnet 4.x, Opus 4.x/5), 40k at 0.05 (Sonnet 5.5, Opus 5.5), and the
- * rule gives 60k at 0.025 (Fable 5.1). Larger thresholds cost more on the bench (0.96x the reference
- * at 100k, 1.8x at 300k) and lost no more needs once the ledger keeps failures' output. Capped by
- * the window's own room for a summary.
+ * summary plus re-reads of what it dropped, so the best threshold grows like 1/sqrt(r). Measured on
+ * Sonnet 5.5 (r = 0.05): 20k, with micro keeping 1 result and a floor of 5k, is the cheapest point
+ * with no lost need (0.49x the reference at 300 turns; 25k costs 0.51x, 40k 0.66x); the rule gives
+ * 15k at r = 0.1 and 30k at 0.025 (Fable 5.1). Capped by the window's own room for a summary.
  */
 export function defaultThreshold(
   contextWindow: number,
@@ -113,8 +113,9 @@ export function compactionSettings(options: CompactionOptions): CompactionSettin
     minSavingsTokens: scaled(COMPACTION_DEFAULTS.minSavingsTokens, 0.1),
     micro: {
       keepRecent: options.microKeepRecent ?? COMPACTION_DEFAULTS.microKeepRecent,
-      // Half the threshold: batches big enough that the cached prefix holds between them.
-      clearAtLeast: options.microClearAtLeast ?? Math.floor(threshold / 2),
+      // A quarter of the threshold: batches big enough that the cached prefix holds between them,
+      // small enough that little is carried (the cheapest floor on the bench, BENCHMARKS.md).
+      clearAtLeast: options.microClearAtLeast ?? Math.floor(threshold / 4),
       minResultTokens: scaled(COMPACTION_DEFAULTS.microMinResultTokens, 0.01),
       preserveTools: options.microPreserveTools ?? []
     },

@@ -115,7 +115,7 @@ export class Summarizer {
     return unseenTurnStart(
       run.history,
       state.sentCount,
-      Math.floor(state.settings.thresholdTokens / 2),
+      Math.floor((state.settings.thresholdTokens * 3) / 4),
       (message) => state.meter.estimateMessages([message])
     );
   }
