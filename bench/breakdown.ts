@@ -23,7 +23,9 @@ const seedDir = stageSeed();
 process.on('exit', () => rmSync(seedDir, { recursive: true, force: true }));
 const seed = readSeed(seedDir);
 const plan = new WorkloadPlan(seed);
-const prices = resolveModelSpec('claude-sonnet-5-5').prices;
+/** `BREAKDOWN_MODEL=claude-haiku-4-5` runs another model of the catalogue (its prices and window). */
+const model = process.env.BREAKDOWN_MODEL ?? 'claude-sonnet-5-5';
+const prices = resolveModelSpec(model).prices;
 
 /** Characters of live (uncleared) tool results per tool, summed over every request sent. */
 const carried = new Map<string, number>();
@@ -82,6 +84,7 @@ const strategy: Strategy = {
 };
 const run = await runStrategy({
   strategy,
+  model,
   turns,
   seedDir,
   plan,

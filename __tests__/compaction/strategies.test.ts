@@ -288,6 +288,9 @@ describe('settings', () => {
     expect(defaultThreshold(200_000, 16_384, 0.1)).toBe(15_000);
     expect(defaultThreshold(1_000_000, 16_384, 0.05)).toBe(20_000);
     expect(defaultThreshold(1_000_000, 16_384, 0.025)).toBe(30_000);
+    // At least 6 times the cache minimum: Haiku 4.5 (4,096) gets 25k; a 512 minimum changes nothing.
+    expect(defaultThreshold(200_000, 16_384, 0.1, 4_096)).toBe(25_000);
+    expect(defaultThreshold(1_000_000, 16_384, 0.05, 512)).toBe(20_000);
     const sonnet = compactionSettings({
       contextWindow: 1_000_000,
       maxOutputTokens: 16_384,

@@ -67,18 +67,26 @@ export function autoCompactThreshold(contextWindow: number, maxOutputTokens: num
  * summary plus re-reads of what it dropped, so the best threshold grows like 1/sqrt(r). Measured on
  * Sonnet 5.5 (r = 0.05): 20k, with micro keeping 1 result and a floor of 5k, is the cheapest point
  * with no lost need (0.49x the reference at 300 turns; 25k costs 0.51x, 40k 0.66x); the rule gives
- * 15k at r = 0.1 and 30k at 0.025 (Fable 5.1). Capped by the window's own room for a summary.
+ * 15k at r = 0.1 and 30k at 0.025 (Fable 5.1), and at least 6 times the model's cache minimum (25k
+ * on Haiku 4.5 and Opus 4.5/4.6). Capped by the window's own room for a summary.
  */
 export function defaultThreshold(
   contextWindow: number,
   maxOutputTokens: number,
-  cacheReadRatio: number
+  cacheReadRatio: number,
+  minCacheableTokens = 0
 ): number {
   const ratio = cacheReadRatio > 0 ? cacheReadRatio : 0.1;
   const byPrice =
     Math.floor((COMPACTION_DEFAULTS.thresholdAtTenthReads * Math.sqrt(0.1 / ratio)) / 5_000) * 5_000;
-  return Math.min(autoCompactThreshold(contextWindow, maxOutputTokens), byPrice);
+  // A context only a few times the model's cache minimum leaves too much of each request uncached
+  // (Haiku 4.5, 4,096: 81% cache reads at 15k, 91% at 25k, and cheaper).
+  const byCacheMinimum = Math.ceil((CACHE_MINIMUMS_PER_THRESHOLD * minCacheableTokens) / 5_000) * 5_000;
+  return Math.min(autoCompactThreshold(contextWindow, maxOutputTokens), Math.max(byPrice, byCacheMinimum));
 }
+
+/** The default threshold is at least this many times the model's smallest cacheable prefix. */
+const CACHE_MINIMUMS_PER_THRESHOLD = 6;
 
 /** What users tune (the action's compaction inputs); everything else is derived. */
 export interface CompactionTunables {
@@ -96,6 +104,8 @@ export interface CompactionOptions extends CompactionTunables {
   readonly maxOutputTokens: number;
   /** Cache-read price over input price (0.05 on Sonnet 5.5); 0.1 when not given. */
   readonly cacheReadRatio?: number;
+  /** The model's smallest cacheable prefix (4,096 on Haiku 4.5); 0 when not given. */
+  readonly minCacheableTokens?: number;
   readonly layers?: { readonly micro: boolean; readonly auto: boolean };
   readonly summaryPrefixReuse?: boolean;
 }
@@ -104,7 +114,12 @@ export interface CompactionOptions extends CompactionTunables {
 export function compactionSettings(options: CompactionOptions): CompactionSettings {
   const threshold =
     options.thresholdTokens ??
-    defaultThreshold(options.contextWindow, options.maxOutputTokens, options.cacheReadRatio ?? 0.1);
+    defaultThreshold(
+      options.contextWindow,
+      options.maxOutputTokens,
+      options.cacheReadRatio ?? 0.1,
+      options.minCacheableTokens ?? 0
+    );
   const scaled = (value: number, share: number) => Math.min(value, Math.floor(threshold * share));
   return {
     contextWindow: options.contextWindow,
