@@ -29,9 +29,17 @@ export function findDuplicateResults(
   from: number,
   minChars: number
 ): DuplicateResult[] {
+  // Only tools with a new result big enough to repeat matter: the rest of the history is skipped
+  // without building keys (this runs before every request, over the whole history).
+  const fresh = toolExchangesFrom(history, from).filter(
+    (exchange) => toolResultText(exchange.result).length >= minChars
+  );
+  if (fresh.length === 0) return [];
+  const tools = new Set(fresh.map((exchange) => exchange.use.name));
   const latest = new Map<string, { toolUseId: string; text: string }>();
   const duplicates: DuplicateResult[] = [];
   for (const exchange of toolExchangesFrom(history, 0)) {
+    if (!tools.has(exchange.use.name)) continue;
     const key = `${exchange.use.name}:${canonicalInput(exchange.use.input)}`;
     const text = toolResultText(exchange.result);
     const live = !text.startsWith(CLEARED_PREFIX) && !text.startsWith(DUPLICATE_PREFIX);
