@@ -9,7 +9,6 @@ import { DEFAULT_MODEL, resolveModelSpec } from '../src/config/models.js';
  */
 export const DEMO_COMPACTION_INPUTS = {
   compaction_threshold_tokens: '4000',
-  micro_keep_recent: '3',
   micro_clear_at_least: '800',
   compaction_keep_tail: '700'
 } as const;
@@ -33,7 +32,6 @@ export function describeDemoThresholds(production: CompactionSettings = producti
       DEMO_COMPACTION_INPUTS.compaction_threshold_tokens,
       production.thresholdTokens
     ],
-    ['micro_keep_recent', DEMO_COMPACTION_INPUTS.micro_keep_recent, production.micro.keepRecent],
     ['micro_clear_at_least', DEMO_COMPACTION_INPUTS.micro_clear_at_least, production.micro.clearAtLeast],
     ['compaction_keep_tail', DEMO_COMPACTION_INPUTS.compaction_keep_tail, production.keepTailTokens]
   ];

@@ -389,7 +389,8 @@ const SPILL_MARK = 'characters omitted. The full output';
 
 /**
  * (4): tool_use blocks are never changed or invented; a tool_result that changed is either a
- * placeholder (names the call, keeps is_error, reported by a micro event) or a spill preview.
+ * placeholder (names the call, keeps is_error, reported by a micro event), a note pointing at an
+ * earlier result of the same tool with the very same text (a micro event too), or a spill preview.
  * Returns how many results this call cleared.
  */
 function checkToolBlocks(call: CallRecord): number {
@@ -436,6 +437,21 @@ function checkToolBlocks(call: CallRecord): number {
         if (!after.startsWith(`[cleared: ${named}`))
           throw fail(`${id}: placeholder ${JSON.stringify(after)} does not name the call "${named}"`);
         if (!microIds.has(id)) throw fail(`${id} was cleared but no micro event lists it`);
+        clearedNow.add(id);
+      } else if (after?.startsWith('[unchanged: ')) {
+        // A repeat: the result it points at must be in the output, whole, with the very same text.
+        if (!microIds.has(id)) throw fail(`${id} was replaced by a repeat note but no micro event lists it`);
+        const earlierId = / for tool_use (\S+), which is still above/.exec(after)?.[1];
+        const earlier = call.result.history
+          .flatMap((message) => blocksOf(message))
+          .find((other) => other.type === 'tool_result' && other.tool_use_id === earlierId) as
+          ToolResultBlockParam | undefined;
+        if (!earlier || resultContentText(earlier) !== before)
+          throw fail(
+            `${id}: the repeat note points at ${String(earlierId)}, which does not hold the same text`
+          );
+        if (uses.get(earlierId!)?.name !== use.name)
+          throw fail(`${id}: the repeat note points at a result of another tool`);
         clearedNow.add(id);
       } else if (after?.includes(SPILL_MARK) && spillIds.has(id)) {
         if (before.length <= 50_000) throw fail(`${id} was spilled at only ${before.length} characters`);

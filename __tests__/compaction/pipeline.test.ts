@@ -109,6 +109,63 @@ describe('auto-compaction', () => {
   });
 });
 
+describe('the turn the model has not seen', () => {
+  it('is left out of the summary request (the cached prefix plus the instruction) and kept whole after it', async () => {
+    const { compactor, model } = pipeline(
+      {
+        thresholdTokens: 20_000,
+        keepTailTokens: 500,
+        restoreRecentFiles: 0,
+        layers: { micro: false, auto: true }
+      },
+      new SummaryModel(),
+      new MemoryStore()
+    );
+    const sent = bigSession(4);
+    const first = await compactor.compact(sent, before, { turn: 4, lastUsage: undefined });
+    expect(first.events).toEqual([]);
+    const unseen: MessageParam[] = [
+      call('t8', 'read_file', { path: 'src/new.ts' }),
+      results(result('t8', codeText(12_000, 'fresh')))
+    ];
+    const history = [...sent, ...unseen];
+    const second = await compactor.compact(history, before, { turn: 5, lastUsage: undefined });
+
+    expect(second.events.map((event) => event.layer)).toEqual(['auto']);
+    const [summaryRequest] = (model as SummaryModel).requests;
+    // Exactly what the last request sent, with the instruction added to its last message.
+    expect(summaryRequest!.messages).toHaveLength(sent.length);
+    expect(summaryRequest!.messages.slice(0, -1)).toEqual(withMessageBreakpoints(sent).slice(0, -1));
+    expect(JSON.stringify(summaryRequest!.messages)).not.toContain('src/new.ts');
+    // The new turn is kept whole although it is far over the 500-token tail.
+    expect(second.history.slice(-2)).toEqual(unseen);
+    expect(second.history).toHaveLength(3);
+  });
+
+  it('is summarized with the rest when it is too big to keep whole', async () => {
+    const { compactor, model } = pipeline(
+      {
+        thresholdTokens: 20_000,
+        keepTailTokens: 500,
+        restoreRecentFiles: 0,
+        layers: { micro: false, auto: true }
+      },
+      new SummaryModel(),
+      new MemoryStore()
+    );
+    const sent = bigSession(4);
+    await compactor.compact(sent, before, { turn: 4, lastUsage: undefined });
+    const huge = [
+      ...sent,
+      call('t4', 'read_file', { path: 'src/huge.ts' }),
+      results(result('t4', codeText(36_000, 'huge')))
+    ];
+    const compacted = await compactor.compact(huge, before, { turn: 5, lastUsage: undefined });
+    expect(compacted.events.map((event) => event.layer)).toEqual(['auto']);
+    expect(JSON.stringify((model as SummaryModel).requests[0]!.messages)).toContain('src/huge.ts');
+  });
+});
+
 describe('manual compaction', () => {
   it('summarizes with the focus even under the threshold, and says it was the agent', async () => {
     const model = new SummaryModel();

@@ -284,25 +284,28 @@ describe('settings', () => {
   });
 
   it('derives the default threshold from the window and the price of cache reads (the rule the bench chose)', () => {
-    // r = 0.1 (Haiku 4.5, Sonnet 4.x): 30k; r = 0.05 (Sonnet 5.5, Opus 5.5): 40k; r = 0.025 (Fable 5.1): 60k.
-    expect(defaultThreshold(200_000, 16_384, 0.1)).toBe(30_000);
-    expect(defaultThreshold(1_000_000, 16_384, 0.05)).toBe(40_000);
-    expect(defaultThreshold(1_000_000, 16_384, 0.025)).toBe(60_000);
+    // r = 0.1 (Haiku 4.5, Sonnet 4.x): 15k; r = 0.05 (Sonnet 5.5, Opus 5.5): 20k; r = 0.025 (Fable 5.1): 30k.
+    expect(defaultThreshold(200_000, 16_384, 0.1)).toBe(15_000);
+    expect(defaultThreshold(1_000_000, 16_384, 0.05)).toBe(20_000);
+    expect(defaultThreshold(1_000_000, 16_384, 0.025)).toBe(30_000);
+    // At least 6 times the cache minimum: Haiku 4.5 (4,096) gets 25k; a 512 minimum changes nothing.
+    expect(defaultThreshold(200_000, 16_384, 0.1, 4_096)).toBe(25_000);
+    expect(defaultThreshold(1_000_000, 16_384, 0.05, 512)).toBe(20_000);
     const sonnet = compactionSettings({
       contextWindow: 1_000_000,
       maxOutputTokens: 16_384,
       cacheReadRatio: 0.05
     });
-    expect(sonnet.thresholdTokens).toBe(40_000);
-    // Micro keeps 4 and clears in batches of half the threshold; tail and files get 15% of it.
-    expect(sonnet.micro.keepRecent).toBe(4);
-    expect(sonnet.micro.clearAtLeast).toBe(20_000);
-    expect(sonnet.keepTailTokens).toBe(6_000);
-    expect(sonnet.maxRestoredTokens).toBe(6_000);
+    expect(sonnet.thresholdTokens).toBe(20_000);
+    // Micro keeps 1 and clears in batches of a quarter of the threshold; tail and files get 15% of it.
+    expect(sonnet.micro.keepRecent).toBe(1);
+    expect(sonnet.micro.clearAtLeast).toBe(5_000);
+    expect(sonnet.keepTailTokens).toBe(3_000);
+    expect(sonnet.maxRestoredTokens).toBe(3_000);
     // A window whose own formula is lower keeps it.
-    const small = compactionSettings({ contextWindow: 40_000, maxOutputTokens: 16_384 });
-    expect(small.thresholdTokens).toBe(20_000);
-    expect(small.micro.clearAtLeast).toBe(10_000);
+    const small = compactionSettings({ contextWindow: 20_000, maxOutputTokens: 16_384 });
+    expect(small.thresholdTokens).toBe(10_000);
+    expect(small.micro.clearAtLeast).toBe(2_500);
     // Inputs still win.
     expect(
       compactionSettings({ contextWindow: 200_000, maxOutputTokens: 16_384, microClearAtLeast: 5_000 }).micro

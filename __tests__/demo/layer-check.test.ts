@@ -75,7 +75,6 @@ describe("the demo's thresholds", () => {
     expect(Number(DEMO_COMPACTION_INPUTS.compaction_threshold_tokens)).toBeLessThan(
       production.thresholdTokens
     );
-    expect(Number(DEMO_COMPACTION_INPUTS.micro_keep_recent)).toBeLessThan(production.micro.keepRecent);
     expect(Number(DEMO_COMPACTION_INPUTS.micro_clear_at_least)).toBeLessThan(production.micro.clearAtLeast);
     expect(Number(DEMO_COMPACTION_INPUTS.compaction_keep_tail)).toBeLessThan(production.keepTailTokens);
     expect(describeDemoThresholds(production)).toContain(

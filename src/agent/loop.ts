@@ -77,6 +77,8 @@ interface Run {
   readonly startedAt: number;
   /** The token meter's estimate of the next request's context, for the transcript. */
   estimatedContext: number | undefined;
+  /** The earliest message a compaction changed since the last request (where its cached prefix ends). */
+  editedSinceRequest: number | undefined;
 }
 
 /**
@@ -102,7 +104,8 @@ export async function runAgent(
     deadline: deadline.signal,
     now,
     startedAt: now(),
-    estimatedContext: undefined
+    estimatedContext: undefined,
+    editedSinceRequest: undefined
   };
   try {
     recordStart(run);
@@ -208,6 +211,8 @@ async function compact(run: Run, trigger: CompactionTrigger): Promise<void> {
   conversation.recordExchanges(result.exchanges ?? []);
   if (result.usage) ledger.charge(result.usage);
   conversation.replaceByCompaction(result.history, result.editedFrom);
+  if (result.editedFrom !== undefined)
+    run.editedSinceRequest = Math.min(run.editedSinceRequest ?? result.editedFrom, result.editedFrom);
   for (const event of result.events) {
     ledger.compactionLog.push(event);
     deps.transcript.append({ type: 'compaction', ...event });
@@ -228,7 +233,10 @@ async function requestTurn(run: Run): Promise<ModelReply> {
   });
   progress(run, 'waiting for the model');
   const requestStarted = run.now();
-  const reply = await deps.model.complete(deps.requests.build(conversation.messages), {
+  // After an edit, a breakpoint just before it lets the request read the unchanged prefix from the cache.
+  const request = deps.requests.build(conversation.messages, undefined, run.editedSinceRequest);
+  run.editedSinceRequest = undefined;
+  const reply = await deps.model.complete(request, {
     signal: run.signal,
     onRetry: onRetry(run, turn)
   });

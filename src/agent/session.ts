@@ -171,6 +171,7 @@ export function defaultCompactor(
       contextWindow: config.modelSpec.contextWindow,
       maxOutputTokens: config.maxOutputTokens,
       cacheReadRatio: config.modelSpec.prices.cacheReadPerMTok / config.modelSpec.prices.inputPerMTok,
+      minCacheableTokens: config.modelSpec.minCacheableTokens,
       ...config.compaction,
       ...overrides
     }),

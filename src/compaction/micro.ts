@@ -1,4 +1,5 @@
 import type { MessageParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
+import { earlierIdOf } from './duplicates.js';
 import { toolExchangesFrom, toolResultText, type ToolExchange } from './history.js';
 import { CLEARED_PREFIX, placeholderFor } from './placeholder.js';
 
@@ -21,8 +22,8 @@ export interface ClearableResult {
   readonly messageIndex: number;
   readonly blockIndex: number;
   readonly tokens: number;
-  /** Position among all tool results of the history (small and preserved ones included). */
-  readonly ordinal: number;
+  /** Position among all tool results of the history (small and preserved ones included); a repeat moves it up. */
+  ordinal: number;
   /** A later call made this result stale: the file was read again or changed, or the same command ran again. */
   superseded: boolean;
 }
@@ -52,8 +53,13 @@ export function indexNewResults(
 ): void {
   for (const exchange of toolExchangesFrom(history, index.indexedUpTo)) {
     const ordinal = index.resultCount++;
-    markSuperseded(index, exchange);
     const text = toolResultText(exchange.result);
+    const repeated = earlierIdOf(text);
+    if (repeated !== undefined) {
+      refresh(index, repeated, ordinal);
+      continue;
+    }
+    markSuperseded(index, exchange);
     if (text.startsWith(CLEARED_PREFIX) || settings.preserveTools.includes(exchange.use.name)) continue;
     const tokens = estimateTokens(text.length);
     if (tokens < settings.minResultTokens) continue;
@@ -74,6 +80,19 @@ export function indexNewResults(
   index.indexedUpTo = history.length;
 }
 
+/**
+ * A result repeated unchanged (replaced by a note pointing at it) is as fresh as the repeat: it counts
+ * as recent again and is no longer stale, since the note's reader relies on it.
+ */
+function refresh(index: MicroIndex, toolUseId: string, ordinal: number): void {
+  const earlier = index.pending.find((result) => result.toolUseId === toolUseId);
+  if (!earlier) return;
+  earlier.ordinal = ordinal;
+  earlier.superseded = false;
+  const key = supersessionKeyOf(earlier.name, earlier.input);
+  if (key) index.latestByKey.set(key, earlier);
+}
+
 /** A read is stale once the file is read again or changed; a command or search once it is repeated. */
 function markSuperseded(index: MicroIndex, exchange: ToolExchange): void {
   const input = exchange.use.input as Record<string, unknown>;
@@ -91,15 +110,19 @@ function markSuperseded(index: MicroIndex, exchange: ToolExchange): void {
 }
 
 function supersessionKey({ use }: ToolExchange): string | undefined {
-  const input = use.input as Record<string, unknown>;
-  switch (use.name) {
+  return supersessionKeyOf(use.name, use.input);
+}
+
+function supersessionKeyOf(name: string, value: unknown): string | undefined {
+  const input = value as Record<string, unknown>;
+  switch (name) {
     case 'read_file':
       return typeof input.path === 'string' ? `file:${normalizePath(input.path)}` : undefined;
     case 'bash':
       return typeof input.command === 'string' ? `bash:${input.command.trim()}` : undefined;
     case 'grep':
     case 'glob':
-      return `${use.name}:${JSON.stringify(input)}`;
+      return `${name}:${JSON.stringify(input)}`;
     default:
       return undefined;
   }

@@ -6,6 +6,7 @@ import type { CompactionSettings } from './settings.js';
 import type { CompactionStep } from './steps/step.js';
 import { spillStep } from './steps/spill-step.js';
 import { microStep } from './steps/micro-step.js';
+import { duplicateStep } from './steps/duplicate-step.js';
 import { autoStep, manualStep, overflowStep } from './steps/summary-steps.js';
 import { Summarizer, type SummarizerDependencies } from './summarizer.js';
 import { recordWork } from './work-ledger.js';
@@ -15,7 +16,7 @@ export type CompactionDependencies = SummarizerDependencies;
 
 /**
  * The three layers and the spill as an ordered list of small steps over the history: spill new
- * oversized results, micro-clear in batches, summarize past the threshold, on request, or after an
+ * oversized results, point repeated results at their earlier copy, micro-clear in batches, summarize past the threshold, on request, or after an
  * overflow. Each step decides from the trigger whether it has work; the state they share (settings,
  * token meter, work ledger, the sent boundary) lives in one CompactionState.
  */
@@ -31,6 +32,7 @@ export class CompactionPipeline implements Compactor {
     const summarizer = new Summarizer(deps);
     this.steps = [
       spillStep(deps.store.spill),
+      duplicateStep(),
       microStep(deps.now),
       autoStep(summarizer),
       manualStep(summarizer),

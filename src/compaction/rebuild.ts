@@ -55,3 +55,21 @@ export function selectTail(
   while (start < history.length && history[start]!.role !== 'assistant') start++;
   return history.slice(start);
 }
+
+/**
+ * Where the messages the model has not seen yet start, when a summary can leave them out and keep
+ * them whole in the tail: the reply the model just wrote (an assistant message, so every kept
+ * tool_result keeps its tool_use) and the results of its calls, if together they fit in
+ * `budgetTokens`. Undefined when nothing is unseen or it is too big to keep.
+ */
+export function unseenTurnStart(
+  history: readonly MessageParam[],
+  sentCount: number,
+  budgetTokens: number,
+  tokensOf: (message: MessageParam) => number
+): number | undefined {
+  if (sentCount < 2 || sentCount >= history.length) return undefined;
+  if (history[sentCount]!.role !== 'assistant') return undefined;
+  const tokens = history.slice(sentCount).reduce((sum, message) => sum + tokensOf(message), 0);
+  return tokens <= budgetTokens ? sentCount : undefined;
+}

@@ -38,12 +38,13 @@ export interface CompactionSettings {
 
 /**
  * Defaults chosen on `npm run bench` with its need model (BENCHMARKS.md, "Choosing the threshold"):
- * keep 4 results, clear in batches of half the threshold, and the threshold from the rule below.
+ * keep the latest result, clear in batches of a quarter of the threshold, and the threshold from the
+ * rule below.
  */
 export const COMPACTION_DEFAULTS = {
   /** The threshold at a cache-read price of 0.1x input; it grows as reads get cheaper (see below). */
-  thresholdAtTenthReads: 30_000,
-  microKeepRecent: 4,
+  thresholdAtTenthReads: 15_000,
+  microKeepRecent: 1,
   microMinResultTokens: 250,
   keepTailTokens: 20_000,
   restoreRecentFiles: 5,
@@ -63,22 +64,29 @@ export function autoCompactThreshold(contextWindow: number, maxOutputTokens: num
 /**
  * The default threshold, a rule over the window and the prices: carrying a context of C tokens costs
  * about r·C per turn in cache reads (r = cache-read price / input price), and a compaction costs a
- * summary plus re-reads of what it dropped, so the best threshold grows like 1/sqrt(r). Measured:
- * 30k at r = 0.1 (Haiku 4.5, Sonnet 4.x, Opus 4.x/5), 40k at 0.05 (Sonnet 5.5, Opus 5.5), and the
- * rule gives 60k at 0.025 (Fable 5.1). Larger thresholds cost more on the bench (0.96x the reference
- * at 100k, 1.8x at 300k) and lost no more needs once the ledger keeps failures' output. Capped by
- * the window's own room for a summary.
+ * summary plus re-reads of what it dropped, so the best threshold grows like 1/sqrt(r). Measured on
+ * Sonnet 5.5 (r = 0.05): 20k, with micro keeping 1 result and a floor of 5k, is the cheapest point
+ * with no lost need (0.49x the reference at 300 turns; 25k costs 0.51x, 40k 0.66x); the rule gives
+ * 15k at r = 0.1 and 30k at 0.025 (Fable 5.1), and at least 6 times the model's cache minimum (25k
+ * on Haiku 4.5 and Opus 4.5/4.6). Capped by the window's own room for a summary.
  */
 export function defaultThreshold(
   contextWindow: number,
   maxOutputTokens: number,
-  cacheReadRatio: number
+  cacheReadRatio: number,
+  minCacheableTokens = 0
 ): number {
   const ratio = cacheReadRatio > 0 ? cacheReadRatio : 0.1;
   const byPrice =
     Math.floor((COMPACTION_DEFAULTS.thresholdAtTenthReads * Math.sqrt(0.1 / ratio)) / 5_000) * 5_000;
-  return Math.min(autoCompactThreshold(contextWindow, maxOutputTokens), byPrice);
+  // A context only a few times the model's cache minimum leaves too much of each request uncached
+  // (Haiku 4.5, 4,096: 81% cache reads at 15k, 91% at 25k, and cheaper).
+  const byCacheMinimum = Math.ceil((CACHE_MINIMUMS_PER_THRESHOLD * minCacheableTokens) / 5_000) * 5_000;
+  return Math.min(autoCompactThreshold(contextWindow, maxOutputTokens), Math.max(byPrice, byCacheMinimum));
 }
+
+/** The default threshold is at least this many times the model's smallest cacheable prefix. */
+const CACHE_MINIMUMS_PER_THRESHOLD = 6;
 
 /** What users tune (the action's compaction inputs); everything else is derived. */
 export interface CompactionTunables {
@@ -96,6 +104,8 @@ export interface CompactionOptions extends CompactionTunables {
   readonly maxOutputTokens: number;
   /** Cache-read price over input price (0.05 on Sonnet 5.5); 0.1 when not given. */
   readonly cacheReadRatio?: number;
+  /** The model's smallest cacheable prefix (4,096 on Haiku 4.5); 0 when not given. */
+  readonly minCacheableTokens?: number;
   readonly layers?: { readonly micro: boolean; readonly auto: boolean };
   readonly summaryPrefixReuse?: boolean;
 }
@@ -104,7 +114,12 @@ export interface CompactionOptions extends CompactionTunables {
 export function compactionSettings(options: CompactionOptions): CompactionSettings {
   const threshold =
     options.thresholdTokens ??
-    defaultThreshold(options.contextWindow, options.maxOutputTokens, options.cacheReadRatio ?? 0.1);
+    defaultThreshold(
+      options.contextWindow,
+      options.maxOutputTokens,
+      options.cacheReadRatio ?? 0.1,
+      options.minCacheableTokens ?? 0
+    );
   const scaled = (value: number, share: number) => Math.min(value, Math.floor(threshold * share));
   return {
     contextWindow: options.contextWindow,
@@ -113,8 +128,9 @@ export function compactionSettings(options: CompactionOptions): CompactionSettin
     minSavingsTokens: scaled(COMPACTION_DEFAULTS.minSavingsTokens, 0.1),
     micro: {
       keepRecent: options.microKeepRecent ?? COMPACTION_DEFAULTS.microKeepRecent,
-      // Half the threshold: batches big enough that the cached prefix holds between them.
-      clearAtLeast: options.microClearAtLeast ?? Math.floor(threshold / 2),
+      // A quarter of the threshold: batches big enough that the cached prefix holds between them,
+      // small enough that little is carried (the cheapest floor on the bench, BENCHMARKS.md).
+      clearAtLeast: options.microClearAtLeast ?? Math.floor(threshold / 4),
       minResultTokens: scaled(COMPACTION_DEFAULTS.microMinResultTokens, 0.01),
       preserveTools: options.microPreserveTools ?? []
     },

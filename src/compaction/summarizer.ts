@@ -15,7 +15,7 @@ import {
 import type { CompactionLayer } from './compactor.js';
 import type { CompactionStore } from './compaction-store.js';
 import { taskOf } from './history.js';
-import { compactedHistory, selectTail, type RestoredFile } from './rebuild.js';
+import { compactedHistory, selectTail, unseenTurnStart, type RestoredFile } from './rebuild.js';
 import type { StepCall } from './steps/step.js';
 import {
   freshSummaryMessages,
@@ -57,6 +57,7 @@ export class Summarizer {
     if (run.history.length < 2) return;
     const started = this.deps.now();
     const before = state.tokensOf(run);
+    const unseen = this.unseenTurn(call);
     const segment = this.deps.store.saveSegment(++this.segments, run.history);
     const gate = breakerAllows(this.breaker, this.breakerSettings(call), context.turn);
     const overBudget = this.summaries >= state.settings.maxCompactions;
@@ -67,7 +68,7 @@ export class Summarizer {
     else {
       // Half-open: one try, not the usual retries, before the breaker decides again.
       const attempts = gate.halfOpen ? 1 : state.settings.summaryAttempts;
-      const attempt = await this.requestSummary(call, focus, before, attempts);
+      const attempt = await this.requestSummary(call, focus, before, attempts, unseen);
       run.usage = addUsage(run.usage, attempt.usage);
       // A cancelled run ends now, with its history as it is: no fallback rebuild, no breaker count.
       if (context.signal?.aborted) throw context.signal.reason ?? new Error('The run was cancelled.');
@@ -85,7 +86,7 @@ export class Summarizer {
     const header = summary
       ? this.summaryHeader(summary.text, segment, context.turn)
       : this.fallbackHeader(failure ?? 'unknown', segment);
-    const rebuilt = await this.rebuild(call, header);
+    const rebuilt = await this.rebuild(call, header, unseen);
     run.edit(rebuilt.history, 0);
     run.changedOldMessages = true;
     state.rebuilt(run.history);
@@ -103,6 +104,22 @@ export class Summarizer {
     });
   }
 
+  /**
+   * Before a request, the turn the model has not seen yet (its latest reply and the results of its
+   * calls) is left out of the summary request and kept whole after it: the request is then the
+   * cached prefix plus the instruction, so nothing is written twice, and the model still reads the
+   * results it asked for. Only when that turn fits well under the threshold; else all is summarized.
+   */
+  private unseenTurn({ run, state, trigger }: StepCall): number | undefined {
+    if (trigger.kind !== 'before_request') return undefined;
+    return unseenTurnStart(
+      run.history,
+      state.sentCount,
+      Math.floor((state.settings.thresholdTokens * 3) / 4),
+      (message) => state.meter.estimateMessages([message])
+    );
+  }
+
   private breakerSettings({ state }: StepCall): BreakerSettings {
     return {
       maxFailures: state.settings.maxConsecutiveFailures,
@@ -115,7 +132,8 @@ export class Summarizer {
     call: StepCall,
     focus: string | undefined,
     replacedTokens: number,
-    attempts: number
+    attempts: number,
+    unseen: number | undefined
   ): Promise<{ text?: string; error?: string; usage: TokenUsage }> {
     const { run, state, context } = call;
     const { signal, onRetry } = context;
@@ -124,7 +142,7 @@ export class Summarizer {
     for (let attempt = 1; attempt <= attempts; attempt++) {
       if (signal?.aborted) return { error: 'aborted', usage };
       // Built per attempt: a prompt-too-long answer lowers the window, and the next try fits under it.
-      const messages = this.summaryMessages(call, summaryInstruction(focus));
+      const messages = this.summaryMessages(call, summaryInstruction(focus), unseen);
       const settings = state.settings;
       const request = this.deps.requests.build(messages, settings.summaryMaxTokens);
       if (state.meter.estimateRequest(messages) + settings.summaryMaxTokens > settings.contextWindow) {
@@ -152,9 +170,9 @@ export class Summarizer {
     return { error, usage };
   }
 
-  private summaryMessages(call: StepCall, instruction: string): MessageParam[] {
+  private summaryMessages(call: StepCall, instruction: string, unseen: number | undefined): MessageParam[] {
     const { state } = call;
-    const fitted = this.fitForSummary(call);
+    const fitted = this.fitForSummary(call, unseen);
     if (state.settings.summaryPrefixReuse) return withSummaryInstruction(fitted, instruction);
     const budget = state.settings.contextWindow - state.settings.summaryMaxTokens - 2_000;
     const maxChars = Math.floor(budget * state.meter.ratio * 0.8);
@@ -165,9 +183,9 @@ export class Summarizer {
    * The history the summary request can carry without overflowing the window: as it is when it fits
    * (so the cached prefix is read), else the task and as many recent turns as fit.
    */
-  private fitForSummary({ run, state }: StepCall): readonly MessageParam[] {
+  private fitForSummary({ run, state }: StepCall, unseen: number | undefined): readonly MessageParam[] {
     const { settings, meter } = state;
-    const history = run.history;
+    const history = unseen === undefined ? run.history : run.history.slice(0, unseen);
     const budget = settings.contextWindow - settings.summaryMaxTokens - 2_000;
     if (meter.estimateRequest(history) <= budget) return history;
     const prefix = meter.estimate(this.deps.requests.prefixChars());
@@ -203,7 +221,11 @@ export class Summarizer {
    * tail, then no files, then no tail. A compaction that leaves the context near the threshold would
    * trigger again on the next turn.
    */
-  private async rebuild({ run, state }: StepCall, header: string): Promise<Rebuilt> {
+  private async rebuild(
+    { run, state }: StepCall,
+    header: string,
+    unseen: number | undefined
+  ): Promise<Rebuilt> {
     const { settings, meter } = state;
     const history = run.history;
     const ledger = renderWorkLedger(state.work, await this.deps.store.changedFiles());
@@ -217,7 +239,10 @@ export class Summarizer {
     ];
     let rebuilt: Rebuilt | undefined;
     for (const plan of plans) {
-      const tail = selectTail(history, plan.tail, tokensOf);
+      const selected = selectTail(history, plan.tail, tokensOf);
+      // The unseen turn was not summarized: it stays whole, whatever the tail's budget.
+      const tail =
+        unseen !== undefined && history.length - selected.length > unseen ? history.slice(unseen) : selected;
       const next = compactedHistory({
         task: taskOf(history),
         header,

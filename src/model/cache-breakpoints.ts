@@ -11,15 +11,26 @@ export function systemWithBreakpoint(systemPrompt: string): TextBlockParam[] {
  * Marks the last message (the moving breakpoint) and the user message before it, which was the last
  * message of the previous request: its cache entry is then hit exactly, however many blocks the
  * latest turn added (the API only looks about 20 blocks back for an earlier breakpoint).
+ * After a compaction changed the history from message `editedFrom` on, the last user message before
+ * that point is marked too (the fourth breakpoint the API allows): it was the last message of an
+ * earlier request, so the unchanged prefix up to it is read from the cache, not written again, even
+ * when the edit lies more than 20 blocks back.
  * Copies only the marked messages, so the history itself is never changed and per-turn work stays O(1).
  */
-export function withMessageBreakpoints(messages: readonly MessageParam[]): MessageParam[] {
+export function withMessageBreakpoints(
+  messages: readonly MessageParam[],
+  editedFrom?: number
+): MessageParam[] {
   const marked = [...messages];
   const last = marked.length - 1;
   if (last < 0) return marked;
   marked[last] = withBreakpoint(marked[last]!);
   const previousUser = findPreviousUserIndex(marked, last);
   if (previousUser !== undefined) marked[previousUser] = withBreakpoint(marked[previousUser]!);
+  if (editedFrom !== undefined && previousUser !== undefined && editedFrom <= previousUser) {
+    const beforeEdit = findPreviousUserIndex(marked, Math.min(editedFrom, previousUser));
+    if (beforeEdit !== undefined) marked[beforeEdit] = withBreakpoint(marked[beforeEdit]!);
+  }
   return marked;
 }
 

@@ -24,14 +24,19 @@ export class RequestBuilder {
     this.system = systemWithBreakpoint(shape.systemPrompt);
   }
 
-  build(history: readonly MessageParam[], maxTokens = this.shape.maxTokens): ModelRequest {
+  /** `editedFrom`: the first message a compaction changed since the last request (see withMessageBreakpoints). */
+  build(
+    history: readonly MessageParam[],
+    maxTokens = this.shape.maxTokens,
+    editedFrom?: number
+  ): ModelRequest {
     const thinking = this.shape.thinking;
     return {
       model: this.shape.model,
       maxTokens,
       system: this.system,
       tools: this.shape.tools,
-      messages: withMessageBreakpoints(history),
+      messages: withMessageBreakpoints(history, editedFrom),
       ...(thinking?.thinking ? { thinking: thinking.thinking } : {}),
       ...(thinking?.effort ? { effort: thinking.effort } : {}),
       ...(thinking?.editPolicy === 'drop_block' ? { betas: [THINKING_BINDING_BETA] } : {})

@@ -1,0 +1,120 @@
+import type { MessageParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
+import { describeToolCall } from '../tools/describe-call.js';
+import { toolExchangesFrom, toolResultText } from './history.js';
+import { CLEARED_PREFIX } from './placeholder.js';
+
+/** Marks a result that repeats an earlier one still in the context; such results are never cleared. */
+export const DUPLICATE_PREFIX = '[unchanged: ';
+
+/** A new tool result whose call and text equal those of an earlier result the model can still see. */
+export interface DuplicateResult {
+  readonly messageIndex: number;
+  readonly blockIndex: number;
+  readonly toolUseId: string;
+  readonly name: string;
+  readonly input: unknown;
+  /** The earlier result it repeats, which stays in the context. */
+  readonly earlierToolUseId: string;
+  readonly chars: number;
+}
+
+/**
+ * The results in history[from..] that repeat, byte for byte, the result of the same call (same tool,
+ * same input) that is still in the context whole: a file read again unchanged, a search or a command
+ * that printed the same. Results shorter than `minChars` are left alone (a pointer would not be
+ * shorter). Only the repeated copy goes: the earlier one stays where the cached prefix holds it.
+ */
+export function findDuplicateResults(
+  history: readonly MessageParam[],
+  from: number,
+  minChars: number
+): DuplicateResult[] {
+  // Only tools with a new result big enough to repeat matter: the rest of the history is skipped
+  // without building keys (this runs before every request, over the whole history).
+  const fresh = toolExchangesFrom(history, from).filter(
+    (exchange) => toolResultText(exchange.result).length >= minChars
+  );
+  if (fresh.length === 0) return [];
+  const tools = new Set(fresh.map((exchange) => exchange.use.name));
+  const latest = new Map<string, { toolUseId: string; text: string }>();
+  const duplicates: DuplicateResult[] = [];
+  for (const exchange of toolExchangesFrom(history, 0)) {
+    if (!tools.has(exchange.use.name)) continue;
+    const key = `${exchange.use.name}:${canonicalInput(exchange.use.input)}`;
+    const text = toolResultText(exchange.result);
+    const live = !text.startsWith(CLEARED_PREFIX) && !text.startsWith(DUPLICATE_PREFIX);
+    const earlier = latest.get(key);
+    const repeats =
+      exchange.messageIndex >= from &&
+      live &&
+      !exchange.result.is_error &&
+      text.length >= minChars &&
+      earlier !== undefined &&
+      earlier.text === text;
+    if (repeats) {
+      duplicates.push({
+        messageIndex: exchange.messageIndex,
+        blockIndex: exchange.blockIndex,
+        toolUseId: exchange.use.id,
+        name: exchange.use.name,
+        input: exchange.use.input,
+        earlierToolUseId: earlier.toolUseId,
+        chars: text.length
+      });
+    } else if (live) {
+      latest.set(key, { toolUseId: exchange.use.id, text });
+    } else if (text.startsWith(CLEARED_PREFIX)) {
+      latest.delete(key);
+    }
+  }
+  return duplicates;
+}
+
+/** The same input whatever the order of its keys, and with `./` paths as plain ones. */
+function canonicalInput(input: unknown): string {
+  if (typeof input !== 'object' || input === null) return JSON.stringify(input);
+  const record = input as Record<string, unknown>;
+  return JSON.stringify(
+    Object.keys(record)
+      .sort()
+      .map((key) => {
+        const value = record[key];
+        return [key, key === 'path' && typeof value === 'string' ? value.replace(/^\.\//, '') : value];
+      })
+  );
+}
+
+/** What the model sees instead of a repeated result: where the identical one is. */
+export function duplicateNote(name: string, input: unknown, earlierToolUseId: string): string {
+  return (
+    `${DUPLICATE_PREFIX}${describeToolCall(name, input, 120)} returned exactly what it returned for ` +
+    `tool_use ${earlierToolUseId}, which is still above in this conversation; read it there]`
+  );
+}
+
+/** The tool_use id a duplicate note points at, or undefined when the text is not such a note. */
+export function earlierIdOf(text: string): string | undefined {
+  if (!text.startsWith(DUPLICATE_PREFIX)) return undefined;
+  return / for tool_use (\S+), which is still above/.exec(text)?.[1];
+}
+
+/** Returns a new history with each duplicate replaced by its note; the input is not changed. */
+export function replaceDuplicates(
+  history: readonly MessageParam[],
+  duplicates: readonly DuplicateResult[]
+): MessageParam[] {
+  const next = [...history];
+  for (const duplicate of duplicates) {
+    const message = next[duplicate.messageIndex]!;
+    if (typeof message.content === 'string') continue;
+    const content = [...message.content];
+    const block = content[duplicate.blockIndex] as ToolResultBlockParam;
+    content[duplicate.blockIndex] = {
+      type: 'tool_result',
+      tool_use_id: block.tool_use_id,
+      content: duplicateNote(duplicate.name, duplicate.input, duplicate.earlierToolUseId)
+    };
+    next[duplicate.messageIndex] = { ...message, content } as MessageParam;
+  }
+  return next;
+}
