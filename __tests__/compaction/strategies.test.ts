@@ -297,15 +297,15 @@ describe('settings', () => {
       cacheReadRatio: 0.05
     });
     expect(sonnet.thresholdTokens).toBe(20_000);
-    // Micro keeps 1 and clears in batches of a quarter of the threshold; tail and files get 15% of it.
-    expect(sonnet.micro.keepRecent).toBe(1);
-    expect(sonnet.micro.clearAtLeast).toBe(5_000);
+    // Micro keeps 2 and clears in batches of 3/10 of the threshold; tail and files get 15% of it.
+    expect(sonnet.micro.keepRecent).toBe(2);
+    expect(sonnet.micro.clearAtLeast).toBe(6_000);
     expect(sonnet.keepTailTokens).toBe(3_000);
     expect(sonnet.maxRestoredTokens).toBe(3_000);
     // A window whose own formula is lower keeps it.
     const small = compactionSettings({ contextWindow: 20_000, maxOutputTokens: 16_384 });
     expect(small.thresholdTokens).toBe(10_000);
-    expect(small.micro.clearAtLeast).toBe(2_500);
+    expect(small.micro.clearAtLeast).toBe(3_000);
     // Inputs still win.
     expect(
       compactionSettings({ contextWindow: 200_000, maxOutputTokens: 16_384, microClearAtLeast: 5_000 }).micro
