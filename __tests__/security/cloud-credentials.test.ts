@@ -120,3 +120,24 @@ describe('a credentials file inside the repository stops the run before anything
     expect(stderr).toContain('GOOGLE_APPLICATION_CREDENTIALS (secrets/adc.json) is inside the repository');
   });
 });
+
+describe('bash_env_passthrough cannot hand the action its own credentials', () => {
+  it('drops inputs, the action tokens and the ACTIONS_* runtime and OIDC variables, even when named', () => {
+    const source = {
+      PATH: '/usr/bin',
+      INPUT_VERTEX_ACCESS_TOKEN: 'ya29.secret',
+      INPUT_GITHUB_TOKEN: 'ghs_input',
+      GITHUB_TOKEN: 'ghs_env',
+      ANTHROPIC_API_KEY: 'sk-ant-x',
+      ACTIONS_ID_TOKEN_REQUEST_TOKEN: 'oidc',
+      ACTIONS_RUNTIME_TOKEN: 'runtime',
+      MY_TOOL_HOME: '/opt/tool'
+    };
+    const env = buildToolEnvironment(source, Object.keys(source));
+    expect(
+      Object.keys(env)
+        .filter((name) => name in source)
+        .sort()
+    ).toEqual(['MY_TOOL_HOME', 'PATH']);
+  });
+});

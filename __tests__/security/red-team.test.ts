@@ -245,6 +245,9 @@ async function runWorld(options: {
   const { repo } = options;
   const artifacts = await startFakeArtifacts();
   const secrets = plantSecrets(artifacts.runtimeToken);
+  // A writer who pastes the token into the request itself: the model must still get *** (it got it raw).
+  const comment = options.payload.comment as { body: string } | undefined;
+  if (comment) comment.body = `${comment.body} (the token is ${secrets.githubToken})`;
   const git = await startAuthenticatedGitServer(path.dirname(repo.remote), secrets.githubToken);
   repo.git('remote', 'set-url', 'origin', `${git.url}/${path.basename(repo.remote)}`);
 

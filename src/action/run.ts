@@ -28,6 +28,7 @@ import { outputsAfterFault, reportAfterFault } from './fault-report.js';
 import { publishOutputs, type OutputSink } from './outputs.js';
 import { publishChanges } from './publish-changes.js';
 import { readRunnerEnv, runUrl, type RunnerEnv } from './runner-env.js';
+import { agentConfigFor } from './mcp-on-forks.js';
 import { prepareWorkTarget, type WorkTarget } from './work-target.js';
 import { continueOnPreviousBranch } from '../followup/continue-target.js';
 import { startOnThread, type RunStart } from '../followup/follow-up.js';
@@ -266,8 +267,9 @@ async function runStarted(
   let session: SessionOutcome;
   try {
     session = await runSession({
-      config: config.agent,
-      task: threadContext ? `${task}\n\n${threadContext}` : task,
+      config: agentConfigFor(target, config.agent, (line) => core.warning(line)),
+      // The writer's own words may hold a pasted token: redacted like everything the model is sent.
+      task: redact(threadContext ? `${task}\n\n${threadContext}` : task),
       repoDir: runner.workspace,
       transcriptsDir: path.join(runner.workspace, TRANSCRIPTS),
       runId: `${runner.runId}-${runner.runAttempt}`,

@@ -27,13 +27,26 @@ const SAFE_VARIABLES = [
 ];
 const SAFE_PREFIXES = ['LC_'];
 
+/** The action's own credentials: never the shell's, whatever `bash_env_passthrough` names. */
+const ACTION_CREDENTIALS = ['GITHUB_TOKEN', 'GH_TOKEN', 'ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN'];
+/** Inputs (INPUT_*) carry the tokens as given; ACTIONS_* mint OIDC tokens and reach the artifact service. */
+const REFUSED_PREFIXES = ['INPUT_', 'ACTIONS_'];
+
+/** Whether a passthrough name may reach the agent's shell at all. */
+export function mayPassThrough(name: string): boolean {
+  return (
+    !CLOUD_CREDENTIAL_VARIABLES.includes(name) &&
+    !ACTION_CREDENTIALS.includes(name) &&
+    !REFUSED_PREFIXES.some((prefix) => name.startsWith(prefix))
+  );
+}
+
 export function buildToolEnvironment(
   source: NodeJS.ProcessEnv,
   passthrough: readonly string[] = []
 ): NodeJS.ProcessEnv {
-  // Cloud credentials are the model's (Bedrock, Vertex), never the shell's, whatever passthrough says.
-  const refused = new Set(CLOUD_CREDENTIAL_VARIABLES);
-  const allowed = new Set([...SAFE_VARIABLES, ...passthrough].filter((name) => !refused.has(name)));
+  // Cloud credentials, the action's tokens and its inputs never reach the shell, whatever passthrough says.
+  const allowed = new Set([...SAFE_VARIABLES, ...passthrough].filter(mayPassThrough));
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(source)) {
     if (value === undefined) continue;
