@@ -10,6 +10,7 @@ import {
   clearCandidates,
   clearResults,
   emptyMicroIndex,
+  forgetCleared,
   indexNewResults,
   type MicroSettings
 } from '../../src/compaction/micro.js';
@@ -129,7 +130,42 @@ describe('micro-compaction and repeated results', () => {
     ).toEqual(['t0', 't1']);
   });
 
-  it('lets an edit after the repeat make the refreshed copy stale again', () => {
+  it('clears a note with the copy it points at, in the same batch, so no note points at a placeholder', () => {
+    // Property-test counterexample (seed 2140408966): t0's glob repeated as t2; with keep_recent 2,
+    // t0 (refreshed to t2's age) falls out of the recent window once two more results arrive.
+    const listing = codeText(8735, 'g');
+    const history = session(
+      ['glob', { pattern: '**/*.ts' }, listing],
+      ['read_file', { path: 'src/b.ts' }, codeText(4000, 'b')],
+      ['glob', { pattern: '**/*.ts' }, listing],
+      ['read_file', { path: 'src/c.ts' }, codeText(4000, 'c')],
+      ['read_file', { path: 'src/d.ts' }, codeText(4000, 'd')]
+    );
+    const noted = replaceDuplicates(history, findDuplicateResults(history, 0, 100));
+    expect(earlierIdOf(textOf(noted[6]!))).toBe('t0');
+    const keepTwo = { ...settings, keepRecent: 2 };
+    const index = emptyMicroIndex();
+    indexNewResults(index, noted, keepTwo, estimate);
+    const candidates = clearCandidates(index, keepTwo, noted.length - 1);
+    expect(candidates.map((c) => c.toolUseId)).toEqual(['t0', 't1', 't2']);
+    // The note adds nothing towards the floor: it saves no tokens.
+    expect(candidates.find((c) => c.toolUseId === 't2')!.tokens).toBe(0);
+
+    const cleared = clearResults(noted, candidates);
+    const glob = placeholderFor('glob', { pattern: '**/*.ts' }, listing);
+    expect(textOf(cleared[2]!)).toBe(glob);
+    // The note's placeholder names its own call and the size of the text it stood for.
+    expect(textOf(cleared[6]!)).toBe(glob);
+    expect([2, 4, 6, 8, 10].map((position) => earlierIdOf(textOf(cleared[position]!)))).toEqual(
+      Array(5).fill(undefined)
+    );
+
+    forgetCleared(index, candidates);
+    expect(index.repeatNotes.size).toBe(0);
+    expect(clearCandidates(index, keepTwo, noted.length)).toEqual([]);
+  });
+
+  it('lets an edit after the repeat make the refreshed copy stale again, and its note goes with it', () => {
     const history = session(
       ['read_file', { path: 'src/a.ts' }, file],
       ['read_file', { path: 'src/a.ts' }, file],
@@ -144,6 +180,9 @@ describe('micro-compaction and repeated results', () => {
         c.toolUseId,
         c.superseded
       ])
-    ).toEqual([['t0', true]]);
+    ).toEqual([
+      ['t0', true],
+      ['t1', false]
+    ]);
   });
 });

@@ -1,5 +1,6 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import { withMessageBreakpoints } from '../../src/model/cache-breakpoints.js';
+import { placeholderFor } from '../../src/compaction/placeholder.js';
 import { call, codeText, result, results, user } from '../support/history-builders.js';
 import { MemoryStore, pipeline, STRUCTURED_SUMMARY, SummaryModel } from '../support/compaction-fixtures.js';
 
@@ -304,3 +305,42 @@ describe('micro and spill inside the pipeline', () => {
     expect(cleared.events[1]!.tokens_after).toBeLessThan(cleared.events[1]!.tokens_before);
   });
 });
+
+describe('repeat notes inside the pipeline', () => {
+  it('clears a note in the same micro edit as the copy it points at (property seed 2140408966)', async () => {
+    const { compactor } = pipeline({ microKeepRecent: 2, microClearAtLeast: 3_000, thresholdTokens: 90_000 });
+    const listing = codeText(8_735, 'g');
+    let history: MessageParam[] = [user(TASK)];
+    const turn = async (id: string, name: string, input: Record<string, unknown>, text: string) => {
+      history = [...history, call(id, name, input), results(result(id, text))];
+      const compacted = await compactor.compact(history, before, {
+        turn: history.length,
+        lastUsage: undefined
+      });
+      history = compacted.history;
+      return compacted.events;
+    };
+    await turn('toolu_1', 'glob', { pattern: '**/*' }, listing);
+    await turn('toolu_2', 'read_file', { path: 'src/b.ts' }, codeText(6_000, 'b'));
+    const repeat = await turn('toolu_3', 'glob', { pattern: '**/*' }, listing);
+    expect(repeat.map((event) => event.tool_use_ids)).toEqual([['toolu_3']]);
+    // Below the floor: toolu_2 alone is not worth a batch.
+    expect(await turn('toolu_4', 'read_file', { path: 'src/c.ts' }, codeText(6_000, 'c'))).toEqual([]);
+    const events = await turn('toolu_5', 'read_file', { path: 'src/d.ts' }, codeText(6_000, 'd'));
+
+    expect(events.map((event) => [event.layer, event.tool_use_ids])).toEqual([
+      ['micro', ['toolu_1', 'toolu_2', 'toolu_3']]
+    ]);
+    const glob = placeholderFor('glob', { pattern: '**/*' }, listing);
+    expect(resultText(history, 'toolu_1')).toBe(glob);
+    expect(resultText(history, 'toolu_3')).toBe(glob);
+  });
+});
+
+function resultText(history: readonly MessageParam[], toolUseId: string): unknown {
+  for (const message of history)
+    if (typeof message.content !== 'string')
+      for (const block of message.content)
+        if (block.type === 'tool_result' && block.tool_use_id === toolUseId) return block.content;
+  return undefined;
+}

@@ -26,6 +26,8 @@ export interface ClearableResult {
   ordinal: number;
   /** A later call made this result stale: the file was read again or changed, or the same command ran again. */
   superseded: boolean;
+  /** For a repeat note: the result it points at, whose text gives the note's placeholder its size. */
+  readonly repeats?: ClearableResult;
 }
 
 /**
@@ -38,10 +40,12 @@ export interface MicroIndex {
   pending: ClearableResult[];
   /** The latest result per supersession key (file path, command, search). */
   latestByKey: Map<string, ClearableResult>;
+  /** The repeat notes pointing at each pending result: they are cleared with it, never left dangling. */
+  repeatNotes: Map<string, ClearableResult[]>;
 }
 
 export function emptyMicroIndex(): MicroIndex {
-  return { indexedUpTo: 0, resultCount: 0, pending: [], latestByKey: new Map() };
+  return { indexedUpTo: 0, resultCount: 0, pending: [], latestByKey: new Map(), repeatNotes: new Map() };
 }
 
 /** Adds the tool results of history[index.indexedUpTo..] to the index (updates it in place). */
@@ -56,7 +60,8 @@ export function indexNewResults(
     const text = toolResultText(exchange.result);
     const repeated = earlierIdOf(text);
     if (repeated !== undefined) {
-      refresh(index, repeated, ordinal);
+      const earlier = refresh(index, repeated, ordinal);
+      if (earlier) trackRepeatNote(index, exchange, earlier, ordinal);
       continue;
     }
     markSuperseded(index, exchange);
@@ -84,13 +89,39 @@ export function indexNewResults(
  * A result repeated unchanged (replaced by a note pointing at it) is as fresh as the repeat: it counts
  * as recent again and is no longer stale, since the note's reader relies on it.
  */
-function refresh(index: MicroIndex, toolUseId: string, ordinal: number): void {
+function refresh(index: MicroIndex, toolUseId: string, ordinal: number): ClearableResult | undefined {
   const earlier = index.pending.find((result) => result.toolUseId === toolUseId);
-  if (!earlier) return;
+  if (!earlier) return undefined;
   earlier.ordinal = ordinal;
   earlier.superseded = false;
   const key = supersessionKeyOf(earlier.name, earlier.input);
   if (key) index.latestByKey.set(key, earlier);
+  return earlier;
+}
+
+/**
+ * Remembers a repeat note under the result it points at. Only notes pointing at a pending result
+ * matter: any other earlier result is never cleared, so its notes stay true.
+ */
+function trackRepeatNote(
+  index: MicroIndex,
+  exchange: ToolExchange,
+  earlier: ClearableResult,
+  ordinal: number
+): void {
+  const note: ClearableResult = {
+    toolUseId: exchange.use.id,
+    name: exchange.use.name,
+    input: exchange.use.input,
+    messageIndex: exchange.messageIndex,
+    blockIndex: exchange.blockIndex,
+    // Turning a one-line note into a one-line placeholder saves nothing towards the floor.
+    tokens: 0,
+    ordinal,
+    superseded: false,
+    repeats: earlier
+  };
+  index.repeatNotes.set(earlier.toolUseId, [...(index.repeatNotes.get(earlier.toolUseId) ?? []), note]);
 }
 
 /** A read is stale once the file is read again or changed; a command or search once it is repeated. */
@@ -135,6 +166,8 @@ function normalizePath(value: string): string {
 /**
  * The results to clear now: superseded ones first (they cost least to lose), then every result older
  * than the `keepRecent` most recent. Results of the newest message, not yet seen by the model, stay.
+ * The repeat notes pointing at a cleared result come last, wherever they are: in the same edit they
+ * become placeholders too, so no note points at a placeholder and the cache is not broken twice.
  */
 export function clearCandidates(
   index: MicroIndex,
@@ -147,7 +180,8 @@ export function clearCandidates(
   );
   return [
     ...eligible.filter((result) => result.superseded),
-    ...eligible.filter((result) => !result.superseded)
+    ...eligible.filter((result) => !result.superseded),
+    ...eligible.flatMap((result) => index.repeatNotes.get(result.toolUseId) ?? [])
   ];
 }
 
@@ -191,7 +225,7 @@ export function clearResults(
       const placeholder: ToolResultBlockParam = {
         type: 'tool_result',
         tool_use_id: block.tool_use_id,
-        content: placeholderFor(result.name, result.input, toolResultText(block)),
+        content: placeholderFor(result.name, result.input, originalText(history, result)),
         ...(block.is_error ? { is_error: true } : {})
       };
       content[result.blockIndex] = placeholder;
@@ -201,9 +235,18 @@ export function clearResults(
   return next;
 }
 
-/** Drops cleared results from the index (updates it in place). */
+/** The text a result held: for a repeat note, that of the result it repeats (the note is one line). */
+function originalText(history: readonly MessageParam[], result: ClearableResult): string {
+  const source = result.repeats ?? result;
+  const message = history[source.messageIndex]!;
+  if (typeof message.content === 'string') return '';
+  return toolResultText(message.content[source.blockIndex] as ToolResultBlockParam);
+}
+
+/** Drops cleared results, and the repeat notes pointing at them, from the index (updates it in place). */
 export function forgetCleared(index: MicroIndex, cleared: readonly ClearableResult[]): void {
   const gone = new Set(cleared);
   index.pending = index.pending.filter((result) => !gone.has(result));
   for (const [key, result] of index.latestByKey) if (gone.has(result)) index.latestByKey.delete(key);
+  for (const result of cleared) index.repeatNotes.delete(result.toolUseId);
 }
