@@ -65,6 +65,9 @@ export class Conversation {
   /** Records a compaction's model calls: what they sent beyond the history, and the replies. */
   recordExchanges(exchanges: readonly CompactionExchange[]): void {
     for (const exchange of exchanges) {
+      exchange.history?.forEach((message, index) => {
+        if (!this.recorded.has(message)) this.record(message, index, 'summary_request');
+      });
       exchange.messages.forEach((message, index) => {
         if (!this.recorded.has(message)) this.record(message, index, 'summary_request');
       });

@@ -65,6 +65,12 @@ export function compactionEvent(
 /** A model call a compaction made: what it sent (before cache markers) and what came back. */
 export interface CompactionExchange {
   readonly messages: readonly MessageParam[];
+  /**
+   * The history the request was built from. A layer that ran earlier in the same pass (micro) may
+   * have changed a message that the summary then replaces: it was sent only inside this request, so
+   * the transcript records it from here.
+   */
+  readonly history?: readonly MessageParam[];
   readonly reply: readonly ContentBlockParam[] | undefined;
 }
 

@@ -153,12 +153,13 @@ export class Summarizer {
           ...(signal ? { signal } : {}),
           ...(onRetry ? { onRetry } : {})
         });
-        run.exchanges.push({ messages, reply: reply.content });
+        run.exchanges.push({ messages, history: run.history, reply: reply.content });
         usage = addUsage(usage, reply.usage);
         const accepted = summaryFromReply(reply, replacedTokens, (chars) => state.meter.estimate(chars));
         return { text: accepted.text, usage };
       } catch (failure) {
-        if (run.exchanges.at(-1)?.messages !== messages) run.exchanges.push({ messages, reply: undefined });
+        if (run.exchanges.at(-1)?.messages !== messages)
+          run.exchanges.push({ messages, history: run.history, reply: undefined });
         error = failure instanceof Error ? failure.message : String(failure);
         // The summary request was the first to meet a smaller real window (a gateway, say): learn it.
         const overflow = promptTooLong(failure);
