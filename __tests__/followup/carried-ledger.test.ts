@@ -49,7 +49,7 @@ describe('the ledger a follow-up carries', () => {
       work: { filesChanged: ['src/count.js'], failedCommands: [failure(3, 'npm run lint')] },
       transcriptHead: 'a'.repeat(64)
     });
-    const extracted = extractState({ body: embedState(state, same), login: BOT }, BOT);
+    const extracted = extractState({ body: embedState(state, same), login: BOT, userType: 'Bot' }, BOT);
     if (extracted.kind !== 'found') throw new Error('the state did not read back');
     expect(extracted.state.ledger).toBe(
       [

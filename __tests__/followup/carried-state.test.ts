@@ -30,25 +30,44 @@ describe('state carried to a follow-up run', () => {
     const embedded = embedState(STATE, same);
     expect(embedded).toMatch(/^<!-- compact-agent-state:v1 [A-Za-z0-9+/=]+ -->$/);
     expect(embedded).not.toContain('Fixed countWords');
-    expect(extractState({ body: `Report\n\n${embedded}`, login: BOT }, BOT)).toEqual({
+    expect(extractState({ body: `Report\n\n${embedded}`, login: BOT, userType: 'Bot' }, BOT)).toEqual({
       kind: 'found',
       state: STATE
     });
   });
 
   it("is trusted only in the bot's own comment", () => {
-    const pasted = { body: embedState(STATE, same), login: 'mallory' };
+    const pasted = { body: embedState(STATE, same), login: 'mallory', userType: 'User' as const };
     expect(extractState(pasted, BOT)).toEqual({
       kind: 'refused',
       reason: `the state in a comment by mallory (not ${BOT}) is not trusted`
     });
   });
 
+  it('is not trusted from a user account whose login is bot_name, nor from an unknown account type', () => {
+    const body = embedState(STATE, same);
+    expect(extractState({ body, login: 'my-agent', userType: 'User' }, 'my-agent')).toEqual({
+      kind: 'refused',
+      reason:
+        'the state in a comment by my-agent is not trusted: that login is a User account, not the bot account my-agent'
+    });
+    expect(extractState({ body, login: BOT, userType: 'Unknown' }, BOT).kind).toBe('refused');
+    expect(extractState({ body, login: 'my-agent', userType: 'Bot' }, 'my-agent')).toEqual({
+      kind: 'found',
+      state: STATE
+    });
+  });
+
   it('refuses a state that does not match the schema, and is not there without a marker', () => {
     const forged = Buffer.from(JSON.stringify({ ...STATE, costUsd: -1 })).toString('base64');
-    const result = extractState({ body: `<!-- compact-agent-state:v1 ${forged} -->`, login: BOT }, BOT);
+    const result = extractState(
+      { body: `<!-- compact-agent-state:v1 ${forged} -->`, login: BOT, userType: 'Bot' },
+      BOT
+    );
     expect(result.kind).toBe('refused');
-    expect(extractState({ body: 'A report without state.', login: BOT }, BOT)).toEqual({ kind: 'none' });
+    expect(extractState({ body: 'A report without state.', login: BOT, userType: 'Bot' }, BOT)).toEqual({
+      kind: 'none'
+    });
   });
 
   it('is bounded in size, and redacted on the way into the comment', () => {
@@ -63,7 +82,7 @@ describe('state carried to a follow-up run', () => {
     const embedded = embedState({ ...STATE, summary: `token ${secret}` }, (text) =>
       text.replaceAll(secret, '***')
     );
-    const extracted = extractState({ body: embedded, login: BOT }, BOT);
+    const extracted = extractState({ body: embedded, login: BOT, userType: 'Bot' }, BOT);
     expect(extracted.kind === 'found' && extracted.state.summary).toBe('token ***');
   });
 });

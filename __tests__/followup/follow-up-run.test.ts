@@ -11,6 +11,7 @@ import { startOnThread } from '../../src/followup/follow-up.js';
 import { findPreviousRun, followUpRequest } from '../../src/followup/previous-run.js';
 import { carriedStateOf, embedForReport, type FinishedRun } from '../../src/followup/run-state.js';
 import { MAX_BODY_CHARS, renderReport } from '../../src/github/report.js';
+import type { AccountType, ThreadComment } from '../../src/github/github-api.js';
 import { GitRepository } from '../../src/git/repository.js';
 import { Redactor } from '../../src/security/redactor.js';
 import { MemoryGitHub } from '../support/memory-github.js';
@@ -100,7 +101,10 @@ describe('the state a run leaves in its report', () => {
     });
     expect(state.ledger).toContain('src/negative.js | 1 +');
     const report = reportWith(state);
-    expect(extractState({ body: report, login: BOT }, BOT)).toEqual({ kind: 'found', state });
+    expect(extractState({ body: report, login: BOT, userType: 'Bot' }, BOT)).toEqual({
+      kind: 'found',
+      state
+    });
   });
 
   it('is redacted: a secret in the summary or the request is not in the state', () => {
@@ -109,7 +113,7 @@ describe('the state a run leaves in its report', () => {
     );
     const report = reportWith(state);
     // The state is base64 in the report: only its decoded form can show a leak.
-    const found = extractState({ body: report, login: BOT }, BOT);
+    const found = extractState({ body: report, login: BOT, userType: 'Bot' }, BOT);
     expect(found.kind).toBe('found');
     expect(JSON.stringify(found)).not.toContain(SECRET);
     expect(JSON.stringify(found)).toContain('The token is');
@@ -136,7 +140,7 @@ describe('the state a run leaves in its report', () => {
     expect(embedState(state, redact)).toBe('');
     const report = reportWith(state);
     expect(report.length).toBeLessThanOrEqual(MAX_BODY_CHARS);
-    const found = extractState({ body: report, login: BOT }, BOT);
+    const found = extractState({ body: report, login: BOT, userType: 'Bot' }, BOT);
     if (found.kind !== 'found') throw new Error(`not found: ${JSON.stringify(found)}`);
     expect(found.state.recentUserMessages).toHaveLength(CARRIED_LIMITS.messages);
     expect(found.state.previousRuns).toHaveLength(CARRIED_LIMITS.previousRuns);
@@ -146,11 +150,16 @@ describe('the state a run leaves in its report', () => {
 });
 
 describe('finding the previous run on a thread', () => {
-  const comment = (id: number, login: string, state: CarriedState) => ({
+  const comment = (
+    id: number,
+    login: string,
+    state: CarriedState,
+    userType: AccountType = login === BOT ? 'Bot' : 'User'
+  ): ThreadComment => ({
     id,
     body: `Report ${id}\n\n${embedState(state, redact)}`,
     login,
-    userType: login === BOT ? 'Bot' : 'User',
+    userType,
     createdAt: `2026-11-23T10:0${id}:00Z`
   });
 
@@ -177,6 +186,22 @@ describe('finding the previous run on a thread', () => {
     expect(await findPreviousRun(other, 7, BOT, 'octo/repo')).toEqual({
       kind: 'refused',
       reason: 'the state names the repository evil/fork, not octo/repo'
+    });
+  });
+
+  it('refuses a state by a user account whose login is bot_name, and takes the bot account’s', async () => {
+    const api = new MemoryGitHub();
+    api.threadComments.push(comment(1, 'my-agent', { ...PREVIOUS, summary: 'FORGED' }, 'User'));
+    expect(await findPreviousRun(api, 7, 'my-agent', 'octo/repo')).toEqual({
+      kind: 'refused',
+      reason:
+        'the state in a comment by my-agent is not trusted: that login is a User account, not the bot account my-agent'
+    });
+    api.threadComments.unshift(comment(0, 'my-agent', PREVIOUS, 'Bot'));
+    expect(await findPreviousRun(api, 7, 'my-agent', 'octo/repo')).toEqual({
+      kind: 'found',
+      state: PREVIOUS,
+      commentId: 0
     });
   });
 
@@ -243,7 +268,7 @@ describe("a follow-up on the action's own pull request", () => {
       redact,
       pullRequest: 8
     });
-  const report = (state: CarriedState) => ({
+  const report = (state: CarriedState): ThreadComment => ({
     id: 1,
     body: embedState(state, redact),
     login: BOT,

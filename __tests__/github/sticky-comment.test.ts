@@ -1,16 +1,22 @@
-import type { ThreadComment } from '../../src/github/github-api.js';
+import type { AccountType, ThreadComment } from '../../src/github/github-api.js';
 import { TRACKING_MARKER, TrackingComment } from '../../src/github/tracking-comment.js';
 import { MemoryGitHub } from '../support/memory-github.js';
 
 const BOT = 'github-actions[bot]';
 const STATE = '<!-- compact-agent-state:v1 eyJ2ZXJzaW9uIjoxfQ== -->';
 
-function comment(id: number, login: string, body: string): ThreadComment {
+/** A comment as GitHub lists it: by default a `[bot]` login is a Bot account, any other a User. */
+function comment(
+  id: number,
+  login: string,
+  body: string,
+  userType: AccountType = login.endsWith('[bot]') ? 'Bot' : 'User'
+): ThreadComment {
   return {
     id,
     login,
     body,
-    userType: login.endsWith('[bot]') ? 'Bot' : 'User',
+    userType,
     createdAt: '2026-01-01T00:00:00Z'
   };
 }
@@ -58,6 +64,31 @@ describe('use_sticky_comment: the tracking comment reuses the action’s earlier
     expect(sticky.reused).toBe(false);
     expect(api.edits).toEqual([]);
     expect([...api.comments.keys()]).toEqual([sticky.id]);
+  });
+
+  it('never takes a comment by a user account whose login is bot_name (bot_name: my-agent)', async () => {
+    const api = new MemoryGitHub();
+    api.threadComments.push(comment(211, 'my-agent', `✅ done\n\n${STATE}\n\n${TRACKING_MARKER}`, 'User'));
+    const sticky = tracking(api, 'my-agent');
+    await sticky.start();
+    expect(sticky.reused).toBe(false);
+    expect(api.edits).toEqual([]);
+    expect([...api.comments.keys()]).toEqual([sticky.id]);
+    expect(api.comments.get(sticky.id!)!.body).not.toContain(STATE);
+  });
+
+  it('takes the bot account’s report, passing over a newer one by a non-Bot account of the same login', async () => {
+    const api = new MemoryGitHub();
+    api.threadComments.push(
+      comment(221, 'my-agent', `bot report\n\n${TRACKING_MARKER}`, 'Bot'),
+      comment(222, 'my-agent', `user look-alike\n\n${TRACKING_MARKER}`, 'User'),
+      comment(223, 'my-agent', `unknown look-alike\n\n${TRACKING_MARKER}`, 'Unknown')
+    );
+    const sticky = tracking(api, 'my-agent');
+    await sticky.start();
+    expect(sticky.reused).toBe(true);
+    expect(sticky.id).toBe(221);
+    expect(api.edits.map((edit) => edit.id)).toEqual([221]);
   });
 
   it('is off by default: an earlier report stays, and a new comment is posted', async () => {

@@ -174,7 +174,7 @@ function onPullRequest(
 const modelRequests = (w: World) => w.anthropic.requests.filter((r) => r.path === '/v1/messages');
 
 function stateIn(body: string): CarriedState {
-  const found = extractState({ body, login: BOT }, BOT);
+  const found = extractState({ body, login: BOT, userType: 'Bot' }, BOT);
   if (found.kind !== 'found') throw new Error(`no state in the report: ${JSON.stringify(found)}`);
   return found.state;
 }

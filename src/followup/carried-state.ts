@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { isActionBotComment } from '../github/bot-author.js';
+import type { ThreadComment } from '../github/github-api.js';
 
 /**
  * What a follow-up run carries over from the run before it on the same thread: the task, the final
@@ -8,7 +10,7 @@ import { z } from 'zod';
  *
  * It travels two ways: read from the previous run's transcript artifact (the full record), or,
  * when that has expired, from a size-bounded copy embedded in the action's own report comment,
- * trusted only when that comment's author is the action's bot identity.
+ * trusted only when that comment's author is the action's Bot account (see bot-author.ts).
  */
 export const CARRIED_STATE_VERSION = 1;
 /** Bounds of each field: a report comment must stay far under GitHub's 65,536-character limit. */
@@ -90,22 +92,24 @@ export type ExtractedState =
   | { readonly kind: 'none' }
   | { readonly kind: 'refused'; readonly reason: string };
 
+function untrustedAuthor(comment: Pick<ThreadComment, 'login' | 'userType'>, botLogin: string): string {
+  return comment.login === botLogin
+    ? `the state in a comment by ${comment.login} is not trusted: that login is a ${comment.userType} account, not the bot account ${botLogin}`
+    : `the state in a comment by ${comment.login} (not ${botLogin}) is not trusted`;
+}
+
 /**
  * The state embedded in a report comment. Refused when the comment is not the bot's own (anyone can
  * paste a marker into a comment), when it is too large, or when it does not match the schema.
  */
 export function extractState(
-  comment: { readonly body: string; readonly login: string },
+  comment: Pick<ThreadComment, 'body' | 'login' | 'userType'>,
   botLogin: string
 ): ExtractedState {
   const match = new RegExp(`<!-- ${MARKER}:v(\\d+) ([A-Za-z0-9+/=]+) -->`).exec(comment.body);
   if (!match) return { kind: 'none' };
-  if (comment.login !== botLogin) {
-    return {
-      kind: 'refused',
-      reason: `the state in a comment by ${comment.login} (not ${botLogin}) is not trusted`
-    };
-  }
+  if (!isActionBotComment(comment, botLogin))
+    return { kind: 'refused', reason: untrustedAuthor(comment, botLogin) };
   if (Number(match[1]) !== CARRIED_STATE_VERSION) {
     return {
       kind: 'refused',

@@ -8,7 +8,7 @@ export type PreviousRun =
   | { readonly kind: 'refused'; readonly reason: string };
 
 /**
- * The latest run of this action on the thread: the newest comment by the bot whose embedded state
+ * The latest run of this action on the thread: the newest comment by the bot account whose state
  * reads. A state in anyone else's comment is refused (anyone can paste a marker), as is a state of
  * another repository; with nothing trusted found, the newest refusal says why the run starts fresh.
  */

@@ -1,10 +1,14 @@
 import type { RepositoryRef } from './event.js';
 
+/** The kind of account behind a login, as GitHub's REST API reports it (`Unknown`: absent or new). */
+export type AccountType = 'Bot' | 'User' | 'Organization' | 'Mannequin' | 'Unknown';
+
 export interface ThreadComment {
   readonly id: number;
   readonly body: string;
   readonly login: string;
-  readonly userType: string;
+  /** Only a `Bot` comment can be the action's own (see bot-author.ts). */
+  readonly userType: AccountType;
   readonly createdAt: string;
 }
 

@@ -2,6 +2,7 @@ import * as core from '@actions/core';
 import { getOctokit } from '@actions/github';
 import type { RepositoryRef } from './event.js';
 import {
+  type AccountType,
   ArtifactExpiredError,
   ArtifactTooLargeError,
   type ChangedFile,
@@ -116,7 +117,7 @@ export class OctokitGitHubApi implements GitHubApi, WorkflowArtifacts {
       id: comment.id,
       body: comment.body ?? '',
       login: comment.user?.login ?? 'ghost',
-      userType: comment.user?.type ?? 'User',
+      userType: accountType(comment.user?.type),
       createdAt: comment.created_at
     }));
   }
@@ -235,4 +236,11 @@ export class OctokitGitHubApi implements GitHubApi, WorkflowArtifacts {
     }
     return Buffer.concat(chunks);
   }
+}
+
+const KNOWN_ACCOUNT_TYPES = ['Bot', 'User', 'Organization', 'Mannequin'] as const;
+
+/** GitHub's `user.type`, checked as it enters: anything missing or unexpected is `Unknown` (never a bot). */
+function accountType(type: string | undefined): AccountType {
+  return KNOWN_ACCOUNT_TYPES.find((known) => known === type) ?? 'Unknown';
 }

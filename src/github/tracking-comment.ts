@@ -1,4 +1,5 @@
 import type { GitHubApi, ThreadComment } from './github-api.js';
+import { isActionBotComment } from './bot-author.js';
 import { codeSpan } from './neutralize.js';
 
 export interface TrackedProgress {
@@ -17,7 +18,7 @@ export interface TrackingOptions {
   readonly warn: (message: string) => void;
   /**
    * `use_sticky_comment`: the login of the action's bot (`bot_name`). The newest earlier tracking
-   * comment on the thread by that login is edited instead of posting a new one.
+   * comment on the thread by the Bot account of that login is edited instead of posting a new one.
    */
   readonly reuseCommentBy?: string | undefined;
 }
@@ -181,9 +182,9 @@ export class TrackingComment {
   }
 }
 
-/** A comment this action's tracking comment wrote: by the bot, and ending with the marker. */
+/** A comment this action's tracking comment wrote: by the bot account, and ending with the marker. */
 function isTrackingComment(comment: ThreadComment, botLogin: string): boolean {
-  return comment.login === botLogin && comment.body.trimEnd().endsWith(TRACKING_MARKER);
+  return isActionBotComment(comment, botLogin) && comment.body.trimEnd().endsWith(TRACKING_MARKER);
 }
 
 /** The HTML comments of a body (report text is neutralized, so only the action writes raw ones). */
