@@ -67,7 +67,7 @@ export function autoCompactThreshold(contextWindow: number, maxOutputTokens: num
  * about r·C per turn in cache reads (r = cache-read price / input price), and a compaction costs a
  * summary plus re-reads of what it dropped, so the best threshold grows like 1/sqrt(r). Measured on
  * Sonnet 5.5 (r = 0.05): 20k, with micro keeping 2 results and a floor of 6k, keeps 90% cache reads
- * with no lost need (0.55x the reference at 300 turns; keeping 1 result, 0.49x); the rule gives
+ * with no lost need (0.54x the reference at 300 turns, 0.50x at 1,000; keeping 1 result, 0.49x); the rule gives
  * 15k at r = 0.1 and 30k at 0.025 (Fable 5.1), and at least 6 times the model's cache minimum (25k
  * on Haiku 4.5 and Opus 4.5/4.6). Capped by the window's own room for a summary.
  */
