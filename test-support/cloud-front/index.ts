@@ -7,6 +7,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { FakeAnthropic } from '../fake-anthropic/index.js';
+import { flattenHeaders } from '../loopback.js';
 
 /** One request as the cloud fake saw it, and why it was refused (undefined: forwarded). */
 export interface CloudRequest {
@@ -27,6 +28,36 @@ export async function readRawBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
+}
+
+/** A request as both fakes take it in: raw bytes (what SigV4 signs), path, query, headers, JSON body, recorded. */
+export interface ReceivedCloudRequest {
+  readonly raw: Buffer;
+  readonly rawQuery: string;
+  readonly record: CloudRequest;
+}
+
+/** Reads a request whole and appends its record to `requests` (a body that is not JSON is undefined). */
+export async function receiveCloudRequest(
+  req: IncomingMessage,
+  requests: CloudRequest[]
+): Promise<ReceivedCloudRequest> {
+  const raw = await readRawBody(req);
+  const [rawPath = '', rawQuery = ''] = (req.url ?? '/').split('?');
+  let body: unknown;
+  try {
+    body = JSON.parse(raw.toString('utf8'));
+  } catch {
+    body = undefined;
+  }
+  const record: CloudRequest = {
+    method: req.method ?? '',
+    rawPath,
+    headers: flattenHeaders(req.headers),
+    body
+  };
+  requests.push(record);
+  return { raw, rawQuery, record };
 }
 
 export function isJsonObject(value: unknown): value is Record<string, unknown> {

@@ -15,11 +15,11 @@ import type { FakeAnthropic } from '../fake-anthropic/index.js';
 import {
   forwardToAnthropic,
   isJsonObject,
-  readRawBody,
+  receiveCloudRequest,
   sseEvents,
   type CloudRequest
 } from '../cloud-front/index.js';
-import { closeLoopback, flattenHeaders, listenOnLoopback } from '../loopback.js';
+import { closeLoopback, listenOnLoopback } from '../loopback.js';
 import { chunkEvent, exceptionEvent } from './event-stream.js';
 import { sigV4Problem, type AwsTestCredentials } from './sigv4.js';
 
@@ -66,17 +66,8 @@ async function handle(
   options: FakeBedrockOptions,
   requests: CloudRequest[]
 ): Promise<void> {
-  const raw = await readRawBody(req);
-  const [rawPath = '', rawQuery = ''] = (req.url ?? '/').split('?');
-  const headers = flattenHeaders(req.headers);
-  let body: unknown;
-  try {
-    body = JSON.parse(raw.toString('utf8'));
-  } catch {
-    body = undefined;
-  }
-  const record: CloudRequest = { method: req.method ?? '', rawPath, headers, body };
-  requests.push(record);
+  const { raw, rawQuery, record } = await receiveCloudRequest(req, requests);
+  const { rawPath, headers, body } = record;
   const refuse = (status: number, type: string, message: string) => {
     record.rejected = `${type}: ${message}`;
     awsError(res, status, type, message);

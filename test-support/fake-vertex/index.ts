@@ -10,8 +10,13 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { FakeAnthropic } from '../fake-anthropic/index.js';
-import { forwardToAnthropic, isJsonObject, readRawBody, type CloudRequest } from '../cloud-front/index.js';
-import { closeLoopback, flattenHeaders, listenOnLoopback } from '../loopback.js';
+import {
+  forwardToAnthropic,
+  isJsonObject,
+  receiveCloudRequest,
+  type CloudRequest
+} from '../cloud-front/index.js';
+import { closeLoopback, listenOnLoopback } from '../loopback.js';
 
 export const VERTEX_ANTHROPIC_VERSION = 'vertex-2023-10-16';
 
@@ -53,17 +58,8 @@ async function handle(
   options: FakeVertexOptions,
   requests: CloudRequest[]
 ): Promise<void> {
-  const raw = await readRawBody(req);
-  const rawPath = (req.url ?? '/').split('?')[0] ?? '';
-  const headers = flattenHeaders(req.headers);
-  let body: unknown;
-  try {
-    body = JSON.parse(raw.toString('utf8'));
-  } catch {
-    body = undefined;
-  }
-  const record: CloudRequest = { method: req.method ?? '', rawPath, headers, body };
-  requests.push(record);
+  const { record } = await receiveCloudRequest(req, requests);
+  const { rawPath, headers, body } = record;
   const refuse = (status: number, code: string, message: string) => {
     record.rejected = `${code}: ${message}`;
     googleError(res, status, code, message);
