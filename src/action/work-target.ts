@@ -80,9 +80,9 @@ export async function prepareWorkTarget(
  */
 async function checkOutBaseBranch(base: string, git: GitRepository, options: TargetOptions): Promise<void> {
   const ref = `refs/heads/${base}`;
-  let listed: string;
+  let exists: boolean;
   try {
-    listed = await git.run(['ls-remote', '--heads', 'origin', ref]);
+    exists = await git.remoteHasBranch(base);
   } catch (error) {
     throw new BaseBranchError(
       `The input base_branch is "${base}", but origin could not be asked whether it has that branch ` +
@@ -90,8 +90,6 @@ async function checkOutBaseBranch(base: string, git: GitRepository, options: Tar
         'Check that the workflow checks out the repository (actions/checkout) before this action.'
     );
   }
-  // ls-remote matches patterns by their tail: only the exact ref counts.
-  const exists = listed.split('\n').some((line) => line.split('\t')[1] === ref);
   if (!exists) {
     throw new BaseBranchError(
       `The input base_branch is "${base}", but origin has no branch of that name, so the run stopped ` +

@@ -47,10 +47,10 @@ function reachProblem(error: NodeJS.ErrnoException): string {
 }
 
 /**
- * The whole file, if it is a regular file of at most MAX_FILE_BYTES. Opened without blocking, so a
+ * The whole file, if it is a regular file of at most `maxBytes` (also what `--resume` reads). Opened without blocking, so a
  * FIFO with no writer cannot hang the reader, and checked on the open descriptor.
  */
-async function readBounded(file: string): Promise<Buffer> {
+export async function readBounded(file: string, maxBytes = MAX_FILE_BYTES): Promise<Buffer> {
   const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK).catch(
     (error: NodeJS.ErrnoException) => {
       throw new TranscriptNotFoundError(`${file} ${reachProblem(error)}.`);
@@ -63,10 +63,10 @@ async function readBounded(file: string): Promise<Buffer> {
         `${file} is not a regular file (a device, a pipe or a socket). Give a transcript.jsonl, a run folder or the artifact zip.`
       );
     }
-    if (info.size > MAX_FILE_BYTES) {
+    if (info.size > maxBytes) {
       throw new TranscriptNotFoundError(
-        `${file} is ${Math.round(info.size / 2 ** 20)} MiB; a transcript or artifact is read only up to ` +
-          `${MAX_FILE_BYTES / 2 ** 20} MiB. Unzip it and give the run folder instead.`
+        `${file} is ${Math.round(info.size / 2 ** 20)} MiB; it is read only up to ` +
+          `${Math.round(maxBytes / 2 ** 20)} MiB. Unzip it and give the run folder instead.`
       );
     }
     // Never more than the size checked above, even if the file grows while it is read.

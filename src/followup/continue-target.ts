@@ -1,6 +1,7 @@
 import type { GitHubApi } from '../github/github-api.js';
 import type { GitRepository } from '../git/repository.js';
 import type { WorkTarget } from '../action/work-target.js';
+import { branchNameProblem } from '../config/branch-name.js';
 import type { CarriedState } from './carried-state.js';
 
 export interface ContinuedTarget {
@@ -8,9 +9,6 @@ export interface ContinuedTarget {
   /** What the report says about where this run's work went, and why. */
   readonly note: string;
 }
-
-/** A branch name as this action makes them: nothing git could read as an option or a range. */
-const SAFE_BRANCH = /^(?!-)(?!.*\.\.)[A-Za-z0-9._/-]{1,250}$/;
 
 /**
  * Where a follow-up on an issue works: the previous run's branch, fetched from origin with whatever
@@ -30,7 +28,7 @@ export async function continueOnPreviousBranch(
   });
   const branch = previous.branch;
   if (branch === null) return startFresh('The previous run pushed no branch');
-  if (!SAFE_BRANCH.test(branch) || branch === fresh.base)
+  if (branchNameProblem(branch) !== undefined || branch === fresh.base)
     return startFresh(`The previous run's branch name \`${branch.slice(0, 60)}\` cannot be continued`);
   let pullNumber: number | undefined;
   if (previous.pullRequest !== null) {
@@ -42,12 +40,9 @@ export async function continueOnPreviousBranch(
       return startFresh(`The pull request #${pull.number} no longer comes from \`${branch}\``);
     pullNumber = pull.number;
   }
-  const ref = `refs/heads/${branch}`;
-  const listed = await git.run(['ls-remote', '--heads', 'origin', ref]);
-  // ls-remote matches patterns by their tail (refs/heads/x/refs/heads/<branch> would do): only the exact ref counts.
-  const exists = listed.split('\n').some((line) => line.split('\t')[1] === ref);
-  if (!exists) return startFresh(`The branch \`${branch}\` was deleted`);
-  await git.checkoutFromOrigin(branch, branch);
+  if (!(await git.remoteHasBranch(branch))) return startFresh(`The branch \`${branch}\` was deleted`);
+  // The full ref: a bare name could fetch a tag of the same name.
+  await git.checkoutFromOrigin(`refs/heads/${branch}`, branch);
   return {
     target: {
       kind: 'continued-branch',

@@ -1,5 +1,6 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { readBounded } from '../audit/load-transcript.js';
 import { unzip } from '../audit/zip-reader.js';
 import { boundedState, carriedStateSchema, type CarriedState } from './carried-state.js';
 
@@ -25,9 +26,7 @@ export async function loadCarriedState(target: string): Promise<{ state: Carried
     throw new StateNotFoundError(`${target} does not exist.`);
   });
   if (info.isDirectory()) return fromFolder(target);
-  if (info.size > 512 * 1024 * 1024)
-    throw new StateNotFoundError(`${target} is too large to be a run's artifact.`);
-  const bytes = await readFile(target);
+  const bytes = await readBounded(target).catch(asStateError);
   if (!bytes.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04])))
     return { state: parse(bytes, target), source: target };
   let entries: Map<string, Buffer>;
@@ -69,9 +68,12 @@ async function fromFolder(folder: string): Promise<{ state: CarriedState; source
 async function readSmall(file: string): Promise<Buffer | undefined> {
   const info = await stat(file).catch(() => undefined);
   if (!info?.isFile()) return undefined;
-  if (info.size > MAX_STATE_BYTES)
-    throw new StateNotFoundError(`${file} is too large to be a carried state.`);
-  return readFile(file);
+  return readBounded(file, MAX_STATE_BYTES).catch(asStateError);
+}
+
+/** The reader refuses FIFOs, devices and oversized files; its message is the state's too. */
+function asStateError(error: unknown): never {
+  throw new StateNotFoundError(error instanceof Error ? error.message : String(error));
 }
 
 function parse(bytes: Buffer, source: string): CarriedState {

@@ -171,6 +171,13 @@ export class GitRepository {
   }
 
   /** Fetches a branch or pull ref from origin and checks it out (the PR's head, for PR comments). */
+  /** Whether origin has exactly this branch (ls-remote matches patterns by their tail: x/refs/heads/<name> would do). */
+  async remoteHasBranch(branch: string): Promise<boolean> {
+    const ref = `refs/heads/${branch}`;
+    const listed = await this.run(['ls-remote', '--heads', 'origin', ref]);
+    return listed.split('\n').some((line) => line.split('\t')[1] === ref);
+  }
+
   async checkoutFromOrigin(ref: string, localBranch: string | undefined): Promise<void> {
     await this.run(['fetch', '--no-tags', 'origin', ref]);
     await this.run(

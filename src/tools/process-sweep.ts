@@ -14,7 +14,9 @@ const MAX_UNSETTLED_RESCANS = 5;
  * Returns the processes a last scan still saw (empty when the sweep succeeded).
  */
 export async function killCommandProcesses(identity: CommandIdentity): Promise<number[]> {
-  signal(-identity.sessionId);
+  // A process found by its marker alone (no session of its own, sessionId <= 0) has no group to kill:
+  // kill(-(-1)) would signal pid 1, kill(-0) our own group.
+  if (identity.sessionId > 0) signal(-identity.sessionId);
   let unsettledRescans = 0;
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const scan = scanCommandProcesses(identity);
