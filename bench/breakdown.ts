@@ -14,7 +14,7 @@ import { TokenCounter } from '../test-support/fake-anthropic/index.js';
 import { costOf, costFloor, figuresOf, refetchCost } from './figures.js';
 import { runStrategy, type RequestRecord } from './run-strategy.js';
 import { STRATEGIES, type Strategy } from './strategies/index.js';
-import { readSeed, stageSeed, WorkloadPlan } from './workload.js';
+import { readSeed, stageSeed, WORKLOAD_RANDOM_SEED, WorkloadPlan } from './workload.js';
 
 const turns = Number(process.argv[2] ?? '300');
 const name = process.argv[3] ?? 'default';
@@ -22,7 +22,8 @@ const overrides = JSON.parse(process.argv[4] ?? '{}') as Partial<CompactionOptio
 const seedDir = stageSeed();
 process.on('exit', () => rmSync(seedDir, { recursive: true, force: true }));
 const seed = readSeed(seedDir);
-const plan = new WorkloadPlan(seed);
+/** `WORKLOAD_SEED=7` replays another plan of the same mix, to tell a robust setting from a lucky one. */
+const plan = new WorkloadPlan(seed, Number(process.env.WORKLOAD_SEED ?? WORKLOAD_RANDOM_SEED));
 /** `BREAKDOWN_MODEL=claude-haiku-4-5` runs another model of the catalogue (its prices and window). */
 const model = process.env.BREAKDOWN_MODEL ?? 'claude-sonnet-5-5';
 const prices = resolveModelSpec(model).prices;

@@ -111,9 +111,12 @@ function withDecision(turn: PlannedTurn, t: number, file: string): PlannedTurn {
  * is edited after reading its head, then checked; every ~40 turns a scratch file is written broken, a
  * command fails on it, and it is fixed. Tool results are ~85% of the tokens, as measured elsewhere.
  */
+/** The plan every published figure uses. */
+export const WORKLOAD_RANDOM_SEED = 20261122;
+
 export class WorkloadPlan {
   private readonly turns: PlannedTurn[] = [];
-  private readonly next = mulberry32(20261122);
+  private readonly next: () => number;
   private readonly files: readonly SeedFile[];
   private readonly js: readonly SeedFile[];
   private workingSet: SeedFile[] = [];
@@ -121,7 +124,9 @@ export class WorkloadPlan {
   /** Follow-up turns already decided (the edit after its read, the check after the edit). */
   private readonly queue: PlannedTurn[] = [];
 
-  constructor(seed: readonly SeedFile[]) {
+  /** `randomSeed` picks another plan of the same mix (the bench's robustness runs); the default is the published one. */
+  constructor(seed: readonly SeedFile[], randomSeed = WORKLOAD_RANDOM_SEED) {
+    this.next = mulberry32(randomSeed);
     this.files = seed.filter((file) => /\.(?:js|ts)$/.test(file.path) && file.text.length > 200);
     this.js = this.files.filter((file) => file.path.endsWith('.js') && file.text.length < 40_000);
     if (this.files.length < 20 || this.js.length < 5) throw new Error('the seed has too few source files');

@@ -6,6 +6,8 @@ import {
   emptyMicroIndex,
   forgetCleared,
   indexNewResults,
+  keptTokensAfterClearPoint,
+  WAIT_FOR_CHEAP_CLEAR_UP_TO_FLOORS,
   type MicroSettings
 } from '../../src/compaction/micro.js';
 import { placeholderFor } from '../../src/compaction/placeholder.js';
@@ -117,6 +119,56 @@ describe('hysteresis', () => {
       clear: true,
       reason: expect.stringContaining('floor of 1000 tokens reached')
     });
+  });
+
+  it('past the floor, waits while a kept result would be written again, up to twice the floor', () => {
+    expect(decideMicroClear(candidates([600, 500]), settings, 1000, 300_000, 900)).toEqual({ clear: false });
+    expect(decideMicroClear(candidates([600, 500, 800]), settings, 1000, 300_000, 900)).toEqual({
+      clear: false
+    });
+    expect(WAIT_FOR_CHEAP_CLEAR_UP_TO_FLOORS).toBe(2);
+    expect(decideMicroClear(candidates([600, 500, 900]), settings, 1000, 300_000, 900)).toEqual({
+      clear: true,
+      reason: expect.stringContaining('2000 tokens reached (twice the floor) while ~900 kept tokens follow')
+    });
+    // Nothing kept after the clear point: the floor is enough.
+    expect(decideMicroClear(candidates([600, 500]), settings, 1000, 300_000, 0)).toEqual({
+      clear: true,
+      reason: expect.stringContaining('floor of 1000 tokens reached')
+    });
+    // A cold cache is written whole anyway: no reason to wait.
+    expect(decideMicroClear(candidates([600, 500]), settings, 301_000, 300_000, 900)).toEqual({
+      clear: true,
+      reason: expect.stringContaining('cache cold')
+    });
+  });
+
+  it('counts as written again only the kept results after the clear point that the model has seen', () => {
+    const big = codeText(2000);
+    // t0, t1 old; t2 read on the previous turn (kept); t3 just arrived (kept, new on this request anyway).
+    const bigLast = session(
+      ['read_file', { path: 'a.ts' }, big],
+      ['read_file', { path: 'b.ts' }, big],
+      ['read_file', { path: 'c.ts' }, big],
+      ['read_file', { path: 'd.ts' }, big]
+    );
+    const newest = bigLast.length - 1;
+    const index = indexOf(bigLast);
+    const chosen = clearCandidates(index, settings, newest);
+    expect(chosen.map((c) => c.toolUseId)).toEqual(['t0', 't1']);
+    expect(keptTokensAfterClearPoint(index, chosen, newest)).toBe(estimate(big.length));
+    // When the previous turn printed a few lines (below the size worth a placeholder), a clear is cheap.
+    const smallLast = session(
+      ['read_file', { path: 'a.ts' }, big],
+      ['read_file', { path: 'b.ts' }, big],
+      ['bash', { command: 'git status --short' }, ' M a.ts'],
+      ['read_file', { path: 'd.ts' }, big]
+    );
+    const smallIndex = indexOf(smallLast);
+    const smallChosen = clearCandidates(smallIndex, settings, smallLast.length - 1);
+    expect(smallChosen.map((c) => c.toolUseId)).toEqual(['t0', 't1']);
+    expect(keptTokensAfterClearPoint(smallIndex, smallChosen, smallLast.length - 1)).toBe(0);
+    expect(keptTokensAfterClearPoint(smallIndex, [], smallLast.length - 1)).toBe(0);
   });
 
   it('clears eagerly when the cache has gone cold', () => {

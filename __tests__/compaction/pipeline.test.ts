@@ -293,7 +293,8 @@ describe('micro and spill inside the pipeline', () => {
     const quiet = await compactor.compact(history, before, { turn: 2, lastUsage: undefined });
     expect(quiet.events).toEqual([]);
     history.push(call('t2', 'read_file', { path: 'a' }), results(result('t2', codeText(6_000))));
-    history.push(call('t3', 'read_file', { path: 'b' }), results(result('t3', codeText(6_000))));
+    // The previous turn printed a few lines, so no kept result lies after the clear point: a cheap moment.
+    history.push(call('t3', 'bash', { command: 'git status --short' }), results(result('t3', ' M a')));
     history.push(call('big', 'bash', { command: 'cat dump.json' }), results(result('big', codeText(80_000))));
     const cleared = await compactor.compact(history, before, { turn: 5, lastUsage: undefined });
     expect(cleared.events.map((event) => [event.layer, event.results_cleared])).toEqual([

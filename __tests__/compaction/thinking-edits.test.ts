@@ -41,8 +41,9 @@ describe('thinking blocks and compaction edits (Sonnet 5.5)', () => {
       microClearAtLeast: 6_000,
       thresholdTokens: 900_000
     });
-    const history = thinkingSession(6, 6_000);
-    const out = await compactor.compact(history, before, { turn: 6, lastUsage: undefined });
+    // Every result is big, so the batch waits past the floor for a cheap moment, up to twice the floor.
+    const history = thinkingSession(8, 6_000);
+    const out = await compactor.compact(history, before, { turn: 8, lastUsage: undefined });
     expect(out.events.map((event) => event.layer)).toEqual(['micro']);
     const edit = firstChange(history, out.history);
     expect(out.editedFrom).toBe(edit);
@@ -50,7 +51,7 @@ describe('thinking blocks and compaction edits (Sonnet 5.5)', () => {
     expect(countThinkingBlocks(out.history.slice(edit))).toBe(0);
     expect(out.thinkingBlocksDropped).toBe(countThinkingBlocks(history.slice(edit)));
     // Every tool_use still has its result right after it.
-    expect(out.history.filter((m) => m.role === 'assistant')).toHaveLength(6);
+    expect(out.history.filter((m) => m.role === 'assistant')).toHaveLength(8);
   });
 
   it('auto: the summary request replays the thinking as it was, the rebuilt history has none after the edit', async () => {

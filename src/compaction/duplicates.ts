@@ -1,6 +1,7 @@
 import type { MessageParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import { describeToolCall } from '../tools/describe-call.js';
-import { toolExchangesFrom, toolResultText } from './history.js';
+import { WINDOW_MARKER_PATTERN } from '../tools/read-file.js';
+import { toolExchangesFrom, toolResultText, type ToolExchange } from './history.js';
 import { CLEARED_PREFIX } from './placeholder.js';
 
 /** Marks a result that repeats an earlier one still in the context; such results are never cleared. */
@@ -16,13 +17,19 @@ export interface DuplicateResult {
   /** The earlier result it repeats, which stays in the context. */
   readonly earlierToolUseId: string;
   readonly chars: number;
+  /** `repeat`: the same call printed the same; `lines`: a read whose numbered lines the earlier read shows. */
+  readonly kind: 'repeat' | 'lines';
 }
 
 /**
- * The results in history[from..] that repeat, byte for byte, the result of the same call (same tool,
- * same input) that is still in the context whole: a file read again unchanged, a search or a command
- * that printed the same. Results shorter than `minChars` are left alone (a pointer would not be
- * shorter). Only the repeated copy goes: the earlier one stays where the cached prefix holds it.
+ * The results in history[from..] that repeat what the context still shows whole:
+ * - the result of the same call (same tool, same input), byte for byte: a file read again unchanged,
+ *   a search or a command that printed the same;
+ * - a read of a file whose numbered lines, all of them, an earlier read of the same file still shows
+ *   (a window of a file read whole, unchanged; same numbers, same text, so the pointer is true
+ *   whatever happened to other lines). An edit or write of the file ends its reads' use as a source.
+ * Results shorter than `minChars` are left alone (a pointer would not be shorter). Only the repeated
+ * copy goes: the earlier one stays where the cached prefix holds it.
  */
 export function findDuplicateResults(
   history: readonly MessageParam[],
@@ -36,38 +43,73 @@ export function findDuplicateResults(
   );
   if (fresh.length === 0) return [];
   const tools = new Set(fresh.map((exchange) => exchange.use.name));
+  const readsToo = tools.has('read_file');
   const latest = new Map<string, { toolUseId: string; text: string }>();
+  const liveReads = new Map<string, Array<{ toolUseId: string; lines: string }>>();
   const duplicates: DuplicateResult[] = [];
   for (const exchange of toolExchangesFrom(history, 0)) {
+    const path = readsToo ? filePathOf(exchange.use.input) : undefined;
+    if (path !== undefined && (exchange.use.name === 'edit_file' || exchange.use.name === 'write_file')) {
+      liveReads.delete(path);
+      continue;
+    }
     if (!tools.has(exchange.use.name)) continue;
     const key = `${exchange.use.name}:${canonicalInput(exchange.use.input)}`;
     const text = toolResultText(exchange.result);
     const live = !text.startsWith(CLEARED_PREFIX) && !text.startsWith(DUPLICATE_PREFIX);
+    const candidate =
+      exchange.messageIndex >= from && live && !exchange.result.is_error && text.length >= minChars;
     const earlier = latest.get(key);
-    const repeats =
-      exchange.messageIndex >= from &&
-      live &&
-      !exchange.result.is_error &&
-      text.length >= minChars &&
-      earlier !== undefined &&
-      earlier.text === text;
-    if (repeats) {
-      duplicates.push({
-        messageIndex: exchange.messageIndex,
-        blockIndex: exchange.blockIndex,
-        toolUseId: exchange.use.id,
-        name: exchange.use.name,
-        input: exchange.use.input,
-        earlierToolUseId: earlier.toolUseId,
-        chars: text.length
-      });
+    const lines = exchange.use.name === 'read_file' && path !== undefined ? numberedLines(text) : undefined;
+    const container =
+      candidate && lines !== undefined && earlier?.text !== text
+        ? liveReads.get(path!)?.find((read) => read.lines.includes(lines))
+        : undefined;
+    if (candidate && earlier !== undefined && earlier.text === text) {
+      duplicates.push(duplicateOf(exchange, earlier.toolUseId, text.length, 'repeat'));
+    } else if (container) {
+      duplicates.push(duplicateOf(exchange, container.toolUseId, text.length, 'lines'));
     } else if (live) {
       latest.set(key, { toolUseId: exchange.use.id, text });
+      if (lines !== undefined && !exchange.result.is_error)
+        liveReads.set(path!, [...(liveReads.get(path!) ?? []), { toolUseId: exchange.use.id, lines }]);
     } else if (text.startsWith(CLEARED_PREFIX)) {
       latest.delete(key);
     }
   }
   return duplicates;
+}
+
+function duplicateOf(
+  exchange: ToolExchange,
+  earlierToolUseId: string,
+  chars: number,
+  kind: DuplicateResult['kind']
+): DuplicateResult {
+  return {
+    messageIndex: exchange.messageIndex,
+    blockIndex: exchange.blockIndex,
+    toolUseId: exchange.use.id,
+    name: exchange.use.name,
+    input: exchange.use.input,
+    earlierToolUseId,
+    chars,
+    kind
+  };
+}
+
+/**
+ * A read's numbered lines wrapped in newlines, so that `includes` matches whole lines only; the
+ * window marker is dropped. Undefined for a text that is not numbered lines (an empty file's note).
+ */
+function numberedLines(text: string): string | undefined {
+  const body = text.replace(WINDOW_MARKER_PATTERN, '');
+  return /^ *\d+\t/.test(body) ? `\n${body}\n` : undefined;
+}
+
+function filePathOf(input: unknown): string | undefined {
+  const path = (input as Record<string, unknown> | null)?.path;
+  return typeof path === 'string' ? path.replace(/^\.\//, '').replace(/\/+/g, '/') : undefined;
 }
 
 /** The same input whatever the order of its keys, and with `./` paths as plain ones. */
@@ -85,9 +127,18 @@ function canonicalInput(input: unknown): string {
 }
 
 /** What the model sees instead of a repeated result: where the identical one is. */
-export function duplicateNote(name: string, input: unknown, earlierToolUseId: string): string {
+export function duplicateNote(
+  name: string,
+  input: unknown,
+  earlierToolUseId: string,
+  kind: DuplicateResult['kind'] = 'repeat'
+): string {
+  const what =
+    kind === 'repeat'
+      ? `returned exactly what it returned`
+      : `returned only lines shown, unchanged and with the same numbers, in the result`;
   return (
-    `${DUPLICATE_PREFIX}${describeToolCall(name, input, 120)} returned exactly what it returned for ` +
+    `${DUPLICATE_PREFIX}${describeToolCall(name, input, 120)} ${what} for ` +
     `tool_use ${earlierToolUseId}, which is still above in this conversation; read it there]`
   );
 }
@@ -112,7 +163,7 @@ export function replaceDuplicates(
     content[duplicate.blockIndex] = {
       type: 'tool_result',
       tool_use_id: block.tool_use_id,
-      content: duplicateNote(duplicate.name, duplicate.input, duplicate.earlierToolUseId)
+      content: duplicateNote(duplicate.name, duplicate.input, duplicate.earlierToolUseId, duplicate.kind)
     };
     next[duplicate.messageIndex] = { ...message, content } as MessageParam;
   }

@@ -187,12 +187,53 @@ export function clearCandidates(
 
 export type MicroDecision = { readonly clear: false } | { readonly clear: true; readonly reason: string };
 
-/** Hysteresis: clear when the floor is reached, or at once when the prompt cache has gone cold anyway. */
+/**
+ * How far past the floor a batch may wait for a cheap moment (see `decideMicroClear`): twice the
+ * floor. Waiting a turn costs the uncleared tokens at the cache-read price (0.05x to 0.1x); clearing
+ * at a dear moment writes the kept result again at the cache-write price (1.25x), so a short wait
+ * pays, and the cap keeps the context bounded when the agent reads big results turn after turn.
+ */
+export const WAIT_FOR_CHEAP_CLEAR_UP_TO_FLOORS = 2;
+
+/**
+ * Tokens of the kept results (recent, not cleared) that lie after the first result a clear would
+ * replace, in messages the model has already seen: the prompt cache is cut at the first replaced
+ * result, so a clear now writes these again. Results of the newest message are new on this
+ * request and written anyway.
+ */
+export function keptTokensAfterClearPoint(
+  index: MicroIndex,
+  candidates: readonly ClearableResult[],
+  newestMessageIndex: number
+): number {
+  if (candidates.length === 0) return 0;
+  const cleared = new Set(candidates);
+  const first = candidates.reduce((a, b) => (isBefore(b, a) ? b : a));
+  return index.pending
+    .filter(
+      (result) => !cleared.has(result) && isBefore(first, result) && result.messageIndex < newestMessageIndex
+    )
+    .reduce((sum, result) => sum + result.tokens, 0);
+}
+
+function isBefore(a: ClearableResult, b: ClearableResult): boolean {
+  return (
+    a.messageIndex < b.messageIndex || (a.messageIndex === b.messageIndex && a.blockIndex < b.blockIndex)
+  );
+}
+
+/**
+ * Hysteresis: clear when the floor is reached, or at once when the prompt cache has gone cold anyway.
+ * Past the floor, a batch waits for a moment when no kept result lies after the clear point (the
+ * result the model read last turn is often a big file; the next turn's is often a short command),
+ * up to `WAIT_FOR_CHEAP_CLEAR_UP_TO_FLOORS` floors.
+ */
 export function decideMicroClear(
   candidates: readonly ClearableResult[],
   settings: MicroSettings,
   idleMs: number | undefined,
-  cacheTtlMs: number
+  cacheTtlMs: number,
+  rewriteTokens = 0
 ): MicroDecision {
   if (candidates.length === 0) return { clear: false };
   const clearable = candidates.reduce((sum, result) => sum + result.tokens, 0);
@@ -201,8 +242,16 @@ export function decideMicroClear(
   if (idleMs !== undefined && idleMs > cacheTtlMs) {
     return { clear: true, reason: `cache cold (${Math.round(idleMs / 1000)} s idle): cleared ${what}` };
   }
-  if (clearable >= settings.clearAtLeast) {
+  if (clearable < settings.clearAtLeast) return { clear: false };
+  if (rewriteTokens === 0) {
     return { clear: true, reason: `floor of ${settings.clearAtLeast} tokens reached: cleared ${what}` };
+  }
+  const ceiling = WAIT_FOR_CHEAP_CLEAR_UP_TO_FLOORS * settings.clearAtLeast;
+  if (clearable >= ceiling) {
+    return {
+      clear: true,
+      reason: `${ceiling} tokens reached (twice the floor) while ~${rewriteTokens} kept tokens follow the clear point: cleared ${what}`
+    };
   }
   return { clear: false };
 }

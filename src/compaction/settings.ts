@@ -46,7 +46,7 @@ export const COMPACTION_DEFAULTS = {
   /** The threshold at a cache-read price of 0.1x input; it grows as reads get cheaper (see below). */
   thresholdAtTenthReads: 15_000,
   microKeepRecent: 2,
-  microMinResultTokens: 250,
+  microMinResultTokens: 100,
   keepTailTokens: 20_000,
   restoreRecentFiles: 5,
   maxCompactions: 50,

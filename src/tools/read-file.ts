@@ -36,11 +36,19 @@ export const readFileTool = defineTool({
     const numbered = window.map((line, index) => `${String(first + index).padStart(6)}\t${clip(line)}`);
     const last = first + window.length - 1;
     if (first > 1 || last < lines.length) {
-      numbered.push(`[lines ${first}-${last} of ${lines.length}; use offset and limit to read more]`);
+      numbered.push(windowMarker(first, last, lines.length));
     }
     return { content: numbered.join('\n') };
   }
 });
+
+/** The last line of a read that shows only part of the file. */
+function windowMarker(first: number, last: number, total: number): string {
+  return `[lines ${first}-${last} of ${total}; use offset and limit to read more]`;
+}
+
+/** Matches the marker `windowMarker` writes, with the newline before it (compaction strips it). */
+export const WINDOW_MARKER_PATTERN = /\n\[lines \d+-\d+ of \d+; use offset and limit to read more\]$/;
 
 /** Reads a file as UTF-8 text, with errors the model can act on. */
 export async function readTextFile(absolute: string, shownPath: string): Promise<string> {

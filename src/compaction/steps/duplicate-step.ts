@@ -6,8 +6,8 @@ const MIN_DUPLICATE_TOKENS = 100;
 
 /**
  * Before a request, a new tool result that repeats an earlier one still in the context (a file read
- * again unchanged, the same search or command printing the same) becomes a short note pointing at
- * it. Only results not yet sent change, so the cached prefix is untouched and nothing is written twice.
+ * again unchanged, the same search or command printing the same, a window of a file the context
+ * shows whole) becomes a short note pointing at it. Only results not yet sent change, so the cached prefix is untouched and nothing is written twice.
  */
 export function duplicateStep(): CompactionStep {
   return {
@@ -25,7 +25,10 @@ export function duplicateStep(): CompactionStep {
       for (const duplicate of duplicates) {
         run.event({
           layer: 'micro',
-          reason: `the result repeats, unchanged, that of tool_use ${duplicate.earlierToolUseId}, still in the context: replaced by a note pointing at it`,
+          reason:
+            duplicate.kind === 'repeat'
+              ? `the result repeats, unchanged, that of tool_use ${duplicate.earlierToolUseId}, still in the context: replaced by a note pointing at it`
+              : `every line the read returned is shown, unchanged, by the read of tool_use ${duplicate.earlierToolUseId}, still in the context: replaced by a note pointing at it`,
           tokens_before: meter.estimate(duplicate.chars),
           tokens_after: meter.estimate(200),
           results_cleared: 1,

@@ -5,6 +5,7 @@ import {
   decideMicroClear,
   emptyMicroIndex,
   forgetCleared,
+  keptTokensAfterClearPoint,
   indexNewResults,
   type MicroIndex
 } from '../micro.js';
@@ -28,9 +29,11 @@ export function microStep(now: () => number): CompactionStep {
         indexedGeneration = state.generation;
       }
       indexNewResults(index, run.history, settings.micro, (chars) => meter.estimate(chars));
-      const candidates = clearCandidates(index, settings.micro, run.history.length - 1);
+      const newest = run.history.length - 1;
+      const candidates = clearCandidates(index, settings.micro, newest);
       const idle = state.lastRequestAt === undefined ? undefined : now() - state.lastRequestAt;
-      const decision = decideMicroClear(candidates, settings.micro, idle, settings.cacheTtlMs);
+      const rewrite = keptTokensAfterClearPoint(index, candidates, newest);
+      const decision = decideMicroClear(candidates, settings.micro, idle, settings.cacheTtlMs, rewrite);
       if (!decision.clear) return;
       const before = state.tokensOf(run);
       const cleared = clearResults(run.history, candidates);
