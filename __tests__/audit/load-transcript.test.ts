@@ -6,7 +6,12 @@
 import { execFileSync } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, ftruncateSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadTranscript, TranscriptNotFoundError } from '../../src/audit/load-transcript.js';
+import {
+  loadTranscript,
+  readBounded,
+  TranscriptNotFoundError,
+  TranscriptPathMissingError
+} from '../../src/audit/load-transcript.js';
 import { createTempDir } from '../support/temp-repo.js';
 
 async function refusal(target: string): Promise<string> {
@@ -20,13 +25,13 @@ async function refusal(target: string): Promise<string> {
 
 describe('loadTranscript on what is not a regular file', () => {
   it('refuses a device that never ends (/dev/zero) without reading it', async () => {
-    expect(await refusal('/dev/zero')).toContain('is not a regular file');
+    expect(await refusal('/dev/zero')).toBe('/dev/zero is not a regular file: it is a device.');
   });
 
   it('refuses a FIFO with no writer instead of waiting for one', async () => {
     const fifo = path.join(createTempDir('fifo-'), 'transcript.jsonl');
     execFileSync('mkfifo', [fifo]);
-    expect(await refusal(fifo)).toContain('is not a regular file');
+    expect(await refusal(fifo)).toBe(`${fifo} is not a regular file: it is a FIFO (named pipe).`);
   });
 });
 
@@ -59,5 +64,33 @@ describe('loadTranscript on a run folder', () => {
     execFileSync('ln', ['-s', path.join(dir, 'b'), path.join(dir, 'a')]);
     execFileSync('ln', ['-s', path.join(dir, 'a'), path.join(dir, 'b')]);
     expect(await refusal(path.join(dir, 'a'))).toContain('loop of symbolic links');
+  });
+
+  it('says a missing path does not exist, with an error the CLI tells apart (exit 2, not 3)', async () => {
+    const missing = path.join(createTempDir('missing-'), 'nope');
+    const error = await loadTranscript(missing).then(
+      () => undefined,
+      (caught: unknown) => caught
+    );
+    expect(error).toBeInstanceOf(TranscriptPathMissingError);
+    expect((error as Error).message).toBe(`${missing} does not exist.`);
+  });
+
+  it('a run folder whose transcript.jsonl is a folder says so, instead of "no transcript"', async () => {
+    const run = createTempDir('odd-run-');
+    mkdirSync(path.join(run, 'transcript.jsonl'));
+    expect(await refusal(run)).toBe(
+      `${path.join(run, 'transcript.jsonl')} is not a regular file: it is a folder.`
+    );
+  });
+});
+
+describe('readBounded with a small cap (the --resume state file)', () => {
+  it('gives the sizes in KiB, not "0 MiB"', async () => {
+    const file = path.join(createTempDir('state-'), 'carried-state.json');
+    writeFileSync(file, Buffer.alloc(300 * 1024));
+    await expect(readBounded(file, 256 * 1024)).rejects.toThrow(
+      'it is too big (300 KiB; it is read only up to 256 KiB)'
+    );
   });
 });

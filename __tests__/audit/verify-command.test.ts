@@ -1,9 +1,11 @@
 /** `compact-agent transcript verify`: the reviewer's check of a transcript the agent may have touched. */
-import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { closeSync, ftruncateSync, openSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { stageRunArtifact } from '../../src/artifacts/stage-run.js';
+import { DEFAULT_ZIP_LIMITS } from '../../src/audit/zip-reader.js';
+import { CliError, EXIT } from '../../src/cli/exit-codes.js';
 import { ActionsArtifactUploader } from '../../src/artifacts/transcript-artifact.js';
 import { transcriptCommand } from '../../src/cli/transcript-command.js';
 import { verifyCommand } from '../../src/cli/verify-command.js';
@@ -142,6 +144,86 @@ describe('verifyCommand', () => {
     expect(a.out.join('')).toContain(`${zip}:7-1/transcript.jsonl: the hash chain is intact`);
     const b = io();
     expect(await verifyCommand({ target: zip, head: 'f'.repeat(64) }, b.io)).toBe(1);
+  });
+});
+
+/** What `compact-agent transcript PATH` says about a PATH it cannot use: its message and exit code. */
+async function transcriptRefusal(target: string): Promise<{ code: number; message: string }> {
+  const a = io();
+  const error = await transcriptCommand(
+    { positionals: [target], values: new Map(), switches: new Set() },
+    { ...a.io, env: {} }
+  ).then(
+    () => undefined,
+    (caught: unknown) => caught
+  );
+  expect(error).toBeInstanceOf(CliError);
+  return { code: (error as CliError).exitCode, message: (error as CliError).message };
+}
+
+async function verifyRefusal(target: string): Promise<{ code: number; message: string }> {
+  const a = io();
+  const code = await verifyCommand({ target, head: undefined }, a.io);
+  expect(a.out).toEqual([]);
+  return { code, message: a.err.join('\n') };
+}
+
+describe('verify reads PATH through the same loader as transcript, and says the same', () => {
+  const cases: ReadonlyArray<{ what: string; target: () => string; code: number; says: string[] }> = [
+    {
+      what: 'a FIFO (refused at once, not waited on)',
+      target: () => {
+        const fifo = path.join(createTempDir('verify-fifo-'), 'transcript.jsonl');
+        execFileSync('mkfifo', [fifo]);
+        return fifo;
+      },
+      code: EXIT.fileProblem,
+      says: ['is not a regular file: it is a FIFO (named pipe).', 'Give a run folder']
+    },
+    {
+      what: 'a folder without a transcript',
+      target: () => createTempDir('verify-empty-'),
+      code: EXIT.fileProblem,
+      says: ['No transcript.jsonl in', 'or in a run folder inside it.', 'Give a run folder']
+    },
+    {
+      what: "a file over the reader's cap (sparse: its size is real, its blocks are not)",
+      target: () => {
+        const big = path.join(createTempDir('verify-big-'), 'transcript.jsonl');
+        const fd = openSync(big, 'w');
+        ftruncateSync(fd, DEFAULT_ZIP_LIMITS.maxTotalBytes + 1);
+        closeSync(fd);
+        return big;
+      },
+      code: EXIT.fileProblem,
+      says: ['cannot be read: it is too big (more than 512 MiB; it is read only up to 512 MiB)']
+    },
+    {
+      what: 'a loop of symbolic links (named as such, not as missing)',
+      target: () => {
+        const dir = createTempDir('verify-loop-');
+        symlinkSync(path.join(dir, 'b'), path.join(dir, 'a'));
+        symlinkSync(path.join(dir, 'a'), path.join(dir, 'b'));
+        return path.join(dir, 'a');
+      },
+      code: EXIT.fileProblem,
+      says: ['cannot be read: a loop of symbolic links.', 'Give a run folder']
+    },
+    {
+      what: 'a path that does not exist',
+      target: () => path.join(createTempDir('verify-missing-'), 'nope'),
+      code: EXIT.usage,
+      says: ['nope does not exist. Give a run folder']
+    }
+  ];
+
+  it.each(cases)('$what', async ({ target, code, says }) => {
+    const given = target();
+    const verified = await verifyRefusal(given);
+    const read = await transcriptRefusal(given);
+    expect(verified).toEqual(read);
+    expect(verified.code).toBe(code);
+    for (const words of says) expect(verified.message).toContain(words);
   });
 });
 

@@ -149,6 +149,11 @@ describe('compact-agent run checks every flag before any model call', () => {
       says: ['--prompt-file', 'no such file']
     },
     {
+      what: 'a --prompt-file behind a file used as a folder (in the words every command uses)',
+      args: () => ['--repo', repo.root, '--prompt-file', path.join(repo.write('notes.txt', 'hi'), 'task.md')],
+      says: ['--prompt-file', 'cannot read it (a part of its path is a file, not a folder).']
+    },
+    {
       what: 'a --transcripts path that is a file',
       args: () => ['--repo', repo.root, '--prompt', 'x', '--transcripts', repo.write('t.txt', '')],
       says: ['--transcripts', 'is a file, not a folder']

@@ -1,6 +1,13 @@
 import { constants } from 'node:fs';
-import { open, readdir, stat } from 'node:fs/promises';
+import { open, readdir, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import {
+  describeEntryKind,
+  describeFileError,
+  describeTooBig,
+  fileErrorCode,
+  isMissingPath
+} from '../files/file-problem.js';
 import { TRANSCRIPT_FILE } from '../transcript/writer.js';
 import { DEFAULT_ZIP_LIMITS, unzip } from './zip-reader.js';
 
@@ -12,6 +19,9 @@ export interface LoadedTranscript {
 
 export class TranscriptNotFoundError extends Error {}
 
+/** Nothing is at the path given: for the CLI a usage error (exit 2), not a file it cannot use. */
+export class TranscriptPathMissingError extends TranscriptNotFoundError {}
+
 /** The most that is read from one file: an archive larger than everything it may expand to is refused. */
 const MAX_FILE_BYTES = DEFAULT_ZIP_LIMITS.maxTotalBytes;
 
@@ -19,31 +29,14 @@ const MAX_FILE_BYTES = DEFAULT_ZIP_LIMITS.maxTotalBytes;
  * Finds a transcript where a reviewer would point: a run folder, a `.transcripts` folder (its newest
  * run), a transcript.jsonl, or the downloaded artifact zip. Only regular files are read, and never
  * more than MAX_FILE_BYTES of them: a device, a pipe or a FIFO reports no size and would never end.
+ * Each path is looked at once, on its open descriptor.
  */
 export async function loadTranscript(target: string): Promise<LoadedTranscript> {
-  const info = await stat(target).catch((error: NodeJS.ErrnoException) => {
-    throw new TranscriptNotFoundError(`${target} ${reachProblem(error)}.`);
-  });
-  if (info.isDirectory()) return fromFolder(target);
-  const bytes = await readBounded(target);
+  const entry = await openEntry(target, MAX_FILE_BYTES);
+  if (entry.kind === 'folder') return fromFolder(target);
+  const { bytes } = entry;
   if (bytes.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]))) return fromZip(target, bytes);
   return { text: bytes.toString('utf8'), source: target };
-}
-
-/** Why a path cannot be used, in words: missing, not permitted, or a loop of links. */
-function reachProblem(error: NodeJS.ErrnoException): string {
-  switch (error.code) {
-    case 'ENOENT':
-    case 'ENOTDIR':
-      return 'does not exist';
-    case 'EACCES':
-    case 'EPERM':
-      return 'cannot be read: permission denied (check the file and the folders above it)';
-    case 'ELOOP':
-      return 'is a loop of symbolic links';
-    default:
-      return `cannot be read (${error.code ?? error.message})`;
-  }
 }
 
 /**
@@ -51,43 +44,69 @@ function reachProblem(error: NodeJS.ErrnoException): string {
  * FIFO with no writer cannot hang the reader, and checked on the open descriptor.
  */
 export async function readBounded(file: string, maxBytes = MAX_FILE_BYTES): Promise<Buffer> {
-  const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK).catch(
-    (error: NodeJS.ErrnoException) => {
-      throw new TranscriptNotFoundError(`${file} ${reachProblem(error)}.`);
-    }
-  );
+  const entry = await openEntry(file, maxBytes);
+  if (entry.kind === 'folder')
+    throw new TranscriptNotFoundError(`${file} is not a regular file: it is a folder.`);
+  return entry.bytes;
+}
+
+type Entry = { readonly kind: 'folder' } | { readonly kind: 'file'; readonly bytes: Buffer };
+
+/** A folder, or the bytes of a bounded regular file; anything else is refused, saying why. */
+async function openEntry(file: string, maxBytes: number): Promise<Entry> {
+  let handle: FileHandle;
+  try {
+    handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    // Where a folder cannot be opened as a file (Windows), the error says it is one.
+    if (fileErrorCode(error) === 'EISDIR') return { kind: 'folder' };
+    throw unreachable(file, error);
+  }
   try {
     const info = await handle.stat();
+    if (info.isDirectory()) return { kind: 'folder' };
     if (!info.isFile()) {
-      throw new TranscriptNotFoundError(
-        `${file} is not a regular file (a device, a pipe or a socket). Give a transcript.jsonl, a run folder or the artifact zip.`
-      );
+      throw new TranscriptNotFoundError(`${file} is not a regular file: ${describeEntryKind(info)}.`);
     }
     if (info.size > maxBytes) {
       throw new TranscriptNotFoundError(
-        `${file} is ${Math.round(info.size / 2 ** 20)} MiB; it is read only up to ` +
-          `${Math.round(maxBytes / 2 ** 20)} MiB. Unzip it and give the run folder instead.`
+        `${file} cannot be read: ${describeTooBig(info.size, maxBytes)}. ` +
+          'If it is an artifact zip, unzip it and give the run folder instead.'
       );
     }
-    // Never more than the size checked above, even if the file grows while it is read.
-    const buffer = Buffer.alloc(info.size);
-    let filled = 0;
-    while (filled < buffer.length) {
-      const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
-      if (bytesRead === 0) break;
-      filled += bytesRead;
-    }
-    return buffer.subarray(0, filled);
+    return { kind: 'file', bytes: await readAll(handle, info.size) };
   } finally {
     await handle.close();
   }
+}
+
+/** Never more than the size checked, even if the file grows while it is read. */
+async function readAll(handle: FileHandle, size: number): Promise<Buffer> {
+  const buffer = Buffer.alloc(size);
+  let filled = 0;
+  while (filled < buffer.length) {
+    const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
+    if (bytesRead === 0) break;
+    filled += bytesRead;
+  }
+  return buffer.subarray(0, filled);
+}
+
+/** Why a path cannot be opened or listed: missing, not permitted, a loop of links, ... */
+function unreachable(file: string, error: unknown): TranscriptNotFoundError {
+  if (isMissingPath(error)) return new TranscriptPathMissingError(`${file} does not exist.`);
+  return new TranscriptNotFoundError(`${file} cannot be read: ${describeFileError(error)}.`);
 }
 
 /** The transcript in a folder; a run folder's file that exists but cannot be read says why. */
 async function fromFolder(folder: string): Promise<LoadedTranscript> {
   const direct = await readIfPresent(path.join(folder, TRANSCRIPT_FILE));
   if (direct) return direct;
-  const runs = (await readdir(folder, { withFileTypes: true }))
+  const runs = (
+    await readdir(folder, { withFileTypes: true }).catch((error: unknown) => {
+      throw unreachable(folder, error);
+    })
+  )
     .filter((entry) => entry.isDirectory())
     .map((entry) => entry.name);
   for (const run of runs.sort().reverse()) {
@@ -100,12 +119,11 @@ async function fromFolder(folder: string): Promise<LoadedTranscript> {
 /** Undefined only when the file is not there; too big, unreadable or not a file is an error. */
 async function readIfPresent(file: string): Promise<LoadedTranscript | undefined> {
   try {
-    await stat(file);
+    return { text: (await readBounded(file)).toString('utf8'), source: file };
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new TranscriptNotFoundError(`${file} ${reachProblem(error as NodeJS.ErrnoException)}.`);
+    if (error instanceof TranscriptPathMissingError) return undefined;
+    throw error;
   }
-  return { text: (await readBounded(file)).toString('utf8'), source: file };
 }
 
 function fromZip(file: string, bytes: Buffer): LoadedTranscript {

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { constants } from 'node:fs';
 import { access, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { describeFileError, fileErrorCode } from '../files/file-problem.js';
 import { usageError } from './exit-codes.js';
 
 /**
@@ -12,8 +13,7 @@ import { usageError } from './exit-codes.js';
 export async function checkRepoFolder(raw: string, allowNonGit: boolean): Promise<string> {
   if (raw.trim() === '') throw usageError('--repo is empty. Give the folder of the project, e.g. --repo .');
   const folder = path.resolve(raw);
-  // Not `instanceof Error`: fs errors may come from another realm (jest's module VM, for one).
-  const info = await stat(folder).catch((error: NodeJS.ErrnoException) => {
+  const info = await stat(folder).catch((error: unknown) => {
     throw usageError(`--repo ${raw}: ${unreachable(folder, error)}`);
   });
   if (!info.isDirectory()) {
@@ -21,13 +21,13 @@ export async function checkRepoFolder(raw: string, allowNonGit: boolean): Promis
   }
   // Before git is asked: an unreadable folder is not "not a repository", and git would say so.
   const denied = await access(folder, constants.R_OK | constants.X_OK).then(
-    () => false,
-    () => true
+    () => undefined,
+    (error: unknown) => error
   );
-  if (denied) {
+  if (denied !== undefined) {
     throw usageError(
-      `--repo ${raw}: ${folder} exists but you cannot read it (permission denied). Run as a user who ` +
-        'can read and write the project, or fix its permissions (chmod / chown).'
+      `--repo ${raw}: ${folder} exists but you cannot read it (${describeFileError(denied, 'folder')}). ` +
+        'Run as a user who can read and write the project, or fix its permissions (chmod / chown).'
     );
   }
   if (allowNonGit) return folder;
@@ -61,18 +61,19 @@ function gitTopLevel(folder: string): Promise<string | undefined> {
   });
 }
 
-/** Why a --repo path cannot be used: missing, behind a folder you cannot enter, or a loop of links. */
-function unreachable(folder: string, error: NodeJS.ErrnoException): string {
-  switch (error.code) {
+/** Why a --repo path cannot be used, and what to do about it. */
+function unreachable(folder: string, error: unknown): string {
+  const problem = `${folder} cannot be used (${describeFileError(error, 'folder')}).`;
+  switch (fileErrorCode(error)) {
     case 'ENOENT':
     case 'ENOTDIR':
-      return `there is no such folder (${folder}). Give the folder of an existing project; compact-agent does not create it.`;
+      return `${problem} Give the folder of an existing project; compact-agent does not create it.`;
     case 'EACCES':
     case 'EPERM':
-      return `${folder} cannot be reached: permission denied on it or on a folder above it. Run as a user who can read the project, or fix the permissions.`;
+      return `${problem} Run as a user who can read the project, or fix the permissions.`;
     case 'ELOOP':
-      return `${folder} is a loop of symbolic links. Give the project's real folder.`;
+      return `${problem} Give the project's real folder.`;
     default:
-      return `${folder} cannot be used (${error.code ?? error.message}).`;
+      return problem;
   }
 }

@@ -18,6 +18,7 @@ import { loadCarriedState, StateNotFoundError, STATE_FILE, stateFileText } from 
 import { isSecretName, knownSecrets, Redactor } from '../security/redactor.js';
 import { credentialFileInRepository } from '../security/cloud-credentials.js';
 import { mcpServerSecrets } from '../tools/mcp/config.js';
+import { describeFileError } from '../files/file-problem.js';
 
 /** Flags read by the shared input validation (config/inputs.ts), spelled `--max-turns` for `max_turns`. */
 const CONFIG_FLAGS = [
@@ -247,12 +248,9 @@ async function checkOutputFolder(folder: string, flag: string): Promise<void> {
   });
 }
 
+/** Why a file of the run could not be read or written, in the words every command uses. */
 function reason(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  if (code === 'ENOENT') return 'no such file';
-  if (code === 'EISDIR') return 'it is a folder';
-  if (code === 'EACCES') return 'permission denied';
-  return error instanceof Error ? error.message : String(error);
+  return describeFileError(error);
 }
 
 export function formatOutcome({ result, transcriptPath }: SessionOutcome): string {

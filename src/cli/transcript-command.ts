@@ -1,16 +1,15 @@
 import { stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { loadTranscript, TranscriptNotFoundError, type LoadedTranscript } from '../audit/load-transcript.js';
+import type { LoadedTranscript } from '../audit/load-transcript.js';
 import { renderHtmlReport } from '../audit/html-report.js';
 import { parseTranscript } from '../audit/parse-transcript.js';
 import type { RunAudit } from '../audit/run-audit.js';
 import { auditSummary, renderTerminalSummary } from '../audit/terminal-summary.js';
 import type { CliCommand, CliIo, Invocation } from './command.js';
 import { EXIT, fileError, usageError } from './exit-codes.js';
+import { loadTranscriptTarget, WHAT_TO_GIVE } from './transcript-target.js';
+import { describeFileError } from '../files/file-problem.js';
 import { describeVerdict, verifyChain } from '../transcript/verify-chain.js';
-
-const WHAT_TO_GIVE =
-  'Give a run folder, a transcript.jsonl, a .transcripts folder or the downloaded artifact zip.';
 
 const TRANSCRIPT_HELP = `Usage: compact-agent transcript PATH [--json] [--html FILE]
 
@@ -46,11 +45,8 @@ export async function transcriptCommand(invocation: Invocation, io: CliIo): Prom
   const target = invocation.positionals[0];
   const html = invocation.values.get('html');
   if (!target) throw usageError(`Which transcript? ${WHAT_TO_GIVE}`);
-  if (!(await stat(target).catch(() => undefined))) {
-    throw usageError(`${target} does not exist. ${WHAT_TO_GIVE}`);
-  }
+  const loaded = await loadTranscriptTarget(target);
   if (html !== undefined) await checkReportPath(html);
-  const loaded = await load(target);
   const audit = parseTranscript(loaded.text);
   refuseNonTranscript(audit, loaded);
   // The reader shows what it can of a tampered transcript, but says so first.
@@ -58,7 +54,7 @@ export async function transcriptCommand(invocation: Invocation, io: CliIo): Prom
   if (chain.status === 'broken') io.stderr(`⚠️ ${describeVerdict(chain, loaded.source)}`);
   if (html !== undefined) {
     await writeFile(html, renderHtmlReport(audit)).catch((error: unknown) => {
-      throw fileError(`--html ${html}: the report cannot be written (${describe(error)}).`);
+      throw fileError(`--html ${html}: the report cannot be written (${describeFileError(error)}).`);
     });
     io.stderr(`Wrote ${html}`);
   }
@@ -68,15 +64,6 @@ export async function transcriptCommand(invocation: Invocation, io: CliIo): Prom
       : renderTerminalSummary(audit, loaded.source)
   );
   return EXIT.success;
-}
-
-async function load(target: string): Promise<LoadedTranscript> {
-  try {
-    return await loadTranscript(target);
-  } catch (error) {
-    if (error instanceof TranscriptNotFoundError) throw fileError(`${error.message} ${WHAT_TO_GIVE}`);
-    throw fileError(`${target} cannot be read (${describe(error)}).`);
-  }
 }
 
 /**
@@ -96,7 +83,7 @@ function refuseNonTranscript(audit: RunAudit, loaded: LoadedTranscript): void {
   throw fileError(`${loaded.source} is not a compact-agent transcript: ${detail}. ${WHAT_TO_GIVE}`);
 }
 
-/** Checked before the transcript is read, so a typo in --html does not cost a parse first. */
+/** Checked before the transcript is parsed, so a typo in --html does not cost a parse first. */
 async function checkReportPath(file: string): Promise<void> {
   const info = await stat(file).catch(() => undefined);
   if (info?.isDirectory())
@@ -106,12 +93,4 @@ async function checkReportPath(file: string): Promise<void> {
   if (!parent?.isDirectory()) {
     throw fileError(`--html ${file}: the folder ${folder} does not exist. Create it or choose another path.`);
   }
-}
-
-function describe(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
-  if (code === 'EROFS') return 'read-only file system';
-  if (code === 'EISDIR') return 'it is a folder';
-  return error instanceof Error ? error.message : String(error);
 }

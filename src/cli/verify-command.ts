@@ -1,7 +1,8 @@
-import { stat } from 'node:fs/promises';
-import { loadTranscript, TranscriptNotFoundError } from '../audit/load-transcript.js';
+import type { LoadedTranscript } from '../audit/load-transcript.js';
 import { describeVerdict, verifyChain } from '../transcript/verify-chain.js';
 import type { CliCommand, CliIo } from './command.js';
+import { CliError } from './exit-codes.js';
+import { loadTranscriptTarget, WHAT_TO_GIVE } from './transcript-target.js';
 
 export interface VerifyOptions {
   readonly target: string | undefined;
@@ -21,7 +22,7 @@ export async function verifyCommand(
 ): Promise<number> {
   if (!options.target) {
     io.stderr(
-      'Which transcript? Give a run folder, a .transcripts folder, a transcript.jsonl or the downloaded artifact zip, e.g. compact-agent transcript verify agent-transcripts.zip --head <hash>.'
+      `Which transcript? ${WHAT_TO_GIVE} For example: compact-agent transcript verify agent-transcripts.zip --head <hash>.`
     );
     return 2;
   }
@@ -31,23 +32,14 @@ export async function verifyCommand(
     );
     return 2;
   }
-  if (!(await stat(options.target).catch(() => undefined))) {
-    io.stderr(
-      `${options.target} does not exist. Give a run folder, a .transcripts folder, a transcript.jsonl or the downloaded artifact zip.`
-    );
-    return 2;
-  }
-  let loaded;
+  let loaded: LoadedTranscript;
   try {
-    loaded = await loadTranscript(options.target);
+    loaded = await loadTranscriptTarget(options.target);
   } catch (error) {
-    // The same codes as `compact-agent transcript`: 3 for a file that cannot be used (README, exit codes).
-    io.stderr(
-      error instanceof TranscriptNotFoundError
-        ? error.message
-        : `${options.target} cannot be read (${error instanceof Error ? error.message : String(error)}).`
-    );
-    return 3;
+    // The words and codes of `compact-agent transcript`: 2 nothing there, 3 a file that cannot be used.
+    if (!(error instanceof CliError)) throw error;
+    io.stderr(error.message);
+    return error.exitCode;
   }
   const verdict = verifyChain(loaded.text, options.head);
   const message = describeVerdict(verdict, loaded.source);

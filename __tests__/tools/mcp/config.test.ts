@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { CLI_INPUT_NAMING } from '../../../src/cli/args.js';
 import { InputError, parseAgentConfig, type InputNaming } from '../../../src/config/inputs.js';
@@ -112,6 +112,22 @@ describe('mcp_config is checked with the other inputs, before any model call', (
       what: 'a file that does not exist',
       value: 'no/such/mcp.json',
       says: ['mcp_config: cannot read the file', 'no such file']
+    },
+    {
+      what: 'a folder',
+      value: createTempDir('mcp-folder-'),
+      says: ['mcp_config: cannot read the file', '(it is a folder). Give inline JSON']
+    },
+    {
+      // The phrase every command uses, not the raw "ELOOP: too many symbolic links encountered, open ...".
+      what: 'a loop of symbolic links',
+      value: (() => {
+        const dir = createTempDir('mcp-loop-');
+        symlinkSync(path.join(dir, 'b.json'), path.join(dir, 'a.json'));
+        symlinkSync(path.join(dir, 'a.json'), path.join(dir, 'b.json'));
+        return path.join(dir, 'a.json');
+      })(),
+      says: ['mcp_config: cannot read the file', '(a loop of symbolic links). Give inline JSON']
     }
   ];
 

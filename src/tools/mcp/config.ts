@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { describeFileError } from '../../files/file-problem.js';
 
 /**
  * One MCP server to start: the `mcpServers` entry of the common configuration format (Claude
@@ -64,7 +65,7 @@ export function readMcpConfig(raw: string, shown: string): McpConfigResult {
     text = readFileSync(file, 'utf8');
   } catch (error) {
     return fail(
-      `${shown}: cannot read the file ${file} (${describeReadError(error)}). Give inline JSON or a readable JSON file.`
+      `${shown}: cannot read the file ${file} (${describeFileError(error)}). Give inline JSON or a readable JSON file.`
     );
   }
   return parseMcpConfig(text, `${shown} (${value})`);
@@ -172,14 +173,6 @@ function describeIssues(error: z.ZodError): string {
       return `${where}: ${issue.message.replace(/^Invalid input: /, '')}`;
     })
     .join('; ');
-}
-
-function describeReadError(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  if (code === 'ENOENT') return 'no such file';
-  if (code === 'EISDIR') return 'it is a folder';
-  if (code === 'EACCES') return 'permission denied';
-  return error instanceof Error ? error.message : String(error);
 }
 
 function fail(problem: string): McpConfigResult {
