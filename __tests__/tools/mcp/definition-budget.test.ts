@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { buildSystemPrompt } from '../../../src/agent/system-prompt.js';
 import { defaultThreshold } from '../../../src/compaction/settings.js';
@@ -50,7 +51,12 @@ describe('the cap on the MCP tools’ definitions', () => {
     expect(fixedPrefix).toBeLessThan(threshold * 0.4);
     // The cap is a few times the built-ins, not a sliver of them nor the whole threshold.
     expect(MAX_MCP_DEFINITION_CHARS).toBeGreaterThan(3 * builtIns);
-    expect(MAX_MCP_DEFINITION_TOKENS).toBe(MAX_MCP_DEFINITION_CHARS / 2.5);
+    // The README states the cap as users see it in the refusal.
+    const readme = readFileSync('README.md', 'utf8');
+    expect(readme).toContain(
+      `may take ${MAX_MCP_DEFINITION_CHARS.toLocaleString('en-US')} characters, about ` +
+        `${MAX_MCP_DEFINITION_TOKENS.toLocaleString('en-US')} tokens`
+    );
   });
 
   it('measures a tool as the API is sent it', () => {

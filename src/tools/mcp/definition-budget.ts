@@ -40,10 +40,8 @@ export function definitionChars(tool: Tool): number {
  * the one it needs costs turns before anyone reads a log line. The configuration has no per-tool
  * filter, but most servers take an option (in `args` or `env`) that lists fewer tools.
  */
-export function definitionBudgetProblem(
-  servers: readonly ServerTools[],
-  maxChars: number = MAX_MCP_DEFINITION_CHARS
-): string | undefined {
+export function definitionBudgetProblem(servers: readonly ServerTools[]): string | undefined {
+  const maxChars = MAX_MCP_DEFINITION_CHARS;
   const sized = servers.map((server) => ({
     name: server.name,
     tools: server.tools.map((tool) => ({ name: tool.name, chars: definitionChars(tool) }))
