@@ -14,6 +14,7 @@ import {
 import { createTempDir, createTempRepo, type TempRepo } from '../support/temp-repo.js';
 
 const CALC_SERVER = path.resolve('test-support/mcp/calc-server.mjs');
+const LARGE_SERVER = path.resolve('test-support/mcp/large-tools-server.mjs');
 
 let repo: TempRepo;
 let folder: string;
@@ -110,6 +111,21 @@ describe('compact-agent run --mcp-config', () => {
     expect(run.code).toBe(EXIT.usage);
     expect(run.stderr).toContain(
       '--mcp-config: The MCP server "ghost" could not be started (command: no-such-mcp-server-binary'
+    );
+    expect(run.stderr).not.toContain('unexpected error');
+    expect(modelCalls()).toBe(0);
+  });
+
+  it('stops before any model call when the tool definitions pass the cap, with one paragraph naming the servers', async () => {
+    const file = configFile(
+      JSON.stringify({
+        mcpServers: { large: { command: process.execPath, args: [LARGE_SERVER, '--tools', '40'] } }
+      })
+    );
+    const run = await cli('run', '--repo', repo.root, '--prompt', 'x', '--mcp-config', file);
+    expect(run.code).toBe(EXIT.usage);
+    expect(run.stderr).toMatch(
+      /--mcp-config: The MCP servers' tool definitions come to [\d,]+ characters .* "large" [\d,]+ characters in 40 tools;/
     );
     expect(run.stderr).not.toContain('unexpected error');
     expect(modelCalls()).toBe(0);

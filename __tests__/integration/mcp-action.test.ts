@@ -17,6 +17,7 @@ import { webhookExample } from '../support/webhook-examples.js';
 
 /** The action from src/ with an mcp_config input, against the fakes, as a runner would start it. */
 const CALC_SERVER = path.resolve('test-support/mcp/calc-server.mjs');
+const LARGE_SERVER = path.resolve('test-support/mcp/large-tools-server.mjs');
 const SERVER_KEY = 'calc-secret-key-0123456789';
 
 let repo: RepoWithRemote;
@@ -94,5 +95,38 @@ describe('the action with mcp_config', () => {
     expect(echoed).not.toContain(SERVER_KEY);
     expect(JSON.stringify(anthropic.requests.map((request) => request.body))).not.toContain(SERVER_KEY);
     expect(isRunning(pid)).toBe(false);
+  });
+
+  it('reports servers whose tool definitions pass the cap in the log, the comment and the job summary, before any model call', async () => {
+    const payload = webhookExample('issue_comment', 'created');
+    (payload.repository as { default_branch: string }).default_branch = 'main';
+    (payload.comment as { body: string }).body = '/agent look up the records';
+    repo = createRepoWithRemote();
+    [github, artifacts, anthropic] = await Promise.all([
+      startFakeGitHub(stateFromPayload(payload, { senderPermission: 'write' })),
+      startFakeArtifacts(),
+      startFakeAnthropic({ script: scriptFrom([reply(text('never asked'))]) })
+    ]);
+    const run = await runAction({
+      eventName: 'issue_comment',
+      payload,
+      inputs: {
+        mcp_config: JSON.stringify({
+          mcpServers: { large: { command: process.execPath, args: [LARGE_SERVER, '--tools', '40'] } }
+        })
+      },
+      workspace: repo.root,
+      github,
+      artifacts,
+      anthropicUrl: anthropic.url,
+      entry: ACTION_FROM_SOURCE
+    });
+    expect(run.outputs.conclusion).toBe('failure');
+    const paragraph =
+      /The MCP servers' tool definitions come to [\d,]+ characters .* "large" [\d,]+ characters in 40 tools;/;
+    expect(run.stdout).toMatch(paragraph);
+    expect(github.createdComments.at(-1)?.body).toMatch(paragraph);
+    expect(run.summary).toMatch(paragraph);
+    expect(anthropic.requests.filter((request) => request.path === '/v1/messages')).toHaveLength(0);
   });
 });

@@ -4,6 +4,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { runSession, type SessionOutcome } from '../../src/agent/session.js';
 import { parseAgentConfig } from '../../src/config/inputs.js';
 import { AnthropicModelClient } from '../../src/model/anthropic-client.js';
+import { MAX_MCP_DEFINITION_CHARS } from '../../src/tools/mcp/definition-budget.js';
 import { McpStartError } from '../../src/tools/mcp/index.js';
 import { mcpToolName } from '../../src/tools/mcp/tool-names.js';
 import type { TranscriptLine } from '../../src/transcript/events.js';
@@ -25,6 +26,8 @@ import { createTempRepo, type TempRepo } from '../support/temp-repo.js';
 
 const CALC_SERVER = path.resolve('test-support/mcp/calc-server.mjs');
 const ODD_SERVER = path.resolve('test-support/mcp/odd-tools-server.mjs');
+const LARGE_SERVER = path.resolve('test-support/mcp/large-tools-server.mjs');
+const CALC_TOOLS = ['add', 'fail', 'env_report', 'echo_env', 'spawn_child', 'slow', 'crash', 'picture'];
 const SECRET_ENV = {
   ANTHROPIC_API_KEY: 'sk-ant-secret-of-the-action',
   GITHUB_TOKEN: 'ghs_secret_of_the_action_0123456789'
@@ -85,6 +88,20 @@ function isRunning(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** The calculator, and a server listing `tools` tools with descriptions of 1,000 characters. */
+function calcAndLargeConfig(tools: number, pidFile: string): string {
+  return JSON.stringify({
+    mcpServers: {
+      calc: { command: process.execPath, args: [CALC_SERVER] },
+      large: {
+        command: process.execPath,
+        args: [LARGE_SERVER, '--tools', String(tools), '--description-chars', '1000'],
+        env: { PID_FILE: pidFile }
+      }
+    }
+  });
 }
 
 function readTranscript(file: string): TranscriptLine[] {
@@ -218,6 +235,51 @@ describe('MCP servers: their tools join the agent, through the official SDK over
       'not offered: bad_schema (its input property "has space" has a name the API refuses), ' +
         "files_read_text (its name mcp__odd__files_read_text is already taken by odd's files/read.text)"
     );
+  });
+
+  it('offers every tool of servers whose definitions fit the cap, named as before, and sends no more than the cap', async () => {
+    const pidFile = path.join(repo.root, 'large.pid');
+    const outcome = await runWithMcp(
+      scriptFrom([
+        reply(toolUse('mcp__large__tool_07', { key: 'k' }), toolUse('mcp__calc__add', { a: 1, b: 2 })),
+        reply(text('Looked up.'))
+      ]),
+      calcAndLargeConfig(8, pidFile)
+    );
+    expect(outcome.result.stopReason).toBe('success');
+    const [first, second] = messageRequests();
+    const mcpTools = first!.request!.tools!.slice(7);
+    expect(mcpTools.map((tool) => tool.name)).toEqual([
+      ...CALC_TOOLS.map((tool) => `mcp__calc__${tool}`),
+      ...Array.from({ length: 8 }, (_, index) => `mcp__large__tool_0${index}`)
+    ]);
+    // What the API was sent of them: near the cap (this config is meant to fill it), not past it.
+    const sentChars = mcpTools
+      .map(
+        ({ name, description, input_schema }) => JSON.stringify({ name, description, input_schema }).length
+      )
+      .reduce((sum, chars) => sum + chars, 0);
+    expect(sentChars).toBeGreaterThan(MAX_MCP_DEFINITION_CHARS * 0.8);
+    expect(sentChars).toBeLessThanOrEqual(MAX_MCP_DEFINITION_CHARS);
+    expect(toolResults(second!.request!).map(toolResultText)).toEqual(['looked up with tool_07', '3']);
+  });
+
+  it('refuses servers whose tool definitions pass the cap before any model call, naming them with their sizes, and stops them', async () => {
+    const pidFile = path.join(repo.root, 'large.pid');
+    const failure = runWithMcp(scriptFrom([reply(text('never asked'))]), calcAndLargeConfig(60, pidFile));
+    await expect(failure).rejects.toThrow(McpStartError);
+    const message = await failure.catch((error: unknown) => (error as Error).message);
+    expect(message).toMatch(
+      /^The MCP servers' tool definitions come to [\d,]+ characters \(about [\d,]+ tokens\), more than the 12,500 \(about 5,000 tokens\) a run sends: "calc" [\d,]+ characters in 8 tools, "large" [\d,]+ characters in 60 tools; the largest tools are mcp__large__tool_00 [\d,]+, /
+    );
+    expect(message).toContain(
+      'Remove a server from the MCP configuration, or start it with its own option for fewer tools'
+    );
+    expect(messageRequests()).toHaveLength(0);
+    expect(existsSync(path.join(repo.root, '.transcripts', 'mcp-run'))).toBe(false);
+    const largePid = Number(readFileSync(pidFile, 'utf8'));
+    for (let tries = 0; tries < 50 && isRunning(largePid); tries++) await delay(20);
+    expect(isRunning(largePid)).toBe(false);
   });
 
   it('starts the server with the tool environment, never the action secrets', async () => {

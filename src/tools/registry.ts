@@ -23,7 +23,7 @@ export class ToolRegistry {
 
   constructor(tools: readonly Tool[]) {
     this.byName = new Map(tools.map((tool) => [tool.name, tool]));
-    this.definitions = tools.map(toDefinition);
+    this.definitions = tools.map(toolDefinition);
   }
 
   names(): string[] {
@@ -53,7 +53,8 @@ export class ToolRegistry {
   }
 }
 
-function toDefinition(tool: Tool): ToolDefinition {
+/** A tool as the API is sent it; the MCP size cap measures the same text (mcp/definition-budget.ts). */
+export function toolDefinition(tool: Tool): ToolDefinition {
   if (tool.apiInputSchema) {
     return {
       name: tool.name,

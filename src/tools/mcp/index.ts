@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool, type Tool } from '../tool.js';
 import type { McpServerConfig } from './config.js';
+import { definitionBudgetProblem, type ServerTools } from './definition-budget.js';
 import { McpServerConnection, McpStartError, type SkippedTool } from './server-connection.js';
 import { ToolNameTable } from './tool-names.js';
 
@@ -46,7 +47,8 @@ const AnyObject = z.record(z.string(), z.unknown());
 /**
  * Starts every configured server (at once), lists their tools and wraps each as an agent tool
  * named mcp__<server>__<tool>. If one server cannot start, the others are stopped and this throws
- * McpStartError naming it: the run fails before the first model call, not halfway.
+ * McpStartError naming it: the run fails before the first model call, not halfway. So it does,
+ * after stopping them all, when their tools' definitions together pass MAX_MCP_DEFINITION_CHARS.
  */
 export async function startMcpServers(
   servers: readonly McpServerConfig[],
@@ -74,12 +76,12 @@ export async function startMcpServers(
     if (options.signal?.aborted) return NO_SERVERS;
     throw failure.reason instanceof McpStartError ? failure.reason : new Error(String(failure.reason));
   }
-  const tools: Tool[] = [];
+  const offeredByServer: ServerTools[] = [];
   const records: McpServerRecord[] = [];
   const names = new ToolNameTable();
   for (const connection of connections) {
     const { config } = connection;
-    const offered: string[] = [];
+    const offered: Tool[] = [];
     const skipped = [...connection.skipped];
     for (const listed of connection.tools) {
       const claim = names.claim(config.name, listed.name);
@@ -87,8 +89,7 @@ export async function startMcpServers(
         skipped.push({ name: listed.name, reason: claim.reason });
         continue;
       }
-      offered.push(claim.name);
-      tools.push(
+      offered.push(
         defineTool({
           name: claim.name,
           description: listed.description,
@@ -103,10 +104,18 @@ export async function startMcpServers(
       command: config.command,
       args: config.args,
       env: Object.keys(config.env),
-      tools: offered,
+      tools: offered.map((tool) => tool.name),
       skipped
     });
+    offeredByServer.push({ name: config.name, tools: offered });
   }
+  const tooLarge = definitionBudgetProblem(offeredByServer);
+  if (tooLarge !== undefined) {
+    await closeAll();
+    if (options.signal?.aborted) return NO_SERVERS;
+    throw new McpStartError(tooLarge);
+  }
+  const tools = offeredByServer.flatMap((server) => server.tools);
   return { tools, servers: records, notice: noticeLine(records), close: closeAll };
 }
 

@@ -82,7 +82,7 @@ export class McpServerConnection {
       return new McpServerConnection(config, client, marker, spawnClock, tools, skipped);
     } catch (error) {
       await stop(client, marker, spawnClock);
-      throw new McpStartError(config, describe(error), stderr.text());
+      throw McpStartError.notStarted(config, describe(error), stderr.text());
     }
   }
 
@@ -111,17 +111,22 @@ export class McpServerConnection {
   }
 }
 
-/** A server that could not be started or listed: the run stops before the first model call. */
+/** An MCP configuration the run cannot start with: the run stops before the first model call. */
 export class McpStartError extends Error {
-  constructor(config: McpServerConfig, reason: string, stderr: string) {
+  constructor(message: string) {
+    super(message);
+    this.name = 'McpStartError';
+  }
+
+  /** A server that could not be started or listed. */
+  static notStarted(config: McpServerConfig, reason: string, stderr: string): McpStartError {
     const shownStderr =
       stderr.trim() === '' ? '' : ` Its error output ended with: ${oneLine(stderr.trim().slice(-500))}`;
-    super(
+    return new McpStartError(
       `The MCP server "${config.name}" could not be started (command: ${[config.command, ...config.args].join(' ')}, ` +
         `run in the repository folder): ${reason}.${shownStderr} Check that the command is installed on the runner ` +
         'and starts an MCP server on stdio, or remove it from the MCP configuration.'
     );
-    this.name = 'McpStartError';
   }
 }
 
