@@ -13,6 +13,7 @@ import {
   type ProviderModel
 } from './provider-models.js';
 import { parseProvider, type ProviderConfig } from './provider-inputs.js';
+import { parseBooleanInput } from './boolean-input.js';
 import type { RunLimits } from '../agent/limits.js';
 import type { CompactionTunables } from '../compaction/settings.js';
 import { readMcpConfig, type McpServerConfig } from '../tools/mcp/config.js';
@@ -80,7 +81,8 @@ export const INPUT_DEFAULTS = {
   api_max_retries: 4,
   api_stall_timeout_seconds: 120,
   use_bedrock: false,
-  use_vertex: false
+  use_vertex: false,
+  allow_workflow_changes: false
 } as const;
 
 /** A bad input: the message says which input, what was given and what is expected. */
@@ -137,6 +139,13 @@ export function parseAgentConfig(
   const apiStallTimeoutMs =
     numbers.number('api_stall_timeout_seconds', INPUT_DEFAULTS.api_stall_timeout_seconds) * 1000;
   const prompt = read('prompt').trim() || undefined;
+  const allowWorkflowChanges =
+    parseBooleanInput(
+      read('allow_workflow_changes'),
+      name('allow_workflow_changes'),
+      INPUT_DEFAULTS.allow_workflow_changes,
+      problems
+    ) ?? INPUT_DEFAULTS.allow_workflow_changes;
   const preserveTools = splitList(read('micro_preserve_tools'));
   const compaction: CompactionInputs = {
     thresholdTokens: numbers.optionalInteger('compaction_threshold_tokens'),
@@ -178,7 +187,7 @@ export function parseAgentConfig(
     apiMaxRetries,
     apiStallTimeoutMs,
     bashEnvPassthrough: splitList(read('bash_env_passthrough')),
-    allowWorkflowChanges: read('allow_workflow_changes').trim().toLowerCase() === 'true',
+    allowWorkflowChanges,
     prompt,
     compaction: withoutUndefined(compaction),
     mcpServers: mcp.ok ? mcp.servers : []
