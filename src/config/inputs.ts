@@ -1,8 +1,9 @@
-import { CATALOGUE_CHECKED_ON, MODEL_CATALOGUE, type Effort } from './model-catalog.js';
+import { CATALOGUE_CHECKED_ON, type Effort } from './model-catalog.js';
 import {
   DEFAULT_MODEL,
   resolveModelSpec,
   UnknownModelError,
+  unknownModelMessage,
   type ModelSpec,
   type ModelSpecOverrides
 } from './models.js';
@@ -248,13 +249,7 @@ function resolveRunModel(
         `${name('output_price_per_mtok')} for this one.`
     );
   } else {
-    const current = MODEL_CATALOGUE.filter((row) => row.status === 'current').map((row) => row.id);
-    problems.push(
-      `Unknown model "${model}": its context window and prices are not in the model catalogue ` +
-        `(checked ${CATALOGUE_CHECKED_ON}). Use a known model (current: ${current.join(', ')}), or ` +
-        `describe this one with ${name('context_window')}, ${name('input_price_per_mtok')} and ` +
-        `${name('output_price_per_mtok')}.`
-    );
+    problems.push(unknownModelMessage(model, name));
   }
   return { wire, modelSpec: undefined };
 }
