@@ -4,7 +4,7 @@ import type { Compactor } from '../compaction/compactor.js';
 import { CompactionPipeline } from '../compaction/pipeline.js';
 import { RunFolderStore } from '../compaction/run-folder-store.js';
 import { compactionSettings, type CompactionOptions } from '../compaction/settings.js';
-import { createModelClient } from '../model/provider-client.js';
+import { createModelClient } from '../model/anthropic-client.js';
 import { credentialFileInRepository } from '../security/cloud-credentials.js';
 import type { ModelClient } from '../model/model-client.js';
 import { RequestBuilder } from '../model/request-builder.js';
