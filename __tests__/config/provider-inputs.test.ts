@@ -68,7 +68,10 @@ describe('use_bedrock and use_vertex', () => {
     expect(problemsOf({ use_bedrock: 'true', use_vertex: 'true' })).toEqual([
       'use_bedrock and use_vertex are both set: the model runs on one provider. Keep the one whose credentials this job has.'
     ]);
-    expect(problemsOf({ use_bedrock: 'yes' })[0]).toBe('use_bedrock must be true or false, got "yes".');
+    expect(problemsOf({ use_bedrock: 'yes' })[0]).toBe(
+      'use_bedrock: "yes" is not true or false. Write true (or True, TRUE) to turn it on, false (or False, ' +
+        'FALSE) to turn it off, or leave it empty for the default (false).'
+    );
   });
 
   it('names what Vertex misses, and what Bedrock misses', () => {

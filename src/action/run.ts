@@ -268,8 +268,8 @@ async function runStarted(
   try {
     session = await runSession({
       config: agentConfigFor(target, config.agent, (line) => core.warning(line)),
-      // The writer's own words may hold a pasted token: redacted like everything the model is sent.
-      task: redact(threadContext ? `${task}\n\n${threadContext}` : task),
+      // runSession redacts the task (a pasted token) with `redact`, as everything the model is sent.
+      task: threadContext ? `${task}\n\n${threadContext}` : task,
       repoDir: runner.workspace,
       transcriptsDir: path.join(runner.workspace, TRANSCRIPTS),
       runId: `${runner.runId}-${runner.runAttempt}`,

@@ -4,7 +4,7 @@ import type { Compactor } from '../compaction/compactor.js';
 import { CompactionPipeline } from '../compaction/pipeline.js';
 import { RunFolderStore } from '../compaction/run-folder-store.js';
 import { compactionSettings, type CompactionOptions } from '../compaction/settings.js';
-import { createModelClient } from '../model/provider-client.js';
+import { createModelClient } from '../model/anthropic-client.js';
 import { credentialFileInRepository } from '../security/cloud-credentials.js';
 import type { ModelClient } from '../model/model-client.js';
 import { RequestBuilder } from '../model/request-builder.js';
@@ -26,6 +26,7 @@ export const WORKFLOW_FOLDERS: readonly string[] = ['.github/workflows/', '.gith
 
 export interface SessionOptions {
   readonly config: AgentConfig;
+  /** As the person wrote it: redacted here, once, before the model or the transcript sees it. */
   readonly task: string;
   readonly repoDir: string;
   /** Parent of the run folder; transcripts go to `<transcriptsDir>/<runId>/`. */
@@ -38,7 +39,10 @@ export interface SessionOptions {
   readonly model?: ModelClient;
   readonly compactor?: (parts: CompactorParts) => Compactor;
   readonly now?: () => number;
-  /** Applied to everything written under the run folder (transcript, log, segments, spills). */
+  /**
+   * Hides the secrets the caller knows (its API key, tokens): applied to the task and to everything
+   * written under the run folder (transcript, log, segments, spills).
+   */
   readonly redact?: (text: string) => string;
   /** How invalidated thinking is handled; `strip` unless a measurement asks for the alternative. */
   readonly thinkingEditPolicy?: ThinkingEditPolicy;
@@ -97,6 +101,8 @@ async function runWithTools(
   const { config } = options;
   const runDir = path.join(options.transcriptsDir, options.runId);
   const redact = options.redact ?? ((text: string) => text);
+  // The writer's own words may hold a pasted key or token: the model is never sent it.
+  const task = redact(options.task);
   const transcript = new TranscriptWriter(runDir, { redact });
   const compactionLog = compactionLogWriter(runDir, redact);
   const written = new WrittenFiles(runDir);
@@ -128,7 +134,7 @@ async function runWithTools(
     };
     const compactor = options.compactor ? options.compactor(parts) : defaultCompactor(parts, now);
     const result = await runAgent(
-      options.task,
+      task,
       { runId: options.runId, modelSpec: config.modelSpec, limits: config.limits },
       {
         model,

@@ -128,12 +128,16 @@ interface ValidatedRun {
 /** `compact-agent run`: every flag is checked first; then the run; the exit code says how it ended. */
 export async function runCommand(invocation: Invocation, io: CliIo): Promise<number> {
   const run = await validateRun(invocation, io.env);
-  const redact = new Redactor(knownSecrets(io.env, mcpServerSecrets(run.config.mcpServers, isSecretName)))
-    .redact;
+  // The key, GITHUB_TOKEN / GH_TOKEN and every other secret-named variable, and the MCP servers' secrets.
+  const redact = new Redactor(
+    knownSecrets(io.env, [run.config.apiKey, ...mcpServerSecrets(run.config.mcpServers, isSecretName)])
+  ).redact;
   const runId = newRunId();
   const outcome = await runSession({
     config: run.config,
+    // runSession redacts the task (a pasted key) with `redact`, as it does the transcript.
     task: run.previous ? resumeTask(run.previous, run.task, redact) : run.task,
+    redact,
     repoDir: run.repoDir,
     transcriptsDir: run.transcriptsDir,
     runId,

@@ -1,3 +1,4 @@
+import { parseBooleanInput } from './boolean-input.js';
 import { branchNameProblem } from './branch-name.js';
 import { InputError, parseAgentConfig, type AgentConfig, type InputReader } from './inputs.js';
 
@@ -43,7 +44,8 @@ export const GITHUB_DEFAULTS = {
   bot_name: 'github-actions[bot]',
   bot_email: '41898282+github-actions[bot]@users.noreply.github.com',
   context_budget_tokens: 8_000,
-  use_sticky_comment: false
+  use_sticky_comment: false,
+  include_untrusted_comments: false
 } as const;
 
 /** All the action's inputs, checked together: every problem is reported at once, before any call. */
@@ -102,18 +104,18 @@ function readGitHubSettings(read: InputReader, env: NodeJS.ProcessEnv, problems:
     botEmail: read('bot_email').trim() || GITHUB_DEFAULTS.bot_email,
     contextBudgetTokens:
       positiveInteger(read, 'context_budget_tokens', problems) ?? GITHUB_DEFAULTS.context_budget_tokens,
-    includeUntrustedComments: read('include_untrusted_comments').trim().toLowerCase() === 'true'
+    includeUntrustedComments: booleanInput(
+      read,
+      'include_untrusted_comments',
+      GITHUB_DEFAULTS.include_untrusted_comments,
+      problems
+    )
   };
 }
 
-/** `true` or `false` in any case (as @actions/core's getBooleanInput), or the default when empty. */
+/** An on/off input; a bad value is a problem (the run does not start), so the fallback is never used. */
 function booleanInput(read: InputReader, name: string, fallback: boolean, problems: string[]): boolean {
-  const raw = read(name).trim();
-  if (raw === '') return fallback;
-  if (/^true$/i.test(raw)) return true;
-  if (/^false$/i.test(raw)) return false;
-  problems.push(`${name} must be true or false, got "${raw}".`);
-  return fallback;
+  return parseBooleanInput(read(name), name, fallback, problems) ?? fallback;
 }
 
 function positiveInteger(read: InputReader, name: string, problems: string[]): number | undefined {

@@ -1,8 +1,9 @@
-import { CATALOGUE_CHECKED_ON, MODEL_CATALOGUE, type Effort } from './model-catalog.js';
+import { CATALOGUE_CHECKED_ON, type Effort } from './model-catalog.js';
 import {
   DEFAULT_MODEL,
   resolveModelSpec,
   UnknownModelError,
+  unknownModelMessage,
   type ModelSpec,
   type ModelSpecOverrides
 } from './models.js';
@@ -13,6 +14,7 @@ import {
   type ProviderModel
 } from './provider-models.js';
 import { parseProvider, type ProviderConfig } from './provider-inputs.js';
+import { parseBooleanInput } from './boolean-input.js';
 import type { RunLimits } from '../agent/limits.js';
 import type { CompactionTunables } from '../compaction/settings.js';
 import { readMcpConfig, type McpServerConfig } from '../tools/mcp/config.js';
@@ -80,7 +82,8 @@ export const INPUT_DEFAULTS = {
   api_max_retries: 4,
   api_stall_timeout_seconds: 120,
   use_bedrock: false,
-  use_vertex: false
+  use_vertex: false,
+  allow_workflow_changes: false
 } as const;
 
 /** A bad input: the message says which input, what was given and what is expected. */
@@ -137,6 +140,13 @@ export function parseAgentConfig(
   const apiStallTimeoutMs =
     numbers.number('api_stall_timeout_seconds', INPUT_DEFAULTS.api_stall_timeout_seconds) * 1000;
   const prompt = read('prompt').trim() || undefined;
+  const allowWorkflowChanges =
+    parseBooleanInput(
+      read('allow_workflow_changes'),
+      name('allow_workflow_changes'),
+      INPUT_DEFAULTS.allow_workflow_changes,
+      problems
+    ) ?? INPUT_DEFAULTS.allow_workflow_changes;
   const preserveTools = splitList(read('micro_preserve_tools'));
   const compaction: CompactionInputs = {
     thresholdTokens: numbers.optionalInteger('compaction_threshold_tokens'),
@@ -178,7 +188,7 @@ export function parseAgentConfig(
     apiMaxRetries,
     apiStallTimeoutMs,
     bashEnvPassthrough: splitList(read('bash_env_passthrough')),
-    allowWorkflowChanges: read('allow_workflow_changes').trim().toLowerCase() === 'true',
+    allowWorkflowChanges,
     prompt,
     compaction: withoutUndefined(compaction),
     mcpServers: mcp.ok ? mcp.servers : []
@@ -239,13 +249,7 @@ function resolveRunModel(
         `${name('output_price_per_mtok')} for this one.`
     );
   } else {
-    const current = MODEL_CATALOGUE.filter((row) => row.status === 'current').map((row) => row.id);
-    problems.push(
-      `Unknown model "${model}": its context window and prices are not in the model catalogue ` +
-        `(checked ${CATALOGUE_CHECKED_ON}). Use a known model (current: ${current.join(', ')}), or ` +
-        `describe this one with ${name('context_window')}, ${name('input_price_per_mtok')} and ` +
-        `${name('output_price_per_mtok')}.`
-    );
+    problems.push(unknownModelMessage(model, name));
   }
   return { wire, modelSpec: undefined };
 }

@@ -52,16 +52,37 @@ const OVERRIDE_INPUTS: Record<keyof ModelSpecOverrides, string> = {
   cacheReadPerMTok: 'cache_read_price_per_mtok'
 };
 
+/**
+ * The one text for a model the catalogue does not list, whichever way it was asked for: `nameOf`
+ * spells each input as the person sets it (`context_window` in a workflow, `--context-window` on the
+ * command line).
+ */
+export function unknownModelMessage(
+  model: string,
+  nameOf: (input: string) => string = (input) => input
+): string {
+  const current = MODEL_CATALOGUE.filter((row) => row.status === 'current').map((row) => row.id);
+  const [contextWindow, input, output, cacheWrite, cacheWrite1h, cacheRead] = (
+    [
+      'contextWindow',
+      'inputPerMTok',
+      'outputPerMTok',
+      'cacheWritePerMTok',
+      'cacheWrite1hPerMTok',
+      'cacheReadPerMTok'
+    ] as const
+  ).map((key) => nameOf(OVERRIDE_INPUTS[key]));
+  return (
+    `Unknown model "${model}": its context window and prices are not in the model catalogue ` +
+    `(checked ${CATALOGUE_CHECKED_ON}). Use a known model (current: ${current.join(', ')}), or describe ` +
+    `this one with ${contextWindow}, ${input} and ${output} (optionally ${cacheWrite}, ${cacheWrite1h} and ` +
+    `${cacheRead}; without them, cache prices are derived as 1.25x, 2x and 0.1x of input).`
+  );
+}
+
 export class UnknownModelError extends Error {
-  constructor(model: string) {
-    const known = MODEL_CATALOGUE.filter((row) => row.status === 'current').map((row) => row.id);
-    super(
-      `Unknown model "${model}": its context window and prices are not in the model catalogue ` +
-        `(checked ${CATALOGUE_CHECKED_ON}). Use a known model (current: ${known.join(', ')}), or describe ` +
-        'this one with the inputs context_window, input_price_per_mtok and output_price_per_mtok ' +
-        '(optionally max_output_tokens, cache_write_price_per_mtok, cache_write_1h_price_per_mtok and ' +
-        'cache_read_price_per_mtok; without them, cache prices are derived as 1.25x, 2x and 0.1x of input).'
-    );
+  constructor(readonly model: string) {
+    super(unknownModelMessage(model));
     this.name = 'UnknownModelError';
   }
 }

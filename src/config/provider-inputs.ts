@@ -1,3 +1,5 @@
+import { parseBooleanInput } from './boolean-input.js';
+
 /**
  * The provider inputs: `use_bedrock` / `use_vertex` (as claude-code-action names them) and what each
  * needs. Unset inputs fall back to the variables the official auth actions and SDKs use: AWS_REGION
@@ -35,8 +37,8 @@ export function parseProvider(
   name: (input: string) => string,
   problems: string[]
 ): ProviderConfig | undefined {
-  const useBedrock = parseSwitch(read, 'use_bedrock', name, problems);
-  const useVertex = parseSwitch(read, 'use_vertex', name, problems);
+  const useBedrock = parseBooleanInput(read('use_bedrock'), name('use_bedrock'), false, problems);
+  const useVertex = parseBooleanInput(read('use_vertex'), name('use_vertex'), false, problems);
   if (useBedrock === undefined || useVertex === undefined) return undefined;
   if (useBedrock && useVertex) {
     problems.push(
@@ -97,18 +99,4 @@ export function parseProvider(
     };
   }
   return { kind: 'anthropic' };
-}
-
-/** `true` or `false` (any case); empty is false. */
-function parseSwitch(
-  read: (name: string) => string,
-  input: string,
-  name: (input: string) => string,
-  problems: string[]
-): boolean | undefined {
-  const raw = read(input).trim().toLowerCase();
-  if (raw === '' || raw === 'false') return false;
-  if (raw === 'true') return true;
-  problems.push(`${name(input)} must be true or false, got "${read(input).trim()}".`);
-  return undefined;
 }

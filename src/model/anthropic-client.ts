@@ -1,6 +1,9 @@
-import Anthropic, { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
+import { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
 import type { ContentBlock, ContentBlockParam, Message } from '@anthropic-ai/sdk/resources/messages';
+import type { AgentConfig } from '../config/inputs.js';
 import type { ModelCallHooks, ModelClient, ModelReply, ModelRequest } from './model-client.js';
+import { anthropicSdkClient, createSdkClient, REQUEST_TIMEOUT_MS } from './provider-client.js';
 import { fromApiUsage } from './usage.js';
 
 /** What this boundary needs of an SDK client: Anthropic, AnthropicBedrock and AnthropicVertex all have it. */
@@ -17,7 +20,7 @@ export interface AnthropicClientOptions extends StreamRetryOptions {
   readonly requestTimeoutMs?: number;
 }
 
-/** A client built elsewhere (model/provider-client.ts: Bedrock, Vertex), with its own HTTP retries. */
+/** A client already built (model/provider-client.ts builds them all), with its own HTTP retries. */
 export interface PrebuiltClientOptions extends StreamRetryOptions {
   readonly client: MessagesStreamer;
 }
@@ -41,6 +44,15 @@ export class StreamStalledError extends Error {
   }
 }
 
+/** The run's model: its provider's SDK client behind our boundary, with the configured retries. */
+export function createModelClient(config: AgentConfig): AnthropicModelClient {
+  return new AnthropicModelClient({
+    client: createSdkClient(config),
+    streamRetries: config.apiMaxRetries,
+    stallTimeoutMs: config.apiStallTimeoutMs
+  });
+}
+
 /** The model boundary over @anthropic-ai/sdk, always streaming (long replies would time out otherwise). */
 export class AnthropicModelClient implements ModelClient {
   private readonly client: MessagesStreamer;
@@ -53,11 +65,11 @@ export class AnthropicModelClient implements ModelClient {
     this.client =
       'client' in options
         ? options.client
-        : new Anthropic({
+        : anthropicSdkClient({
             apiKey: options.apiKey,
-            ...(options.baseURL !== undefined ? { baseURL: options.baseURL } : {}),
+            baseURL: options.baseURL,
             maxRetries: options.httpRetries ?? 4,
-            timeout: options.requestTimeoutMs ?? 10 * 60_000
+            timeoutMs: options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS
           });
     this.streamRetries = options.streamRetries ?? 4;
     this.retryBaseDelayMs = options.retryBaseDelayMs ?? 1000;

@@ -3,7 +3,8 @@ import { AnthropicBedrock } from '@anthropic-ai/bedrock-sdk';
 import { AnthropicVertex } from '@anthropic-ai/vertex-sdk';
 import { OAuth2Client } from 'google-auth-library';
 import type { AgentConfig } from '../config/inputs.js';
-import { AnthropicModelClient, type MessagesStreamer } from './anthropic-client.js';
+// A type only: anthropic-client.ts gets its SDK clients from here, and nothing runs the other way.
+import type { MessagesStreamer } from './anthropic-client.js';
 
 /**
  * The API version each cloud takes in the body, as its docs require ("Claude on Amazon Bedrock
@@ -15,32 +16,36 @@ import { AnthropicModelClient, type MessagesStreamer } from './anthropic-client.
 export const BEDROCK_ANTHROPIC_VERSION = 'bedrock-2023-05-31';
 export const VERTEX_ANTHROPIC_VERSION = 'vertex-2023-10-16';
 
-const REQUEST_TIMEOUT_MS = 10 * 60_000;
+/** Long replies stream for minutes; a request is abandoned only after this. */
+export const REQUEST_TIMEOUT_MS = 10 * 60_000;
+
+/** What the first-party client needs: the key, and a base URL for gateways and our fakes. */
+export interface AnthropicSdkSettings {
+  readonly apiKey: string;
+  /** The SDK reads ANTHROPIC_BASE_URL itself only when this is undefined. */
+  readonly baseURL: string | undefined;
+  /** Retries the SDK does for HTTP statuses (429, 5xx, 529), honouring retry-after. */
+  readonly maxRetries: number;
+  readonly timeoutMs: number;
+}
 
 /**
- * Builds the SDK client for the run's provider and wraps it in our model boundary. Credentials come
- * from where each SDK looks: the Anthropic key from the config, AWS from the default credential chain
+ * The only place an SDK client is built, for the run's provider. Credentials come from where each
+ * SDK looks: the Anthropic key from the config, AWS from the default credential chain
  * (AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY / AWS_SESSION_TOKEN as configure-aws-credentials exports
  * them, then profiles, web identity, IMDS), Google from the given access token or else Application
  * Default Credentials.
  */
-export function createModelClient(config: AgentConfig): AnthropicModelClient {
-  const retries = {
-    streamRetries: config.apiMaxRetries,
-    stallTimeoutMs: config.apiStallTimeoutMs
-  };
-  return new AnthropicModelClient({ client: createSdkClient(config), ...retries });
-}
-
 export function createSdkClient(config: AgentConfig): MessagesStreamer {
   const common = { maxRetries: config.apiMaxRetries, timeout: REQUEST_TIMEOUT_MS };
   const { provider } = config;
   switch (provider.kind) {
     case 'anthropic':
-      return new Anthropic({
+      return anthropicSdkClient({
         apiKey: config.apiKey,
-        ...(config.baseURL !== undefined ? { baseURL: config.baseURL } : {}),
-        ...common
+        baseURL: config.baseURL,
+        maxRetries: common.maxRetries,
+        timeoutMs: common.timeout
       });
     case 'bedrock':
       return new AnthropicBedrock({
@@ -61,6 +66,16 @@ export function createSdkClient(config: AgentConfig): MessagesStreamer {
         ...common
       });
   }
+}
+
+/** The first-party Messages API client (the Anthropic provider, and tests that name a key and a URL). */
+export function anthropicSdkClient(settings: AnthropicSdkSettings): Anthropic {
+  return new Anthropic({
+    apiKey: settings.apiKey,
+    ...(settings.baseURL !== undefined ? { baseURL: settings.baseURL } : {}),
+    maxRetries: settings.maxRetries,
+    timeout: settings.timeoutMs
+  });
 }
 
 /** A Google auth client that only presents the token it was given (no refresh, no file, no network). */

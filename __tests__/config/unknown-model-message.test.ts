@@ -1,0 +1,70 @@
+import { CLI_INPUT_NAMING } from '../../src/cli/args.js';
+import { EXIT } from '../../src/cli/exit-codes.js';
+import { runCli } from '../../src/cli/main.js';
+import { parseActionConfig } from '../../src/config/github-inputs.js';
+import { InputError } from '../../src/config/inputs.js';
+import { MODEL_CATALOGUE } from '../../src/config/model-catalog.js';
+import { resolveModelSpec, UnknownModelError, unknownModelMessage } from '../../src/config/models.js';
+import { createTempRepo } from '../support/temp-repo.js';
+
+const reader = (inputs: Record<string, string>) => (name: string) => inputs[name] ?? '';
+
+/** What the action says for the workflow's inputs: the problems parseActionConfig reports. */
+function actionProblems(inputs: Record<string, string>): readonly string[] {
+  try {
+    parseActionConfig(reader({ anthropic_api_key: 'sk-test', github_token: 'ghs_test', ...inputs }), {});
+  } catch (error) {
+    if (error instanceof InputError) return error.problems;
+    throw error;
+  }
+  throw new Error('expected an InputError');
+}
+
+/** What `compact-agent run` prints on stderr for the same mistake (no model call is made). */
+async function cliStderr(...flags: string[]): Promise<{ code: number; stderr: string }> {
+  const repo = createTempRepo();
+  let stderr = '';
+  try {
+    const code = await runCli(['run', '--repo', repo.root, '--prompt', 'x', ...flags], {
+      stdout: () => undefined,
+      stderr: (text) => (stderr += `${text}\n`),
+      env: { ANTHROPIC_API_KEY: 'k', PATH: process.env.PATH, HOME: process.env.HOME }
+    });
+    return { code, stderr };
+  } finally {
+    repo.remove();
+  }
+}
+
+/** `--context-window` back to `context_window`: the only way the two paths may differ. */
+const asInputNames = (text: string) =>
+  text.replace(/--([a-z0-9-]+)/g, (_, flag: string) => flag.replace(/-/g, '_'));
+
+describe('an unknown model', () => {
+  it('gets one text from the action inputs, the CLI and the catalogue lookup, differing only in how inputs are named', async () => {
+    const fromAction = actionProblems({ model: 'gpt-9' });
+    expect(fromAction).toEqual([unknownModelMessage('gpt-9')]);
+    expect(() => resolveModelSpec('gpt-9')).toThrow(new UnknownModelError('gpt-9').message);
+    expect(new UnknownModelError('gpt-9').message).toBe(fromAction[0]);
+
+    const cli = await cliStderr('--model', 'gpt-9');
+    expect(cli.code).toBe(EXIT.usage);
+    const fromCli = unknownModelMessage('gpt-9', CLI_INPUT_NAMING.nameOf);
+    expect(cli.stderr).toContain(fromCli);
+    expect(asInputNames(fromCli)).toBe(fromAction[0]);
+  });
+
+  it('lists the current models and every price override, named for where it is set', () => {
+    const text = unknownModelMessage('gpt-9');
+    for (const row of MODEL_CATALOGUE.filter((candidate) => candidate.status === 'current'))
+      expect(text).toContain(row.id);
+    expect(text).toContain('context_window, input_price_per_mtok and output_price_per_mtok');
+    expect(text).toContain(
+      'optionally cache_write_price_per_mtok, cache_write_1h_price_per_mtok and cache_read_price_per_mtok'
+    );
+    expect(unknownModelMessage('gpt-9', CLI_INPUT_NAMING.nameOf)).toContain(
+      '--context-window, --input-price-per-mtok and --output-price-per-mtok (optionally ' +
+        '--cache-write-price-per-mtok, --cache-write-1h-price-per-mtok and --cache-read-price-per-mtok;'
+    );
+  });
+});
