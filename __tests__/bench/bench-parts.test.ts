@@ -11,7 +11,7 @@ import {
   referenceMicroCompact,
   withStableBreakpoint
 } from '../../bench/strategies/reference.js';
-import { readSeed, stageSeed, WorkloadPlan } from '../../bench/workload.js';
+import { readSeed, stageSeed, WORKLOAD_RANDOM_SEED, WorkloadPlan } from '../../bench/workload.js';
 import { sweepChartSvg } from '../../bench/sweep-chart.js';
 
 const prices = resolveModelSpec('claude-sonnet-4-5').prices; // $3 in, $3.75 write, $0.30 read, $15 out
@@ -202,6 +202,15 @@ describe('the workload', () => {
     const first = Array.from({ length: 300 }, (_, t) => a.turn(t));
     expect(Array.from({ length: 300 }, (_, t) => b.turn(t))).toEqual(first);
     expect(a.turn(120)).toBe(first[120]);
+    // Another plan of the same mix (bench/plans.ts): the published one is the default seed.
+    const published = new WorkloadPlan(seed, WORKLOAD_RANDOM_SEED);
+    expect(Array.from({ length: 300 }, (_, t) => published.turn(t))).toEqual(first);
+    const other = new WorkloadPlan(seed, 2);
+    const otherTurns = Array.from({ length: 300 }, (_, t) => other.turn(t));
+    expect(otherTurns).not.toEqual(first);
+    expect(
+      otherTurns.flatMap((turn) => turn.calls).filter((call) => call.name === 'read_file').length
+    ).toBeGreaterThan(80);
     const calls = first.flatMap((turn) => turn.calls);
     const count = (name: string) => calls.filter((call) => call.name === name).length;
     expect(count('read_file')).toBeGreaterThan(80);
