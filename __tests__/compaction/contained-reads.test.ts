@@ -125,4 +125,45 @@ describe('a read whose lines a live read of the same file already shows', () => 
     );
     expect(findDuplicateResults(edited, 0, 100)).toEqual([]);
   });
+
+  it('never points a whole read, or a window of a file that changed length, at an earlier window', async () => {
+    repo.write('data/table.txt', Array.from({ length: 300 }, (_, i) => `row ${i + 1}`).join('\n'));
+    const firstTen = await read({ path: 'data/table.txt', offset: 1, limit: 10 });
+    repo.write('data/table.txt', Array.from({ length: 10 }, (_, i) => `row ${i + 1}`).join('\n'));
+    const wholeNow = await read({ path: 'data/table.txt' });
+    expect(firstTen).toContain('[lines 1-10 of 300;');
+    expect(firstTen.startsWith(wholeNow)).toBe(true);
+    const truncated = session(
+      ['read_file', { path: 'data/table.txt', offset: 1, limit: 10 }, firstTen],
+      ['read_file', { path: 'data/table.txt' }, wholeNow]
+    );
+    // The whole read says the file now ends at line 10: a pointer at "lines 1-10 of 300" would hide it.
+    expect(findDuplicateResults(truncated, 0, 10)).toEqual([]);
+
+    repo.write('data/table.txt', Array.from({ length: 301 }, (_, i) => `row ${i + 1}`).join('\n'));
+    const grown = await read({ path: 'data/table.txt', offset: 1, limit: 10 });
+    const longer = session(
+      ['read_file', { path: 'data/table.txt', offset: 1, limit: 10 }, firstTen],
+      ['read_file', { path: 'data/table.txt', offset: 1, limit: 10 }, grown]
+    );
+    expect(findDuplicateResults(longer, 0, 10)).toEqual([]);
+  });
+
+  it('points only at the latest read of the file: an earlier one may be stale', async () => {
+    const before = await read({ path: 'lib/loader.js', limit: 5000 });
+    const lines = source.split('\n');
+    lines[29] = '// line 30 changed by a command (sed -i), not by edit_file';
+    repo.write('lib/loader.js', lines.join('\n'));
+    const after = await read({ path: 'lib/loader.js', limit: 5000 });
+    const head = await read({ path: 'lib/loader.js', offset: 1, limit: 20 });
+    const history = session(
+      ['read_file', { path: 'lib/loader.js', limit: 5000 }, before],
+      ['bash', { command: "sed -i '30s/.*/changed/' lib/loader.js" }, 'exit code: 0'],
+      ['read_file', { path: 'lib/loader.js', limit: 5000 }, after],
+      ['read_file', { path: 'lib/loader.js', offset: 1, limit: 20 }, head]
+    );
+    expect(findDuplicateResults(history, 0, 100).map((d) => [d.toolUseId, d.earlierToolUseId])).toEqual([
+      ['t3', 't2']
+    ]);
+  });
 });

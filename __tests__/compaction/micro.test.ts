@@ -122,22 +122,35 @@ describe('hysteresis', () => {
   });
 
   it('past the floor, waits while a kept result would be written again, up to twice the floor', () => {
-    expect(decideMicroClear(candidates([600, 500]), settings, 1000, 300_000, 900)).toEqual({ clear: false });
-    expect(decideMicroClear(candidates([600, 500, 800]), settings, 1000, 300_000, 900)).toEqual({
+    const dear = { rewriteTokens: 900, headroomTokens: 50_000 };
+    expect(decideMicroClear(candidates([600, 500]), settings, 1000, 300_000, dear)).toEqual({ clear: false });
+    expect(decideMicroClear(candidates([600, 500, 800]), settings, 1000, 300_000, dear)).toEqual({
       clear: false
     });
     expect(WAIT_FOR_CHEAP_CLEAR_UP_TO_FLOORS).toBe(2);
-    expect(decideMicroClear(candidates([600, 500, 900]), settings, 1000, 300_000, 900)).toEqual({
+    expect(decideMicroClear(candidates([600, 500, 900]), settings, 1000, 300_000, dear)).toEqual({
       clear: true,
       reason: expect.stringContaining('2000 tokens reached (twice the floor) while ~900 kept tokens follow')
     });
     // Nothing kept after the clear point: the floor is enough.
-    expect(decideMicroClear(candidates([600, 500]), settings, 1000, 300_000, 0)).toEqual({
+    expect(
+      decideMicroClear(candidates([600, 500]), settings, 1000, 300_000, { ...dear, rewriteTokens: 0 })
+    ).toEqual({
       clear: true,
       reason: expect.stringContaining('floor of 1000 tokens reached')
     });
+    // Past the threshold, a wait would let a summary do a clear's work; short of it, the wait goes on.
+    expect(
+      decideMicroClear(candidates([600, 500]), settings, 1000, 300_000, { ...dear, headroomTokens: -200 })
+    ).toEqual({
+      clear: true,
+      reason: expect.stringContaining('floor of 1000 tokens reached past the threshold')
+    });
+    expect(
+      decideMicroClear(candidates([600, 500]), settings, 1000, 300_000, { ...dear, headroomTokens: 300 })
+    ).toEqual({ clear: false });
     // A cold cache is written whole anyway: no reason to wait.
-    expect(decideMicroClear(candidates([600, 500]), settings, 301_000, 300_000, 900)).toEqual({
+    expect(decideMicroClear(candidates([600, 500]), settings, 301_000, 300_000, dear)).toEqual({
       clear: true,
       reason: expect.stringContaining('cache cold')
     });

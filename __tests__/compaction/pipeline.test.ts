@@ -307,6 +307,32 @@ describe('micro and spill inside the pipeline', () => {
   });
 });
 
+describe('micro waiting for a cheap moment', () => {
+  it('waits while the kept result would be rewritten, but never lets a summary do a clear', async () => {
+    // Every turn reads a big file, so a kept result always follows the clear point: a dear moment.
+    const model = new SummaryModel();
+    const far = pipeline({ microKeepRecent: 2, microClearAtLeast: 5_000, thresholdTokens: 60_000 }, model);
+    const waited = await far.compactor.compact(bigSession(5, 6_000), before, {
+      turn: 5,
+      lastUsage: undefined
+    });
+    // Three candidates (about 7k tokens) are past the floor but under twice it: far from the threshold, wait.
+    expect(waited.events).toEqual([]);
+
+    const near = pipeline({ microKeepRecent: 2, microClearAtLeast: 5_000, thresholdTokens: 12_000 }, model);
+    const cleared = await near.compactor.compact(bigSession(5, 6_000), before, {
+      turn: 5,
+      lastUsage: undefined
+    });
+    // The same history past the threshold: clear now, which brings it under, and no summary is asked for.
+    expect(cleared.events.map((event) => event.layer)).toEqual(['micro']);
+    expect(cleared.events[0]!.reason).toContain('past the threshold');
+    expect(cleared.events[0]!.tokens_before).toBeGreaterThan(12_000);
+    expect(cleared.events[0]!.tokens_after).toBeLessThan(12_000);
+    expect(model.requests).toHaveLength(0);
+  });
+});
+
 describe('repeat notes inside the pipeline', () => {
   it('clears a note in the same micro edit as the copy it points at (property seed 2140408966)', async () => {
     const { compactor } = pipeline({ microKeepRecent: 2, microClearAtLeast: 3_000, thresholdTokens: 90_000 });

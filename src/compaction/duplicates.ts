@@ -2,7 +2,7 @@ import type { MessageParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resou
 import { describeToolCall } from '../tools/describe-call.js';
 import { WINDOW_MARKER_PATTERN } from '../tools/read-file.js';
 import { toolExchangesFrom, toolResultText, type ToolExchange } from './history.js';
-import { CLEARED_PREFIX } from './placeholder.js';
+import { CLEARED_PREFIX, placeholderFor } from './placeholder.js';
 
 /** Marks a result that repeats an earlier one still in the context; such results are never cleared. */
 export const DUPLICATE_PREFIX = '[unchanged: ';
@@ -25,9 +25,13 @@ export interface DuplicateResult {
  * The results in history[from..] that repeat what the context still shows whole:
  * - the result of the same call (same tool, same input), byte for byte: a file read again unchanged,
  *   a search or a command that printed the same;
- * - a read of a file whose numbered lines, all of them, an earlier read of the same file still shows
- *   (a window of a file read whole, unchanged; same numbers, same text, so the pointer is true
- *   whatever happened to other lines). An edit or write of the file ends its reads' use as a source.
+ * - a read of a file whose numbered lines, all of them, the file's current read still shows, when
+ *   both reads saw the file at the same length (a window of a file read whole, unchanged there; a
+ *   whole read by another window that covered the file). A read of a file whose length changed is
+ *   never pointed at an earlier one: its own length is news.
+ *   The current read is the latest one that showed something the one before it did not: a read
+ *   that disagrees shows the file changed (through a command, say), so earlier reads may be stale;
+ *   a read that agrees changes nothing. An edit or write of the file ends the current read's use.
  * Results shorter than `minChars` are left alone (a pointer would not be shorter). Only the repeated
  * copy goes: the earlier one stays where the cached prefix holds it.
  */
@@ -45,12 +49,12 @@ export function findDuplicateResults(
   const tools = new Set(fresh.map((exchange) => exchange.use.name));
   const readsToo = tools.has('read_file');
   const latest = new Map<string, { toolUseId: string; text: string }>();
-  const liveReads = new Map<string, Array<{ toolUseId: string; lines: string }>>();
+  const latestRead = new Map<string, { toolUseId: string; read: NumberedRead }>();
   const duplicates: DuplicateResult[] = [];
   for (const exchange of toolExchangesFrom(history, 0)) {
     const path = readsToo ? filePathOf(exchange.use.input) : undefined;
     if (path !== undefined && (exchange.use.name === 'edit_file' || exchange.use.name === 'write_file')) {
-      liveReads.delete(path);
+      latestRead.delete(path);
       continue;
     }
     if (!tools.has(exchange.use.name)) continue;
@@ -60,24 +64,48 @@ export function findDuplicateResults(
     const candidate =
       exchange.messageIndex >= from && live && !exchange.result.is_error && text.length >= minChars;
     const earlier = latest.get(key);
-    const lines = exchange.use.name === 'read_file' && path !== undefined ? numberedLines(text) : undefined;
-    const container =
-      candidate && lines !== undefined && earlier?.text !== text
-        ? liveReads.get(path!)?.find((read) => read.lines.includes(lines))
-        : undefined;
+    const read = exchange.use.name === 'read_file' && path !== undefined ? numberedRead(text) : undefined;
+    const current = path !== undefined ? latestRead.get(path) : undefined;
+    const container = read && candidate ? current : undefined;
     if (candidate && earlier !== undefined && earlier.text === text) {
       duplicates.push(duplicateOf(exchange, earlier.toolUseId, text.length, 'repeat'));
-    } else if (container) {
+    } else if (container && showsAll(container.read, read!)) {
       duplicates.push(duplicateOf(exchange, container.toolUseId, text.length, 'lines'));
     } else if (live) {
       latest.set(key, { toolUseId: exchange.use.id, text });
-      if (lines !== undefined && !exchange.result.is_error)
-        liveReads.set(path!, [...(liveReads.get(path!) ?? []), { toolUseId: exchange.use.id, lines }]);
+      const agrees = read && current && showsAll(current.read, read);
+      if (read && !exchange.result.is_error && !agrees)
+        latestRead.set(path!, { toolUseId: exchange.use.id, read });
+      else if (path !== undefined && exchange.use.name === 'read_file') latestRead.delete(path);
     } else if (text.startsWith(CLEARED_PREFIX)) {
       latest.delete(key);
+      // A later read, even cleared, saw the file after the one before it: that one is no longer the latest.
+      if (path !== undefined && exchange.use.name === 'read_file') latestRead.delete(path);
     }
   }
   return duplicates;
+}
+
+/** A read_file result as lines: its numbered lines, the file's length then, and whether it is a window. */
+interface NumberedRead {
+  /** The numbered lines wrapped in newlines, so that `includes` matches whole lines only. */
+  readonly lines: string;
+  readonly fileLines: number;
+  readonly window: boolean;
+}
+
+/** Undefined for a text that is not numbered lines (an empty file's note, an error). */
+function numberedRead(text: string): NumberedRead | undefined {
+  const marker = WINDOW_MARKER_PATTERN.exec(text);
+  const body = marker ? text.slice(0, marker.index) : text;
+  if (!/^ *\d+\t/.test(body)) return undefined;
+  const fileLines = marker ? Number(/ of (\d+);/.exec(marker[0])![1]) : body.split('\n').length;
+  return { lines: `\n${body}\n`, fileLines, window: marker !== null };
+}
+
+/** Whether `earlier` shows every numbered line of `later`, of a file of the same length. */
+function showsAll(earlier: NumberedRead, later: NumberedRead): boolean {
+  return earlier.fileLines === later.fileLines && earlier.lines.includes(later.lines);
 }
 
 function duplicateOf(
@@ -96,15 +124,6 @@ function duplicateOf(
     chars,
     kind
   };
-}
-
-/**
- * A read's numbered lines wrapped in newlines, so that `includes` matches whole lines only; the
- * window marker is dropped. Undefined for a text that is not numbered lines (an empty file's note).
- */
-function numberedLines(text: string): string | undefined {
-  const body = text.replace(WINDOW_MARKER_PATTERN, '');
-  return /^ *\d+\t/.test(body) ? `\n${body}\n` : undefined;
 }
 
 function filePathOf(input: unknown): string | undefined {
@@ -168,4 +187,52 @@ export function replaceDuplicates(
     next[duplicate.messageIndex] = { ...message, content } as MessageParam;
   }
   return next;
+}
+
+/**
+ * `kept` (the messages a summary keeps) with every note whose earlier result is not kept with it
+ * turned into a placeholder for the call, sized by the result it pointed at in `source`: a note must
+ * never point at a result the summary dropped. Other messages stay the same objects.
+ */
+export function withoutDanglingNotes(
+  kept: readonly MessageParam[],
+  source: readonly MessageParam[]
+): MessageParam[] {
+  const exchanges = toolExchangesFrom(kept, 0);
+  const keptIds = new Set(exchanges.map((exchange) => exchange.use.id));
+  const dangling = exchanges.filter((exchange) => {
+    const target = earlierIdOf(toolResultText(exchange.result));
+    return target !== undefined && !keptIds.has(target);
+  });
+  if (dangling.length === 0) return [...kept];
+  const sourceTexts = new Map(
+    toolExchangesFrom(source, 0).map((exchange) => [exchange.use.id, toolResultText(exchange.result)])
+  );
+  const next = [...kept];
+  for (const exchange of dangling) {
+    const message = next[exchange.messageIndex]!;
+    if (typeof message.content === 'string') continue;
+    const content = [...message.content];
+    const target = earlierIdOf(toolResultText(exchange.result))!;
+    content[exchange.blockIndex] = {
+      type: 'tool_result',
+      tool_use_id: exchange.result.tool_use_id,
+      content: placeholderFor(exchange.use.name, exchange.use.input, sourceTexts.get(target) ?? '')
+    };
+    next[exchange.messageIndex] = { ...message, content } as MessageParam;
+  }
+  return next;
+}
+
+/** Files whose content `messages` show in a live read_file result (not a placeholder, not a note). */
+export function filesShownIn(messages: readonly MessageParam[]): Set<string> {
+  const shown = new Set<string>();
+  for (const exchange of toolExchangesFrom(messages, 0)) {
+    if (exchange.use.name !== 'read_file' || exchange.result.is_error) continue;
+    const text = toolResultText(exchange.result);
+    const path = filePathOf(exchange.use.input);
+    if (path !== undefined && !text.startsWith(CLEARED_PREFIX) && !text.startsWith(DUPLICATE_PREFIX))
+      shown.add(path);
+  }
+  return shown;
 }

@@ -222,18 +222,30 @@ function isBefore(a: ClearableResult, b: ClearableResult): boolean {
   );
 }
 
+/** What makes this request a cheap or a dear moment to clear. */
+export interface ClearMoment {
+  /** Kept tokens a clear now would write again (`keptTokensAfterClearPoint`). */
+  readonly rewriteTokens: number;
+  /** Tokens left before the auto-compaction threshold. */
+  readonly headroomTokens: number;
+}
+
+const ANY_MOMENT: ClearMoment = { rewriteTokens: 0, headroomTokens: Number.POSITIVE_INFINITY };
+
 /**
  * Hysteresis: clear when the floor is reached, or at once when the prompt cache has gone cold anyway.
  * Past the floor, a batch waits for a moment when no kept result lies after the clear point (the
  * result the model read last turn is often a big file; the next turn's is often a short command),
- * up to `WAIT_FOR_CHEAP_CLEAR_UP_TO_FLOORS` floors.
+ * up to `WAIT_FOR_CHEAP_CLEAR_UP_TO_FLOORS` floors, and never past the threshold: there a wait would
+ * let a summary (a model call that drops whole turns) do what a clear does. (Waiting until a floor
+ * short of the threshold was dearer on every plan of the bench: it clears at dear moments too often.)
  */
 export function decideMicroClear(
   candidates: readonly ClearableResult[],
   settings: MicroSettings,
   idleMs: number | undefined,
   cacheTtlMs: number,
-  rewriteTokens = 0
+  moment: ClearMoment = ANY_MOMENT
 ): MicroDecision {
   if (candidates.length === 0) return { clear: false };
   const clearable = candidates.reduce((sum, result) => sum + result.tokens, 0);
@@ -243,14 +255,16 @@ export function decideMicroClear(
     return { clear: true, reason: `cache cold (${Math.round(idleMs / 1000)} s idle): cleared ${what}` };
   }
   if (clearable < settings.clearAtLeast) return { clear: false };
-  if (rewriteTokens === 0) {
-    return { clear: true, reason: `floor of ${settings.clearAtLeast} tokens reached: cleared ${what}` };
+  const floorReached = `floor of ${settings.clearAtLeast} tokens reached`;
+  if (moment.rewriteTokens === 0) return { clear: true, reason: `${floorReached}: cleared ${what}` };
+  if (moment.headroomTokens <= 0) {
+    return { clear: true, reason: `${floorReached} past the threshold: cleared ${what}` };
   }
   const ceiling = WAIT_FOR_CHEAP_CLEAR_UP_TO_FLOORS * settings.clearAtLeast;
   if (clearable >= ceiling) {
     return {
       clear: true,
-      reason: `${ceiling} tokens reached (twice the floor) while ~${rewriteTokens} kept tokens follow the clear point: cleared ${what}`
+      reason: `${ceiling} tokens reached (twice the floor) while ~${moment.rewriteTokens} kept tokens follow the clear point: cleared ${what}`
     };
   }
   return { clear: false };

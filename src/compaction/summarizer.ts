@@ -14,6 +14,7 @@ import {
 } from './circuit-breaker.js';
 import type { CompactionLayer } from './compactor.js';
 import type { CompactionStore } from './compaction-store.js';
+import { filesShownIn, withoutDanglingNotes } from './duplicates.js';
 import { taskOf } from './history.js';
 import { compactedHistory, selectTail, unseenTurnStart, type RestoredFile } from './rebuild.js';
 import type { StepCall } from './steps/step.js';
@@ -192,7 +193,8 @@ export class Summarizer {
     const prefix = meter.estimate(this.deps.requests.prefixChars());
     const first = history[0]!;
     const room = budget - prefix - meter.estimateMessages([first]);
-    const fitted = [first, ...selectTail(history, room, (message) => meter.estimateMessages([message]))];
+    const recent = selectTail(history, room, (message) => meter.estimateMessages([message]));
+    const fitted = [first, ...withoutDanglingNotes(recent, history)];
     // Dropping the middle is an edit: the tail's thinking no longer matches its prefix.
     return this.deps.requests.bindsThinking ? stripThinkingFrom(fitted, 1) : fitted;
   }
@@ -242,8 +244,9 @@ export class Summarizer {
     for (const plan of plans) {
       const selected = selectTail(history, plan.tail, tokensOf);
       // The unseen turn was not summarized: it stays whole, whatever the tail's budget.
-      const tail =
+      const kept =
         unseen !== undefined && history.length - selected.length > unseen ? history.slice(unseen) : selected;
+      const tail = withoutDanglingNotes(kept, history);
       const next = compactedHistory({
         task: taskOf(history),
         header,
@@ -266,12 +269,12 @@ export class Summarizer {
   ): RestoredFile[] {
     if (count === 0) return [];
     const { settings, meter } = state;
-    const inTail = JSON.stringify(tail);
+    const inTail = filesShownIn(tail);
     const files: RestoredFile[] = [];
     let budget = settings.maxRestoredTokens;
     for (const path of [...state.work.recentReads].reverse()) {
       if (files.length >= count || budget <= 0) break;
-      if (inTail.includes(`"path":"${path}"`)) continue;
+      if (inTail.has(path.replace(/^\.\//, '').replace(/\/+/g, '/'))) continue;
       const text = this.deps.store.readRecentFile(path, Math.min(settings.maxFileTokens, budget), (chars) =>
         meter.estimate(chars)
       );

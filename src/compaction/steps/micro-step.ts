@@ -32,10 +32,12 @@ export function microStep(now: () => number): CompactionStep {
       const newest = run.history.length - 1;
       const candidates = clearCandidates(index, settings.micro, newest);
       const idle = state.lastRequestAt === undefined ? undefined : now() - state.lastRequestAt;
-      const rewrite = keptTokensAfterClearPoint(index, candidates, newest);
-      const decision = decideMicroClear(candidates, settings.micro, idle, settings.cacheTtlMs, rewrite);
-      if (!decision.clear) return;
       const before = state.tokensOf(run);
+      const decision = decideMicroClear(candidates, settings.micro, idle, settings.cacheTtlMs, {
+        rewriteTokens: keptTokensAfterClearPoint(index, candidates, newest),
+        headroomTokens: settings.thresholdTokens - before
+      });
+      if (!decision.clear) return;
       const cleared = clearResults(run.history, candidates);
       const changed = [...new Set(candidates.map((result) => result.messageIndex))];
       const sentBefore = historyChars(changed.map((position) => run.history[position]!));
