@@ -166,4 +166,19 @@ describe('a read whose lines a live read of the same file already shows', () => 
       ['t3', 't2']
     ]);
   });
+
+  it('keeps pointing at the current read after a read that showed nothing new', async () => {
+    const whole = await read({ path: 'lib/loader.js', limit: 5000 });
+    const first = await read({ path: 'lib/loader.js', offset: 40, limit: 20 });
+    const second = await read({ path: 'lib/loader.js', offset: 300, limit: 30 });
+    // The first window went out whole (sent before this pass): it agrees with the whole read.
+    const history = session(
+      ['read_file', { path: 'lib/loader.js', limit: 5000 }, whole],
+      ['read_file', { path: 'lib/loader.js', offset: 40, limit: 20 }, first],
+      ['read_file', { path: 'lib/loader.js', offset: 300, limit: 30 }, second]
+    );
+    expect(findDuplicateResults(history, 5, 100).map((d) => [d.toolUseId, d.earlierToolUseId])).toEqual([
+      ['t2', 't0']
+    ]);
+  });
 });

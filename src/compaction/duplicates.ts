@@ -47,12 +47,18 @@ export function findDuplicateResults(
   );
   if (fresh.length === 0) return [];
   const tools = new Set(fresh.map((exchange) => exchange.use.name));
-  const readsToo = tools.has('read_file');
+  // Only the files a new read shows need their reads followed (this keeps the scan cheap).
+  const freshReads = new Set(
+    fresh
+      .filter((exchange) => exchange.use.name === 'read_file')
+      .map((exchange) => filePathOf(exchange.use.input))
+  );
   const latest = new Map<string, { toolUseId: string; text: string }>();
   const latestRead = new Map<string, { toolUseId: string; read: NumberedRead }>();
   const duplicates: DuplicateResult[] = [];
   for (const exchange of toolExchangesFrom(history, 0)) {
-    const path = readsToo ? filePathOf(exchange.use.input) : undefined;
+    const named = filePathOf(exchange.use.input);
+    const path = named !== undefined && freshReads.has(named) ? named : undefined;
     if (path !== undefined && (exchange.use.name === 'edit_file' || exchange.use.name === 'write_file')) {
       latestRead.delete(path);
       continue;
@@ -73,10 +79,11 @@ export function findDuplicateResults(
       duplicates.push(duplicateOf(exchange, container.toolUseId, text.length, 'lines'));
     } else if (live) {
       latest.set(key, { toolUseId: exchange.use.id, text });
-      const agrees = read && current && showsAll(current.read, read);
-      if (read && !exchange.result.is_error && !agrees)
-        latestRead.set(path!, { toolUseId: exchange.use.id, read });
-      else if (path !== undefined && exchange.use.name === 'read_file') latestRead.delete(path);
+      if (read && !exchange.result.is_error) {
+        // A read that shows nothing new leaves the current one current.
+        if (!current || !showsAll(current.read, read))
+          latestRead.set(path!, { toolUseId: exchange.use.id, read });
+      } else if (path !== undefined && exchange.use.name === 'read_file') latestRead.delete(path);
     } else if (text.startsWith(CLEARED_PREFIX)) {
       latest.delete(key);
       // A later read, even cleared, saw the file after the one before it: that one is no longer the latest.

@@ -38,9 +38,10 @@ export interface CompactionSettings {
 
 /**
  * Defaults chosen on `npm run bench` with its need model (BENCHMARKS.md, "Choosing the threshold"):
- * keep the two latest results, clear in batches of 3/10 of the threshold, and the threshold from the
- * rule below. Keeping one result is 10% cheaper on the bench, but the bench only charges for facts 10
- * or more turns old; a real agent often needs the result it read the turn before (BENCHMARKS.md).
+ * keep the two latest results, clear in batches of 3/10 of the threshold (waiting for a cheap moment,
+ * see micro.ts), results from 100 tokens worth a placeholder, and the threshold from the rule below.
+ * Keeping one result is 2% cheaper on the bench, but the bench only charges for facts 10 or more turns
+ * old; a real agent often needs the result it read the turn before (BENCHMARKS.md).
  */
 export const COMPACTION_DEFAULTS = {
   /** The threshold at a cache-read price of 0.1x input; it grows as reads get cheaper (see below). */
@@ -67,7 +68,7 @@ export function autoCompactThreshold(contextWindow: number, maxOutputTokens: num
  * about r·C per turn in cache reads (r = cache-read price / input price), and a compaction costs a
  * summary plus re-reads of what it dropped, so the best threshold grows like 1/sqrt(r). Measured on
  * Sonnet 5.5 (r = 0.05): 20k, with micro keeping 2 results and a floor of 6k, keeps 90% cache reads
- * with no lost need (0.54x the reference at 300 turns, 0.50x at 1,000; keeping 1 result, 0.49x); the rule gives
+ * with no lost need (0.49x the reference at 300 turns, 0.44x at 1,000; BENCHMARKS.md); the rule gives
  * 15k at r = 0.1 and 30k at 0.025 (Fable 5.1), and at least 6 times the model's cache minimum (25k
  * on Haiku 4.5 and Opus 4.5/4.6). Capped by the window's own room for a summary.
  */
