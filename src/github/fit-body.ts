@@ -1,8 +1,11 @@
+import { GITHUB_COMMENT_LIMIT } from './comment-limit.js';
+
 /**
- * GitHub refuses comment and PR bodies above 65,536 characters. A body cut to fit must still be
- * well-formed: a `<details>` or a code fence left open would swallow whatever follows it.
+ * The room for a report or PR body: 65,000, GitHub's limit less a margin for what is added after
+ * the fit (the tracking comment's marker). A body cut to fit must still be well-formed: a `<details>` or a code fence
+ * left open would swallow whatever follows it.
  */
-export const MAX_BODY_CHARS = 65_000;
+export const MAX_BODY_CHARS = GITHUB_COMMENT_LIMIT - 536;
 
 const SEPARATOR = '\n\n';
 const CUT_MARKER = '[… cut]';

@@ -1,5 +1,6 @@
 import type { GitHubApi, ThreadComment } from './github-api.js';
 import { isActionBotComment } from './bot-author.js';
+import { GITHUB_COMMENT_LIMIT } from './comment-limit.js';
 import { codeSpan } from './neutralize.js';
 
 export interface TrackedProgress {
@@ -29,8 +30,6 @@ export interface TrackingOptions {
  * comment that is not the bot's is never taken.
  */
 export const TRACKING_MARKER = '<!-- compact-agent-tracking -->';
-/** GitHub refuses a comment body longer than this. */
-const GITHUB_COMMENT_LIMIT = 65_536;
 /** Hidden blocks of a reused comment larger than this are not carried (the state is far smaller). */
 const MAX_CARRIED_CHARS = 30_000;
 
