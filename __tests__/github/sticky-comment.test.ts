@@ -160,6 +160,28 @@ describe('use_sticky_comment: the tracking comment reuses the action’s earlier
     expect(api.edits.at(-1)!.body).toBe(`report 2, whose state could not be embedded\n\n${TRACKING_MARKER}`);
   });
 
+  it('carries only the hidden blocks outside code: a `<!--` in a shown patch does not swallow the state', async () => {
+    const earlier = renderReport({
+      result: runResult(),
+      runUrl: 'https://run/1',
+      changes: {
+        kind: 'patch',
+        reason: 'the push failed',
+        diffStat: ' page.html | 1 +',
+        patch: `+<!-- a comment the model opened\n${'+x\n'.repeat(16_000)}`
+      },
+      artifact: { kind: 'failed', error: 'not uploaded' },
+      transcriptDir: '.transcripts/1',
+      trailer: STATE
+    });
+    const api = new MemoryGitHub();
+    api.threadComments.push(comment(413, BOT, `${earlier}\n\n${TRACKING_MARKER}`));
+    const failing = tracking(api, BOT);
+    await failing.start();
+    await failing.finish('❌ preparing the work failed', { replacedByReport: false });
+    expect(api.edits.at(-1)!.body).toBe(`❌ preparing the work failed\n\n${STATE}\n\n${TRACKING_MARKER}`);
+  });
+
   it('drops the earlier state rather than make a long report too long for GitHub', async () => {
     const api = new MemoryGitHub();
     const bigState = `<!-- compact-agent-state:v1 ${'A'.repeat(24_000)} -->`;

@@ -1,5 +1,6 @@
 import type { GitHubApi, ThreadComment } from './github-api.js';
 import { isActionBotComment } from './bot-author.js';
+import { FenceTracker } from './code-fence.js';
 import { GITHUB_COMMENT_LIMIT } from './comment-limit.js';
 import { codeSpan } from './neutralize.js';
 
@@ -197,9 +198,18 @@ function isTrackingComment(comment: ThreadComment, botLogin: string): boolean {
   return isActionBotComment(comment, botLogin) && comment.body.trimEnd().endsWith(TRACKING_MARKER);
 }
 
-/** The HTML comments of a body (report text is neutralized, so only the action writes raw ones). */
+/**
+ * The HTML comments of a body outside fenced code. Report text is neutralized, so only the action
+ * writes raw ones, except in a fence (a patch is shown byte for byte): a `<!--` there is the model's
+ * and would otherwise swallow the report up to the state's `-->`.
+ */
 function hiddenBlocks(body: string): string {
-  const blocks = (body.match(/<!--[\s\S]*?-->/g) ?? []).filter((block) => block !== TRACKING_MARKER);
+  const fences = new FenceTracker();
+  const outsideCode = body
+    .split('\n')
+    .map((line) => (fences.read(line) === 'outside' ? line : ''))
+    .join('\n');
+  const blocks = (outsideCode.match(/<!--[\s\S]*?-->/g) ?? []).filter((block) => block !== TRACKING_MARKER);
   return blocks.map((block) => `\n\n${block}`).join('');
 }
 
