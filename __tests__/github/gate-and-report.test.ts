@@ -180,7 +180,7 @@ describe('the tracking comment', () => {
     tracking.update({ ...progress, turn: 3, compactions: 1, activity: 'compacted (auto)' }, true);
     clock = 20_000;
     tracking.update({ ...progress, turn: 9 });
-    await tracking.finish('final report');
+    await tracking.finish('final report', { replacedByReport: true });
     expect(api.edits.map((edit) => edit.body.match(/Turn (\d+)/)?.[1] ?? edit.body)).toEqual([
       '1',
       '3',
@@ -203,7 +203,7 @@ describe('the tracking comment', () => {
     await tracking.start();
     tracking.update({ turn: 1, contextTokens: 1, compactions: 0, costUsd: 0, activity: 'x' });
     api.failing.delete('createComment');
-    await tracking.finish('the report');
+    await tracking.finish('the report', { replacedByReport: true });
     expect([...api.comments.values()].map((c) => c.body)).toEqual([`the report\n\n${TRACKING_MARKER}`]);
     expect(warnings[0]).toContain('Could not post the tracking comment');
 
@@ -219,7 +219,7 @@ describe('the tracking comment', () => {
     tracked.update({ turn: 1, contextTokens: 1, compactions: 0, costUsd: 0, activity: 'x' });
     await new Promise((resolve) => setTimeout(resolve, 10)); // the queued edit fails now
     flaky.failing.delete('updateComment');
-    await tracked.finish('done');
+    await tracked.finish('done', { replacedByReport: true });
     expect(flaky.edits.map((e) => e.body)).toEqual([`done\n\n${TRACKING_MARKER}`]);
     expect(warnings.at(-1)).toContain('Could not edit the tracking comment');
   });

@@ -234,7 +234,7 @@ describe('the tracking comment', () => {
       costUsd: 0,
       activity: 'bash echo "`@admin` fixes #3 <img src=x>"'
     });
-    await tracking.finish('done');
+    await tracking.finish('done', { replacedByReport: true });
     const progress = api.edits[0]!.body;
     expect(progress.match(MENTIONS)).toBeNull();
     expect(progress.match(CLOSES)).toBeNull();
@@ -261,7 +261,7 @@ describe('the tracking comment', () => {
       if (failures-- > 0) throw new Error('502 Bad Gateway');
       return update(id, body);
     };
-    await tracking.finish('the report');
+    await tracking.finish('the report', { replacedByReport: true });
     expect(api.comments.get(first)!.body).not.toContain('working on this');
     expect(api.comments.get(first)!.body).toContain('the report is in');
     expect(

@@ -1,6 +1,8 @@
 import type { AccountType, ThreadComment } from '../../src/github/github-api.js';
+import { renderReport } from '../../src/github/report.js';
 import { TRACKING_MARKER, TrackingComment } from '../../src/github/tracking-comment.js';
 import { MemoryGitHub } from '../support/memory-github.js';
+import { runResult } from '../support/run-result.js';
 
 const BOT = 'github-actions[bot]';
 const STATE = '<!-- compact-agent-state:v1 eyJ2ZXJzaW9uIjoxfQ== -->';
@@ -46,7 +48,7 @@ describe('use_sticky_comment: the tracking comment reuses the action’s earlier
     expect(api.comments.size).toBe(0);
     expect(api.edits.map((edit) => edit.id)).toEqual([103]);
     expect(api.edits[0]!.body).toContain('compact-agent is working on this');
-    await sticky.finish('the new report');
+    await sticky.finish('the new report', { replacedByReport: true });
     expect(api.edits.at(-1)).toEqual({ id: 103, body: `the new report\n\n${TRACKING_MARKER}` });
     expect(api.comments.size).toBe(0);
   });
@@ -108,7 +110,7 @@ describe('use_sticky_comment: the tracking comment reuses the action’s earlier
     await failing.start();
     failing.update({ turn: 1, contextTokens: 10, compactions: 0, costUsd: 0, activity: 'bash' }, true);
     // A fault report carries no state: the earlier one stays, so the next follow-up can continue.
-    await failing.finish('❌ preparing the work failed');
+    await failing.finish('❌ preparing the work failed', { replacedByReport: false });
     expect(api.edits.map((edit) => edit.body.includes(STATE))).toEqual([true, true, true]);
 
     const api2 = new MemoryGitHub();
@@ -116,8 +118,68 @@ describe('use_sticky_comment: the tracking comment reuses the action’s earlier
     const succeeding = tracking(api2, BOT);
     await succeeding.start();
     const ownState = '<!-- compact-agent-state:v1 bmV3 -->';
-    await succeeding.finish(`report 2\n\n${ownState}`);
+    await succeeding.finish(`report 2\n\n${ownState}`, { replacedByReport: true });
     expect(api2.edits.at(-1)!.body).toBe(`report 2\n\n${ownState}\n\n${TRACKING_MARKER}`);
+  });
+
+  it('keeps the earlier state for a fault report whatever hidden-comment text the report quotes', async () => {
+    // A patch is shown byte for byte in a fence, so a raw `<!--` from the model's edit reaches the
+    // report; it must not pass for the report's own state and drop the earlier one.
+    const fault = renderReport({
+      result: runResult({
+        stopReason: 'error_during_execution',
+        summary: `Done ${TRACKING_MARKER} ${STATE}`
+      }),
+      runUrl: 'https://run/2',
+      changes: {
+        kind: 'patch',
+        reason: 'the push failed',
+        diffStat: ' README.md | 1 +',
+        patch: `+${TRACKING_MARKER}\n+<!-- compact-agent-state:v1 bm90IG1pbmU= -->`
+      },
+      artifact: { kind: 'failed', error: 'the run failed before this step' },
+      transcriptDir: '.transcripts/2'
+    });
+    expect(fault).toContain('<!--');
+    for (const report of [fault, `❌ failed; the summary said ${TRACKING_MARKER} and <!-- anything -->`]) {
+      const api = new MemoryGitHub();
+      api.threadComments.push(comment(411, BOT, `report 1\n\n${STATE}\n\n${TRACKING_MARKER}`));
+      const failing = tracking(api, BOT);
+      await failing.start();
+      await failing.finish(report, { replacedByReport: false });
+      expect(api.edits.at(-1)!.body).toBe(`${report}\n\n${STATE}\n\n${TRACKING_MARKER}`);
+    }
+  });
+
+  it("replaces the earlier state with a run's report even when the report holds no hidden block", async () => {
+    const api = new MemoryGitHub();
+    api.threadComments.push(comment(412, BOT, `report 1\n\n${STATE}\n\n${TRACKING_MARKER}`));
+    const sticky = tracking(api, BOT);
+    await sticky.start();
+    await sticky.finish('report 2, whose state could not be embedded', { replacedByReport: true });
+    expect(api.edits.at(-1)!.body).toBe(`report 2, whose state could not be embedded\n\n${TRACKING_MARKER}`);
+  });
+
+  it('carries only the hidden blocks outside code: a `<!--` in a shown patch does not swallow the state', async () => {
+    const earlier = renderReport({
+      result: runResult(),
+      runUrl: 'https://run/1',
+      changes: {
+        kind: 'patch',
+        reason: 'the push failed',
+        diffStat: ' page.html | 1 +',
+        patch: `+<!-- a comment the model opened\n${'+x\n'.repeat(16_000)}`
+      },
+      artifact: { kind: 'failed', error: 'not uploaded' },
+      transcriptDir: '.transcripts/1',
+      trailer: STATE
+    });
+    const api = new MemoryGitHub();
+    api.threadComments.push(comment(413, BOT, `${earlier}\n\n${TRACKING_MARKER}`));
+    const failing = tracking(api, BOT);
+    await failing.start();
+    await failing.finish('❌ preparing the work failed', { replacedByReport: false });
+    expect(api.edits.at(-1)!.body).toBe(`❌ preparing the work failed\n\n${STATE}\n\n${TRACKING_MARKER}`);
   });
 
   it('drops the earlier state rather than make a long report too long for GitHub', async () => {
@@ -128,7 +190,7 @@ describe('use_sticky_comment: the tracking comment reuses the action’s earlier
     await sticky.start();
     expect(api.edits[0]!.body).toContain(bigState);
     const longFaultReport = `❌ failed after the turns\n\n${'x'.repeat(60_000)}`;
-    await sticky.finish(longFaultReport);
+    await sticky.finish(longFaultReport, { replacedByReport: false });
     const last = api.edits.at(-1)!.body;
     expect(last.length).toBeLessThanOrEqual(65_536);
     expect(last).toBe(`${longFaultReport}\n\n${TRACKING_MARKER}`);

@@ -347,7 +347,7 @@ async function runStarted(
       trailer: embedForReport(carried, redact)
     })
   );
-  await tracking?.finish(report);
+  await tracking?.finish(report, { replacedByReport: true });
   state.reported = true;
   writeJobSummary(runnerFiles, report);
   state.step = 'setting the outputs';
@@ -429,7 +429,7 @@ async function finishAfterFault(
 ): Promise<void> {
   const { runner, redact } = context;
   const report = redact(reportAfterFault(state, { runUrl: runUrl(runner), workspace: runner.workspace }));
-  await tracking?.finish(report);
+  await tracking?.finish(report, { replacedByReport: false });
   if (state.runnerFiles) writeJobSummary(state.runnerFiles, report);
   else
     await core.summary

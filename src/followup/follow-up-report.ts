@@ -1,3 +1,4 @@
+import { inlineText } from '../github/neutralize.js';
 import type { CarriedState } from './carried-state.js';
 
 /** How this run relates to the runs before it on the thread, for the top of its report. */
@@ -15,7 +16,7 @@ export type FollowUpNote =
 /** The report's follow-up section: the previous run(s) linked, and the run-by-run and cumulative cost. */
 export function renderFollowUp(note: FollowUpNote, thisRun: { runUrl: string; costUsd: number }): string {
   if (note.kind === 'fresh-after-refusal')
-    return `ℹ️ Started fresh, without the state of an earlier run: ${inline(note.reason)}.`;
+    return `ℹ️ Started fresh, without the state of an earlier run: ${inlineText(note.reason)}.`;
   const runs = [
     ...note.previous.previousRuns,
     { runUrl: note.previous.runUrl, costUsd: note.previous.costUsd },
@@ -28,7 +29,7 @@ export function renderFollowUp(note: FollowUpNote, thisRun: { runUrl: string; co
   );
   return [
     `### Follow-up\n\n↪️ Continues [the previous run](${link(note.previous.runUrl)}). ${note.whereNote}${
-      note.source ? ` ${inline(note.source)}` : ''
+      note.source ? ` ${inlineText(note.source)}` : ''
     }`,
     [
       '| # | run | cost |',
@@ -42,11 +43,4 @@ export function renderFollowUp(note: FollowUpNote, thisRun: { runUrl: string; co
 /** A run link from the carried state: no markdown can break out of the link target. */
 function link(url: string): string {
   return /^https?:\/\/[^\s()<>[\]]+$/.test(url) ? url : '#';
-}
-
-function inline(text: string): string {
-  return text
-    .replace(/[<>@`[\]]/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
 }

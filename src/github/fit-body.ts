@@ -1,13 +1,15 @@
+import { FenceTracker, isFenceLine } from './code-fence.js';
+import { GITHUB_COMMENT_LIMIT } from './comment-limit.js';
+
 /**
- * GitHub refuses comment and PR bodies above 65,536 characters. A body cut to fit must still be
- * well-formed: a `<details>` or a code fence left open would swallow whatever follows it.
+ * The room for a report or PR body: 65,000, GitHub's limit less a margin for what is added after
+ * the fit (the tracking comment's marker). A body cut to fit must still be well-formed: a `<details>` or a code fence
+ * left open would swallow whatever follows it.
  */
-export const MAX_BODY_CHARS = 65_000;
+export const MAX_BODY_CHARS = GITHUB_COMMENT_LIMIT - 536;
 
 const SEPARATOR = '\n\n';
 const CUT_MARKER = '[… cut]';
-/** A fence opener or closer at the top level (model text is quoted, so its fences are not here). */
-const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
 
 /**
  * Joins the sections, cutting the longest ones first (each to a fair share of the room) so the short
@@ -84,7 +86,7 @@ function lineSafeHead(text: string, budget: number): string {
 
 /** A line that may be cut in the middle: text, not a table row, a fence or a line with a tag. */
 function isPlain(line: string): boolean {
-  return !TABLE_ROW.test(line) && !FENCE.test(line) && !/<[A-Za-z/!?]/.test(line);
+  return !TABLE_ROW.test(line) && !isFenceLine(line) && !/<[A-Za-z/!?]/.test(line);
 }
 
 /**
@@ -110,29 +112,23 @@ interface OpenBlocks {
   readonly summaries: number;
 }
 
-/** What `head` opened and did not close. */
+/** What `head` opened and did not close (model text is quoted, so its fences are not top-level). */
 function openBlocks(head: string): OpenBlocks {
-  let fence: OpenBlocks['fence'];
+  const fences = new FenceTracker();
+  let fenceStart = 0;
   let details = 0;
   let summaries = 0;
   let offset = 0;
   for (const line of head.split('\n')) {
     const start = offset;
     offset += line.length + 1;
-    const match = FENCE.exec(line);
-    if (fence !== undefined) {
-      const marker = fence.marker;
-      if (match && match[1]![0] === marker[0] && match[1]!.length >= marker.length && match[2]!.trim() === '')
-        fence = undefined;
-      continue;
-    }
-    if (match && !(match[1]![0] === '`' && match[2]!.includes('`'))) {
-      fence = { marker: match[1]!, info: match[2]!, start };
-      continue;
-    }
+    const role = fences.read(line);
+    if (role === 'opener') fenceStart = start;
+    if (role !== 'outside') continue;
     details += count(line, /<details[\s>]/gi) - count(line, /<\/details>/gi);
     summaries += count(line, /<summary[\s>]/gi) - count(line, /<\/summary>/gi);
   }
+  const fence = fences.open === undefined ? undefined : { ...fences.open, start: fenceStart };
   return { fence, details, summaries };
 }
 

@@ -1,5 +1,7 @@
 import type { GitHubApi, ThreadComment } from './github-api.js';
 import { isActionBotComment } from './bot-author.js';
+import { FenceTracker } from './code-fence.js';
+import { GITHUB_COMMENT_LIMIT } from './comment-limit.js';
 import { codeSpan } from './neutralize.js';
 
 export interface TrackedProgress {
@@ -24,13 +26,20 @@ export interface TrackingOptions {
 }
 
 /**
+ * What a final report does to the state an earlier run left hidden in the reused comment (sticky
+ * comments). A finished run's report brings its own state and replaces it; a report of a run that
+ * failed before it had one (a fault) keeps it, so the next follow-up can still continue.
+ */
+export interface EarlierStateFate {
+  readonly replacedByReport: boolean;
+}
+
+/**
  * Ends every body the tracking comment writes, the working one and the report. It is how a later
  * sticky run finds the comment, together with its author: anyone can paste the marker, so a
  * comment that is not the bot's is never taken.
  */
 export const TRACKING_MARKER = '<!-- compact-agent-tracking -->';
-/** GitHub refuses a comment body longer than this. */
-const GITHUB_COMMENT_LIMIT = 65_536;
 /** Hidden blocks of a reused comment larger than this are not carried (the state is far smaller). */
 const MAX_CARRIED_CHARS = 30_000;
 
@@ -121,13 +130,15 @@ export class TrackingComment {
    * Replaces the comment with the final report. If that edit fails (or the first post did), the
    * report is posted as a new comment: it must reach the thread. The working comment left behind is
    * then pointed at it, so it does not say "working" forever.
+   *
+   * The caller says what becomes of the state an earlier run left hidden in a reused comment; the
+   * report's text is never read for it, since a report quotes text others wrote.
    */
-  async finish(finalReport: string): Promise<void> {
+  async finish(finalReport: string, earlierState: EarlierStateFate): Promise<void> {
     this.finished = true;
-    // The action's report writes its state as a hidden block; one without (a fault) keeps the old,
-    // when both fit in a comment (the report comes first).
+    // A report that keeps the earlier state carries it after its own text, when both fit in a comment.
     const keepsCarried =
-      !finalReport.includes('<!--') &&
+      !earlierState.replacedByReport &&
       this.withMarker(finalReport + this.carried).length <= GITHUB_COMMENT_LIMIT;
     const report = this.withMarker(keepsCarried ? finalReport + this.carried : finalReport);
     this.enqueue(report);
@@ -187,9 +198,18 @@ function isTrackingComment(comment: ThreadComment, botLogin: string): boolean {
   return isActionBotComment(comment, botLogin) && comment.body.trimEnd().endsWith(TRACKING_MARKER);
 }
 
-/** The HTML comments of a body (report text is neutralized, so only the action writes raw ones). */
+/**
+ * The HTML comments of a body outside fenced code. Report text is neutralized, so only the action
+ * writes raw ones, except in a fence (a patch is shown byte for byte): a `<!--` there is the model's
+ * and would otherwise swallow the report up to the state's `-->`.
+ */
 function hiddenBlocks(body: string): string {
-  const blocks = (body.match(/<!--[\s\S]*?-->/g) ?? []).filter((block) => block !== TRACKING_MARKER);
+  const fences = new FenceTracker();
+  const outsideCode = body
+    .split('\n')
+    .map((line) => (fences.read(line) === 'outside' ? line : ''))
+    .join('\n');
+  const blocks = (outsideCode.match(/<!--[\s\S]*?-->/g) ?? []).filter((block) => block !== TRACKING_MARKER);
   return blocks.map((block) => `\n\n${block}`).join('');
 }
 

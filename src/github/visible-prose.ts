@@ -1,3 +1,5 @@
+import { FenceTracker } from './code-fence.js';
+
 /**
  * The words a writer says in their own voice, as GitHub shows them: the markdown with quotes, code
  * (fenced, indented, inline spans) and HTML comments blanked out. The result has the same length and
@@ -7,25 +9,15 @@ export function blankNonProse(markdown: string): string {
   return blankCodeSpans(blankComments(blankBlocks(markdown)));
 }
 
-const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
 const QUOTE = /^ {0,3}>/;
 const INDENTED = /^(?: {4}|\t)/;
 
 /** Fenced and indented code, and blockquotes with their lazy continuation lines. */
 function blankBlocks(markdown: string): string {
-  let fence: string | undefined;
+  const fences = new FenceTracker();
   let previous: 'blank' | 'prose' | 'quote' | 'other' = 'blank';
   const lines = markdown.split('\n').map((line) => {
-    if (fence !== undefined) {
-      const close = FENCE.exec(line);
-      if (close && close[1]![0] === fence[0] && close[1]!.length >= fence.length && close[2]!.trim() === '')
-        fence = undefined;
-      previous = 'other';
-      return blank(line);
-    }
-    const open = FENCE.exec(line);
-    if (open && !(open[1]![0] === '`' && open[2]!.includes('`'))) {
-      fence = open[1]!;
+    if (fences.read(line) !== 'outside') {
       previous = 'other';
       return blank(line);
     }
