@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createTempDir, createTempRepo, type TempRepo } from '../support/temp-repo.js';
 
@@ -66,6 +66,16 @@ describe('compact-agent run --prompt-file', () => {
     expect(run.status).toBe(USAGE);
     expect(run.stderr).toContain(`--prompt-file ${dir}: cannot read it (it is a folder).`);
     expect(run.stderr).toContain('Give the path of a regular text file that holds the task');
+  }, 90_000);
+
+  it('refuses a file too big to be a task before reading it', () => {
+    const file = path.join(folder, 'huge-task.md');
+    writeFileSync(file, 'a'.repeat(2 * 1024 * 1024));
+    const run = cli('--prompt-file', file);
+    expect(run.status).toBe(USAGE);
+    expect(run.stderr).toContain(
+      `--prompt-file ${file}: cannot read it (it is too big (2 MiB; it is read only up to 1 MiB)).`
+    );
   }, 90_000);
 });
 
