@@ -21,7 +21,7 @@ import { buildThreadContext } from '../github/thread-context.js';
 import { TrackingComment } from '../github/tracking-comment.js';
 import { decideTrigger } from '../github/trigger.js';
 import { isSecretName, knownSecrets, Redactor } from '../security/redactor.js';
-import { mcpConfigSecrets } from '../tools/mcp/config.js';
+import { mcpConfigInline, mcpServerSecrets, readMcpConfig } from '../tools/mcp/config.js';
 import { guardRunnerFiles, type RunnerFilesGuard } from '../security/runner-files.js';
 import { actorOf, commentIdOf, reactToTrigger, repositoryOf, threadOf } from './event-parts.js';
 import { outputsAfterFault, reportAfterFault } from './fault-report.js';
@@ -54,10 +54,12 @@ interface RunContext {
 export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const runner = readRunnerEnv(env);
   // Secrets are masked in the runner's log before anything is printed.
+  // The MCP configuration (perhaps a file) is read once, here: its servers' keys are secrets too.
+  const mcp = readMcpConfig(core.getInput('mcp_config'), 'mcp_config');
   const secrets = knownSecrets(env, [
     core.getInput('anthropic_api_key'),
     core.getInput('github_token'),
-    ...mcpConfigSecrets(core.getInput('mcp_config'), isSecretName)
+    ...(mcp.ok ? mcpServerSecrets(mcp.servers, isSecretName) : [])
   ]);
   for (const secret of secrets) core.setSecret(secret);
   const redactor = new Redactor(secrets);
@@ -77,7 +79,11 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   }
   let config: ActionConfig;
   try {
-    config = parseActionConfig((name) => core.getInput(name), env);
+    // The servers read above pass on as inline JSON; a configuration with problems is judged again
+    // with the other inputs, so its problems are reported with theirs.
+    const input = (name: string) =>
+      name === 'mcp_config' && mcp.ok ? mcpConfigInline(mcp.servers) : core.getInput(name);
+    config = parseActionConfig(input, env);
     // google-github-actions/auth writes its credentials file into the workspace by default.
     const exposedCredentials = credentialFileInRepository(env, runner.workspace);
     if (exposedCredentials !== undefined) throw new InputError([exposedCredentials]);

@@ -1,13 +1,7 @@
-import { constants } from 'node:fs';
-import { open, readdir, type FileHandle } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import {
-  describeEntryKind,
-  describeFileError,
-  describeTooBig,
-  fileErrorCode,
-  isMissingPath
-} from '../files/file-problem.js';
+import { readRegularFile, UnreadableFileError } from '../files/bounded-file.js';
+import { describeFileError, isMissingPath } from '../files/file-problem.js';
 import { TRANSCRIPT_FILE } from '../transcript/writer.js';
 import { DEFAULT_ZIP_LIMITS, unzip } from './zip-reader.js';
 
@@ -54,42 +48,26 @@ type Entry = { readonly kind: 'folder' } | { readonly kind: 'file'; readonly byt
 
 /** A folder, or the bytes of a bounded regular file; anything else is refused, saying why. */
 async function openEntry(file: string, maxBytes: number): Promise<Entry> {
-  let handle: FileHandle;
   try {
-    handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    return { kind: 'file', bytes: await readRegularFile(file, maxBytes) };
   } catch (error) {
-    // Where a folder cannot be opened as a file (Windows), the error says it is one.
-    if (fileErrorCode(error) === 'EISDIR') return { kind: 'folder' };
-    throw unreachable(file, error);
-  }
-  try {
-    const info = await handle.stat();
-    if (info.isDirectory()) return { kind: 'folder' };
-    if (!info.isFile()) {
-      throw new TranscriptNotFoundError(`${file} is not a regular file: ${describeEntryKind(info)}.`);
+    if (!(error instanceof UnreadableFileError)) throw error;
+    switch (error.kind) {
+      case 'folder':
+        return { kind: 'folder' };
+      case 'missing':
+        throw new TranscriptPathMissingError(`${file} does not exist.`);
+      case 'not-regular':
+        throw new TranscriptNotFoundError(`${file} is not a regular file: ${error.reason}.`);
+      case 'too-big':
+        throw new TranscriptNotFoundError(
+          `${file} cannot be read: ${error.reason}. ` +
+            'If it is an artifact zip, unzip it and give the run folder instead.'
+        );
+      case 'unreadable':
+        throw new TranscriptNotFoundError(`${file} cannot be read: ${error.reason}.`);
     }
-    if (info.size > maxBytes) {
-      throw new TranscriptNotFoundError(
-        `${file} cannot be read: ${describeTooBig(info.size, maxBytes)}. ` +
-          'If it is an artifact zip, unzip it and give the run folder instead.'
-      );
-    }
-    return { kind: 'file', bytes: await readAll(handle, info.size) };
-  } finally {
-    await handle.close();
   }
-}
-
-/** Never more than the size checked, even if the file grows while it is read. */
-async function readAll(handle: FileHandle, size: number): Promise<Buffer> {
-  const buffer = Buffer.alloc(size);
-  let filled = 0;
-  while (filled < buffer.length) {
-    const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
-    if (bytesRead === 0) break;
-    filled += bytesRead;
-  }
-  return buffer.subarray(0, filled);
 }
 
 /** Why a path cannot be opened or listed: missing, not permitted, a loop of links, ... */

@@ -1,4 +1,4 @@
-import { access, constants, readFile, stat } from 'node:fs/promises';
+import { access, constants, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { newRunId } from '../agent/run-id.js';
 import { runSession, type SessionOutcome } from '../agent/session.js';
@@ -19,6 +19,10 @@ import { isSecretName, knownSecrets, Redactor } from '../security/redactor.js';
 import { credentialFileInRepository } from '../security/cloud-credentials.js';
 import { mcpServerSecrets } from '../tools/mcp/config.js';
 import { describeFileError } from '../files/file-problem.js';
+import { readRegularFile, UnreadableFileError } from '../files/bounded-file.js';
+
+/** A task is text a person wrote: a mebibyte is far more than any, and less than a model's context. */
+const MAX_PROMPT_FILE_BYTES = 1024 * 1024;
 
 /** Flags read by the shared input validation (config/inputs.ts), spelled `--max-turns` for `max_turns`. */
 const CONFIG_FLAGS = [
@@ -217,9 +221,14 @@ async function readTask(values: ReadonlyMap<string, string>): Promise<string> {
   if (file !== undefined && inline)
     throw usageError('Give the task with --prompt or --prompt-file, not both.');
   if (file !== undefined) {
-    const text = await readFile(file, 'utf8').catch((error: unknown) => {
-      throw usageError(`--prompt-file ${file}: cannot read it (${reason(error)}).`);
-    });
+    const text = (
+      await readRegularFile(file, MAX_PROMPT_FILE_BYTES).catch((error: unknown) => {
+        throw usageError(
+          `--prompt-file ${file}: cannot read it (${reason(error)}). ` +
+            'Give the path of a regular text file that holds the task, or pass the task with --prompt.'
+        );
+      })
+    ).toString('utf8');
     if (text.trim() === '') throw usageError(`--prompt-file ${file}: the file is empty.`);
     return text.trim();
   }
@@ -254,7 +263,7 @@ async function checkOutputFolder(folder: string, flag: string): Promise<void> {
 
 /** Why a file of the run could not be read or written, in the words every command uses. */
 function reason(error: unknown): string {
-  return describeFileError(error);
+  return error instanceof UnreadableFileError ? error.reason : describeFileError(error);
 }
 
 export function formatOutcome({ result, transcriptPath }: SessionOutcome): string {

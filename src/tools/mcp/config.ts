@@ -1,6 +1,7 @@
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { UnreadableFileError } from '../../files/bounded-file.js';
+import { readRegularFileSync } from '../../files/bounded-file-sync.js';
 import { describeFileError } from '../../files/file-problem.js';
 
 /**
@@ -23,6 +24,8 @@ export const SERVER_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,40}$/;
 /** More servers than anyone configures by hand; each is a process for the whole run. */
 export const MAX_SERVERS = 20;
 const MAX_CONFIG_CHARS = 100_000;
+/** The most a configuration file may hold: MAX_CONFIG_CHARS characters of up to 4 bytes in UTF-8. */
+const MAX_CONFIG_FILE_BYTES = 4 * MAX_CONFIG_CHARS;
 /** `${NAME}` or `${NAME:-default}`: Claude Code expands these, we pass values as they are. */
 const VARIABLE_REFERENCE = /\$\{[A-Za-z_][A-Za-z0-9_]*(?::-[^}]*)?\}/;
 
@@ -62,13 +65,28 @@ export function readMcpConfig(raw: string, shown: string): McpConfigResult {
   const file = path.resolve(value);
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readRegularFileSync(file, MAX_CONFIG_FILE_BYTES).toString('utf8');
   } catch (error) {
+    const reason = error instanceof UnreadableFileError ? error.reason : describeFileError(error);
     return fail(
-      `${shown}: cannot read the file ${file} (${describeFileError(error)}). Give inline JSON or a readable JSON file.`
+      `${shown}: cannot read the file ${file} (${reason}). ` +
+        'Give inline JSON, or the path of a regular JSON file of the form {"mcpServers": {...}}.'
     );
   }
   return parseMcpConfig(text, `${shown} (${value})`);
+}
+
+/**
+ * The servers as inline JSON that readMcpConfig reads back as the same servers: a caller that has
+ * read the configuration once passes this on, so its file is not read a second time.
+ */
+export function mcpConfigInline(servers: readonly McpServerConfig[]): string {
+  // Empty args and env are left out, so the text is never longer than the compact original.
+  const entries = servers.map(({ name, command, args, env }) => [
+    name,
+    { command, ...(args.length > 0 ? { args } : {}), ...(Object.keys(env).length > 0 ? { env } : {}) }
+  ]);
+  return JSON.stringify({ mcpServers: Object.fromEntries(entries) });
 }
 
 /** Parses and checks the JSON text of an MCP configuration. */
