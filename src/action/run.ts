@@ -1,6 +1,5 @@
 import * as core from '@actions/core';
 import { randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { runSession, WORKFLOW_FOLDERS, type SessionOutcome } from '../agent/session.js';
 import { stageRunArtifact, type StagedArtifact } from '../artifacts/stage-run.js';
@@ -22,7 +21,11 @@ import { TrackingComment } from '../github/tracking-comment.js';
 import { decideTrigger } from '../github/trigger.js';
 import { isSecretName, knownSecrets, Redactor } from '../security/redactor.js';
 import { mcpConfigInline, mcpServerSecrets, readMcpConfig } from '../tools/mcp/config.js';
+import { readFile } from 'node:fs/promises';
 import { guardRunnerFiles, type RunnerFilesGuard } from '../security/runner-files.js';
+import { readRegularFile } from '../files/bounded-file.js';
+import { codeSpan } from '../github/neutralize.js';
+import { MAX_PROMPT_FILE_BYTES } from '../files/prompt-file-limit.js';
 import { actorOf, commentIdOf, reactToTrigger, repositoryOf, threadOf } from './event-parts.js';
 import { outputsAfterFault, reportAfterFault } from './fault-report.js';
 import { publishOutputs, type OutputSink } from './outputs.js';
@@ -394,7 +397,7 @@ async function followUpTarget(
     const whereNote =
       prepared.kind === 'fork'
         ? 'The pull request comes from a fork: the changes are a patch.'
-        : `Continued on the pull request's branch \`${prepared.branch}\`.`;
+        : `Continued on the pull request's branch ${codeSpan(prepared.branch)}.`;
     return { target: prepared, note: { kind: 'continued', previous, whereNote, source: start.source } };
   }
   const continued = await continueOnPreviousBranch(previous, prepared, api, git);
@@ -579,7 +582,10 @@ async function readPayload(eventPath: string | undefined): Promise<unknown> {
 
 async function readPromptFile(workspace: string, file: string): Promise<string> {
   try {
-    const text = (await readFile(path.resolve(workspace, file), 'utf8')).trim();
+    // A regular file only: a link the checked-out repository holds could name a FIFO or /dev/zero.
+    const text = (await readRegularFile(path.resolve(workspace, file), MAX_PROMPT_FILE_BYTES))
+      .toString('utf8')
+      .trim();
     if (text === '') throw new Error('it is empty');
     return text;
   } catch (error) {

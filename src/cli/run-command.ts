@@ -20,9 +20,7 @@ import { credentialFileInRepository } from '../security/cloud-credentials.js';
 import { mcpServerSecrets } from '../tools/mcp/config.js';
 import { describeFileError } from '../files/file-problem.js';
 import { readRegularFile, UnreadableFileError } from '../files/bounded-file.js';
-
-/** A task is text a person wrote: a mebibyte is far more than any, and less than a model's context. */
-const MAX_PROMPT_FILE_BYTES = 1024 * 1024;
+import { MAX_PROMPT_FILE_BYTES } from '../files/prompt-file-limit.js';
 
 /** Flags read by the shared input validation (config/inputs.ts), spelled `--max-turns` for `max_turns`. */
 const CONFIG_FLAGS = [
