@@ -14,6 +14,7 @@ import { GitRepository } from '../git/repository.js';
 import { parseEvent, type ActionEvent } from '../github/event.js';
 import type { GitHubApi } from '../github/github-api.js';
 import { OctokitGitHubApi } from '../github/octokit-api.js';
+import { botIdentity } from '../github/bot-author.js';
 import { checkActor, trustedTask, writeAccessCheck } from '../github/permissions.js';
 import { redactingGitHubApi } from '../github/redacting-api.js';
 import { renderReport, type ArtifactOutcome, type ChangesOutcome } from '../github/report.js';
@@ -144,11 +145,13 @@ async function runForEvent(event: ActionEvent, context: RunContext): Promise<voi
   }
   await reactToTrigger(event, api);
   const repository = repositoryOf(event, runner);
+  const bot = botIdentity(settings.botName, settings.botEmail);
   // Only a comment continues a run: a label or an assignment asks for the issue's work afresh.
   const start =
     thread !== undefined && (event.kind === 'issue_comment' || event.kind === 'pull_request_review_comment')
       ? await startOnThread(api, thread, {
           botLogin: settings.botName,
+          ...(bot.id !== undefined ? { botId: bot.id } : {}),
           repositoryFullName: `${repository.owner}/${repository.name}`,
           task,
           redact: context.redact,
