@@ -15,7 +15,13 @@ import { parseEvent, type ActionEvent } from '../github/event.js';
 import type { GitHubApi } from '../github/github-api.js';
 import { OctokitGitHubApi } from '../github/octokit-api.js';
 import { botIdentity } from '../github/bot-author.js';
-import { checkActor, trustedTask, writeAccessCheck } from '../github/permissions.js';
+import {
+  checkActor,
+  permissionsOncePerRun,
+  trustedTask,
+  writeAccessCheck,
+  type PermissionSource
+} from '../github/permissions.js';
 import { redactingGitHubApi } from '../github/redacting-api.js';
 import { renderReport, type ArtifactOutcome, type ChangesOutcome } from '../github/report.js';
 import { buildThreadContext } from '../github/thread-context.js';
@@ -123,9 +129,11 @@ async function runForEvent(event: ActionEvent, context: RunContext): Promise<voi
       .catch((error: unknown) => core.warning(`Could not reply: ${describe(error)}`));
   };
 
+  // Each login's permission is asked once per run: the actor's answer serves the thread context too.
+  const permissions = permissionsOncePerRun(api);
   const actor = actorOf(event);
   if (actor) {
-    const check = await checkActor(api, actor, settings.allowedBots);
+    const check = await checkActor(permissions, actor, settings.allowedBots);
     if (!check.allowed) {
       core.info(`compact-agent refused: ${check.reason}.`);
       await say(`🚫 compact-agent did not start: ${check.reason}.`);
@@ -133,7 +141,7 @@ async function runForEvent(event: ActionEvent, context: RunContext): Promise<voi
       return;
     }
   }
-  const task = await trustedTask(decision, api, actor, core.info);
+  const task = await trustedTask(decision, permissions, actor, core.info);
   if (task.length > MAX_TASK_CHARS) {
     const message =
       `The request is ${task.length.toLocaleString('en-US')} characters long; compact-agent takes at most ` +
@@ -160,7 +168,7 @@ async function runForEvent(event: ActionEvent, context: RunContext): Promise<voi
           ...(pullRequestThread(event) !== undefined ? { pullRequest: pullRequestThread(event) } : {})
         })
       : freshStart(task);
-  await runAndReport(event, start, context, api, thread);
+  await runAndReport(event, start, context, api, thread, permissions);
 }
 
 function pullRequestThread(event: ActionEvent): number | undefined {
@@ -178,7 +186,8 @@ async function runAndReport(
   start: RunStart,
   context: RunContext,
   api: GitHubApi,
-  thread: number | undefined
+  thread: number | undefined,
+  permissions: PermissionSource
 ): Promise<void> {
   const { runner, redact } = context;
   const link = runUrl(runner);
@@ -196,7 +205,7 @@ async function runAndReport(
   // From here on the thread shows "working": whatever fails, the comment must end as a report.
   const state: StartedRun = { step: 'preparing the work' };
   try {
-    await runStarted(event, start, context, api, tracking, state);
+    await runStarted(event, start, context, api, tracking, state, permissions);
   } catch (error) {
     state.fault = redact(describe(error));
     throw error;
@@ -226,7 +235,8 @@ async function runStarted(
   context: RunContext,
   api: GitHubApi,
   tracking: TrackingComment | undefined,
-  state: StartedRun
+  state: StartedRun,
+  permissions: PermissionSource
 ): Promise<void> {
   const { config, runner, env, redact } = context;
   const settings = config.github;
@@ -254,7 +264,7 @@ async function runStarted(
   const threadContext = await buildThreadContext(event, api, {
     budgetTokens: settings.contextBudgetTokens,
     skipCommentId: commentIdOf(event),
-    isTrusted: settings.includeUntrustedComments ? async () => true : writeAccessCheck(api)
+    isTrusted: settings.includeUntrustedComments ? async () => true : writeAccessCheck(permissions)
   });
 
   const cancel = new AbortController();
