@@ -11,7 +11,7 @@ import { startOnThread } from '../../src/followup/follow-up.js';
 import { findPreviousRun, followUpRequest } from '../../src/followup/previous-run.js';
 import { carriedStateOf, embedForReport, type FinishedRun } from '../../src/followup/run-state.js';
 import { MAX_BODY_CHARS, renderReport } from '../../src/github/report.js';
-import type { AccountType, ThreadComment } from '../../src/github/github-api.js';
+import type { AccountType, PullRequestAuthor, ThreadComment } from '../../src/github/github-api.js';
 import { GitRepository } from '../../src/git/repository.js';
 import { Redactor } from '../../src/security/redactor.js';
 import { MemoryGitHub } from '../support/memory-github.js';
@@ -251,7 +251,9 @@ describe('finding the previous run on a thread', () => {
 });
 
 describe("a follow-up on the action's own pull request", () => {
-  const pull = (author: string, body: string) => ({
+  const bot: PullRequestAuthor = { login: BOT, type: 'Bot', id: 41898282 };
+  const mallory: PullRequestAuthor = { login: 'mallory', type: 'User', id: 5 };
+  const pull = (author: PullRequestAuthor, body: string) => ({
     number: 8,
     title: 't',
     body,
@@ -278,7 +280,7 @@ describe("a follow-up on the action's own pull request", () => {
 
   it('finds the run on the issue the PR was opened for', async () => {
     const api = new MemoryGitHub();
-    api.pullRequest = pull(BOT, 'For #7, by compact-agent ([run](x)).');
+    api.pullRequest = pull(bot, 'For #7, by compact-agent ([run](x)).');
     // MemoryGitHub answers every thread with these: the issue's report is the one found via the PR.
     api.threadComments.push(report(PREVIOUS));
     const calls: number[] = [];
@@ -293,12 +295,12 @@ describe("a follow-up on the action's own pull request", () => {
 
   it('ignores a PR someone else opened, and refuses a state that is about another PR', async () => {
     const api = new MemoryGitHub();
-    api.pullRequest = pull('mallory', 'For #7, by compact-agent ([run](x)).');
+    api.pullRequest = pull(mallory, 'For #7, by compact-agent ([run](x)).');
     api.listComments = async (issue?: number) => (issue === 7 ? [report(PREVIOUS)] : []);
     expect(await onPull(api)).toMatchObject({ previous: undefined, refusal: undefined });
 
     const other = new MemoryGitHub();
-    other.pullRequest = pull(BOT, 'For #7, by compact-agent ([run](x)).');
+    other.pullRequest = pull(bot, 'For #7, by compact-agent ([run](x)).');
     other.listComments = async (issue?: number) =>
       issue === 7 ? [report({ ...PREVIOUS, pullRequest: 9 })] : [];
     expect(await onPull(other)).toMatchObject({

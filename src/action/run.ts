@@ -13,7 +13,14 @@ import { GitRepository } from '../git/repository.js';
 import { parseEvent, type ActionEvent } from '../github/event.js';
 import type { GitHubApi } from '../github/github-api.js';
 import { OctokitGitHubApi } from '../github/octokit-api.js';
-import { checkActor, trustedTask, writeAccessCheck } from '../github/permissions.js';
+import { botIdentity } from '../github/bot-author.js';
+import {
+  checkActor,
+  permissionsOncePerRun,
+  trustedTask,
+  writeAccessCheck,
+  type PermissionSource
+} from '../github/permissions.js';
 import { redactingGitHubApi } from '../github/redacting-api.js';
 import { renderReport, type ArtifactOutcome, type ChangesOutcome } from '../github/report.js';
 import { buildThreadContext } from '../github/thread-context.js';
@@ -131,9 +138,11 @@ async function runForEvent(event: ActionEvent, context: RunContext): Promise<voi
       .catch((error: unknown) => core.warning(`Could not reply: ${describe(error)}`));
   };
 
+  // Each login's permission is asked once per run: the actor's answer serves the thread context too.
+  const permissions = permissionsOncePerRun(api);
   const actor = actorOf(event);
   if (actor) {
-    const check = await checkActor(api, actor, settings.allowedBots);
+    const check = await checkActor(permissions, actor, settings.allowedBots);
     if (!check.allowed) {
       core.info(`compact-agent refused: ${check.reason}.`);
       await say(`🚫 compact-agent did not start: ${check.reason}.`);
@@ -141,7 +150,7 @@ async function runForEvent(event: ActionEvent, context: RunContext): Promise<voi
       return;
     }
   }
-  const task = await trustedTask(decision, api, actor, core.info);
+  const task = await trustedTask(decision, permissions, actor, core.info);
   if (task.length > MAX_TASK_CHARS) {
     const message =
       `The request is ${task.length.toLocaleString('en-US')} characters long; compact-agent takes at most ` +
@@ -153,11 +162,13 @@ async function runForEvent(event: ActionEvent, context: RunContext): Promise<voi
   }
   await reactToTrigger(event, api);
   const repository = repositoryOf(event, runner);
+  const bot = botIdentity(settings.botName, settings.botEmail);
   // Only a comment continues a run: a label or an assignment asks for the issue's work afresh.
   const start =
     thread !== undefined && (event.kind === 'issue_comment' || event.kind === 'pull_request_review_comment')
       ? await startOnThread(api, thread, {
           botLogin: settings.botName,
+          ...(bot.id !== undefined ? { botId: bot.id } : {}),
           repositoryFullName: `${repository.owner}/${repository.name}`,
           task,
           redact: context.redact,
@@ -166,7 +177,7 @@ async function runForEvent(event: ActionEvent, context: RunContext): Promise<voi
           ...(pullRequestThread(event) !== undefined ? { pullRequest: pullRequestThread(event) } : {})
         })
       : freshStart(task);
-  await runAndReport(event, start, context, api, thread);
+  await runAndReport(event, start, context, api, thread, permissions);
 }
 
 function pullRequestThread(event: ActionEvent): number | undefined {
@@ -184,7 +195,8 @@ async function runAndReport(
   start: RunStart,
   context: RunContext,
   api: GitHubApi,
-  thread: number | undefined
+  thread: number | undefined,
+  permissions: PermissionSource
 ): Promise<void> {
   const { runner, redact } = context;
   const link = runUrl(runner);
@@ -202,7 +214,7 @@ async function runAndReport(
   // From here on the thread shows "working": whatever fails, the comment must end as a report.
   const state: StartedRun = { step: 'preparing the work' };
   try {
-    await runStarted(event, start, context, api, tracking, state);
+    await runStarted(event, start, context, api, tracking, state, permissions);
   } catch (error) {
     state.fault = redact(describe(error));
     throw error;
@@ -232,7 +244,8 @@ async function runStarted(
   context: RunContext,
   api: GitHubApi,
   tracking: TrackingComment | undefined,
-  state: StartedRun
+  state: StartedRun,
+  permissions: PermissionSource
 ): Promise<void> {
   const { config, runner, env, redact } = context;
   const settings = config.github;
@@ -260,7 +273,7 @@ async function runStarted(
   const threadContext = await buildThreadContext(event, api, {
     budgetTokens: settings.contextBudgetTokens,
     skipCommentId: commentIdOf(event),
-    isTrusted: settings.includeUntrustedComments ? async () => true : writeAccessCheck(api)
+    isTrusted: settings.includeUntrustedComments ? async () => true : writeAccessCheck(permissions)
   });
 
   const cancel = new AbortController();

@@ -1,3 +1,4 @@
+import { isActionBotAccount } from '../github/bot-author.js';
 import type { GitHubApi, WorkflowArtifacts } from '../github/github-api.js';
 import { stateFromArtifact } from './artifact-state.js';
 import type { CarriedState } from './carried-state.js';
@@ -29,6 +30,8 @@ export async function startOnThread(
   thread: number,
   options: {
     readonly botLogin: string;
+    /** The bot's numeric user id, when known (see botIdentity): a PR's author must have it too. */
+    readonly botId?: number;
     readonly repositoryFullName: string;
     readonly task: string;
     readonly redact: (text: string) => string;
@@ -104,16 +107,18 @@ async function preferArtifact(
 
 /**
  * A comment on a pull request the action opened: the run that opened it reported on the issue the
- * PR's first line names. Trusted only when the bot opened the PR and that run's state (in the bot's
- * own comment) names this very PR.
+ * PR's first line names. Trusted only when the bot's own account opened the PR (its type is `Bot`,
+ * and its id matches when known: a user may hold a login equal to `bot_name`) and that run's state
+ * (in the bot's own comment) names this very PR.
  */
 async function previousRunOfAgentPullRequest(
   api: GitHubApi,
   pullNumber: number,
-  options: { readonly botLogin: string; readonly repositoryFullName: string }
+  options: { readonly botLogin: string; readonly botId?: number; readonly repositoryFullName: string }
 ): Promise<PreviousRun> {
   const pull = await api.getPullRequest(pullNumber);
-  if (pull.author !== options.botLogin) return { kind: 'none' };
+  const bot = { login: options.botLogin, id: options.botId };
+  if (pull.author === undefined || !isActionBotAccount(pull.author, bot)) return { kind: 'none' };
   const issue = /^For #(\d+), by compact-agent/.exec(pull.body)?.[1];
   if (issue === undefined || Number(issue) === pullNumber) return { kind: 'none' };
   const found = await findPreviousRun(api, Number(issue), options.botLogin, options.repositoryFullName);

@@ -12,6 +12,13 @@ export interface ThreadComment {
   readonly createdAt: string;
 }
 
+export interface PullRequestAuthor {
+  readonly login: string;
+  readonly type: AccountType;
+  /** GitHub's numeric user id: it stays with the account when the login is renamed. */
+  readonly id: number | undefined;
+}
+
 export interface PullRequestDetails {
   readonly number: number;
   readonly title: string;
@@ -22,8 +29,11 @@ export interface PullRequestDetails {
   /** Open or closed (a merged PR is closed and merged); absent where a caller does not know. */
   readonly state?: 'open' | 'closed';
   readonly merged?: boolean;
-  /** Who opened it: a follow-up on a PR the action opened finds the issue it was for. */
-  readonly author?: string;
+  /**
+   * Who opened it: a follow-up on a PR the action opened finds the issue it was for. The account's
+   * type and id come with the login, since only the Bot account itself counts (see bot-author.ts).
+   */
+  readonly author?: PullRequestAuthor;
 }
 
 export interface ChangedFile {

@@ -133,7 +133,11 @@ export class OctokitGitHubApi implements GitHubApi, WorkflowArtifacts {
       baseRef: data.base.ref,
       state: data.state === 'closed' ? 'closed' : 'open',
       merged: data.merged === true,
-      author: data.user.login
+      author: {
+        login: data.user.login,
+        type: accountType(data.user.type),
+        id: Number.isSafeInteger(data.user.id) ? data.user.id : undefined
+      }
     };
   }
 

@@ -6,12 +6,37 @@ const CAN_START = new Set(['admin', 'maintain', 'write']);
 
 export type ActorCheck = { readonly allowed: true } | { readonly allowed: false; readonly reason: string };
 
+/** Where a login's role on the repository comes from: the API, or the run's one lookup per login. */
+export type PermissionSource = Pick<GitHubApi, 'permission'>;
+
+/**
+ * The permission endpoint asked at most once per login for the whole run: the actor's check, the
+ * issue author's check and the thread's commenters all share the answer (a failure too, which each
+ * reader judges as before). GitHub logins are case-insensitive, and so is the key.
+ */
+export function permissionsOncePerRun(api: PermissionSource): PermissionSource {
+  const asked = new Map<string, Promise<string>>();
+  return {
+    permission: (login) => {
+      const key = login.toLowerCase();
+      let answer = asked.get(key);
+      if (answer === undefined) {
+        answer = api.permission(login);
+        // Read by whoever awaits it; kept from being reported as unhandled until then.
+        answer.catch(() => undefined);
+        asked.set(key, answer);
+      }
+      return answer;
+    }
+  };
+}
+
 /**
  * Only people with write access start a run: the permission endpoint decides, not the payload's
  * author_association. Bots are refused unless named in `allowed_bots`.
  */
 export async function checkActor(
-  api: GitHubApi,
+  api: PermissionSource,
   actor: Actor,
   allowedBots: readonly string[]
 ): Promise<ActorCheck> {
@@ -51,7 +76,7 @@ function botName(login: string): string {
 }
 
 /** Whether a commenter has write access; each login is asked once per run. */
-export function writeAccessCheck(api: GitHubApi): (login: string) => Promise<boolean> {
+export function writeAccessCheck(api: PermissionSource): (login: string) => Promise<boolean> {
   const known = new Map<string, Promise<boolean>>();
   return (login) => {
     let answer = known.get(login);
@@ -79,7 +104,7 @@ function firstLine(error: unknown): string {
  */
 export async function trustedTask(
   decision: Extract<TriggerDecision, { run: true }>,
-  api: GitHubApi,
+  api: PermissionSource,
   actor: Actor | undefined,
   log: (message: string) => void
 ): Promise<string> {
