@@ -250,7 +250,7 @@ export function decideMicroClear(
   if (candidates.length === 0) return { clear: false };
   const clearable = candidates.reduce((sum, result) => sum + result.tokens, 0);
   const stale = candidates.filter((result) => result.superseded).length;
-  const what = `${candidates.length} results (${stale} superseded), ~${clearable} tokens`;
+  const what = `${candidates.length} result${candidates.length === 1 ? '' : 's'} (${stale} superseded), ~${clearable} tokens`;
   if (idleMs !== undefined && idleMs > cacheTtlMs) {
     return { clear: true, reason: `cache cold (${Math.round(idleMs / 1000)} s idle): cleared ${what}` };
   }

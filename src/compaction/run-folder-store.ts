@@ -1,10 +1,15 @@
-import { mkdirSync, readFileSync, realpathSync } from 'node:fs';
+import { mkdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import { changedFiles } from '../git/changed-files.js';
 import type { Workspace } from '../tools/workspace.js';
 import { WrittenFiles } from '../transcript/written-files.js';
+import { readRegularFileSync } from '../files/bounded-file-sync.js';
+import { splitLines } from '../tools/read-file.js';
 import type { CompactionStore } from './pipeline.js';
+
+/** A restored file shows at most a few thousand tokens; a bigger file is not worth reading whole. */
+const MAX_RESTORED_FILE_BYTES = 8 * 1024 * 1024;
 
 /**
  * Compaction's disk: segments and spilled results go to the run folder under `.transcripts/`,
@@ -61,11 +66,15 @@ export class RunFolderStore implements CompactionStore {
   ): string | undefined {
     let text: string;
     try {
-      text = readFileSync(this.workspace.resolveForRead(requested), 'utf8');
+      // Between turns the agent may have put a FIFO or a device where it read a file: a regular file
+      // only, opened without blocking, and not one so big that reading it costs more than it shows.
+      text = readRegularFileSync(this.workspace.resolveForRead(requested), MAX_RESTORED_FILE_BYTES).toString(
+        'utf8'
+      );
     } catch {
       return undefined;
     }
-    const lines = text.split('\n');
+    const lines = splitLines(text);
     const numbered: string[] = [];
     let chars = 0;
     for (let index = 0; index < lines.length; index++) {

@@ -61,7 +61,8 @@ export async function readTextFile(absolute: string, shownPath: string): Promise
   return buffer.toString('utf8');
 }
 
-function splitLines(text: string): string[] {
+/** A text's lines as read_file numbers them: CRLF or LF, and no phantom line after a final newline. */
+export function splitLines(text: string): string[] {
   if (text === '') return [];
   const lines = text.split(/\r?\n/);
   if (lines[lines.length - 1] === '') lines.pop();
