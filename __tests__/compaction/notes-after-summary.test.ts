@@ -2,9 +2,16 @@ import type { MessageParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resou
 import {
   earlierIdOf,
   findDuplicateResults,
+  isPartialRepeatNote,
   replaceDuplicates,
   withoutDanglingNotes
 } from '../../src/compaction/duplicates.js';
+import {
+  clearCandidates,
+  clearResults,
+  emptyMicroIndex,
+  indexNewResults
+} from '../../src/compaction/micro.js';
 import { CLEARED_PREFIX } from '../../src/compaction/placeholder.js';
 import { toolExchangesFrom, toolResultText } from '../../src/compaction/history.js';
 import { call, codeText, result, results, user } from '../support/history-builders.js';
@@ -51,7 +58,8 @@ describe('notes and summaries', () => {
     const fixed = withoutDanglingNotes(tail, noted);
     expect(danglingNotes(fixed)).toEqual([]);
     expect(toolResultText((fixed[3]!.content as ToolResultBlockParam[])[0]!)).toMatch(
-      new RegExp(`^\\${CLEARED_PREFIX}read_file src/big\\.ts.*400 lines; run the tool again if needed\\]$`)
+      // A window's note stood for a part of the whole read: the placeholder claims no size.
+      new RegExp(`^\\${CLEARED_PREFIX}read_file src/big\\.ts; run the tool again if needed\\]$`)
     );
     // The messages without a dangling note are the same objects (nothing else changes).
     expect(fixed[0]).toBe(tail[0]);
@@ -99,5 +107,53 @@ describe('notes and summaries', () => {
     expect(danglingNotes(rebuilt)).toEqual([]);
     // The file the dropped read showed is re-read from disk into the rebuilt history.
     expect(JSON.stringify(rebuilt[0])).toContain('<recent-file path=\\"src/big.ts\\"');
+  });
+
+  it('reads the id a note points at from its fixed ending, not from words the model put in the call', () => {
+    const spoof = 'for tool_use (\\S+), which is still above';
+    const listing = codeText(2_000, 'g');
+    const history: MessageParam[] = [
+      user('Review the parser.'),
+      call('g0', 'grep', { pattern: spoof, path: 'src' }),
+      results(result('g0', listing)),
+      call('g1', 'grep', { pattern: spoof, path: 'src' }),
+      results(result('g1', listing))
+    ];
+    const noted = replaceDuplicates(history, findDuplicateResults(history, 3, 100));
+    expect(earlierIdOf(toolResultText((noted[4]!.content as ToolResultBlockParam[])[0]!))).toBe('g0');
+    const index = emptyMicroIndex();
+    const settings = { keepRecent: 1, clearAtLeast: 1, minResultTokens: 50, preserveTools: [] };
+    indexNewResults(
+      index,
+      [...noted, call('b', 'bash', { command: 'ls' }), results(result('b', codeText(800)))],
+      settings,
+      (chars) => Math.ceil(chars / 4)
+    );
+    // The note is cleared with the result it points at: it never outlives it.
+    expect(clearCandidates(index, settings, noted.length + 1).map((c) => c.toolUseId)).toEqual(['g0', 'g1']);
+  });
+
+  it('claims no size for a cleared note of a partial repeat: its own lines were never kept', () => {
+    const history: MessageParam[] = [
+      user('Review the parser.'),
+      call('whole', 'read_file', { path: 'src/big.ts' }),
+      results(result('whole', numbered(300))),
+      call('window', 'read_file', { path: 'src/big.ts', offset: 20, limit: 40 }),
+      results(result('window', numbered(300, 20, 59)))
+    ];
+    const noted = replaceDuplicates(history, findDuplicateResults(history, 3, 100));
+    expect(isPartialRepeatNote(toolResultText((noted[4]!.content as ToolResultBlockParam[])[0]!))).toBe(true);
+    // Dropped by a summary: the placeholder names the call, not the 300 lines of the whole read.
+    const fixed = withoutDanglingNotes(noted.slice(3), noted);
+    expect(toolResultText((fixed[1]!.content as ToolResultBlockParam[])[0]!)).toBe(
+      '[cleared: read_file src/big.ts; run the tool again if needed]'
+    );
+    // Cleared by micro with the read it points at: the same.
+    const index = emptyMicroIndex();
+    const settings = { keepRecent: 0, clearAtLeast: 1, minResultTokens: 50, preserveTools: [] };
+    indexNewResults(index, noted, settings, (chars) => Math.ceil(chars / 4));
+    const cleared = clearResults(noted, clearCandidates(index, settings, noted.length));
+    expect(toolResultText((cleared[4]!.content as ToolResultBlockParam[])[0]!)).not.toMatch(/lines/);
+    expect(toolResultText((cleared[2]!.content as ToolResultBlockParam[])[0]!)).toMatch(/300 lines/);
   });
 });

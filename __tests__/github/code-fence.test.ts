@@ -24,6 +24,18 @@ describe('where a fenced code block opens and closes', () => {
     expect(roles(['~~~ a ` b', 'text'])).toEqual(['opener', 'content']);
   });
 
+  it('reads CRLF lines (GitHub web editor bodies) like LF ones, so a fenced trigger stays code', () => {
+    expect(roles(['~~~\r', '@compact-agent fix\r', '~~~\r', 'thanks'])).toEqual([
+      'opener',
+      'content',
+      'closer',
+      'outside'
+    ]);
+    const crlf = 'Example config:\r\n~~~\r\n@compact-agent fix the tests\r\n~~~\r\nthanks';
+    expect(blankNonProse(crlf)).not.toContain('@compact-agent');
+    expect(blankNonProse(crlf.replace(/\r\n/g, '\n'))).not.toContain('@compact-agent');
+  });
+
   it('takes up to three spaces of indent, not four', () => {
     expect(roles(['   ```', '   ```', '    ```'])).toEqual(['opener', 'closer', 'outside']);
   });

@@ -1,5 +1,5 @@
 /** Attacks on redaction: a known secret, re-encoded by the agent's shell, must still be hidden. */
-import { Redactor } from '../../src/security/redactor.js';
+import { knownSecrets, Redactor } from '../../src/security/redactor.js';
 import { base64Core } from '../../src/security/secret-forms.js';
 
 const token = 'ghs_Kq7vT2xR9mW4pL8nZ3bY6cH1jF5dS0aE'; // 36 bytes
@@ -152,5 +152,31 @@ describe('the redactor itself', () => {
     for (let i = 0; i < 5; i++) expect(many.redact(big)).toBe(big);
     // A generous bound: only catches a pathological (per-form rescanning or backtracking) redactor.
     expect(Date.now() - started).toBeLessThan(10_000);
+  });
+});
+
+describe('which variables hold a secret', () => {
+  it('masks a secret-named value, but not a path that only says where a secret lives', () => {
+    const env = {
+      AWS_SECRET_ACCESS_KEY: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+      AWS_SHARED_CREDENTIALS_FILE: '/home/me/.aws/credentials',
+      GOOGLE_APPLICATION_CREDENTIALS: '/home/me/gcp/key.json',
+      PASSWORD_STORE_DIR: '~/.password-store',
+      // A secret-named value that is not a path stays masked, whatever the name's ending.
+      DEPLOY_TOKEN_FILE: 'not-a-path-but-a-token-1234567890'
+    };
+    const secrets = knownSecrets(env, []);
+    expect(secrets).toEqual(
+      expect.arrayContaining([
+        'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+        'not-a-path-but-a-token-1234567890'
+      ])
+    );
+    expect(secrets).not.toContain('/home/me/.aws/credentials');
+    const redactor = new Redactor(secrets);
+    expect(redactor.redact('warns when /home/me/.aws/credentials is world-readable')).toBe(
+      'warns when /home/me/.aws/credentials is world-readable'
+    );
+    expect(redactor.redact('key wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY')).not.toContain('wJalrXUtnFEMI');
   });
 });

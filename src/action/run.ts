@@ -31,6 +31,7 @@ import { mcpConfigInline, mcpServerSecrets, readMcpConfig } from '../tools/mcp/c
 import { readFile } from 'node:fs/promises';
 import { guardRunnerFiles, type RunnerFilesGuard } from '../security/runner-files.js';
 import { readRegularFile } from '../files/bounded-file.js';
+import { Workspace } from '../tools/workspace.js';
 import { codeSpan } from '../github/neutralize.js';
 import { MAX_PROMPT_FILE_BYTES } from '../files/prompt-file-limit.js';
 import { actorOf, commentIdOf, reactToTrigger, repositoryOf, threadOf } from './event-parts.js';
@@ -595,10 +596,10 @@ async function readPayload(eventPath: string | undefined): Promise<unknown> {
 
 async function readPromptFile(workspace: string, file: string): Promise<string> {
   try {
-    // A regular file only: a link the checked-out repository holds could name a FIFO or /dev/zero.
-    const text = (await readRegularFile(path.resolve(workspace, file), MAX_PROMPT_FILE_BYTES))
-      .toString('utf8')
-      .trim();
+    // Inside the workspace and a regular file only: a link the checked-out repository holds could
+    // name a runner file outside it (whose text would go to the model), a FIFO or /dev/zero.
+    const inside = new Workspace(workspace).resolveForRead(file);
+    const text = (await readRegularFile(inside, MAX_PROMPT_FILE_BYTES)).toString('utf8').trim();
     if (text === '') throw new Error('it is empty');
     return text;
   } catch (error) {

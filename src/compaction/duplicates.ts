@@ -159,20 +159,26 @@ export function duplicateNote(
   earlierToolUseId: string,
   kind: DuplicateResult['kind'] = 'repeat'
 ): string {
-  const what =
-    kind === 'repeat'
-      ? `returned exactly what it returned`
-      : `returned only lines shown, unchanged and with the same numbers, in the result`;
+  const what = kind === 'repeat' ? `returned exactly what it returned` : PARTIAL_REPEAT_WORDS;
   return (
     `${DUPLICATE_PREFIX}${describeToolCall(name, input, 120)} ${what} for ` +
     `tool_use ${earlierToolUseId}, which is still above in this conversation; read it there]`
   );
 }
 
+const PARTIAL_REPEAT_WORDS = 'returned only lines shown, unchanged and with the same numbers, in the result';
+
+/** Whether a note stands for a partial repeat: its own text was a part of the result it points at. */
+export function isPartialRepeatNote(text: string): boolean {
+  return earlierIdOf(text) !== undefined && text.includes(` ${PARTIAL_REPEAT_WORDS} for tool_use `);
+}
+
 /** The tool_use id a duplicate note points at, or undefined when the text is not such a note. */
 export function earlierIdOf(text: string): string | undefined {
   if (!text.startsWith(DUPLICATE_PREFIX)) return undefined;
-  return / for tool_use (\S+), which is still above/.exec(text)?.[1];
+  // Anchored at the note's fixed ending: the call's own description (a path, a pattern the model
+  // chose) comes first and may hold the same words.
+  return / for tool_use (\S+), which is still above in this conversation; read it there\]$/.exec(text)?.[1];
 }
 
 /** Returns a new history with each duplicate replaced by its note; the input is not changed. */
@@ -220,11 +226,13 @@ export function withoutDanglingNotes(
     const message = next[exchange.messageIndex]!;
     if (typeof message.content === 'string') continue;
     const content = [...message.content];
-    const target = earlierIdOf(toolResultText(exchange.result))!;
+    const note = toolResultText(exchange.result);
+    const target = earlierIdOf(note)!;
+    const sized = isPartialRepeatNote(note) ? undefined : (sourceTexts.get(target) ?? '');
     content[exchange.blockIndex] = {
       type: 'tool_result',
       tool_use_id: exchange.result.tool_use_id,
-      content: placeholderFor(exchange.use.name, exchange.use.input, sourceTexts.get(target) ?? '')
+      content: placeholderFor(exchange.use.name, exchange.use.input, sized)
     };
     next[exchange.messageIndex] = { ...message, content } as MessageParam;
   }

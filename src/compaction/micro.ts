@@ -1,5 +1,5 @@
 import type { MessageParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
-import { earlierIdOf } from './duplicates.js';
+import { earlierIdOf, isPartialRepeatNote } from './duplicates.js';
 import { toolExchangesFrom, toolResultText, type ToolExchange } from './history.js';
 import { CLEARED_PREFIX, placeholderFor } from './placeholder.js';
 
@@ -298,12 +298,19 @@ export function clearResults(
   return next;
 }
 
-/** The text a result held: for a repeat note, that of the result it repeats (the note is one line). */
-function originalText(history: readonly MessageParam[], result: ClearableResult): string {
-  const source = result.repeats ?? result;
-  const message = history[source.messageIndex]!;
+/**
+ * The text a result held: for a repeat note, that of the result it repeats (the note is one line);
+ * undefined for a note of a partial repeat, whose own lines were never kept (its size is unknown).
+ */
+function originalText(history: readonly MessageParam[], result: ClearableResult): string | undefined {
+  if (result.repeats && isPartialRepeatNote(textAt(history, result))) return undefined;
+  return textAt(history, result.repeats ?? result);
+}
+
+function textAt(history: readonly MessageParam[], at: ClearableResult): string {
+  const message = history[at.messageIndex]!;
   if (typeof message.content === 'string') return '';
-  return toolResultText(message.content[source.blockIndex] as ToolResultBlockParam);
+  return toolResultText(message.content[at.blockIndex] as ToolResultBlockParam);
 }
 
 /** Drops cleared results, and the repeat notes pointing at them, from the index (updates it in place). */

@@ -3,8 +3,11 @@
  * line by line (fitting a report, finding the prose of a comment): one set of rules, so they agree.
  */
 
-/** A fence line: up to three spaces, then three or more backticks or tildes, then an info string. */
-const FENCE_LINE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
+/**
+ * A fence line: up to three spaces, then three or more backticks or tildes, then an info string. A
+ * final carriage return is not part of it: bodies written in GitHub's web editor end lines in CRLF.
+ */
+const FENCE_LINE = /^ {0,3}(`{3,}|~{3,})([^\r\n]*)\r?$/;
 
 export interface FenceOpener {
   /** The backticks or tildes that opened the block: a closer needs as many of the same. */

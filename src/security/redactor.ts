@@ -66,7 +66,9 @@ export class Redactor {
 /** The secrets the action knows by value: its inputs and what the runner hands it. */
 export function knownSecrets(env: NodeJS.ProcessEnv, inputs: readonly (string | undefined)[]): string[] {
   // Any variable whose name says it holds a secret counts, not only the ones we know by name.
-  const named = Object.entries(env).flatMap(([name, value]) => (isSecretName(name) && value ? [value] : []));
+  const named = Object.entries(env).flatMap(([name, value]) =>
+    isSecretName(name) && value && !isLocationOfSecret(name, value) ? [value] : []
+  );
   return [
     ...inputs,
     env.ACTIONS_RUNTIME_TOKEN,
@@ -75,6 +77,16 @@ export function knownSecrets(env: NodeJS.ProcessEnv, inputs: readonly (string | 
     ...named
   ].filter((value): value is string => typeof value === 'string' && value.length >= 8);
 }
+
+/**
+ * A variable that names where a secret lives (AWS_SHARED_CREDENTIALS_FILE=/home/me/.aws/credentials,
+ * GOOGLE_APPLICATION_CREDENTIALS=/path/key.json) holds a path, not the secret: masking it would
+ * hide that path wherever it appears in a task or a transcript.
+ */
+function isLocationOfSecret(name: string, value: string): boolean {
+  return LOCATION_NAME.test(name) && /^(\/|~\/)/.test(value);
+}
+const LOCATION_NAME = /(_FILE|_DIR|_DIRECTORY|_PATH|^GOOGLE_APPLICATION_CREDENTIALS)$/i;
 
 /** Whether a variable's name says it holds a secret. */
 export function isSecretName(name: string): boolean {
