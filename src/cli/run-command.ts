@@ -18,8 +18,7 @@ import { loadCarriedState, StateNotFoundError, STATE_FILE, stateFileText } from 
 import { isSecretName, knownSecrets, Redactor } from '../security/redactor.js';
 import { credentialFileInRepository } from '../security/cloud-credentials.js';
 import { mcpServerSecrets } from '../tools/mcp/config.js';
-import { describeFileError } from '../files/file-problem.js';
-import { readRegularFile, UnreadableFileError } from '../files/bounded-file.js';
+import { readRegularFile, unreadableReason } from '../files/bounded-file.js';
 import { MAX_PROMPT_FILE_BYTES } from '../files/prompt-file-limit.js';
 
 /** Flags read by the shared input validation (config/inputs.ts), spelled `--max-turns` for `max_turns`. */
@@ -261,7 +260,7 @@ async function checkOutputFolder(folder: string, flag: string): Promise<void> {
 
 /** Why a file of the run could not be read or written, in the words every command uses. */
 function reason(error: unknown): string {
-  return error instanceof UnreadableFileError ? error.reason : describeFileError(error);
+  return unreadableReason(error);
 }
 
 export function formatOutcome({ result, transcriptPath }: SessionOutcome): string {

@@ -1,7 +1,7 @@
 import type { MessageParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import { describeToolCall } from '../tools/describe-call.js';
 import { WINDOW_MARKER_PATTERN } from '../tools/read-file.js';
-import { toolExchangesFrom, toolResultText, type ToolExchange } from './history.js';
+import { normalizedPath, toolExchangesFrom, toolResultText, type ToolExchange } from './history.js';
 import { CLEARED_PREFIX, placeholderFor } from './placeholder.js';
 
 /** Marks a result that repeats an earlier one still in the context; such results are never cleared. */
@@ -93,12 +93,11 @@ export function findDuplicateResults(
   return duplicates;
 }
 
-/** A read_file result as lines: its numbered lines, the file's length then, and whether it is a window. */
+/** A read_file result as lines: its numbered lines and the file's length then. */
 interface NumberedRead {
   /** The numbered lines wrapped in newlines, so that `includes` matches whole lines only. */
   readonly lines: string;
   readonly fileLines: number;
-  readonly window: boolean;
 }
 
 /** Undefined for a text that is not numbered lines (an empty file's note, an error). */
@@ -107,7 +106,7 @@ function numberedRead(text: string): NumberedRead | undefined {
   const body = marker ? text.slice(0, marker.index) : text;
   if (!/^ *\d+\t/.test(body)) return undefined;
   const fileLines = marker ? Number(/ of (\d+);/.exec(marker[0])![1]) : body.split('\n').length;
-  return { lines: `\n${body}\n`, fileLines, window: marker !== null };
+  return { lines: `\n${body}\n`, fileLines };
 }
 
 /** Whether `earlier` shows every numbered line of `later`, of a file of the same length. */
@@ -135,10 +134,10 @@ function duplicateOf(
 
 function filePathOf(input: unknown): string | undefined {
   const path = (input as Record<string, unknown> | null)?.path;
-  return typeof path === 'string' ? path.replace(/^\.\//, '').replace(/\/+/g, '/') : undefined;
+  return typeof path === 'string' ? normalizedPath(path) : undefined;
 }
 
-/** The same input whatever the order of its keys, and with `./` paths as plain ones. */
+/** The same input whatever the order of its keys, and with paths normalized (`./a` is `a`). */
 function canonicalInput(input: unknown): string {
   if (typeof input !== 'object' || input === null) return JSON.stringify(input);
   const record = input as Record<string, unknown>;
@@ -147,7 +146,7 @@ function canonicalInput(input: unknown): string {
       .sort()
       .map((key) => {
         const value = record[key];
-        return [key, key === 'path' && typeof value === 'string' ? value.replace(/^\.\//, '') : value];
+        return [key, key === 'path' && typeof value === 'string' ? normalizedPath(value) : value];
       })
   );
 }

@@ -65,3 +65,8 @@ export function taskOf(history: readonly MessageParam[]): string {
   const block = blocksOf(first)[0];
   return block?.type === 'text' ? block.text : '';
 }
+
+/** A path as tool inputs name it, compared by compaction: `./a` and `a//b` are `a` and `a/b`. */
+export function normalizedPath(value: string): string {
+  return value.replace(/^\.\//, '').replace(/\/+/g, '/');
+}

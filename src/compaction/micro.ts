@@ -1,6 +1,6 @@
 import type { MessageParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import { earlierIdOf, isPartialRepeatNote } from './duplicates.js';
-import { toolExchangesFrom, toolResultText, type ToolExchange } from './history.js';
+import { normalizedPath, toolExchangesFrom, toolResultText, type ToolExchange } from './history.js';
 import { CLEARED_PREFIX, placeholderFor } from './placeholder.js';
 
 export interface MicroSettings {
@@ -131,7 +131,7 @@ function markSuperseded(index: MicroIndex, exchange: ToolExchange): void {
     (exchange.use.name === 'edit_file' || exchange.use.name === 'write_file') &&
     typeof input.path === 'string'
   ) {
-    const read = index.latestByKey.get(`file:${normalizePath(input.path)}`);
+    const read = index.latestByKey.get(`file:${normalizedPath(input.path)}`);
     if (read) read.superseded = true;
     return;
   }
@@ -148,7 +148,7 @@ function supersessionKeyOf(name: string, value: unknown): string | undefined {
   const input = value as Record<string, unknown>;
   switch (name) {
     case 'read_file':
-      return typeof input.path === 'string' ? `file:${normalizePath(input.path)}` : undefined;
+      return typeof input.path === 'string' ? `file:${normalizedPath(input.path)}` : undefined;
     case 'bash':
       return typeof input.command === 'string' ? `bash:${input.command.trim()}` : undefined;
     case 'grep':
@@ -157,10 +157,6 @@ function supersessionKeyOf(name: string, value: unknown): string | undefined {
     default:
       return undefined;
   }
-}
-
-function normalizePath(value: string): string {
-  return value.replace(/^\.\//, '').replace(/\/+/g, '/');
 }
 
 /**

@@ -15,7 +15,7 @@ import {
 import type { CompactionLayer } from './compactor.js';
 import type { CompactionStore } from './compaction-store.js';
 import { filesShownIn, withoutDanglingNotes } from './duplicates.js';
-import { taskOf } from './history.js';
+import { normalizedPath, taskOf } from './history.js';
 import { compactedHistory, selectTail, unseenTurnStart, type RestoredFile } from './rebuild.js';
 import type { StepCall } from './steps/step.js';
 import {
@@ -240,6 +240,17 @@ export class Summarizer {
       { tail: Math.floor(settings.keepTailTokens / 2), files: 0 },
       { tail: 0, files: 0 }
     ];
+    // The plans re-read the same files: read each (at each size) from disk once per rebuild.
+    const reads = new Map<string, string | undefined>();
+    const readFile = (path: string, maxTokens: number) => {
+      const key = `${maxTokens}\0${path}`;
+      if (!reads.has(key))
+        reads.set(
+          key,
+          this.deps.store.readRecentFile(path, maxTokens, (chars) => meter.estimate(chars))
+        );
+      return reads.get(key);
+    };
     let rebuilt: Rebuilt | undefined;
     for (const plan of plans) {
       const selected = selectTail(history, plan.tail, tokensOf);
@@ -251,7 +262,7 @@ export class Summarizer {
         task: taskOf(history),
         header,
         ledger,
-        files: this.restoreFiles(state, tail, plan.files),
+        files: this.restoreFiles(state, tail, plan.files, readFile),
         tail
       });
       const tokens = meter.estimateRequest(next);
@@ -265,7 +276,8 @@ export class Summarizer {
   private restoreFiles(
     state: StepCall['state'],
     tail: readonly MessageParam[],
-    count: number
+    count: number,
+    readFile: (path: string, maxTokens: number) => string | undefined
   ): RestoredFile[] {
     if (count === 0) return [];
     const { settings, meter } = state;
@@ -274,10 +286,8 @@ export class Summarizer {
     let budget = settings.maxRestoredTokens;
     for (const path of [...state.work.recentReads].reverse()) {
       if (files.length >= count || budget <= 0) break;
-      if (inTail.has(path.replace(/^\.\//, '').replace(/\/+/g, '/'))) continue;
-      const text = this.deps.store.readRecentFile(path, Math.min(settings.maxFileTokens, budget), (chars) =>
-        meter.estimate(chars)
-      );
+      if (inTail.has(normalizedPath(path))) continue;
+      const text = readFile(path, Math.min(settings.maxFileTokens, budget));
       if (text === undefined) continue;
       budget -= meter.estimate(text.length);
       files.push({ path, text });

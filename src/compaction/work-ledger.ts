@@ -1,5 +1,5 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
-import { toolExchangesFrom, toolResultText } from './history.js';
+import { normalizedPath, toolExchangesFrom, toolResultText } from './history.js';
 
 const TEST_COMMAND = /\b(test|tests|jest|vitest|mocha|pytest|go test|cargo test|npm t\b|node --test)\b/;
 /** Failed commands kept (oldest dropped): the bench's needs reach 400+ turns back, a failure every ~40. */
@@ -54,7 +54,8 @@ export function recordWork(ledger: WorkLedger, history: readonly MessageParam[],
       ledger.filesWritten.add(input.path);
     }
     if (use.name === 'read_file' && !result.is_error && typeof input.path === 'string') {
-      noteRecentRead(ledger, input.path);
+      // One entry per file, however the path was spelled (`./a` and `a`): it is restored once.
+      noteRecentRead(ledger, normalizedPath(input.path));
     }
     if (use.name !== 'bash' || typeof input.command !== 'string') continue;
     const text = toolResultText(result);

@@ -21,6 +21,11 @@ export class UnreadableFileError extends Error {
   }
 }
 
+/** Why a file could not be read: the reader's own phrase, or the shared one for any other fs error. */
+export function unreadableReason(error: unknown): string {
+  return error instanceof UnreadableFileError ? error.reason : describeFileError(error);
+}
+
 /**
  * The whole file, if it is a regular file of at most `maxBytes`. Opened without blocking, so a FIFO
  * with no writer cannot hang the reader, and checked on the open descriptor (one look, no race):

@@ -1,8 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { UnreadableFileError } from '../../files/bounded-file.js';
+import { unreadableReason } from '../../files/bounded-file.js';
 import { readRegularFileSync } from '../../files/bounded-file-sync.js';
-import { describeFileError } from '../../files/file-problem.js';
 
 /**
  * One MCP server to start: the `mcpServers` entry of the common configuration format (Claude
@@ -67,7 +66,7 @@ export function readMcpConfig(raw: string, shown: string): McpConfigResult {
   try {
     text = readRegularFileSync(file, MAX_CONFIG_FILE_BYTES).toString('utf8');
   } catch (error) {
-    const reason = error instanceof UnreadableFileError ? error.reason : describeFileError(error);
+    const reason = unreadableReason(error);
     return fail(
       `${shown}: cannot read the file ${file} (${reason}). ` +
         'Give inline JSON, or the path of a regular JSON file of the form {"mcpServers": {...}}.'
