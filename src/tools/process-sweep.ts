@@ -4,8 +4,13 @@ import { scanCommandProcesses, type CommandIdentity } from './process-table.js';
 /** Enough rounds to catch processes forked while we killed their parents, bounded for a fork bomb. */
 const MAX_ROUNDS = 60;
 const PAUSE_BETWEEN_ROUNDS_MS = 10;
-/** Rescans for a scan that found no member but saw processes mid-execve; beyond this they are let be. */
-const MAX_UNSETTLED_RESCANS = 5;
+/**
+ * Rescans for a scan that found no member but saw processes mid-execve; beyond this they are let be.
+ * An execve can stall for tens of milliseconds on a loaded runner: 5 rescans (~50 ms) let a
+ * double-forked daemon finish its execve after the sweep had given up, in CI under load. 40 rescans
+ * (under a second, within MAX_ROUNDS) cost nothing when no process is mid-execve.
+ */
+const MAX_UNSETTLED_RESCANS = 40;
 
 /**
  * Kills everything a command started: its process group at once, then, round after round, every
