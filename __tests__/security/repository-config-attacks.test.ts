@@ -215,11 +215,15 @@ describe('a .git redirected elsewhere during the run', () => {
 });
 
 describe('a FIFO where git reads a file', () => {
+  // `git add --all` is what publishing runs after the agent's turns, and staging a new file always
+  // looks up its attributes. (`git status` opens .gitattributes only when an entry is racily clean,
+  // so a test built on it passed or failed with the runner's load.)
   it('stops the command at its deadline instead of blocking the job', async () => {
     execFileSync('mkfifo', [path.join(repo.root, '.gitattributes')]);
+    repo.write('new-file.txt', 'staging this needs its attributes\n');
     const bounded = new GitRepository(repo.root, { timeoutMs: 1500 });
-    await expect(bounded.run(['status', '--porcelain'])).rejects.toThrow(
-      /git status --porcelain failed: git did not finish within 2 s and was stopped/
+    await expect(bounded.run(['add', '--all'])).rejects.toThrow(
+      /git add --all failed: git did not finish within 2 s and was stopped/
     );
   }, 20_000);
 });
