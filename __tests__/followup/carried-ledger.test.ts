@@ -7,7 +7,7 @@ import {
 } from '../../src/followup/carried-state.js';
 import { readFirstMessage, resumeTask } from '../../src/followup/resume-task.js';
 import { carriedStateOf } from '../../src/followup/run-state.js';
-import { withSharedCommentListing } from '../../src/followup/shared-listing.js';
+import { withSharedThreadReads } from '../../src/followup/shared-thread-reads.js';
 import { MemoryGitHub } from '../support/memory-github.js';
 import { runResult } from '../support/run-result.js';
 
@@ -154,11 +154,46 @@ describe("the thread's comments, listed once per run", () => {
       userType: 'User',
       createdAt: '2026-01-01T00:00:00Z'
     });
-    const api = withSharedCommentListing(github);
+    const api = withSharedThreadReads(github);
     await expect(api.listComments(7)).rejects.toThrow('502');
     const [a, b] = await Promise.all([api.listComments(7), api.listComments(7)]);
     expect(a).toEqual(b);
     expect((await api.listComments(7)).map((comment) => comment.body)).toEqual(['hi']);
     expect(github.calls).toBe(2);
+  });
+});
+
+/** Counts the pull request lookups, and fails every one. */
+class UnreadablePull extends MemoryGitHub {
+  lookups = 0;
+  override async getPullRequest(): Promise<never> {
+    this.lookups++;
+    throw new Error('GitHub answered 500 on all 4 attempts');
+  }
+}
+
+describe('the pull request, read once per run', () => {
+  it('shares one answer between readers, and a failure too: a second round of retries only delays the report', async () => {
+    const github = new MemoryGitHub();
+    github.pullRequest = {
+      number: 3,
+      title: 't',
+      body: 'b',
+      headRef: 'h',
+      headRepoFullName: undefined,
+      baseRef: 'main'
+    };
+    const api = withSharedThreadReads(github);
+    const [a, b] = await Promise.all([api.getPullRequest(3), api.getPullRequest(3)]);
+    expect(a).toBe(b);
+    expect(a.title).toBe('t');
+
+    const failing = new UnreadablePull();
+    const shared = withSharedThreadReads(failing);
+    await expect(shared.getPullRequest(5)).rejects.toThrow('500');
+    await expect(shared.getPullRequest(5)).rejects.toThrow('500');
+    expect(failing.lookups).toBe(1);
+    await expect(shared.getPullRequest(6)).rejects.toThrow('500');
+    expect(failing.lookups).toBe(2);
   });
 });

@@ -133,7 +133,9 @@ describe('the tracking comment never stays "working"', () => {
     expect(run.outputs.conclusion).toBe('failure');
     expect(run.summary).toContain('❌ Failed while preparing the work');
     expect(modelCalls(w)).toBe(0);
-  });
+    // One lookup of four attempts: the follow-up check and the work target share it.
+    expect(w.github.requestsTo('GET', /\/pulls\/1$/)).toHaveLength(4);
+  }, 120_000);
 });
 
 describe('a model that tries to steer the report', () => {

@@ -46,7 +46,7 @@ import { startOnThread, type RunStart } from '../followup/follow-up.js';
 import { renderFollowUp, type FollowUpNote } from '../followup/follow-up-report.js';
 import { carriedStateOf, embedForReport } from '../followup/run-state.js';
 import { STATE_FILE, stateFileText } from '../followup/state-file.js';
-import { withSharedCommentListing } from '../followup/shared-listing.js';
+import { withSharedThreadReads } from '../followup/shared-thread-reads.js';
 import { workOfTranscript } from '../followup/transcript-work.js';
 
 const TRANSCRIPTS = '.transcripts';
@@ -129,8 +129,8 @@ async function runForEvent(event: ActionEvent, context: RunContext): Promise<voi
     return;
   }
   const github = new OctokitGitHubApi(settings.token, repositoryOf(event, runner), runner.apiUrl);
-  // One listing of the thread's comments per run, shared by the follow-up lookup and the thread context.
-  const api = withSharedCommentListing(redactingGitHubApi(github, context.redact));
+  // The thread's comments and pull request are read once per run, whoever asks (shared-thread-reads.ts).
+  const api = withSharedThreadReads(redactingGitHubApi(github, context.redact));
   const thread = threadOf(event, settings.reportIssue);
   const say = async (text: string) => {
     if (thread === undefined) return;

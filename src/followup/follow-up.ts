@@ -58,7 +58,7 @@ export async function startOnThread(
       found = await previousRunOfAgentPullRequest(api, options.pullRequest, options);
   } catch (error) {
     return fresh(
-      `the thread's comments could not be read (${error instanceof Error ? error.message : String(error)})`
+      `the earlier run on this thread could not be looked up (${error instanceof Error ? error.message : String(error)})`
     );
   }
   if (found.kind === 'refused') return fresh(found.reason);
