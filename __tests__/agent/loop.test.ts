@@ -242,8 +242,11 @@ describe('limits and failures', () => {
 
   it('stops at the timeout, aborting the request in flight, and still gets a closing summary', async () => {
     const model = new ScriptedModelClient([
+      // Rejects once aborted, even when the deadline passed before the request was made (a loaded
+      // runner can take 200 ms to get here): an abort listener added late would never fire.
       (_request, hooks) =>
         new Promise((_resolve, reject) => {
+          if (hooks.signal?.aborted) reject(new Error('aborted'));
           hooks.signal?.addEventListener('abort', () => reject(new Error('aborted')));
         }),
       reply([text('Ran out of time while reading.')])

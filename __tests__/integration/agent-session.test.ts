@@ -7,6 +7,7 @@ import { AnthropicModelClient } from '../../src/model/anthropic-client.js';
 import type { TranscriptLine } from '../../src/transcript/events.js';
 import {
   startFakeAnthropic,
+  TokenCounter,
   type FakeAnthropic,
   type FakeAnthropicOptions,
   type RecordedRequest
@@ -17,6 +18,13 @@ import { createTempRepo, type TempRepo } from '../support/temp-repo.js';
 const REAL_CODE = path.resolve('node_modules/fast-glob/out');
 let repo: TempRepo;
 let fake: FakeAnthropic | undefined;
+// One tokenizer, built before the first test: building it inside a timed run (up to a second or
+// more on a loaded runner) would race the deadlines the tests set.
+const tokenCounter = new TokenCounter();
+beforeAll(() => {
+  tokenCounter.count('warm up');
+});
+afterAll(() => tokenCounter.dispose());
 
 beforeEach(() => {
   repo = createTempRepo(REAL_CODE);
@@ -31,7 +39,7 @@ async function runAgainstFake(
   options: FakeAnthropicOptions,
   inputs: Record<string, string> = {}
 ): Promise<SessionOutcome> {
-  fake = await startFakeAnthropic(options);
+  fake = await startFakeAnthropic({ tokenCounter, ...options });
   const config = parseAgentConfig((name) => inputs[name] ?? '', { ANTHROPIC_API_KEY: 'test-key' });
   return runSession({
     config,
@@ -204,13 +212,14 @@ describe('limits against the fake', () => {
     });
     await fake!.close();
 
-    // 0.005 minutes is 300 ms; the second reply streams too slowly to finish in time.
+    // 0.05 minutes is 3 s, ten times what the first turn needs; the second reply pauses 10 s
+    // before each of its events, so no load can let it finish in time.
     const byTime = await runAgainstFake(
       {
         script: explorerScript(40),
-        faults: (callIndex) => (callIndex === 1 ? { kind: 'slow_stream', delayMs: 150 } : undefined)
+        faults: (callIndex) => (callIndex === 1 ? { kind: 'slow_stream', delayMs: 10_000 } : undefined)
       },
-      { timeout_minutes: '0.005' }
+      { timeout_minutes: '0.05' }
     );
     expect(byTime.result.stopReason).toBe('error_timeout');
     expect(byTime.result.turns).toBe(1);
@@ -220,10 +229,13 @@ describe('limits against the fake', () => {
 
 describe('a stream that stalls', () => {
   it('is dropped after the stall timeout and tried again, billed once', async () => {
+    // The stall limit is 3 s, ten times what a healthy answer takes to start; the stalled attempt
+    // pauses 20 s before each event.
     fake = await startFakeAnthropic({
+      tokenCounter,
       script: explorerScript(6),
       faults: (callIndex, _request, { attempt }) =>
-        callIndex === 2 && attempt === 0 ? { kind: 'slow_stream', delayMs: 1500 } : undefined
+        callIndex === 2 && attempt === 0 ? { kind: 'slow_stream', delayMs: 20_000 } : undefined
     });
     const config = parseAgentConfig(() => '', { ANTHROPIC_API_KEY: 'test-key' });
     const outcome = await runSession({
@@ -237,13 +249,13 @@ describe('a stream that stalls', () => {
         apiKey: 'test-key',
         baseURL: fake.url,
         retryBaseDelayMs: 1,
-        stallTimeoutMs: 500
+        stallTimeoutMs: 3_000
       })
     });
     expect(outcome.result.stopReason).toBe('success');
     const retries = readTranscript(outcome.transcriptPath).filter((line) => line.type === 'retry');
     expect(retries).toEqual([
-      expect.objectContaining({ turn: 3, error: 'The response stream stalled: no event for 0.5 s.' })
+      expect.objectContaining({ turn: 3, error: 'The response stream stalled: no event for 3.0 s.' })
     ]);
     // The stalled attempt was dropped before its usage arrived: only complete answers are counted.
     const answered = messageRequests(fake.requests).flatMap((r) =>

@@ -16,14 +16,14 @@ describe('cancellation', () => {
     const [github, artifacts, anthropic] = await Promise.all([
       startFakeGitHub(stateFromPayload(payload, { senderPermission: 'write' })),
       startFakeArtifacts(),
-      // The third answer crawls: the run is cancelled while it waits for it.
+      // The third answer crawls (ten minutes between events): the run is cancelled while it waits.
       startFakeAnthropic({
         script: wordStatsFixer,
-        faults: (callIndex) => (callIndex === 2 ? { kind: 'slow_stream', delayMs: 20_000 } : undefined)
+        faults: (callIndex) => (callIndex === 2 ? { kind: 'slow_stream', delayMs: 600_000 } : undefined)
       })
     ]);
     try {
-      const started = Date.now();
+      let signalledAt = Number.POSITIVE_INFINITY;
       const run = await runAction({
         eventName: 'issue_comment',
         payload,
@@ -36,12 +36,14 @@ describe('cancellation', () => {
           const poll = setInterval(() => {
             if (anthropic.requests.filter((r) => r.path === '/v1/messages').length >= 3) {
               clearInterval(poll);
+              signalledAt = Date.now();
               child.kill('SIGINT');
             }
           }, 20);
         }
       });
-      expect(Date.now() - started).toBeLessThan(15_000);
+      // It stopped on the signal, long before the stream's next event (ten minutes away).
+      expect(Date.now() - signalledAt).toBeLessThan(60_000);
       expect(run.code).toBe(1);
       expect(run.outputs).toMatchObject({
         conclusion: 'failure',
@@ -65,5 +67,5 @@ describe('cancellation', () => {
       await Promise.all([github.close(), artifacts.close(), anthropic.close()]);
       repo.remove();
     }
-  });
+  }, 120_000);
 });

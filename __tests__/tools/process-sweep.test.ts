@@ -1,5 +1,6 @@
 /** The sweep kills what carries a command's marker or sits in its session, and nothing else. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { killCommandProcesses } from '../../src/tools/process-sweep.js';
 import {
   COMMAND_MARKER_VARIABLE,
@@ -25,6 +26,9 @@ function sleeper(marker: string | undefined): Promise<ChildProcess> {
   });
 }
 
+// Markers unique to this run: two test runs on one machine must not see (or kill) each other's sleepers.
+const freshMarker = () => randomBytes(6).toString('hex');
+
 const exited = (child: ChildProcess) =>
   child.exitCode !== null || child.signalCode !== null
     ? Promise.resolve(child.signalCode)
@@ -32,11 +36,12 @@ const exited = (child: ChildProcess) =>
 
 describe('killCommandProcesses', () => {
   it('kills a process that left the session but carries the marker, and spares look-alikes', async () => {
-    const marked = await sleeper('a1b2c3');
-    const otherMarker = await sleeper('a1b2c3d4'); // a marker that merely starts the same
+    const marker = freshMarker();
+    const marked = await sleeper(marker);
+    const otherMarker = await sleeper(`${marker}d4`); // a marker that merely starts the same
     const unmarked = await sleeper(undefined);
     const unrelatedSession = 2 ** 22 + 12345; // no process has this session id
-    const identity = { sessionId: unrelatedSession, marker: 'a1b2c3' };
+    const identity = { sessionId: unrelatedSession, marker };
 
     expect(findCommandProcesses(identity)).toEqual([marked.pid]);
     expect(await killCommandProcesses(identity)).toEqual([]);
@@ -48,7 +53,7 @@ describe('killCommandProcesses', () => {
 
   it('kills every process in the session, marker or not', async () => {
     const leader = await sleeper(undefined);
-    const identity = { sessionId: leader.pid ?? -1, marker: 'not-present' };
+    const identity = { sessionId: leader.pid ?? -1, marker: freshMarker() };
     expect(findCommandProcesses(identity)).toEqual([leader.pid]);
     await killCommandProcesses(identity);
     expect(await exited(leader)).toBe('SIGKILL');
@@ -56,8 +61,9 @@ describe('killCommandProcesses', () => {
 
   it('skips processes older than the command, by start time and by pid', async () => {
     const before = readSpawnClock();
-    const marked = await sleeper('e5f6');
-    const identity = (spawn: SpawnClock) => ({ sessionId: -1, marker: 'e5f6', spawn });
+    const marker = freshMarker();
+    const marked = await sleeper(marker);
+    const identity = (spawn: SpawnClock) => ({ sessionId: -1, marker, spawn });
     expect(findCommandProcesses(identity({ ...before, shellPid: marked.pid }))).toEqual([marked.pid]);
 
     // A command that started an hour after this process cannot own it, whatever its environment says.
@@ -67,7 +73,9 @@ describe('killCommandProcesses', () => {
     // A command whose shell got a higher pid (with no wrap-around since) cannot own it either.
     const after = readSpawnClock();
     await sleeper(undefined); // moves the kernel's pid counter past the "shell" below
-    const higherPid = { ...after, ticks: undefined, shellPid: (after.lastPid ?? 0) + 1 };
+    // Read the clock now: pids are trusted only for pid_max / 50,000 s (0.66 s at 32,768), and a
+    // loaded runner can take that long to spawn the sleeper.
+    const higherPid = { ...after, atMs: Date.now(), ticks: undefined, shellPid: (after.lastPid ?? 0) + 1 };
     expect(findCommandProcesses(identity(higherPid))).toEqual([]);
     expect(findCommandProcesses(identity({ ...higherPid, pidMax: 0 }))).toEqual([marked.pid]); // could have wrapped
   });
