@@ -4,6 +4,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { sweepChartSvg, type SweepSeries } from './sweep-chart.js';
+import { microTitle } from './sweep.js';
 /** The fields of a sweep row (bench/sweep.ts SweepRow) the chart reads. */
 interface Row {
   readonly model: string;
@@ -13,9 +14,13 @@ interface Row {
   readonly cost_vs_reference: number;
   readonly figures: { readonly reread_share: number; readonly lost_needs: number };
 }
-const rows: Row[] = process.argv
+const runs = process.argv
   .slice(3)
-  .flatMap((file) => (JSON.parse(readFileSync(file, 'utf8')) as { rows: Row[] }).rows);
+  .map((file) => JSON.parse(readFileSync(file, 'utf8')) as { micro: 'half' | 'default'; rows: Row[] });
+const micro = new Set(runs.map((run) => run.micro));
+if (micro.size !== 1)
+  throw new Error('The runs mix --micro half and --micro default: draw each family on its own chart.');
+const rows: Row[] = runs.flatMap((run) => run.rows);
 const keys = [...new Set(rows.filter((r) => r.threshold !== null).map((r) => `${r.model}|${r.size}`))];
 const series: SweepSeries[] = keys.map((key) => {
   const [model, size] = key.split('|');
@@ -36,6 +41,6 @@ writeFileSync(
   process.argv[2]!,
   sweepChartSvg(
     series,
-    'Cost and re-reads against the auto-compaction threshold (micro floor = threshold / 2)'
+    `Cost and re-reads against the auto-compaction threshold (${microTitle([...micro][0]!)})`
   )
 );

@@ -19,7 +19,7 @@ const COLORS = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b'
 export function sweepChartSvg(series: readonly SweepSeries[], title: string): string {
   const width = 960;
   const panel = 250;
-  const margin = { left: 70, right: 230, top: 40, gap: 50, bottom: 45 };
+  const margin = { left: 70, right: 290, top: 40, gap: 50, bottom: 45 };
   const height = margin.top + 2 * panel + margin.gap + margin.bottom;
   const plotW = width - margin.left - margin.right;
   const thresholds = series.flatMap((s) => s.points.map((p) => p.threshold));

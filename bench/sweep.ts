@@ -11,6 +11,7 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { defaultCompactor } from '../src/agent/session.js';
+import { compactionSettings } from '../src/compaction/settings.js';
 import { resolveModelSpec } from '../src/config/models.js';
 import { TokenCounter } from '../test-support/fake-anthropic/index.js';
 import { costFloor, figuresOf, type Figures } from './figures.js';
@@ -90,6 +91,20 @@ function thresholdStrategy(threshold: number, micro: SweepArgs['micro']): Strate
   };
 }
 
+/** The micro floor a threshold point runs with: half of it, or what the shipped rule derives (3/10). */
+function microFloor(
+  threshold: number,
+  micro: SweepArgs['micro'],
+  spec: { readonly contextWindow: number; readonly maxOutputTokens: number }
+): number {
+  if (micro === 'half') return Math.floor(threshold / 2);
+  return compactionSettings({
+    contextWindow: spec.contextWindow,
+    maxOutputTokens: spec.maxOutputTokens,
+    thresholdTokens: threshold
+  }).micro.clearAtLeast;
+}
+
 async function main(): Promise<void> {
   const args = parseSweepArgs(process.argv.slice(2));
   const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -126,8 +141,7 @@ async function main(): Promise<void> {
             size,
             strategy: strategy.name,
             threshold,
-            micro_clear_at_least:
-              threshold !== null && args.micro === 'half' ? Math.floor(threshold / 2) : null,
+            micro_clear_at_least: threshold === null ? null : microFloor(threshold, args.micro, spec),
             wall_s: wall,
             figures
           });
@@ -152,7 +166,10 @@ async function main(): Promise<void> {
       );
       writeFileSync(
         args.chart,
-        sweepChartSvg(series, 'Cost and re-reads against the auto-compaction threshold')
+        sweepChartSvg(
+          series,
+          `Cost and re-reads against the auto-compaction threshold (${microTitle(args.micro)})`
+        )
       );
     }
     const meta = {
@@ -165,6 +182,10 @@ async function main(): Promise<void> {
   } finally {
     rmSync(seedDir, { recursive: true, force: true });
   }
+}
+
+export function microTitle(micro: SweepArgs['micro']): string {
+  return micro === 'half' ? 'micro floor = threshold / 2' : 'micro floor as shipped: 3/10 of the threshold';
 }
 
 /** The markdown table BENCHMARKS.md shows. */
