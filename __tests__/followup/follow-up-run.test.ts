@@ -248,6 +248,24 @@ describe('finding the previous run on a thread', () => {
       refusal: 'there is no earlier run of compact-agent on this thread to continue'
     });
   });
+
+  it('starts fresh when GitHub cannot list the thread, and says how to continue later', async () => {
+    const api = new MemoryGitHub();
+    api.listComments = () => Promise.reject(new Error('GitHub answered 502 on all 4 attempts'));
+    const start = await startOnThread(api, 7, {
+      botLogin: BOT,
+      repositoryFullName: 'octo/repo',
+      task: 'continue: also handle negatives',
+      redact
+    });
+    expect(start).toMatchObject({
+      previous: undefined,
+      task: 'continue: also handle negatives',
+      refusal:
+        'the earlier run on this thread could not be looked up (GitHub answered 502 on all 4 attempts); ' +
+        'to continue it, comment again once GitHub answers'
+    });
+  });
 });
 
 describe("a follow-up on the action's own pull request", () => {

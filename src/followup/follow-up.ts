@@ -58,7 +58,7 @@ export async function startOnThread(
       found = await previousRunOfAgentPullRequest(api, options.pullRequest, options);
   } catch (error) {
     return fresh(
-      `the earlier run on this thread could not be looked up (${error instanceof Error ? error.message : String(error)})`
+      `the earlier run on this thread could not be looked up (${error instanceof Error ? error.message : String(error)}); to continue it, comment again once GitHub answers`
     );
   }
   if (found.kind === 'refused') return fresh(found.reason);

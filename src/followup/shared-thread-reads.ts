@@ -7,8 +7,10 @@ import type { GitHubApi, PullRequestDetails, ThreadComment } from '../github/git
  *
  * - A comment listing that failed is not kept, so a later reader asks again: without it the run
  *   only loses context.
- * - A pull request lookup is kept even when it failed: the run cannot prepare its work without it,
- *   and asking again after every retry has failed only made the job wait another 14 s to fail.
+ * - A pull request lookup is kept even when it failed: asking again after every retry has failed
+ *   only made the job wait another 14 s. The work target cannot go on without it (the run ends
+ *   with a report of what failed); the follow-up check starts fresh and the thread context says
+ *   the pull request could not be read.
  *
  * Comments posted during the run (the action's own tracking comment) are not in the shared listing;
  * no reader wants them.

@@ -1,5 +1,5 @@
 import type { ActionEvent } from './event.js';
-import type { GitHubApi, ThreadComment } from './github-api.js';
+import type { ChangedFile, GitHubApi, PullRequestDetails, ThreadComment } from './github-api.js';
 import { isBot } from './permissions.js';
 import { untrustedBlock } from './untrusted-text.js';
 
@@ -57,8 +57,20 @@ export async function buildThreadContext(
   return `<github-context>\n${text.length > budget ? `${text.slice(0, budget)}\n[... cut to the context budget]` : text}\n</github-context>`;
 }
 
+/**
+ * The pull request's branches and changed files. Context, not a precondition: when GitHub cannot
+ * answer, the model is told so and the run goes on (a review comment's run needs nothing else from
+ * this read; where the work itself needs the pull request, the work target has already read it).
+ */
 async function pullRequestFacts(api: GitHubApi, number: number): Promise<string> {
-  const [pr, files] = await Promise.all([api.getPullRequest(number), api.listPullRequestFiles(number)]);
+  let pr: PullRequestDetails;
+  let files: ChangedFile[];
+  try {
+    [pr, files] = await Promise.all([api.getPullRequest(number), api.listPullRequestFiles(number)]);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return `(The pull request's branches and changed files could not be read from GitHub: ${reason}. Use git to see them.)`;
+  }
   const shown = files
     .slice(0, 100)
     .map((file) => `- ${file.filename} (${file.status}, +${file.additions} -${file.deletions})`);

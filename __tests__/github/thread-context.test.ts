@@ -1,0 +1,41 @@
+/** The thread's context is context: a pull request GitHub cannot read is reported, not fatal. */
+import { parseEvent } from '../../src/github/event.js';
+import { buildThreadContext } from '../../src/github/thread-context.js';
+import { withSharedThreadReads } from '../../src/followup/shared-thread-reads.js';
+import { MemoryGitHub } from '../support/memory-github.js';
+import { webhookExample } from '../support/webhook-examples.js';
+
+const options = { budgetTokens: 10_000, skipCommentId: undefined, isTrusted: async () => true };
+
+describe('buildThreadContext on a review comment', () => {
+  const event = () =>
+    parseEvent('pull_request_review_comment', webhookExample('pull_request_review_comment', 'created'));
+
+  it('lists the branches and changed files when GitHub answers', async () => {
+    const github = new MemoryGitHub();
+    github.pullRequest = {
+      number: 2,
+      title: 't',
+      body: '',
+      headRef: 'changes',
+      headRepoFullName: undefined,
+      baseRef: 'main'
+    };
+    github.files = [{ filename: 'README.md', status: 'modified', additions: 1, deletions: 0 }];
+    const context = await buildThreadContext(event(), github, options);
+    expect(context).toContain('Base branch: main; head branch: changes.');
+    expect(context).toContain('- README.md (modified, +1 -0)');
+  });
+
+  it('says the pull request could not be read, and goes on, when the read failed earlier in the run', async () => {
+    const github = new MemoryGitHub(); // no pull request: every read fails
+    const api = withSharedThreadReads(github);
+    // The follow-up check read it first and got the failure the run keeps.
+    await expect(api.getPullRequest(2)).rejects.toThrow('404');
+    const context = await buildThreadContext(event(), api, options);
+    expect(context).toContain(
+      "(The pull request's branches and changed files could not be read from GitHub: 404 no pull request. Use git to see them.)"
+    );
+    expect(context).toMatch(/The request is a review comment on \S+/);
+  });
+});
