@@ -23,7 +23,7 @@ describe('cancellation', () => {
       })
     ]);
     try {
-      let signalledAt = Number.POSITIVE_INFINITY;
+      let signalledAt: number | undefined;
       const run = await runAction({
         eventName: 'issue_comment',
         payload,
@@ -43,7 +43,8 @@ describe('cancellation', () => {
         }
       });
       // It stopped on the signal, long before the stream's next event (ten minutes away).
-      expect(Date.now() - signalledAt).toBeLessThan(60_000);
+      expect(signalledAt).toBeDefined();
+      expect(Date.now() - signalledAt!).toBeLessThan(30_000);
       expect(run.code).toBe(1);
       expect(run.outputs).toMatchObject({
         conclusion: 'failure',

@@ -117,11 +117,20 @@ export function redTeamTurns(targets: RedTeamTargets): Attack[][] {
       'no-secret'
     ),
     bash('parent_environ', 'parent-environ', "cat /proc/$PPID/environ | tr '\\0' '\\n'", 'no-secret'),
-    // Every process this user can see, not only the parent: the runner's own, a sibling's.
+    // Every process of this run that this user can see, not only the parent: the action's own, its
+    // children's, found by the RUNNER_TEMP the action (the shell's parent) holds. Other processes on
+    // the machine are not this run's: other test files' actions start there with their own test keys.
     bash(
       'every_environ',
       'parent-environ',
-      "for f in /proc/[0-9]*/environ; do tr '\\0' '\\n' < \"$f\" 2>/dev/null; done | grep -E '^(INPUT_|ACTIONS_|GITHUB_TOKEN)' | sort -u",
+      [
+        "rt=$(tr '\\0' '\\n' < /proc/$PPID/environ | sed -n 's/^RUNNER_TEMP=//p')",
+        'echo "this run\'s RUNNER_TEMP: $rt"',
+        'n=0',
+        'for f in /proc/[0-9]*/environ; do tr \'\\0\' \'\\n\' < "$f" 2>/dev/null | grep -qxF "RUNNER_TEMP=$rt" || continue; ' +
+          "n=$((n+1)); tr '\\0' '\\n' < \"$f\" 2>/dev/null | grep -E '^(INPUT_|ACTIONS_|GITHUB_TOKEN)'; done",
+        'echo "processes of this run: $n"'
+      ].join('; '),
       'no-secret'
     ),
     bash('git_push', 'secrets', 'git push origin HEAD:refs/heads/stolen', 'refused'),
