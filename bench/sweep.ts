@@ -91,18 +91,29 @@ function thresholdStrategy(threshold: number, micro: SweepArgs['micro']): Strate
   };
 }
 
-/** The micro floor a threshold point runs with: half of it, or what the shipped rule derives (3/10). */
-function microFloor(
-  threshold: number,
+type SweptModel = ReturnType<typeof resolveModelSpec>;
+
+/**
+ * The threshold and micro floor a row ran with: a threshold point's own (its floor half of it, or
+ * what the shipped rule derives from it: 3/10), the `default` baseline's from the shipped rule for
+ * the model, and none for the reference and `none`.
+ */
+export function settingsOfRow(
+  strategy: string,
+  threshold: number | null,
   micro: SweepArgs['micro'],
-  spec: { readonly contextWindow: number; readonly maxOutputTokens: number }
-): number {
-  if (micro === 'half') return Math.floor(threshold / 2);
-  return compactionSettings({
+  spec: SweptModel
+): { threshold: number | null; microFloor: number | null } {
+  if (threshold !== null && micro === 'half') return { threshold, microFloor: Math.floor(threshold / 2) };
+  if (threshold === null && strategy !== 'default') return { threshold: null, microFloor: null };
+  const settings = compactionSettings({
     contextWindow: spec.contextWindow,
     maxOutputTokens: spec.maxOutputTokens,
-    thresholdTokens: threshold
-  }).micro.clearAtLeast;
+    cacheReadRatio: spec.prices.cacheReadPerMTok / spec.prices.inputPerMTok,
+    minCacheableTokens: spec.minCacheableTokens,
+    ...(threshold !== null ? { thresholdTokens: threshold } : {})
+  });
+  return { threshold: settings.thresholdTokens, microFloor: settings.micro.clearAtLeast };
 }
 
 async function main(): Promise<void> {
@@ -135,13 +146,14 @@ async function main(): Promise<void> {
           log(
             `${model} ${strategy.name} × ${size}: $${figures.usd.toFixed(2)}, reread ${(figures.reread_share * 100).toFixed(1)}%, lost ${figures.lost_needs}, ${wall.toFixed(1)} s`
           );
+          const ran = settingsOfRow(strategy.name, threshold, args.micro, spec);
           sized.push({
             model,
             window: spec.contextWindow,
             size,
             strategy: strategy.name,
-            threshold,
-            micro_clear_at_least: threshold === null ? null : microFloor(threshold, args.micro, spec),
+            threshold: ran.threshold,
+            micro_clear_at_least: ran.microFloor,
             wall_s: wall,
             figures
           });
@@ -198,7 +210,9 @@ export function sweepTable(rows: readonly SweepRow[]): string {
       .filter(([, counts]) => counts.lost > 0)
       .map(([kind, counts]) => `${kind} ${counts.lost}`)
       .join(', ');
-    return `| ${row.model} (${row.window / 1000}k) | ${row.size}${f.first_overflow_turn === null ? '' : ` (overflow at ${f.first_overflow_turn})`} | ${row.strategy} | ${row.threshold ?? ''} | ${row.micro_clear_at_least ?? ''} | $${f.usd.toFixed(2)} | ${row.cost_vs_reference.toFixed(2)} | ${(f.reread_share * 100).toFixed(1)}% | ${f.extra_turns} | ${f.lost_needs}${lostKinds ? ` (${lostKinds})` : ''} | ${(f.cache_read_share * 100).toFixed(1)}% | ${f.overflows} | ${(f.compactions_by_layer.auto ?? 0) + (f.compactions_by_layer.manual ?? 0)} | ${f.peak_context} | ${row.wall_s.toFixed(0)} |`;
+    const count = (n: number | null) => (n === null ? '' : n.toLocaleString('en-US'));
+    const strategy = row.strategy === 'default' ? 'default (rule)' : row.strategy;
+    return `| ${row.model} (${row.window / 1000}k) | ${row.size}${f.first_overflow_turn === null ? '' : ` (overflow at ${f.first_overflow_turn})`} | ${strategy} | ${count(row.threshold)} | ${count(row.micro_clear_at_least)} | $${f.usd.toFixed(2)} | ${row.cost_vs_reference.toFixed(2)} | ${(f.reread_share * 100).toFixed(1)}% | ${f.extra_turns} | ${f.lost_needs}${lostKinds ? ` (${lostKinds})` : ''} | ${(f.cache_read_share * 100).toFixed(1)}% | ${f.overflows} | ${(f.compactions_by_layer.auto ?? 0) + (f.compactions_by_layer.manual ?? 0)} | ${count(f.peak_context)} | ${row.wall_s.toFixed(0)} |`;
   });
   return [header, `|${'---|'.repeat(15)}`, ...lines].join('\n');
 }

@@ -13,6 +13,7 @@ import {
 } from '../../bench/strategies/reference.js';
 import { readSeed, stageSeed, WORKLOAD_RANDOM_SEED, WorkloadPlan } from '../../bench/workload.js';
 import { sweepChartSvg } from '../../bench/sweep-chart.js';
+import { settingsOfRow } from '../../bench/sweep.js';
 
 const prices = resolveModelSpec('claude-sonnet-4-5').prices; // $3 in, $3.75 write, $0.30 read, $15 out
 
@@ -313,5 +314,39 @@ describe('the sweep chart', () => {
       Number(new RegExp(`x="([\\d.]+)" y="\\d+" text-anchor="middle">${label}<`).exec(svg)![1]);
     const ratio = (xOf('100k') - xOf('30k')) / (xOf('300k') - xOf('100k'));
     expect(ratio).toBeCloseTo(Math.log(100 / 30) / Math.log(3), 2);
+  });
+});
+
+describe("the sweep's rows name the settings each run used", () => {
+  const sonnet = resolveModelSpec('claude-sonnet-5-5');
+  const haiku = resolveModelSpec('claude-haiku-4-5');
+
+  it('gives the default baseline the rule for its model, as production derives it', () => {
+    // Sonnet 5.5: cache reads 0.05x, so 15,000 × √2 rounded down to 5,000; Haiku 4.5: six times its
+    // 4,096-token cache minimum rounded up to 5,000. The floor is 3/10 of the threshold.
+    expect(settingsOfRow('default', null, 'default', sonnet)).toEqual({
+      threshold: 20_000,
+      microFloor: 6_000
+    });
+    expect(settingsOfRow('default', null, 'default', haiku)).toEqual({
+      threshold: 25_000,
+      microFloor: 7_500
+    });
+  });
+
+  it('gives a threshold point its floor: 3/10 as shipped, or half with --micro half', () => {
+    expect(settingsOfRow('t30k', 30_000, 'default', sonnet)).toEqual({
+      threshold: 30_000,
+      microFloor: 9_000
+    });
+    expect(settingsOfRow('t30k', 30_000, 'half', sonnet)).toEqual({ threshold: 30_000, microFloor: 15_000 });
+  });
+
+  it('gives the reference and `none` no threshold of ours', () => {
+    expect(settingsOfRow('reference', null, 'default', sonnet)).toEqual({
+      threshold: null,
+      microFloor: null
+    });
+    expect(settingsOfRow('none', null, 'half', haiku)).toEqual({ threshold: null, microFloor: null });
   });
 });
