@@ -8,7 +8,7 @@ import {
 import { readFirstMessage, resumeTask } from '../../src/followup/resume-task.js';
 import { carriedStateOf } from '../../src/followup/run-state.js';
 import { withSharedThreadReads } from '../../src/followup/shared-thread-reads.js';
-import { MemoryGitHub } from '../support/memory-github.js';
+import { aPullRequest, MemoryGitHub } from '../support/memory-github.js';
 import { runResult } from '../support/run-result.js';
 
 const BOT = 'github-actions[bot]';
@@ -175,14 +175,7 @@ class UnreadablePull extends MemoryGitHub {
 describe('the pull request, read once per run', () => {
   it('shares one answer between readers, and a failure too: a second round of retries only delays the report', async () => {
     const github = new MemoryGitHub();
-    github.pullRequest = {
-      number: 3,
-      title: 't',
-      body: 'b',
-      headRef: 'h',
-      headRepoFullName: undefined,
-      baseRef: 'main'
-    };
+    github.pullRequest = aPullRequest({ number: 3, title: 't' });
     const api = withSharedThreadReads(github);
     const [a, b] = await Promise.all([api.getPullRequest(3), api.getPullRequest(3)]);
     expect(a).toBe(b);

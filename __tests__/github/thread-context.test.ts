@@ -2,7 +2,7 @@
 import { parseEvent } from '../../src/github/event.js';
 import { buildThreadContext } from '../../src/github/thread-context.js';
 import { withSharedThreadReads } from '../../src/followup/shared-thread-reads.js';
-import { MemoryGitHub } from '../support/memory-github.js';
+import { aPullRequest, MemoryGitHub } from '../support/memory-github.js';
 import { webhookExample } from '../support/webhook-examples.js';
 
 const options = { budgetTokens: 10_000, skipCommentId: undefined, isTrusted: async () => true };
@@ -13,14 +13,7 @@ describe('buildThreadContext on a review comment', () => {
 
   it('lists the branches and changed files when GitHub answers', async () => {
     const github = new MemoryGitHub();
-    github.pullRequest = {
-      number: 2,
-      title: 't',
-      body: '',
-      headRef: 'changes',
-      headRepoFullName: undefined,
-      baseRef: 'main'
-    };
+    github.pullRequest = aPullRequest({ headRef: 'changes', baseRef: 'main' });
     github.files = [{ filename: 'README.md', status: 'modified', additions: 1, deletions: 0 }];
     const context = await buildThreadContext(event(), github, options);
     expect(context).toContain('Base branch: main; head branch: changes.');

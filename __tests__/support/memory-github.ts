@@ -6,6 +6,19 @@ import type {
   ThreadComment
 } from '../../src/github/github-api.js';
 
+/** A pull request as GitHub describes it, with what a test cares about overridden. */
+export function aPullRequest(overrides: Partial<PullRequestDetails> = {}): PullRequestDetails {
+  return {
+    number: 2,
+    title: 'Update the README',
+    body: '',
+    headRef: 'changes',
+    headRepoFullName: undefined,
+    baseRef: 'main',
+    ...overrides
+  };
+}
+
 /** An in-memory GitHubApi for unit tests; integration tests use the real Octokit and a fake server. */
 export class MemoryGitHub implements GitHubApi {
   readonly repository = { owner: 'octo', name: 'repo' };
