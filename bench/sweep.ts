@@ -10,9 +10,9 @@
  */
 import { rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import { defaultCompactor } from '../src/agent/session.js';
+import { defaultCompactor, modelCompactionOptions } from '../src/agent/session.js';
 import { compactionSettings } from '../src/compaction/settings.js';
-import { resolveModelSpec } from '../src/config/models.js';
+import { resolveModelSpec, type ModelSpec } from '../src/config/models.js';
 import { TokenCounter } from '../test-support/fake-anthropic/index.js';
 import { costFloor, figuresOf, type Figures } from './figures.js';
 import { runStrategy } from './run-strategy.js';
@@ -91,8 +91,6 @@ function thresholdStrategy(threshold: number, micro: SweepArgs['micro']): Strate
   };
 }
 
-type SweptModel = ReturnType<typeof resolveModelSpec>;
-
 /**
  * The threshold and micro floor a row ran with: a threshold point's own (its floor half of it, or
  * what the shipped rule derives from it: 3/10), the `default` baseline's from the shipped rule for
@@ -102,15 +100,12 @@ export function settingsOfRow(
   strategy: string,
   threshold: number | null,
   micro: SweepArgs['micro'],
-  spec: SweptModel
+  spec: ModelSpec
 ): { threshold: number | null; microFloor: number | null } {
   if (threshold !== null && micro === 'half') return { threshold, microFloor: Math.floor(threshold / 2) };
   if (threshold === null && strategy !== 'default') return { threshold: null, microFloor: null };
   const settings = compactionSettings({
-    contextWindow: spec.contextWindow,
-    maxOutputTokens: spec.maxOutputTokens,
-    cacheReadRatio: spec.prices.cacheReadPerMTok / spec.prices.inputPerMTok,
-    minCacheableTokens: spec.minCacheableTokens,
+    ...modelCompactionOptions(spec, spec.maxOutputTokens),
     ...(threshold !== null ? { thresholdTokens: threshold } : {})
   });
   return { threshold: settings.thresholdTokens, microFloor: settings.micro.clearAtLeast };

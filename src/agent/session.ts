@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { AgentConfig } from '../config/inputs.js';
+import type { ModelSpec } from '../config/models.js';
 import type { Compactor } from '../compaction/compactor.js';
 import { CompactionPipeline } from '../compaction/pipeline.js';
 import { RunFolderStore } from '../compaction/run-folder-store.js';
@@ -165,6 +166,19 @@ async function runWithTools(
   }
 }
 
+/** What compaction's rule takes from the model: its window, output cap, cache-read price ratio and cache minimum. */
+export function modelCompactionOptions(
+  spec: ModelSpec,
+  maxOutputTokens: number
+): Pick<CompactionOptions, 'contextWindow' | 'maxOutputTokens' | 'cacheReadRatio' | 'minCacheableTokens'> {
+  return {
+    contextWindow: spec.contextWindow,
+    maxOutputTokens,
+    cacheReadRatio: spec.prices.cacheReadPerMTok / spec.prices.inputPerMTok,
+    minCacheableTokens: spec.minCacheableTokens
+  };
+}
+
 /** Our pipeline with the run's settings; `overrides` lets the benchmark build its ablations. */
 export function defaultCompactor(
   parts: CompactorParts,
@@ -174,10 +188,7 @@ export function defaultCompactor(
   const { config } = parts;
   return new CompactionPipeline(
     compactionSettings({
-      contextWindow: config.modelSpec.contextWindow,
-      maxOutputTokens: config.maxOutputTokens,
-      cacheReadRatio: config.modelSpec.prices.cacheReadPerMTok / config.modelSpec.prices.inputPerMTok,
-      minCacheableTokens: config.modelSpec.minCacheableTokens,
+      ...modelCompactionOptions(config.modelSpec, config.maxOutputTokens),
       ...config.compaction,
       ...overrides
     }),

@@ -176,7 +176,7 @@ export async function runCommand(invocation: Invocation, io: CliIo): Promise<num
       { within: path.dirname(outcome.runDir) }
     );
   } catch (error) {
-    io.stderr(`The state for --resume could not be saved: ${reason(error)}`);
+    io.stderr(`The state for --resume could not be saved: ${unreadableReason(error)}`);
   }
   io.stdout(formatOutcome(outcome));
   return outcome.result.stopReason === 'success' ? EXIT.success : EXIT.runFailed;
@@ -221,7 +221,7 @@ async function readTask(values: ReadonlyMap<string, string>): Promise<string> {
     const text = (
       await readRegularFile(file, MAX_PROMPT_FILE_BYTES).catch((error: unknown) => {
         throw usageError(
-          `--prompt-file ${file}: cannot read it (${reason(error)}). ` +
+          `--prompt-file ${file}: cannot read it (${unreadableReason(error)}). ` +
             'Give the path of a regular text file that holds the task, or pass the task with --prompt.'
         );
       })
@@ -256,11 +256,6 @@ async function checkOutputFolder(folder: string, flag: string): Promise<void> {
         'Choose another folder with --transcripts DIR.'
     );
   });
-}
-
-/** Why a file of the run could not be read or written, in the words every command uses. */
-function reason(error: unknown): string {
-  return unreadableReason(error);
 }
 
 export function formatOutcome({ result, transcriptPath }: SessionOutcome): string {
