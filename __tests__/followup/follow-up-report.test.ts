@@ -70,3 +70,38 @@ describe('text quoted into the follow-up section', () => {
     expectInert(section);
   });
 });
+
+describe("the previous runs' links", () => {
+  const continued = (runUrl: string, earlier: string[] = []) =>
+    renderFollowUp(
+      {
+        kind: 'continued',
+        previous: {
+          ...PREVIOUS,
+          runUrl,
+          previousRuns: earlier.map((url) => ({ runUrl: url, costUsd: 0.1 }))
+        },
+        whereNote: 'Continued.'
+      },
+      THIS_RUN
+    );
+
+  it("link only this repository's own runs on this server", () => {
+    const own = 'https://github.com/octo/repo/actions/runs/41';
+    expect(continued(own)).toContain(`Continues [the previous run](${own}).`);
+    expect(continued(`${own}/attempts/2`)).toContain(`(${own}/attempts/2)`);
+    for (const forged of [
+      'https://attacker.example/octo/repo/actions/runs/41',
+      'https://github.com/other/repo/actions/runs/41',
+      'https://github.com/octo/repo/actions/runs/41/../../../../evil',
+      'https://github.com/octo/repo/actions/runs/41?x=1',
+      'http://github.com/octo/repo/actions/runs/41',
+      'javascript:alert(1)'
+    ]) {
+      const section = continued(forged, [forged]);
+      expect(section).not.toContain(forged);
+      expect(section).toContain('the previous run (link not shown: not a run of this repository)');
+      expect(section).toContain('| 1 | run (link not shown: not a run of this repository) |');
+    }
+  });
+});

@@ -72,14 +72,17 @@ function finished(overrides: Partial<FinishedRun> = {}): FinishedRun {
 
 function reportWith(state: CarriedState): string {
   const run = finished();
-  return renderReport({
+  const hidden = embedForReport(state, redact);
+  // As the tracking comment writes it: the report, then the state as its last block.
+  const report = renderReport({
     result: run.result as RunResult,
     runUrl: run.runUrl,
     changes: run.changes!,
     artifact: run.artifact,
     transcriptDir: '.transcripts/42-1',
-    trailer: embedForReport(state, redact)
+    reserveChars: hidden.length + 2
   });
+  return `${report}\n\n${hidden}`;
 }
 
 describe('the state a run leaves in its report', () => {
@@ -233,7 +236,7 @@ describe('finding the previous run on a thread', () => {
     expect(start.previous).toEqual(PREVIOUS);
     expect(start.originalTask).toBe('Fix the word count.');
     expect(start.task).toMatch(
-      /^Fix the word count\.\n\n<previous-run[\s\S]*<current-request>[\s\S]*also handle negatives/
+      /^<previous-run>\n[\s\S]*"original_task": "Fix the word count\."[\s\S]*<\/previous-run>\n\n<current-request>[\s\S]*also handle negatives/
     );
 
     const empty = await startOnThread(new MemoryGitHub(), 7, {

@@ -1,5 +1,6 @@
 import type { AccountType, ThreadComment } from '../../src/github/github-api.js';
 import { renderReport } from '../../src/github/report.js';
+import { defuseMarkers } from '../../src/github/hidden-markers.js';
 import { TRACKING_MARKER, TrackingComment } from '../../src/github/tracking-comment.js';
 import { MemoryGitHub } from '../support/memory-github.js';
 import { runResult } from '../support/run-result.js';
@@ -118,7 +119,7 @@ describe('use_sticky_comment: the tracking comment reuses the action’s earlier
     const succeeding = tracking(api2, BOT);
     await succeeding.start();
     const ownState = '<!-- compact-agent-state:v1 bmV3 -->';
-    await succeeding.finish(`report 2\n\n${ownState}`, { replacedByReport: true });
+    await succeeding.finish('report 2', { replacedByReport: true, state: ownState });
     expect(api2.edits.at(-1)!.body).toBe(`report 2\n\n${ownState}\n\n${TRACKING_MARKER}`);
   });
 
@@ -147,7 +148,11 @@ describe('use_sticky_comment: the tracking comment reuses the action’s earlier
       const failing = tracking(api, BOT);
       await failing.start();
       await failing.finish(report, { replacedByReport: false });
-      expect(api.edits.at(-1)!.body).toBe(`${report}\n\n${STATE}\n\n${TRACKING_MARKER}`);
+      // The markers the report quotes are defused (hidden-markers.ts): the earlier state is the only one.
+      const body = api.edits.at(-1)!.body;
+      expect(body).toBe(`${defuseMarkers(report)}\n\n${STATE}\n\n${TRACKING_MARKER}`);
+      expect(body.match(/compact-agent-state/g)).toHaveLength(1);
+      expect(body.match(/compact-agent-tracking/g)).toHaveLength(1);
     }
   });
 
@@ -172,10 +177,10 @@ describe('use_sticky_comment: the tracking comment reuses the action’s earlier
       },
       artifact: { kind: 'failed', error: 'not uploaded' },
       transcriptDir: '.transcripts/1',
-      trailer: STATE
+      reserveChars: STATE.length + 2
     });
     const api = new MemoryGitHub();
-    api.threadComments.push(comment(413, BOT, `${earlier}\n\n${TRACKING_MARKER}`));
+    api.threadComments.push(comment(413, BOT, `${earlier}\n\n${STATE}\n\n${TRACKING_MARKER}`));
     const failing = tracking(api, BOT);
     await failing.start();
     await failing.finish('❌ preparing the work failed', { replacedByReport: false });

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { isActionBotComment } from '../github/bot-author.js';
+import { FenceTracker } from '../github/code-fence.js';
 import type { ThreadComment } from '../github/github-api.js';
+import { STATE_MARKER_NAME, stateMarkerCount, TRACKING_MARKER } from '../github/hidden-markers.js';
 
 /**
  * What a follow-up run carries over from the run before it on the same thread: the task, the final
@@ -18,6 +20,8 @@ export const CARRIED_LIMITS = {
   task: 4_000,
   summary: 6_000,
   ledger: 3_000,
+  publishedLine: 1_000,
+  publishedLines: 100,
   message: 1_000,
   messages: 5,
   previousRuns: 10,
@@ -37,6 +41,14 @@ export const carriedStateSchema = z.object({
   task: z.string().max(CARRIED_LIMITS.task),
   summary: z.string().max(CARRIED_LIMITS.summary),
   ledger: z.string().max(CARRIED_LIMITS.ledger),
+  /**
+   * The ledger's publishing lines ("Changes pushed to …", the diff stat), as the action wrote them:
+   * what a transcript cannot tell. Optional, so states written before it was added still read.
+   */
+  published: z
+    .array(z.string().max(CARRIED_LIMITS.publishedLine))
+    .max(CARRIED_LIMITS.publishedLines)
+    .optional(),
   recentUserMessages: z.array(z.string().max(CARRIED_LIMITS.message)).max(CARRIED_LIMITS.messages),
   branch: z.string().max(250).nullable(),
   pullRequest: z.number().int().positive().nullable(),
@@ -57,6 +69,11 @@ export const carriedStateSchema = z.object({
 
 export type CarriedState = z.infer<typeof carriedStateSchema>;
 
+/** What the thread asked so far, oldest first (the last is this run's request), within the carried bound. */
+export function requestsSoFar(previous: CarriedState | undefined, request: string): string[] {
+  return [...(previous?.recentUserMessages ?? []), request].slice(-CARRIED_LIMITS.messages);
+}
+
 /** Cuts every field to its bound, keeping the end of long texts (where the latest state is). */
 export function boundedState(state: CarriedState): CarriedState {
   const tail = (text: string, max: number) =>
@@ -67,6 +84,13 @@ export function boundedState(state: CarriedState): CarriedState {
     task: head(state.task, CARRIED_LIMITS.task),
     summary: tail(state.summary, CARRIED_LIMITS.summary),
     ledger: tail(state.ledger, CARRIED_LIMITS.ledger),
+    ...(state.published
+      ? {
+          published: state.published
+            .slice(0, CARRIED_LIMITS.publishedLines)
+            .map((line) => head(line, CARRIED_LIMITS.publishedLine))
+        }
+      : {}),
     recentUserMessages: state.recentUserMessages
       .slice(-CARRIED_LIMITS.messages)
       .map((message) => head(message, CARRIED_LIMITS.message)),
@@ -74,7 +98,14 @@ export function boundedState(state: CarriedState): CarriedState {
   };
 }
 
-const MARKER = 'compact-agent-state';
+const MARKER = STATE_MARKER_NAME;
+/**
+ * The state block as the action writes it: the last thing in its comment, followed only by the
+ * tracking marker. A marker anywhere else was not written by the action.
+ */
+const TRAILING_STATE = new RegExp(
+  `(^|\\n)<!-- ${MARKER}:v(\\d+) ([A-Za-z0-9+/=]+) -->(?:\\s*${TRACKING_MARKER})?\\s*$`
+);
 
 /**
  * The state as a hidden HTML comment for the report: base64 of the JSON, so no markdown, mention
@@ -99,27 +130,43 @@ function untrustedAuthor(comment: Pick<ThreadComment, 'login' | 'userType'>, bot
 }
 
 /**
- * The state embedded in a report comment. Refused when the comment is not the bot's own (anyone can
- * paste a marker into a comment), when it is too large, or when it does not match the schema.
+ * The state embedded in a report comment. Read only from the action's own trailing block: the
+ * comment must be the bot's own (anyone can paste a marker), hold exactly one marker (everything
+ * else the action shows is defused, see hidden-markers.ts), end with it, and not hold it inside
+ * fenced code. Refused too when it is too large or does not match the schema.
  */
 export function extractState(
   comment: Pick<ThreadComment, 'body' | 'login' | 'userType'>,
   botLogin: string
 ): ExtractedState {
-  const match = new RegExp(`<!-- ${MARKER}:v(\\d+) ([A-Za-z0-9+/=]+) -->`).exec(comment.body);
-  if (!match) return { kind: 'none' };
+  const markers = stateMarkerCount(comment.body);
+  if (markers === 0) return { kind: 'none' };
   if (!isActionBotComment(comment, botLogin))
     return { kind: 'refused', reason: untrustedAuthor(comment, botLogin) };
-  if (Number(match[1]) !== CARRIED_STATE_VERSION) {
+  if (markers > 1)
     return {
       kind: 'refused',
-      reason: `the state is version ${match[1]}, this action reads ${CARRIED_STATE_VERSION}`
+      reason: `the latest report comment holds ${markers} state markers where the action writes one, so none of them is read`
+    };
+  const match = TRAILING_STATE.exec(comment.body);
+  if (!match || insideFencedCode(comment.body.slice(0, match.index)))
+    return {
+      kind: 'refused',
+      reason:
+        'the state marker in the latest report comment is not the trailing block the action writes, so it is not read'
+    };
+  const version = match[2]!;
+  const encoded = match[3]!;
+  if (Number(version) !== CARRIED_STATE_VERSION) {
+    return {
+      kind: 'refused',
+      reason: `the state is version ${version}, this action reads ${CARRIED_STATE_VERSION}`
     };
   }
-  if (match[2]!.length > CARRIED_LIMITS.encoded) return { kind: 'refused', reason: 'the state is too large' };
+  if (encoded.length > CARRIED_LIMITS.encoded) return { kind: 'refused', reason: 'the state is too large' };
   let value: unknown;
   try {
-    value = JSON.parse(Buffer.from(match[2]!, 'base64').toString('utf8'));
+    value = JSON.parse(Buffer.from(encoded, 'base64').toString('utf8'));
   } catch {
     return { kind: 'refused', reason: 'the state is not valid JSON' };
   }
@@ -130,4 +177,11 @@ export function extractState(
         kind: 'refused',
         reason: `the state does not match its schema (${parsed.error.issues[0]?.message ?? 'invalid'})`
       };
+}
+
+/** Whether the text leaves a fenced code block open: a marker after it would be inside the code. */
+function insideFencedCode(before: string): boolean {
+  const fences = new FenceTracker();
+  for (const line of before.split('\n')) fences.read(line);
+  return fences.open !== undefined;
 }

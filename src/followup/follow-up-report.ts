@@ -23,12 +23,16 @@ export function renderFollowUp(note: FollowUpNote, thisRun: { runUrl: string; co
     { runUrl: thisRun.runUrl, costUsd: thisRun.costUsd }
   ];
   const total = runs.reduce((sum, run) => sum + run.costUsd, 0);
+  const shown = (url: string, text: string) => {
+    const own = ownRunLink(url, thisRun.runUrl);
+    return own === undefined ? `${text} (link not shown: not a run of this repository)` : `[${text}](${own})`;
+  };
   const rows = runs.map(
     (run, index) =>
-      `| ${index + 1} | [${index === runs.length - 1 ? 'this run' : 'run'}](${link(run.runUrl)}) | $${run.costUsd.toFixed(4)} |`
+      `| ${index + 1} | ${index === runs.length - 1 ? `[this run](${thisRun.runUrl})` : shown(run.runUrl, 'run')} | $${run.costUsd.toFixed(4)} |`
   );
   return [
-    `### Follow-up\n\n↪️ Continues [the previous run](${link(note.previous.runUrl)}). ${note.whereNote}${
+    `### Follow-up\n\n↪️ Continues ${shown(note.previous.runUrl, 'the previous run')}. ${note.whereNote}${
       note.source ? ` ${inlineText(note.source)}` : ''
     }`,
     [
@@ -40,7 +44,17 @@ export function renderFollowUp(note: FollowUpNote, thisRun: { runUrl: string; co
   ].join('\n\n');
 }
 
-/** A run link from the carried state: no markdown can break out of the link target. */
-function link(url: string): string {
-  return /^https?:\/\/[^\s()<>[\]]+$/.test(url) ? url : '#';
+const RUNS_PATH = '/actions/runs/';
+
+/**
+ * A run link from the carried state, when it is a run of this repository on this server: the same
+ * prefix as this run's own link (GITHUB_SERVER_URL and the repository), then a run id and perhaps an
+ * attempt. Anything else is not linked: a forged state could otherwise send readers anywhere.
+ */
+export function ownRunLink(url: string, thisRunUrl: string): string | undefined {
+  const at = thisRunUrl.lastIndexOf(RUNS_PATH);
+  if (at < 0) return undefined;
+  const prefix = thisRunUrl.slice(0, at + RUNS_PATH.length);
+  const rest = url.startsWith(prefix) ? url.slice(prefix.length) : '';
+  return /^\d+(?:\/attempts\/\d+)?$/.test(rest) ? url : undefined;
 }

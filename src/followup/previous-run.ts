@@ -1,3 +1,4 @@
+import { isActionBotComment } from '../github/bot-author.js';
 import type { GitHubApi } from '../github/github-api.js';
 import { extractState, type CarriedState } from './carried-state.js';
 
@@ -9,8 +10,10 @@ export type PreviousRun =
 
 /**
  * The latest run of this action on the thread: the newest comment by the bot account whose state
- * reads. A state in anyone else's comment is refused (anyone can paste a marker), as is a state of
- * another repository; with nothing trusted found, the newest refusal says why the run starts fresh.
+ * reads. A state in anyone else's comment is passed over (anyone can paste a marker), as is a state
+ * of another repository; with nothing trusted found, the newest refusal says why the run starts
+ * fresh. The bot's own newest state that does not read (two markers, one out of place) ends the
+ * search: resuming an older run instead would hide that the latest one was tampered with.
  */
 export async function findPreviousRun(
   api: GitHubApi,
@@ -24,6 +27,7 @@ export async function findPreviousRun(
     const extracted = extractState(comment, botLogin);
     if (extracted.kind === 'none') continue;
     if (extracted.kind === 'refused') {
+      if (isActionBotComment(comment, botLogin)) return { kind: 'refused', reason: extracted.reason };
       refusal ??= extracted.reason;
       continue;
     }

@@ -48,8 +48,8 @@ export interface ReportInput {
   readonly transcriptHead?: string;
   /** The follow-up section (previous runs, costs), rendered by the action from its own state. */
   readonly followUp?: string;
-  /** Appended after the body is fitted (the hidden carried state): the fit leaves it room. */
-  readonly trailer?: string;
+  /** Room to leave under GitHub's limit for what the tracking comment appends (the hidden carried state). */
+  readonly reserveChars?: number;
 }
 
 const STATUS: Readonly<Record<RunResult['stopReason'], string>> = {
@@ -81,9 +81,7 @@ export function renderReport(input: ReportInput): string {
       ? `🔗 Transcript head: \`${input.transcriptHead}\` (\`compact-agent transcript verify <artifact.zip> --head <this>\`)`
       : ''
   ].filter((section) => section !== '');
-  if (!input.trailer) return fitBody(sections, input.artifact);
-  const trailer = `\n\n${input.trailer}`;
-  return fitBody(sections, input.artifact, MAX_BODY_CHARS - trailer.length) + trailer;
+  return fitBody(sections, input.artifact, MAX_BODY_CHARS - (input.reserveChars ?? 0));
 }
 
 /** The report of a run that failed before its agent's turns ended: what failed, and the run to look at. */

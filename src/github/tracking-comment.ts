@@ -2,7 +2,10 @@ import type { GitHubApi, ThreadComment } from './github-api.js';
 import { isActionBotComment } from './bot-author.js';
 import { FenceTracker } from './code-fence.js';
 import { GITHUB_COMMENT_LIMIT } from './comment-limit.js';
+import { defuseMarkers, TRACKING_MARKER } from './hidden-markers.js';
 import { codeSpan } from './neutralize.js';
+
+export { TRACKING_MARKER };
 
 export interface TrackedProgress {
   readonly turn: number;
@@ -26,20 +29,14 @@ export interface TrackingOptions {
 }
 
 /**
- * What a final report does to the state an earlier run left hidden in the reused comment (sticky
- * comments). A finished run's report brings its own state and replaces it; a report of a run that
- * failed before it had one (a fault) keeps it, so the next follow-up can still continue.
+ * The hidden state that ends a final report. A finished run's report brings its own (`state`, as
+ * embedState wrote it; absent when it did not fit) and replaces any earlier one; a report of a run
+ * that failed before it had one (a fault) keeps the state an earlier run left hidden in the reused
+ * comment (sticky comments), so the next follow-up can still continue.
  */
-export interface EarlierStateFate {
-  readonly replacedByReport: boolean;
-}
+export type EarlierStateFate =
+  { readonly replacedByReport: true; readonly state?: string } | { readonly replacedByReport: false };
 
-/**
- * Ends every body the tracking comment writes, the working one and the report. It is how a later
- * sticky run finds the comment, together with its author: anyone can paste the marker, so a
- * comment that is not the bot's is never taken.
- */
-export const TRACKING_MARKER = '<!-- compact-agent-tracking -->';
 /** Hidden blocks of a reused comment larger than this are not carried (the state is far smaller). */
 const MAX_CARRIED_CHARS = 30_000;
 
@@ -132,15 +129,13 @@ export class TrackingComment {
    * then pointed at it, so it does not say "working" forever.
    *
    * The caller says what becomes of the state an earlier run left hidden in a reused comment; the
-   * report's text is never read for it, since a report quotes text others wrote.
+   * report's text is never read for it, since a report quotes text others wrote: every marker in it
+   * is defused, and the state the caller hands in is appended after it, as the comment's last block.
    */
   async finish(finalReport: string, earlierState: EarlierStateFate): Promise<void> {
     this.finished = true;
-    // A report that keeps the earlier state carries it after its own text, when both fit in a comment.
-    const keepsCarried =
-      !earlierState.replacedByReport &&
-      this.withMarker(finalReport + this.carried).length <= GITHUB_COMMENT_LIMIT;
-    const report = this.withMarker(keepsCarried ? finalReport + this.carried : finalReport);
+    const text = defuseMarkers(finalReport);
+    const report = this.withMarker(text + this.stateAfter(text, earlierState));
     this.enqueue(report);
     await this.chain;
     if (this.commentId !== undefined && this.lastEditSucceeded) return;
@@ -157,6 +152,12 @@ export class TrackingComment {
     } catch (error) {
       this.options.warn(`Could not post the report comment: ${describe(error)}`);
     }
+  }
+
+  /** The hidden block that ends the report: its own state, or the earlier one when both fit in a comment. */
+  private stateAfter(text: string, fate: EarlierStateFate): string {
+    if (fate.replacedByReport) return fate.state ? `\n\n${fate.state}` : '';
+    return this.withMarker(text + this.carried).length <= GITHUB_COMMENT_LIMIT ? this.carried : '';
   }
 
   private enqueue(body: string): void {
@@ -185,7 +186,7 @@ export class TrackingComment {
         `Now: ${codeSpan(progress.activity)}`
       );
     }
-    return this.withMarker(lines.join('\n') + this.carried);
+    return this.withMarker(defuseMarkers(lines.join('\n')) + this.carried);
   }
 
   private withMarker(body: string): string {
