@@ -323,6 +323,7 @@ describe('renderHtmlReport', () => {
     const empty: RunAudit = {
       runId: undefined,
       task: undefined,
+      thread: undefined,
       model: undefined,
       stopReason: undefined,
       error: undefined,

@@ -99,6 +99,7 @@ function commentState(head: string | null): CarriedState {
     task: 'Fix the word count.',
     summary: 'THE COMMENT SUMMARY',
     ledger: 'Stop reason: success\nChanges pushed to agent/7-abc:\n src/count.js | 2 +-',
+    published: ['Changes pushed to agent/7-abc:', ' src/count.js | 2 +-'],
     recentUserMessages: ['Fix the word count.'],
     branch: 'agent/7-abc',
     pullRequest: 8,

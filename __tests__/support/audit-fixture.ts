@@ -1861,6 +1861,7 @@ function buildAudit(blocks: number, maxTurns = blocks * SCRIPT.length): RunAudit
   return {
     runId: RUN_ID,
     task: TASK,
+    thread: undefined,
     model: MODEL,
     stopReason: 'success',
     error: undefined,

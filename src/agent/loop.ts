@@ -10,6 +10,7 @@ import { describeToolCall } from '../tools/describe-call.js';
 import type { McpServerRecord } from '../tools/mcp/index.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { Workspace } from '../tools/workspace.js';
+import type { ThreadRecord } from '../transcript/events.js';
 import type { TranscriptSink } from '../transcript/writer.js';
 import { Conversation } from './conversation.js';
 import { requestFinalSummary } from './final-summary.js';
@@ -24,6 +25,8 @@ export interface AgentSettings {
   readonly runId: string;
   readonly modelSpec: ModelSpec;
   readonly limits: RunLimits;
+  /** Recorded in run_start for the next run on the thread (see ThreadRecord). */
+  readonly thread?: ThreadRecord;
 }
 
 export interface ProgressUpdate {
@@ -340,7 +343,8 @@ function recordStart(run: Run): void {
     ...(deps.compactor.thresholdTokens === undefined
       ? {}
       : { compaction_threshold_tokens: deps.compactor.thresholdTokens }),
-    ...(deps.mcpServers && deps.mcpServers.length > 0 ? { mcp_servers: deps.mcpServers } : {})
+    ...(deps.mcpServers && deps.mcpServers.length > 0 ? { mcp_servers: deps.mcpServers } : {}),
+    ...(settings.thread ? { thread: settings.thread } : {})
   });
 }
 

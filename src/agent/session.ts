@@ -15,6 +15,7 @@ import { createDefaultTools } from '../tools/index.js';
 import { startMcpServers, type McpToolSet } from '../tools/mcp/index.js';
 import { Workspace } from '../tools/workspace.js';
 import { compactionLogWriter } from '../transcript/compaction-log.js';
+import type { ThreadRecord } from '../transcript/events.js';
 import { TranscriptWriter } from '../transcript/writer.js';
 import { WrittenFiles } from '../transcript/written-files.js';
 import type { RunRecords } from '../artifacts/stage-run.js';
@@ -45,6 +46,8 @@ export interface SessionOptions {
    * written under the run folder (transcript, log, segments, spills).
    */
   readonly redact?: (text: string) => string;
+  /** What the run's thread asked so far, recorded in the transcript for the next run (see ThreadRecord). */
+  readonly thread?: ThreadRecord;
   /** How invalidated thinking is handled; `strip` unless a measurement asks for the alternative. */
   readonly thinkingEditPolicy?: ThinkingEditPolicy;
   /** One-line notices for the log before the first turn (the MCP servers and their tools). */
@@ -136,7 +139,13 @@ async function runWithTools(
     const compactor = options.compactor ? options.compactor(parts) : defaultCompactor(parts, now);
     const result = await runAgent(
       task,
-      { runId: options.runId, modelSpec: config.modelSpec, limits: config.limits },
+      {
+        runId: options.runId,
+        modelSpec: config.modelSpec,
+        limits: config.limits,
+        // The transcript writer redacts every line it writes, this record too.
+        ...(options.thread ? { thread: options.thread } : {})
+      },
       {
         model,
         requests,

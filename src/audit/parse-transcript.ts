@@ -31,6 +31,12 @@ const compactionLine = z.looseObject({
   tool_use_ids: z.array(z.string()).optional()
 });
 
+/** run_start's thread record (events.ts ThreadRecord), checked: a follow-up carries it on. */
+const threadRecord = z.object({
+  original_task: z.string(),
+  requests: z.array(z.string())
+});
+
 /**
  * Reads a transcript into a RunAudit. A damaged transcript still gives what could be read: bad
  * lines are skipped and listed, and a missing run_end marks the run incomplete.
@@ -108,6 +114,7 @@ function buildAudit(events: readonly Line[], skippedLines: SkippedLine[], lineCo
   return {
     runId: str(start?.run_id),
     task: str(start?.task),
+    thread: threadOf(start),
     model: str(start?.model),
     stopReason: str(end?.stop_reason),
     error: str(end?.error),
@@ -128,6 +135,13 @@ function buildAudit(events: readonly Line[], skippedLines: SkippedLine[], lineCo
     skippedLines,
     lineCount
   };
+}
+
+function threadOf(start: Line | undefined): RunAudit['thread'] {
+  const parsed = threadRecord.safeParse(start?.thread);
+  return parsed.success
+    ? { originalTask: parsed.data.original_task, requests: parsed.data.requests }
+    : undefined;
 }
 
 /** Pairs assistant messages, tool calls and their results into turns, in the order they happened. */

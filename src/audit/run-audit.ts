@@ -42,6 +42,8 @@ export interface SkippedLine {
 export interface RunAudit {
   readonly runId: string | undefined;
   readonly task: string | undefined;
+  /** What the run's thread asked, as run_start recorded it (absent outside a thread, or when malformed). */
+  readonly thread: { readonly originalTask: string; readonly requests: readonly string[] } | undefined;
   readonly model: string | undefined;
   readonly stopReason: string | undefined;
   readonly error: string | undefined;

@@ -8,7 +8,7 @@ import {
 import { verifyChain } from '../transcript/verify-chain.js';
 import { TRANSCRIPT_FILE } from '../transcript/writer.js';
 import { transcriptArtifactName } from '../artifacts/transcript-artifact.js';
-import { publishedPartOf, renderCarriedLedger } from './carried-ledger.js';
+import { renderCarriedLedger } from './carried-ledger.js';
 import { boundedState, CARRIED_LIMITS, carriedStateSchema, type CarriedState } from './carried-state.js';
 import { workOfTranscript } from './transcript-work.js';
 
@@ -150,7 +150,7 @@ function stateOfTranscript(
       renderCarriedLedger({
         stopReason: work.stopReason ?? 'unknown (the transcript has no run_end)',
         error: work.error,
-        published: publishedPartOf(fromComment.ledger),
+        published: fromComment.published ?? [],
         filesChanged: work.filesChanged,
         failedCommands: work.failedCommands
       })

@@ -27,7 +27,7 @@ export function renderCarriedLedger(parts: LedgerParts): string {
     `Stop reason: ${parts.stopReason}`,
     ...(parts.error ? [`Error: ${cut(parts.error, 300)}`] : [])
   ];
-  const published = fit(parts.published, PUBLISHED_BUDGET, 'more lines of the diff stat');
+  const published = fittedPublished(parts.published);
   const files =
     parts.filesChanged.length > 0
       ? [
@@ -44,15 +44,13 @@ export function renderCarriedLedger(parts: LedgerParts): string {
   return [...head, ...published, ...files, ...failures].filter((line) => line.trim() !== '').join('\n');
 }
 
-/** The publishing lines of a ledger this module wrote: what a transcript cannot tell. */
-export function publishedPartOf(ledger: string): string[] {
-  const lines = ledger.split('\n');
-  const start = lines.findIndex((line) => /^(Changes|Withheld)\b/.test(line));
-  if (start < 0) return [];
-  const end = lines.findIndex(
-    (line, index) => index > start && (line === FILES_HEADING || line === FAILURES_HEADING)
-  );
-  return lines.slice(start, end < 0 ? undefined : end);
+/**
+ * The publishing lines within their share of the ledger. The carried state keeps them as a field of
+ * their own (`published`): a run that rebuilds the ledger from a transcript takes them from there,
+ * since a transcript cannot know what was pushed, and the ledger's prose is never parsed back.
+ */
+export function fittedPublished(lines: readonly string[]): string[] {
+  return fit(lines, PUBLISHED_BUDGET, 'more lines of the diff stat');
 }
 
 function failureLines(commands: readonly CommandOutcome[], budget: number): string[] {

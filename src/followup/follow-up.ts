@@ -1,7 +1,8 @@
 import { isActionBotAccount } from '../github/bot-author.js';
 import type { GitHubApi, WorkflowArtifacts } from '../github/github-api.js';
 import { stateFromArtifact } from './artifact-state.js';
-import type { CarriedState } from './carried-state.js';
+import type { ThreadRecord } from '../transcript/events.js';
+import { requestsSoFar, type CarriedState } from './carried-state.js';
 import { findPreviousRun, followUpRequest, type PreviousRun } from './previous-run.js';
 import { resumeTask } from './resume-task.js';
 
@@ -18,6 +19,11 @@ export interface RunStart {
   readonly refusal: string | undefined;
   /** For a follow-up: one sentence for the report on where the previous run's state came from. */
   readonly source?: string;
+}
+
+/** What the run's transcript records of its thread: the original task and the requests so far. */
+export function threadRecordOf(start: RunStart): ThreadRecord {
+  return { original_task: start.originalTask, requests: requestsSoFar(start.previous, start.request) };
 }
 
 /**

@@ -1,12 +1,13 @@
 import type { RunResult } from '../agent/run-result.js';
 import type { ArtifactOutcome, ChangesOutcome } from '../github/report.js';
-import { renderCarriedLedger } from './carried-ledger.js';
+import { fittedPublished, renderCarriedLedger } from './carried-ledger.js';
 import type { TranscriptWork } from './transcript-work.js';
 import {
   boundedState,
   CARRIED_LIMITS,
   CARRIED_STATE_VERSION,
   embedState,
+  requestsSoFar,
   type CarriedState
 } from './carried-state.js';
 
@@ -44,9 +45,8 @@ export function carriedStateOf(run: FinishedRun): CarriedState {
     task: run.task,
     summary: run.result.summary,
     ledger: ledgerOf(run),
-    recentUserMessages: [...(previous?.recentUserMessages ?? []), run.request].slice(
-      -CARRIED_LIMITS.messages
-    ),
+    published: fittedPublished(publishedLines(run.changes)),
+    recentUserMessages: requestsSoFar(previous, run.request),
     branch: run.branch,
     pullRequest: run.pullRequest,
     artifactId: run.artifact.kind === 'uploaded' ? run.artifact.id : null,

@@ -5,7 +5,6 @@ import type {
 } from '@anthropic-ai/sdk/resources/messages';
 import { parseTranscript } from '../audit/parse-transcript.js';
 import { emptyWorkLedger, recordWork, type CommandOutcome } from '../compaction/work-ledger.js';
-import { readFirstMessage } from './resume-task.js';
 
 /** What a finished run's transcript says about its work, for the run that continues it. */
 export interface TranscriptWork {
@@ -16,7 +15,10 @@ export interface TranscriptWork {
   readonly filesChanged: readonly string[];
   /** Commands that failed, oldest first, each with the first lines of its output. */
   readonly failedCommands: readonly CommandOutcome[];
-  /** The thread's original task and what people asked, read back from the first message. */
+  /**
+   * The thread's original task and what people asked, from the structured record the action wrote
+   * in run_start (never parsed out of the first message, which quotes what the model wrote).
+   */
   readonly task: string | undefined;
   readonly requests: readonly string[];
 }
@@ -51,14 +53,13 @@ export function workOfTranscript(text: string): TranscriptWork {
     ledger.indexedUpTo = 0;
     recordWork(ledger, history, turn.turn);
   }
-  const first = audit.task === undefined ? undefined : readFirstMessage(audit.task);
   return {
     summary: audit.summary ?? '',
     stopReason: audit.stopReason,
     error: audit.error,
     filesChanged: [...ledger.filesWritten].sort(),
     failedCommands: ledger.failedCommands,
-    task: first?.task,
-    requests: first?.requests ?? []
+    task: audit.thread?.originalTask,
+    requests: audit.thread?.requests ?? []
   };
 }

@@ -3,6 +3,17 @@ import type { StopReason } from '../agent/stop-reason.js';
 import type { CompactionEvent } from '../compaction/compactor.js';
 import type { McpServerRecord } from '../tools/mcp/index.js';
 
+/**
+ * What a run on a thread was asked, as the action knew it when the run started: the thread's original
+ * task and the requests people made, oldest first (the last is this run's). The next run's follow-up
+ * reads these fields back; it never parses them out of the task's prose, which quotes text the model
+ * and the repository wrote.
+ */
+export interface ThreadRecord {
+  readonly original_task: string;
+  readonly requests: readonly string[];
+}
+
 /** Token counts per class, snake_case as they appear on disk. */
 export interface UsageRecord {
   readonly input: number;
@@ -34,6 +45,8 @@ export type TranscriptEvent =
       readonly compaction_threshold_tokens?: number;
       /** The MCP servers started for the run: command, args, env names, the tools offered and not. */
       readonly mcp_servers?: readonly McpServerRecord[];
+      /** The thread's work as the action knew it (absent outside a thread); see ThreadRecord. */
+      readonly thread?: ThreadRecord;
     }
   | {
       readonly type: 'message';
