@@ -30,6 +30,13 @@ export interface ActionSetup {
   readonly env?: Readonly<Record<string, string>>;
   /** Called with the spawned process, e.g. to send it the runner's SIGINT. */
   readonly onSpawn?: (child: ChildProcess) => void;
+  /**
+   * The action's stdout and stderr as ONE real pipe, as a runner gives a step (Node's own 'pipe' is a
+   * socket, which /proc/<pid>/fd cannot open): `stdout` then holds both streams in the order written,
+   * which a test of what the runner obeys needs (it reads both with one command processor). The
+   * action is then not the direct child: `onSpawn` signals reach its shell, not the action.
+   */
+  readonly mergeStderr?: boolean;
 }
 
 /** The action from src/ through tsx's loader: what a test of code not yet built into dist/ runs. */
@@ -80,11 +87,15 @@ export function runAction(setup: ActionSetup): Promise<ActionRun> {
     )
   };
   return new Promise((resolve, reject) => {
-    const child = spawn(ACTION_NODE, [...(setup.entry ?? [path.resolve('dist/index.js')])], {
-      cwd: setup.workspace,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe']
-    });
+    const args = [...(setup.entry ?? [path.resolve('dist/index.js')])];
+    // bash makes the pipe to `cat`; pipefail keeps the action's exit code.
+    const child = setup.mergeStderr
+      ? spawn('bash', ['-c', 'set -o pipefail; "$0" "$@" 2>&1 | cat', ACTION_NODE, ...args], {
+          cwd: setup.workspace,
+          env,
+          stdio: ['ignore', 'pipe', 'pipe']
+        })
+      : spawn(ACTION_NODE, args, { cwd: setup.workspace, env, stdio: ['ignore', 'pipe', 'pipe'] });
     setup.onSpawn?.(child);
     let stdout = '';
     let stderr = '';

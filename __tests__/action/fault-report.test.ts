@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { outputsAfterFault, reportAfterFault } from '../../src/action/fault-report.js';
-import { publishOutputs } from '../../src/action/outputs.js';
+import { OUTPUT_NAMES, publishOutputs } from '../../src/action/outputs.js';
 import type { SessionOutcome } from '../../src/agent/session.js';
 import { compactionEvent } from '../../src/compaction/compactor.js';
 import { TranscriptWriter } from '../../src/transcript/writer.js';
@@ -87,7 +87,7 @@ describe('a step that throws after the agent ran', () => {
     expect(report).toContain(`Transcript head: \`${session.records.transcript.head}\``);
     expect(report).toContain('The transcripts could not be uploaded (the run failed before this step)');
     const outputs = outputsOf(outputsAfterFault(run, undefined));
-    expect(outputs.artifact_id).toBeUndefined();
+    expect(outputs.artifact_id).toBe('');
     expect(outputs.transcript_head).toBe(session.records.transcript.head);
   });
 
@@ -96,6 +96,9 @@ describe('a step that throws after the agent ran', () => {
     expect(reportAfterFault(run, { runUrl: RUN_URL, workspace })).toMatch(
       /^❌ Failed while preparing the work · \[workflow run\]\(https:\/\/github.com\/octo\/repo\/actions\/runs\/42\)/
     );
-    expect(outputsOf(outputsAfterFault(run, undefined))).toEqual({ conclusion: 'failure' });
+    // Every output is set, empty but the conclusion: nothing another process set for the step stands.
+    const outputs = outputsOf(outputsAfterFault(run, undefined));
+    expect(Object.keys(outputs).sort()).toEqual([...OUTPUT_NAMES].sort());
+    expect(Object.entries(outputs).filter(([, value]) => value !== '')).toEqual([['conclusion', 'failure']]);
   });
 });

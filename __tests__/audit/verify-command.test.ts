@@ -8,11 +8,12 @@ import { DEFAULT_ZIP_LIMITS } from '../../src/audit/zip-reader.js';
 import { CliError, EXIT } from '../../src/cli/exit-codes.js';
 import { ActionsArtifactUploader } from '../../src/artifacts/transcript-artifact.js';
 import { transcriptCommand } from '../../src/cli/transcript-command.js';
-import { verifyCommand } from '../../src/cli/verify-command.js';
+import { VERIFY_COMMAND, verifyCommand } from '../../src/cli/verify-command.js';
 import { compactionLogWriter } from '../../src/transcript/compaction-log.js';
 import { TranscriptWriter } from '../../src/transcript/writer.js';
 import { artifactEnv, startFakeArtifacts } from '../../test-support/fake-artifacts/index.js';
 import { createTempDir } from '../support/temp-repo.js';
+import { buildZip } from './zip-builder.js';
 
 function recordedRun(): { transcripts: string; runDir: string; writer: TranscriptWriter } {
   const transcripts = path.join(createTempDir('verify-'), '.transcripts');
@@ -100,18 +101,39 @@ describe('verifyCommand', () => {
     expect(a.err.join('\n')).toContain('--head must be the 64-character lowercase hex hash');
   });
 
-  it('does not call an empty file or a file of something else intact or unchained', async () => {
+  it('does not call an empty file or a file of something else intact or unchained: exit 3, as the README says', async () => {
     const folder = createTempDir('not-transcripts-');
     const empty = path.join(folder, 'empty.jsonl');
     const foreign = path.join(folder, 'events.jsonl');
     writeFileSync(empty, '');
     writeFileSync(foreign, 'hello\n{"a":1}\n');
     const a = io();
-    expect(await verifyCommand({ target: empty, head: undefined }, a.io)).toBe(1);
-    expect(await verifyCommand({ target: foreign, head: undefined }, a.io)).toBe(1);
+    expect(await verifyCommand({ target: empty, head: undefined }, a.io)).toBe(EXIT.fileProblem);
+    expect(await verifyCommand({ target: foreign, head: undefined }, a.io)).toBe(EXIT.fileProblem);
     expect(a.err.join('\n')).toContain('is not a compact-agent transcript: the file is empty');
     expect(a.err.join('\n')).toContain('is not a compact-agent transcript: line 1 is not a transcript event');
     expect(a.out).toEqual([]);
+  });
+
+  it('a zip whose transcript entry is not a transcript: exit 3 (the attack review saw 1)', async () => {
+    const zip = path.join(createTempDir('foreign-zip-'), 'agent-transcripts-7-1.zip');
+    writeFileSync(
+      zip,
+      buildZip([{ name: '7-1/transcript.jsonl', data: Buffer.from('not a transcript\n{"a":1}\n') }])
+    );
+    const a = io();
+    expect(await verifyCommand({ target: zip, head: undefined }, a.io)).toBe(EXIT.fileProblem);
+    expect(a.err.join('\n')).toContain('is not a compact-agent transcript');
+    expect(a.out).toEqual([]);
+  });
+
+  it('the exit codes are the ones the help and the README name', () => {
+    const readme = readFileSync('README.md', 'utf8');
+    expect(VERIFY_COMMAND.help).toContain('1 tampered, truncated or without a hash chain');
+    expect(VERIFY_COMMAND.help).toContain('3 the file cannot be used (empty, not a transcript');
+    expect(readme).toMatch(
+      /bad use, 3 when the file cannot be used at all: empty, not a transcript \(also inside a zip\)/
+    );
   });
 
   it('the downloaded artifact zip, as the action uploads it, verifies against the head', async () => {

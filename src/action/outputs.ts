@@ -13,33 +13,69 @@ export interface RunOutputs {
   readonly commentId?: number;
 }
 
+/** Every output action.yml declares, in its order (a test checks the two agree). */
+export const OUTPUT_NAMES = [
+  'conclusion',
+  'stop_reason',
+  'num_turns',
+  'compaction_count',
+  'compaction_counts',
+  'total_cost_usd',
+  'input_tokens',
+  'output_tokens',
+  'cache_read_tokens',
+  'cache_write_tokens',
+  'transcript_dir',
+  'transcript_head',
+  'branch_name',
+  'pr_url',
+  'comment_id',
+  'artifact_id'
+] as const;
+
+export type OutputName = (typeof OUTPUT_NAMES)[number];
+
 /** Where an output goes: @actions/core before the agent ran, the runner-files guard after it. */
 export type OutputSink = (name: string, value: string | number) => void;
 
-/** Sets every output the README lists; a skipped or refused run still sets `conclusion`. */
+/**
+ * Sets every output action.yml declares, an empty one where the run has no value. Nothing is left
+ * unset on purpose: a value someone else set for this step earlier (the agent's processes could write
+ * a `::set-output` line or into GITHUB_OUTPUT while they ran) is overwritten by the action's own.
+ */
 export function publishOutputs(outputs: RunOutputs, setOutput: OutputSink = core.setOutput): void {
-  setOutput('conclusion', outputs.conclusion);
-  const result = outputs.session?.result;
-  if (result) {
-    setOutput('stop_reason', result.stopReason);
-    setOutput('num_turns', result.turns);
+  const values = outputValues(outputs);
+  for (const name of OUTPUT_NAMES) setOutput(name, values[name] ?? '');
+}
+
+/** The outputs a run has values for; the others are empty. */
+export function outputValues(outputs: RunOutputs): Partial<Record<OutputName, string | number>> {
+  const values: Partial<Record<OutputName, string | number>> = { conclusion: outputs.conclusion };
+  const session = outputs.session;
+  if (session) {
+    const result = session.result;
     // The same count the report shows: every logged event, spills included, and by layer.
     const compactions = countCompactions(result.compactionLog);
-    setOutput('compaction_count', compactions.total);
-    setOutput('compaction_counts', JSON.stringify(compactions.byLayer));
-    setOutput('total_cost_usd', result.costUsd.toFixed(6));
-    setOutput('input_tokens', result.usage.input);
-    setOutput('output_tokens', result.usage.output);
-    setOutput('cache_read_tokens', result.usage.cacheRead);
-    setOutput('cache_write_tokens', result.usage.cacheWrite);
-    setOutput('transcript_dir', outputs.session!.runDir);
-    setOutput('transcript_head', outputs.session!.records.transcript.head);
+    Object.assign(values, {
+      stop_reason: result.stopReason,
+      num_turns: result.turns,
+      compaction_count: compactions.total,
+      compaction_counts: JSON.stringify(compactions.byLayer),
+      total_cost_usd: result.costUsd.toFixed(6),
+      input_tokens: result.usage.input,
+      output_tokens: result.usage.output,
+      cache_read_tokens: result.usage.cacheRead,
+      cache_write_tokens: result.usage.cacheWrite,
+      transcript_dir: session.runDir,
+      transcript_head: session.records.transcript.head
+    });
   }
   const changes = outputs.changes;
   if (changes?.kind === 'pushed') {
-    setOutput('branch_name', changes.branch);
-    if (changes.pullRequestUrl) setOutput('pr_url', changes.pullRequestUrl);
+    values.branch_name = changes.branch;
+    if (changes.pullRequestUrl) values.pr_url = changes.pullRequestUrl;
   }
-  if (outputs.commentId !== undefined) setOutput('comment_id', outputs.commentId);
-  if (outputs.artifact?.kind === 'uploaded') setOutput('artifact_id', outputs.artifact.id);
+  if (outputs.commentId !== undefined) values.comment_id = outputs.commentId;
+  if (outputs.artifact?.kind === 'uploaded') values.artifact_id = outputs.artifact.id;
+  return values;
 }

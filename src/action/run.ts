@@ -38,11 +38,12 @@ import { actorOf, commentIdOf, reactToTrigger, repositoryOf, threadOf } from './
 import { outputsAfterFault, reportAfterFault } from './fault-report.js';
 import { publishOutputs, type OutputSink } from './outputs.js';
 import { publishChanges } from './publish-changes.js';
+import { WorkflowCommandPause } from './workflow-commands.js';
 import { readRunnerEnv, runUrl, type RunnerEnv } from './runner-env.js';
 import { agentConfigFor } from './mcp-on-forks.js';
 import { prepareWorkTarget, type WorkTarget } from './work-target.js';
 import { continueOnPreviousBranch } from '../followup/continue-target.js';
-import { startOnThread, type RunStart } from '../followup/follow-up.js';
+import { startOnThread, threadRecordOf, type RunStart } from '../followup/follow-up.js';
 import { renderFollowUp, type FollowUpNote } from '../followup/follow-up-report.js';
 import { carriedStateOf, embedForReport } from '../followup/run-state.js';
 import { STATE_FILE, stateFileText } from '../followup/state-file.js';
@@ -53,12 +54,14 @@ const TRANSCRIPTS = '.transcripts';
 /** A task longer than this is refused: it is a paste, not a request; put it in a file instead. */
 export const MAX_TASK_CHARS = 20_000;
 
-/** What every step needs: the runner, the inputs, the redactor, and a log that redacts. */
+/** What every step needs: the runner, the inputs, the redactor, and the runner's command channel. */
 interface RunContext {
   readonly runner: RunnerEnv;
   readonly env: NodeJS.ProcessEnv;
   readonly config: ActionConfig;
   readonly redact: (text: string) => string;
+  /** Paused while the agent's processes run; warnings go through it (see workflow-commands.ts). */
+  readonly commands: WorkflowCommandPause;
 }
 
 /** The action: route the event, check who asked, run the agent, publish its work, report. */
@@ -104,7 +107,13 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
     return failBeforeStart(message);
   }
   try {
-    await runForEvent(event, { runner, env, config, redact: redactor.redact });
+    await runForEvent(event, {
+      runner,
+      env,
+      config,
+      redact: redactor.redact,
+      commands: new WorkflowCommandPause()
+    });
   } catch (error) {
     core.setFailed(redactor.redact(describe(error)));
   }
@@ -128,7 +137,9 @@ async function runForEvent(event: ActionEvent, context: RunContext): Promise<voi
     publishOutputs({ conclusion: 'skipped' });
     return;
   }
-  const github = new OctokitGitHubApi(settings.token, repositoryOf(event, runner), runner.apiUrl);
+  const github = new OctokitGitHubApi(settings.token, repositoryOf(event, runner), runner.apiUrl, {
+    logger: { warning: context.commands.warning }
+  });
   // The thread's comments and pull request are read once per run, whoever asks (shared-thread-reads.ts).
   const api = withSharedThreadReads(redactingGitHubApi(github, context.redact));
   const thread = threadOf(event, settings.reportIssue);
@@ -207,7 +218,7 @@ async function runAndReport(
           runUrl: link,
           minIntervalMs: 15_000,
           now: Date.now,
-          warn: core.warning,
+          warn: context.commands.warning,
           reuseCommentBy: context.config.github.useStickyComment ? context.config.github.botName : undefined
         })
       : undefined;
@@ -288,11 +299,15 @@ async function runStarted(
   state.runnerFiles = runnerFiles;
   state.step = "running the agent's turns";
   let session: SessionOutcome;
+  // From the first process the agent could start (MCP servers start in runSession) to the end of its
+  // last one, the runner obeys no command on the step's output: the agent can write there.
+  context.commands.pause();
   try {
     session = await runSession({
       config: agentConfigFor(target, config.agent, (line) => core.warning(line)),
       // runSession redacts the task (a pasted token) with `redact`, as everything the model is sent.
       task: threadContext ? `${task}\n\n${threadContext}` : task,
+      thread: threadRecordOf(start),
       repoDir: runner.workspace,
       transcriptsDir: path.join(runner.workspace, TRANSCRIPTS),
       runId: `${runner.runId}-${runner.runAttempt}`,
@@ -304,6 +319,8 @@ async function runStarted(
     });
     state.session = session;
   } finally {
+    // runSession has ended every process of the agent's (commands, their leftovers, MCP servers).
+    context.commands.resume();
     warnRestoredRunnerFiles(runnerFiles);
   }
 
@@ -357,7 +374,7 @@ async function runStarted(
   });
   state.artifact = artifact;
   state.step = 'posting the report';
-  const carried = carriedStateOf({ ...finished, artifact });
+  const hiddenState = embedForReport(carriedStateOf({ ...finished, artifact }), redact);
   const report = redact(
     renderReport({
       result: session.result,
@@ -367,10 +384,10 @@ async function runStarted(
       transcriptDir: path.relative(runner.workspace, session.runDir),
       transcriptHead: session.records.transcript.head,
       ...(note ? { followUp: renderFollowUp(note, { runUrl: link, costUsd: session.result.costUsd }) } : {}),
-      trailer: embedForReport(carried, redact)
+      reserveChars: hiddenState.length + 2
     })
   );
-  await tracking?.finish(report, { replacedByReport: true });
+  await tracking?.finish(report, { replacedByReport: true, state: hiddenState });
   state.reported = true;
   writeJobSummary(runnerFiles, report);
   state.step = 'setting the outputs';

@@ -1,7 +1,7 @@
 import type { LoadedTranscript } from '../audit/load-transcript.js';
 import { describeVerdict, verifyChain } from '../transcript/verify-chain.js';
 import type { CliCommand, CliIo } from './command.js';
-import { CliError } from './exit-codes.js';
+import { CliError, EXIT } from './exit-codes.js';
 import { loadTranscriptTarget, WHAT_TO_GIVE } from './transcript-target.js';
 
 export interface VerifyOptions {
@@ -14,7 +14,8 @@ const HEAD = /^[0-9a-f]{64}$/;
 
 /**
  * `compact-agent transcript verify PATH [--head HASH]`: checks the transcript's hash chain.
- * 0 when intact (and ending at the head given), 1 when tampered, truncated or unchained, 2 on bad use.
+ * The README's exit codes: 0 when intact (and ending at the head given), 1 when tampered, truncated or
+ * unchained, 2 on bad use, 3 when the file is not a transcript (empty, or lines that are no events).
  */
 export async function verifyCommand(
   options: VerifyOptions,
@@ -24,13 +25,13 @@ export async function verifyCommand(
     io.stderr(
       `Which transcript? ${WHAT_TO_GIVE} For example: compact-agent transcript verify agent-transcripts.zip --head <hash>.`
     );
-    return 2;
+    return EXIT.usage;
   }
   if (options.head !== undefined && !HEAD.test(options.head)) {
     io.stderr(
       `--head must be the 64-character lowercase hex hash from the run's report or its transcript_head output; "${options.head}" is not.`
     );
-    return 2;
+    return EXIT.usage;
   }
   let loaded: LoadedTranscript;
   try {
@@ -45,10 +46,11 @@ export async function verifyCommand(
   const message = describeVerdict(verdict, loaded.source);
   if (verdict.status === 'intact') {
     io.stdout(options.head ? `${message} It ends at the head given.` : message);
-    return 0;
+    return EXIT.success;
   }
   io.stderr(message);
-  return 1;
+  // Not a transcript at all is a file that cannot be used, as for `compact-agent transcript`.
+  return verdict.status === 'not_transcript' ? EXIT.fileProblem : EXIT.runFailed;
 }
 
 const VERIFY_HELP = `Usage: compact-agent transcript verify PATH [--head HASH]
@@ -66,8 +68,9 @@ Examples:
   compact-agent transcript verify .transcripts
   compact-agent transcript verify agent-transcripts-4242-1.zip --head 3f5c…(64 hex characters)
 
-Exit codes: 0 intact, 1 tampered, truncated, empty or not a transcript (the first bad line is named),
-2 bad use (no PATH, or it does not exist), 3 the file cannot be read.`;
+Exit codes: 0 intact, 1 tampered, truncated or without a hash chain (the first bad line is named),
+2 bad use (no PATH, or it does not exist), 3 the file cannot be used (empty, not a transcript, or
+unreadable).`;
 
 export const VERIFY_COMMAND: CliCommand = {
   name: 'transcript verify',
