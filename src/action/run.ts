@@ -48,6 +48,7 @@ import { carriedStateOf, embedForReport } from '../followup/run-state.js';
 import { STATE_FILE, stateFileText } from '../followup/state-file.js';
 import { withSharedThreadReads } from '../followup/shared-thread-reads.js';
 import { workOfTranscript } from '../followup/transcript-work.js';
+import { errorMessage as describe } from '../errors/error-message.js';
 
 const TRANSCRIPTS = '.transcripts';
 /** A task longer than this is refused: it is a paste, not a request; put it in a file instead. */
@@ -605,8 +606,4 @@ async function readPromptFile(workspace: string, file: string): Promise<string> 
   } catch (error) {
     throw new InputError([`prompt_file ${file} could not be used: ${describe(error)}`]);
   }
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
