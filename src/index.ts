@@ -2,6 +2,7 @@ import * as core from '@actions/core';
 import { missingRunnerVariables, outsideActionsMessage } from './action/actions-environment.js';
 import { run } from './action/run.js';
 import { sealSecretEnvironment } from './security/sealed-env.js';
+import { errorMessage } from './errors/error-message.js';
 
 // The action's entry point. First, the secrets leave the process's initial environment (this
 // re-executes the process once), so the agent's shell cannot read them from /proc; then, with the
@@ -17,5 +18,5 @@ try {
     void run();
   }
 } catch (error) {
-  core.setFailed(error instanceof Error ? error.message : String(error));
+  core.setFailed(errorMessage(error));
 }

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { outputsAfterFault, reportAfterFault } from '../../src/action/fault-report.js';
+import { outputsAfterFault, publishAfterFault, reportAfterFault } from '../../src/action/fault-report.js';
 import { OUTPUT_NAMES, publishOutputs } from '../../src/action/outputs.js';
 import type { SessionOutcome } from '../../src/agent/session.js';
 import { compactionEvent } from '../../src/compaction/compactor.js';
@@ -79,6 +79,58 @@ describe('a step that throws after the agent ran', () => {
       compaction_count: '2',
       compaction_counts: JSON.stringify({ micro: 1, auto: 0, manual: 0, spill: 1, fallback: 0 })
     });
+  });
+
+  // The step that failed is often the report itself: making or posting it again fails the same way.
+  it('after the upload: a report that cannot be posted still leaves the artifact id and the figures in the outputs', async () => {
+    const run = { step: 'posting the report', fault: 'GitHub answered 502', session, artifact };
+    const outputs: Record<string, string> = {};
+    const summaries: string[] = [];
+    await expect(
+      publishAfterFault(
+        run,
+        { runUrl: RUN_URL, workspace },
+        {
+          redact: (text) => text,
+          postReport: () => Promise.reject(new Error('GitHub answered 502 again')),
+          commentId: () => 5,
+          writeSummary: async (report) => void summaries.push(report),
+          setOutput: (name, value) => (outputs[name] = String(value))
+        }
+      )
+    ).rejects.toThrow('GitHub answered 502 again');
+    expect(outputs).toMatchObject({
+      conclusion: 'failure',
+      artifact_id: '77',
+      comment_id: '5',
+      transcript_head: session.records.transcript.head
+    });
+  });
+
+  it('the report goes to the thread and the job summary, redacted, and the comment id is read after posting', async () => {
+    const run = { step: 'posting the report', fault: 'token ghs_secretvalue leaked', session, artifact };
+    const posted: string[] = [];
+    const summaries: string[] = [];
+    const outputs: Record<string, string> = {};
+    let commentId: number | undefined = 5;
+    await publishAfterFault(
+      run,
+      { runUrl: RUN_URL, workspace },
+      {
+        redact: (text) => text.replaceAll('ghs_secretvalue', '***'),
+        postReport: async (report) => {
+          posted.push(report);
+          commentId = 6; // the edit failed and the report went out as a new comment
+        },
+        commentId: () => commentId,
+        writeSummary: async (report) => void summaries.push(report),
+        setOutput: (name, value) => (outputs[name] = String(value))
+      }
+    );
+    expect(posted).toHaveLength(1);
+    expect(posted[0]).toContain('posting the report failed: token *** leaked');
+    expect(summaries).toEqual(posted);
+    expect(outputs).toMatchObject({ artifact_id: '77', comment_id: '6' });
   });
 
   it('before the upload: the head is still named, and the report says the transcripts are missing', () => {

@@ -6,7 +6,7 @@ import {
   type ArtifactOutcome,
   type ChangesOutcome
 } from '../github/report.js';
-import type { RunOutputs } from './outputs.js';
+import { publishOutputs, type OutputSink, type RunOutputs } from './outputs.js';
 
 /** How far a started run got when one of its steps threw. */
 export interface FaultedRun {
@@ -46,4 +46,34 @@ export function outputsAfterFault(run: FaultedRun, commentId: number | undefined
     ...(run.artifact ? { artifact: run.artifact } : {}),
     ...(commentId !== undefined ? { commentId } : {})
   };
+}
+
+/** Where the end of a faulted run goes: the thread, the job summary and the step's outputs. */
+export interface FaultSinks {
+  readonly redact: (text: string) => string;
+  /** The report on the thread (the tracking comment), when the run has one. */
+  readonly postReport: (report: string) => Promise<void>;
+  /** Read after the report is posted: posting it may have made a new comment. */
+  readonly commentId: () => number | undefined;
+  readonly writeSummary: (report: string) => Promise<void>;
+  readonly setOutput: OutputSink;
+}
+
+/**
+ * Reports a run whose step threw, then sets its outputs. The outputs need nothing from the report,
+ * so they are set even when the report cannot be made or posted (often the same failure again):
+ * the artifact id and the run's figures are not lost with it.
+ */
+export async function publishAfterFault(
+  run: FaultedRun,
+  where: { runUrl: string; workspace: string },
+  sinks: FaultSinks
+): Promise<void> {
+  try {
+    const report = sinks.redact(reportAfterFault(run, where));
+    await sinks.postReport(report);
+    await sinks.writeSummary(report);
+  } finally {
+    publishOutputs(outputsAfterFault(run, sinks.commentId()), sinks.setOutput);
+  }
 }

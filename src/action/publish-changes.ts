@@ -5,6 +5,7 @@ import { fitSections, MAX_BODY_CHARS } from '../github/fit-body.js';
 import { quoteBlock } from '../github/neutralize.js';
 import type { GitIdentity, GitRepository } from '../git/repository.js';
 import type { WorkTarget } from './work-target.js';
+import { errorMessage } from '../errors/error-message.js';
 
 export interface CoAuthor {
   readonly login: string;
@@ -52,13 +53,13 @@ export async function publishChanges(
   try {
     options.reclaimRepository();
   } catch (error) {
-    return { kind: 'failed', error: describe(error), diffStat: '' };
+    return { kind: 'failed', error: errorMessage(error), diffStat: '' };
   }
   let published: Published;
   try {
     published = await commitAsBot(baseCommit, git, options);
   } catch (error) {
-    return { kind: 'failed', error: describe(error), diffStat: '' };
+    return { kind: 'failed', error: errorMessage(error), diffStat: '' };
   }
   const extras = {
     ...(published.withheld.length > 0 ? { withheld: published.withheld } : {}),
@@ -89,7 +90,7 @@ async function commitAsBot(base: string, git: GitRepository, options: PublishOpt
   try {
     staged = await git.treeToPublish(base, 'working-tree', asInBase, options.readOnlyFolders);
   } catch (workingTreeError) {
-    const reason = describe(workingTreeError);
+    const reason = errorMessage(workingTreeError);
     let committed: { tree: string; withheld: string[] };
     try {
       committed = await git.treeToPublish(base, 'HEAD', asInBase, options.readOnlyFolders);
@@ -171,7 +172,7 @@ async function send(
       ...(await openPullRequest(target, api, options))
     };
   } catch (error) {
-    return { kind: 'failed', error: describe(error), diffStat };
+    return { kind: 'failed', error: errorMessage(error), diffStat };
   }
 }
 
@@ -214,7 +215,7 @@ async function updatePullRequest(
     return {
       pullRequestUrl: undefined,
       pullRequestNumber: pullNumber,
-      pullRequestError: `the pull request #${pullNumber} could not be updated: ${describe(error)}`
+      pullRequestError: `the pull request #${pullNumber} could not be updated: ${errorMessage(error)}`
     };
   }
 }
@@ -237,11 +238,7 @@ async function openPullRequest(
   } catch (error) {
     return {
       pullRequestUrl: undefined,
-      pullRequestError: error instanceof Error ? error.message : String(error)
+      pullRequestError: errorMessage(error)
     };
   }
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

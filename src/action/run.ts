@@ -35,7 +35,7 @@ import { Workspace } from '../tools/workspace.js';
 import { codeSpan } from '../github/neutralize.js';
 import { MAX_PROMPT_FILE_BYTES } from '../files/prompt-file-limit.js';
 import { actorOf, commentIdOf, reactToTrigger, repositoryOf, threadOf } from './event-parts.js';
-import { outputsAfterFault, reportAfterFault } from './fault-report.js';
+import { publishAfterFault } from './fault-report.js';
 import { publishOutputs, type OutputSink } from './outputs.js';
 import { publishChanges } from './publish-changes.js';
 import { WorkflowCommandPause } from './workflow-commands.js';
@@ -49,6 +49,7 @@ import { carriedStateOf, embedForReport } from '../followup/run-state.js';
 import { STATE_FILE, stateFileText } from '../followup/state-file.js';
 import { withSharedThreadReads } from '../followup/shared-thread-reads.js';
 import { workOfTranscript } from '../followup/transcript-work.js';
+import { errorMessage as describe } from '../errors/error-message.js';
 
 const TRANSCRIPTS = '.transcripts';
 /** A task longer than this is refused: it is a paste, not a request; put it in a file instead. */
@@ -468,17 +469,24 @@ async function finishAfterFault(
   context: RunContext
 ): Promise<void> {
   const { runner, redact } = context;
-  const report = redact(reportAfterFault(state, { runUrl: runUrl(runner), workspace: runner.workspace }));
-  await tracking?.finish(report, { replacedByReport: false });
-  if (state.runnerFiles) writeJobSummary(state.runnerFiles, report);
-  else
-    await core.summary
-      .addRaw(report)
-      .write()
-      .catch((error: unknown) => core.warning(`No job summary: ${describe(error)}`));
-  publishOutputs(
-    outputsAfterFault(state, tracking?.id),
-    state.runnerFiles ? guardedOutputs(state.runnerFiles) : undefined
+  const { runnerFiles } = state;
+  await publishAfterFault(
+    state,
+    { runUrl: runUrl(runner), workspace: runner.workspace },
+    {
+      redact,
+      postReport: async (report) => tracking?.finish(report, { replacedByReport: false }),
+      commentId: () => tracking?.id,
+      writeSummary: async (report) => {
+        if (runnerFiles) writeJobSummary(runnerFiles, report);
+        else
+          await core.summary
+            .addRaw(report)
+            .write()
+            .catch((error: unknown) => core.warning(`No job summary: ${describe(error)}`));
+      },
+      setOutput: runnerFiles ? guardedOutputs(runnerFiles) : core.setOutput
+    }
   );
 }
 
@@ -622,8 +630,4 @@ async function readPromptFile(workspace: string, file: string): Promise<string> 
   } catch (error) {
     throw new InputError([`prompt_file ${file} could not be used: ${describe(error)}`]);
   }
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

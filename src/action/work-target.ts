@@ -1,6 +1,7 @@
 import type { ActionEvent } from '../github/event.js';
 import type { GitHubApi } from '../github/github-api.js';
 import type { GitRepository } from '../git/repository.js';
+import { errorFirstLine } from '../errors/error-message.js';
 
 /** Where the run's changes go, decided before the agent starts (it works on the right checkout). */
 export type WorkTarget =
@@ -86,7 +87,7 @@ async function checkOutBaseBranch(base: string, git: GitRepository, options: Tar
   } catch (error) {
     throw new BaseBranchError(
       `The input base_branch is "${base}", but origin could not be asked whether it has that branch ` +
-        `(${describe(error)}), so the run stopped before the agent started and nothing was pushed. ` +
+        `(${errorFirstLine(error)}), so the run stopped before the agent started and nothing was pushed. ` +
         'Check that the workflow checks out the repository (actions/checkout) before this action.'
     );
   }
@@ -98,10 +99,6 @@ async function checkOutBaseBranch(base: string, git: GitRepository, options: Tar
     );
   }
   await git.checkoutFromOrigin(ref, base);
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message.split('\n')[0]!.trim() : String(error);
 }
 
 async function pullRequestOf(

@@ -20,6 +20,7 @@ import { RunLedger, usageRecord } from './run-ledger.js';
 import type { RunResult } from './run-result.js';
 import type { StopReason } from './stop-reason.js';
 import { answerToolCalls } from './tool-turn.js';
+import { namedErrorMessage } from '../errors/error-message.js';
 
 export interface AgentSettings {
   readonly runId: string;
@@ -119,7 +120,7 @@ export async function runAgent(
     if (run.deadline.aborted && !deps.signal?.aborted) return await finishAtLimit(run, 'error_timeout');
     if (deps.signal?.aborted)
       return finish(run, 'error_during_execution', '', 'The run was cancelled.', true);
-    return finish(run, 'error_during_execution', '', describeError(error));
+    return finish(run, 'error_during_execution', '', namedErrorMessage(error));
   } finally {
     clearTimeout(timer);
   }
@@ -269,7 +270,7 @@ async function requestTurnOrCompact(run: Run): Promise<ModelReply> {
       type: 'retry',
       turn: run.ledger.turns + 1,
       attempt: 1,
-      error: describeError(error)
+      error: namedErrorMessage(error)
     });
     await compact(run, { kind: 'overflow', ...overflow });
     return requestTurn(run);
@@ -407,9 +408,4 @@ function withTruncatedCall(message: MessageParam, truncated: ToolUseBlockParam):
       { type: 'tool_result', tool_use_id: truncated.id, content: TRUNCATED_TOOL_CALL, is_error: true }
     ]
   };
-}
-
-function describeError(error: unknown): string {
-  if (error instanceof Error) return `${error.name}: ${error.message}`;
-  return String(error);
 }

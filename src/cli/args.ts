@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import type { InputNaming, InputReader } from '../config/inputs.js';
 import type { CliCommand, Invocation } from './command.js';
 import { usageError } from './exit-codes.js';
+import { errorMessage } from '../errors/error-message.js';
 
 /** Flags every command takes, before or after its name. */
 const GLOBAL_SWITCHES = ['help', 'version', 'debug'] as const;
@@ -101,7 +102,7 @@ function parseFlags(command: CliCommand, argv: readonly string[]): Invocation {
 
 /** node:util's messages suggest `--` tricks; the person needs the flag's name and what is wrong. */
 function plainParseError(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   const unknown = /Unknown option '([^']+)'/.exec(message);
   if (unknown) return `Unknown flag ${unknown[1]}.`;
   const missing = /Option '(?:-\w, )?(--[\w-]+) <value>' argument missing/.exec(message);

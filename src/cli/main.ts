@@ -4,6 +4,7 @@ import { CLI_COMMANDS } from './commands.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { generalHelp } from './help.js';
 import { CLI_VERSION } from './version.js';
+import { errorMessage } from '../errors/error-message.js';
 
 /**
  * The whole CLI as a function: parse, dispatch, map every failure to one paragraph and an exit
@@ -44,7 +45,7 @@ export async function runCli(
       if (debug && error.stack) io.stderr(error.stack);
       return error.exitCode;
     }
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     io.stderr(
       `${label} stopped on an unexpected error: ${message.split('\n')[0]} ` +
         (debug ? '' : 'Run it again with --debug to see where, and report it with that output.')

@@ -6,14 +6,12 @@ import { emptyWorkLedger, type WorkLedger } from './work-ledger.js';
 
 /**
  * What the steps share across calls: the settings (replaced, never mutated, when the API reports a
- * smaller window), the token meter, the work ledger, and where the sent history ends. A rebuild
- * bumps `generation`: positions recorded before it (a step's index into the history) are void.
+ * smaller window), the token meter (which knows where the sent history ends) and the work ledger.
+ * A rebuild bumps `generation`: positions recorded before it (a step's index into the history) are void.
  */
 export class CompactionState {
   readonly meter: TokenMeter;
   readonly work: WorkLedger = emptyWorkLedger();
-  /** Messages of the history already sent to the model (their tokens are measured, not estimated). */
-  sentCount = 0;
   lastRequestAt: number | undefined;
   generation = 0;
 
@@ -22,6 +20,11 @@ export class CompactionState {
     prefixChars: number
   ) {
     this.meter = new TokenMeter(prefixChars);
+  }
+
+  /** Where the sent history ends, as the meter recorded it (the meter owns it: one count, not two). */
+  get sentCount(): number {
+    return this.meter.sentCount;
   }
 
   /** The API knows the real window: a gateway or a model may allow less than the catalogue says. */
@@ -41,6 +44,5 @@ export class CompactionState {
     this.generation++;
     this.work.indexedUpTo = history.length;
     this.meter.forget();
-    this.sentCount = 0;
   }
 }

@@ -65,7 +65,6 @@ export class CompactionPipeline implements Compactor {
     if (trigger.kind === 'before_request') {
       // What is sent now becomes the measured base of the next call.
       state.meter.recordSent(run.history, run.changedOldMessages ? 0 : state.sentCount);
-      state.sentCount = run.history.length;
       state.lastRequestAt = this.deps.now();
     }
     return run.result(estimated);

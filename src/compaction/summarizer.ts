@@ -25,6 +25,7 @@ import {
   withSummaryInstruction
 } from './summary.js';
 import { renderWorkLedger } from './work-ledger.js';
+import { errorMessage } from '../errors/error-message.js';
 
 export interface SummarizerDependencies {
   readonly model: ModelClient;
@@ -161,7 +162,7 @@ export class Summarizer {
       } catch (failure) {
         if (run.exchanges.at(-1)?.messages !== messages)
           run.exchanges.push({ messages, history: run.history, reply: undefined });
-        error = failure instanceof Error ? failure.message : String(failure);
+        error = errorMessage(failure);
         // The summary request was the first to meet a smaller real window (a gateway, say): learn it.
         const overflow = promptTooLong(failure);
         if (overflow?.actualTokens) state.meter.correct(overflow.actualTokens, messages);

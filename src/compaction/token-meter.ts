@@ -17,7 +17,7 @@ const MIN_GROWTH_TO_LEARN = 200;
 export class TokenMeter {
   private charsPerToken = INITIAL_CHARS_PER_TOKEN;
   /** What the last request held: its message count and its size in characters (prefix included). */
-  private sentCount = 0;
+  private sentMessages = 0;
   /** Undefined when the history changed in a way that makes the old size meaningless. */
   private sentChars: number | undefined;
   private measuredTokens: number | undefined;
@@ -30,6 +30,14 @@ export class TokenMeter {
 
   get ratio(): number {
     return this.charsPerToken;
+  }
+
+  /**
+   * Messages of the history already sent to the model (their tokens are measured, not estimated).
+   * The compaction steps read it here: this is its one owner.
+   */
+  get sentCount(): number {
+    return this.sentMessages;
   }
 
   /** Tokens for characters not yet measured by the API, margin included. */
@@ -78,12 +86,12 @@ export class TokenMeter {
    * reply's output tokens, plus an estimate of what was added after it.
    */
   contextTokens(history: readonly MessageParam[]): number {
-    if (this.measuredTokens === undefined || this.sentCount > history.length)
+    if (this.measuredTokens === undefined || this.sentMessages > history.length)
       return this.estimateRequest(history);
     let total = this.measuredTokens;
-    for (let index = this.sentCount; index < history.length; index++) {
+    for (let index = this.sentMessages; index < history.length; index++) {
       const message = history[index]!;
-      const isReply = index === this.sentCount && message.role === 'assistant' && this.lastUsageSeen;
+      const isReply = index === this.sentMessages && message.role === 'assistant' && this.lastUsageSeen;
       total += isReply ? this.lastUsageSeen!.output : this.estimate(messageChars(message));
     }
     return total;
@@ -96,7 +104,7 @@ export class TokenMeter {
   recordSent(history: readonly MessageParam[], unchangedPrefix: number): void {
     if (
       this.sentChars !== undefined &&
-      unchangedPrefix === this.sentCount &&
+      unchangedPrefix === this.sentMessages &&
       unchangedPrefix <= history.length
     ) {
       for (let index = unchangedPrefix; index < history.length; index++)
@@ -107,7 +115,7 @@ export class TokenMeter {
       this.measuredTokens = undefined;
       this.previous = undefined;
     }
-    this.sentCount = history.length;
+    this.sentMessages = history.length;
   }
 
   /**
@@ -129,7 +137,7 @@ export class TokenMeter {
     this.sentChars = undefined;
     this.measuredTokens = undefined;
     this.previous = undefined;
-    this.sentCount = 0;
+    this.sentMessages = 0;
   }
 
   /** Re-bases the measurement after the API told us a prompt's real size (a prompt-too-long error). */

@@ -1,6 +1,7 @@
 import type { Actor } from './event.js';
 import type { GitHubApi } from './github-api.js';
 import type { TriggerDecision } from './trigger.js';
+import { errorFirstLine } from '../errors/error-message.js';
 
 const CAN_START = new Set(['admin', 'maintain', 'write']);
 
@@ -93,7 +94,7 @@ export function writeAccessCheck(api: PermissionSource): (login: string) => Prom
 
 function firstLine(error: unknown): string {
   const status = (error as { status?: unknown }).status;
-  const message = (error instanceof Error ? error.message : String(error)).split('\n')[0]!.trim();
+  const message = errorFirstLine(error);
   return typeof status === 'number' && !message.startsWith(String(status)) ? `${status} ${message}` : message;
 }
 

@@ -2,6 +2,7 @@ import type { ActionEvent } from './event.js';
 import type { ChangedFile, GitHubApi, PullRequestDetails, ThreadComment } from './github-api.js';
 import { isBot } from './permissions.js';
 import { untrustedBlock } from './untrusted-text.js';
+import { errorMessage } from '../errors/error-message.js';
 
 /** Characters per token for budgeting prose and markdown (a conservative reading of ~3.6). */
 const CHARS_PER_TOKEN = 3;
@@ -68,7 +69,7 @@ async function pullRequestFacts(api: GitHubApi, number: number): Promise<string>
   try {
     [pr, files] = await Promise.all([api.getPullRequest(number), api.listPullRequestFiles(number)]);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     return `(The pull request's branches and changed files could not be read from GitHub: ${reason}. Use git to see them.)`;
   }
   const shown = files

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Tool as ToolDefinition } from '@anthropic-ai/sdk/resources/messages';
 import type { Tool, ToolContext } from './tool.js';
 import { ToolError } from './tool.js';
+import { namedErrorMessage } from '../errors/error-message.js';
 
 export interface ToolCall {
   readonly id: string;
@@ -79,6 +80,5 @@ function describeIssues(error: z.ZodError): string {
 
 function describeFailure(error: unknown): string {
   if (error instanceof ToolError) return error.message;
-  if (error instanceof Error) return `${error.name}: ${error.message}`;
-  return String(error);
+  return namedErrorMessage(error);
 }

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { unreadableReason } from '../../files/bounded-file.js';
 import { readRegularFileSync } from '../../files/bounded-file-sync.js';
+import { errorMessage } from '../../errors/error-message.js';
 
 /**
  * One MCP server to start: the `mcpServers` entry of the common configuration format (Claude
@@ -100,7 +101,7 @@ export function parseMcpConfig(text: string, shown: string): McpConfigResult {
     json = JSON.parse(text);
   } catch (error) {
     return fail(
-      `${shown} is not valid JSON (${error instanceof Error ? error.message : String(error)}). ` +
+      `${shown} is not valid JSON (${errorMessage(error)}). ` +
         'Expected {"mcpServers": {"<name>": {"command": "...", "args": ["..."], "env": {"NAME": "value"}}}}.'
     );
   }

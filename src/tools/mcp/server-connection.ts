@@ -10,6 +10,7 @@ import { callAnswerText, type CallAnswer } from './call-result.js';
 import type { McpServerConfig } from './config.js';
 import { checkListedTool, type ListedTool } from './listed-tool.js';
 import { killMarkedProcesses } from './process-cleanup.js';
+import { errorMessage } from '../../errors/error-message.js';
 
 /**
  * The SDK checks a tool's structuredContent against the server's outputSchema with a backtracking
@@ -82,7 +83,7 @@ export class McpServerConnection {
       return new McpServerConnection(config, client, marker, spawnClock, tools, skipped);
     } catch (error) {
       await stop(client, marker, spawnClock);
-      throw McpStartError.notStarted(config, describe(error), stderr.text());
+      throw McpStartError.notStarted(config, oneLine(errorMessage(error)), stderr.text());
     }
   }
 
@@ -100,7 +101,9 @@ export class McpServerConnection {
         timeout: timeoutMs
       })) as CallAnswer;
     } catch (error) {
-      throw new ToolError(`The MCP server "${this.config.name}" failed on ${tool}: ${describe(error)}`);
+      throw new ToolError(
+        `The MCP server "${this.config.name}" failed on ${tool}: ${oneLine(errorMessage(error))}`
+      );
     }
     return { content: callAnswerText(answer), isError: answer.isError === true };
   }
@@ -168,10 +171,6 @@ function definedOnly(env: NodeJS.ProcessEnv): Record<string, string> {
   return Object.fromEntries(
     Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined)
   );
-}
-
-function describe(error: unknown): string {
-  return oneLine(error instanceof Error ? error.message : String(error));
 }
 
 function oneLine(text: string): string {
