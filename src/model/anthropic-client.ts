@@ -1,15 +1,10 @@
-import type Anthropic from '@anthropic-ai/sdk';
 import { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
 import type { ContentBlock, ContentBlockParam, Message } from '@anthropic-ai/sdk/resources/messages';
 import type { AgentConfig } from '../config/inputs.js';
+import type { MessagesStreamer } from './messages-streamer.js';
 import type { ModelCallHooks, ModelClient, ModelReply, ModelRequest } from './model-client.js';
 import { anthropicSdkClient, createSdkClient, REQUEST_TIMEOUT_MS } from './provider-client.js';
 import { fromApiUsage } from './usage.js';
-
-/** What this boundary needs of an SDK client: Anthropic, AnthropicBedrock and AnthropicVertex all have it. */
-export interface MessagesStreamer {
-  readonly messages: Pick<Anthropic['messages'], 'stream'>;
-}
 
 export interface AnthropicClientOptions extends StreamRetryOptions {
   readonly apiKey: string;

@@ -3,8 +3,7 @@ import { AnthropicBedrock } from '@anthropic-ai/bedrock-sdk';
 import { AnthropicVertex } from '@anthropic-ai/vertex-sdk';
 import { OAuth2Client } from 'google-auth-library';
 import type { AgentConfig } from '../config/inputs.js';
-// A type only: anthropic-client.ts gets its SDK clients from here, and nothing runs the other way.
-import type { MessagesStreamer } from './anthropic-client.js';
+import type { MessagesStreamer } from './messages-streamer.js';
 
 /**
  * The API version each cloud takes in the body, as its docs require ("Claude on Amazon Bedrock
