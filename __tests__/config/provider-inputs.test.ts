@@ -139,9 +139,9 @@ describe('model ids per provider', () => {
   it('refuses an id that names no catalogue model unless the price overrides describe it', () => {
     const arn = 'arn:aws:bedrock:us-east-1:123456789012:application-inference-profile/a1b2c3d4e5';
     const [problem] = problemsOf({ use_bedrock: 'true', aws_region: 'us-east-1', model: arn });
-    expect(problem).toContain(`"${arn}" is passed to Amazon Bedrock as given, but it names no model`);
+    expect(problem).toContain(`"${arn}": it is passed to Amazon Bedrock as given, but it names no model`);
     expect(problem).toContain(
-      'set the price overrides context_window, input_price_per_mtok and output_price_per_mtok'
+      'describe this one with context_window, input_price_per_mtok and output_price_per_mtok'
     );
     const described = parse({
       use_bedrock: 'true',

@@ -5,6 +5,7 @@ import { parseActionConfig } from '../../src/config/github-inputs.js';
 import { InputError } from '../../src/config/inputs.js';
 import { MODEL_CATALOGUE } from '../../src/config/model-catalog.js';
 import { resolveModelSpec, UnknownModelError, unknownModelMessage } from '../../src/config/models.js';
+import { BEDROCK_MODEL_IDS } from '../../src/config/provider-models.js';
 import { createTempRepo } from '../support/temp-repo.js';
 
 const reader = (inputs: Record<string, string>) => (name: string) => inputs[name] ?? '';
@@ -52,6 +53,22 @@ describe('an unknown model', () => {
     const fromCli = unknownModelMessage('gpt-9', CLI_INPUT_NAMING.nameOf);
     expect(cli.stderr).toContain(fromCli);
     expect(asInputNames(fromCli)).toBe(fromAction[0]);
+  });
+
+  it('on a cloud, is the same text with what the cloud adds: the id passed as given, the ids it would price', () => {
+    const arn = 'arn:aws:bedrock:us-east-1:123456789012:application-inference-profile/a1b2c3d4e5';
+    const onBedrock = actionProblems({ use_bedrock: 'true', aws_region: 'us-east-1', model: arn });
+    expect(onBedrock).toEqual([unknownModelMessage(arn, undefined, 'bedrock')]);
+    const [text] = onBedrock;
+    expect(text).toContain(`Unknown model "${arn}": it is passed to Amazon Bedrock as given`);
+    expect(text).toContain('or an id that contains one (e.g. global.anthropic.claude-sonnet-5-5)');
+    // The tail naming the price overrides is the first-party text's, word for word.
+    const tail = (message: string) => message.slice(message.indexOf(', or describe this one with'));
+    expect(tail(text!)).toBe(tail(unknownModelMessage(arn)));
+    // Only current models Bedrock serves are offered there.
+    const offered = /current: ([^)]*)\)/.exec(text!)![1]!.split(', ');
+    expect(offered.length).toBeGreaterThan(0);
+    for (const id of offered) expect(BEDROCK_MODEL_IDS[id]).toBeDefined();
   });
 
   it('lists the current models and every price override, named for where it is set', () => {

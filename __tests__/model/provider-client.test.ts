@@ -78,6 +78,16 @@ describe('the first-party SDK client, built in model/provider-client.ts for both
       expect(tries.map((record) => record.headers['x-stainless-retry-count'])).toEqual(['0', '1', '2']);
     }
   });
+
+  it("retries as often as the run's config does when the key-and-URL client is given no count", async () => {
+    const direct = new AnthropicModelClient({ apiKey: KEY, baseURL: fake.url });
+    const fromConfig = createModelClient(
+      parseAgentConfig(reader({ anthropic_api_key: KEY }), { ANTHROPIC_BASE_URL: fake.url })
+    );
+    const [directTries, configTries] = [await triesWith(direct, 10), await triesWith(fromConfig, 10)];
+    expect(directTries.length).toBeGreaterThan(1);
+    expect(directTries.map(wireSettings)).toEqual(configTries.map(wireSettings));
+  });
 });
 
 describe('where SDK clients are built', () => {

@@ -1,4 +1,4 @@
-import { CATALOGUE_CHECKED_ON, type Effort } from './model-catalog.js';
+import type { Effort } from './model-catalog.js';
 import {
   DEFAULT_MODEL,
   resolveModelSpec,
@@ -7,12 +7,7 @@ import {
   type ModelSpec,
   type ModelSpecOverrides
 } from './models.js';
-import {
-  ModelNotOnProviderError,
-  providerModel,
-  PROVIDER_NAMES,
-  type ProviderModel
-} from './provider-models.js';
+import { ModelNotOnProviderError, providerModel, type ProviderModel } from './provider-models.js';
 import { parseProvider, type ProviderConfig } from './provider-inputs.js';
 import { parseBooleanInput } from './boolean-input.js';
 import type { RunLimits } from '../agent/limits.js';
@@ -239,18 +234,7 @@ function resolveRunModel(
   } catch (error) {
     if (!(error instanceof UnknownModelError)) throw error;
   }
-  if (provider && provider.kind !== 'anthropic') {
-    problems.push(
-      `The model "${model}" is passed to ${PROVIDER_NAMES[provider.kind]} as given, but it names no model of ` +
-        `the catalogue (checked ${CATALOGUE_CHECKED_ON}), so its window and prices are unknown. Give a ` +
-        `catalogue id (e.g. ${INPUT_DEFAULTS.model}) or an id that contains one (e.g. ` +
-        `${provider.kind === 'bedrock' ? 'global.anthropic.claude-sonnet-5-5' : 'claude-sonnet-4-5@20250929'}), or ` +
-        `set the price overrides ${name('context_window')}, ${name('input_price_per_mtok')} and ` +
-        `${name('output_price_per_mtok')} for this one.`
-    );
-  } else {
-    problems.push(unknownModelMessage(model, name));
-  }
+  problems.push(unknownModelMessage(model, name, provider?.kind));
   return { wire, modelSpec: undefined };
 }
 

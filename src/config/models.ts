@@ -7,6 +7,7 @@ import {
   type PriceSheet,
   type RefusedParameters
 } from './model-catalog.js';
+import { PROVIDER_NAMES, servesModel, type ProviderKind } from './provider-models.js';
 
 /** Prices in USD per million tokens, with the band that applies to long prompts and the price date. */
 export interface ModelPrices extends PriceSheet {
@@ -52,16 +53,26 @@ const OVERRIDE_INPUTS: Record<keyof ModelSpecOverrides, string> = {
   cacheReadPerMTok: 'cache_read_price_per_mtok'
 };
 
+/** An id of each cloud that contains a catalogue id, as the cloud spells them (an inference profile, a version). */
+const CLOUD_ID_EXAMPLES: Readonly<Record<Exclude<ProviderKind, 'anthropic'>, string>> = {
+  bedrock: 'global.anthropic.claude-sonnet-5-5',
+  vertex: 'claude-sonnet-4-5@20250929'
+};
+
 /**
  * The one text for a model the catalogue does not list, whichever way it was asked for: `nameOf`
  * spells each input as the person sets it (`context_window` in a workflow, `--context-window` on the
- * command line).
+ * command line), and on a cloud the id was passed through, so the text says so and names the ids that
+ * cloud would have priced.
  */
 export function unknownModelMessage(
   model: string,
-  nameOf: (input: string) => string = (input) => input
+  nameOf: (input: string) => string = (input) => input,
+  provider: ProviderKind = 'anthropic'
 ): string {
-  const current = MODEL_CATALOGUE.filter((row) => row.status === 'current').map((row) => row.id);
+  const current = MODEL_CATALOGUE.filter(
+    (row) => row.status === 'current' && servesModel(provider, row.id)
+  ).map((row) => row.id);
   const [contextWindow, input, output, cacheWrite, cacheWrite1h, cacheRead] = (
     [
       'contextWindow',
@@ -72,11 +83,18 @@ export function unknownModelMessage(
       'cacheReadPerMTok'
     ] as const
   ).map((key) => nameOf(OVERRIDE_INPUTS[key]));
+  const what =
+    provider === 'anthropic'
+      ? `its context window and prices are not in the model catalogue (checked ${CATALOGUE_CHECKED_ON}).`
+      : `it is passed to ${PROVIDER_NAMES[provider]} as given, but it names no model of the catalogue ` +
+        `(checked ${CATALOGUE_CHECKED_ON}), so its context window and prices are unknown.`;
+  const known =
+    `Use a known model (current: ${current.join(', ')})` +
+    (provider === 'anthropic' ? '' : ` or an id that contains one (e.g. ${CLOUD_ID_EXAMPLES[provider]})`);
   return (
-    `Unknown model "${model}": its context window and prices are not in the model catalogue ` +
-    `(checked ${CATALOGUE_CHECKED_ON}). Use a known model (current: ${current.join(', ')}), or describe ` +
-    `this one with ${contextWindow}, ${input} and ${output} (optionally ${cacheWrite}, ${cacheWrite1h} and ` +
-    `${cacheRead}; without them, cache prices are derived as 1.25x, 2x and 0.1x of input).`
+    `Unknown model "${model}": ${what} ${known}, or describe this one with ${contextWindow}, ${input} and ` +
+    `${output} (optionally ${cacheWrite}, ${cacheWrite1h} and ${cacheRead}; without them, cache prices are ` +
+    `derived as 1.25x, 2x and 0.1x of input).`
   );
 }
 

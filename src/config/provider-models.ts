@@ -91,6 +91,11 @@ export class ModelNotOnProviderError extends Error {
   }
 }
 
+/** Whether the provider serves the catalogue model (the Anthropic API serves them all). */
+export function servesModel(provider: ProviderKind, catalogueId: string): boolean {
+  return provider === 'anthropic' || TABLES[provider][catalogueId] !== undefined;
+}
+
 /**
  * Maps the model a person asked for to the provider's id. A catalogue id or alias is looked up in the
  * provider's table; anything else is taken as the provider's own id (passed through) and mapped back to

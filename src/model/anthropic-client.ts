@@ -1,23 +1,18 @@
-import type Anthropic from '@anthropic-ai/sdk';
 import { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
 import type { ContentBlock, ContentBlockParam, Message } from '@anthropic-ai/sdk/resources/messages';
-import type { AgentConfig } from '../config/inputs.js';
+import { INPUT_DEFAULTS, type AgentConfig } from '../config/inputs.js';
+import type { MessagesStreamer } from './messages-streamer.js';
 import type { ModelCallHooks, ModelClient, ModelReply, ModelRequest } from './model-client.js';
-import { anthropicSdkClient, createSdkClient, REQUEST_TIMEOUT_MS } from './provider-client.js';
+import { createSdkClient } from './provider-client.js';
 import { fromApiUsage } from './usage.js';
 
-/** What this boundary needs of an SDK client: Anthropic, AnthropicBedrock and AnthropicVertex all have it. */
-export interface MessagesStreamer {
-  readonly messages: Pick<Anthropic['messages'], 'stream'>;
-}
-
+/** The first-party API by key (tests, the bench): its SDK client is built like the run's, defaults included. */
 export interface AnthropicClientOptions extends StreamRetryOptions {
   readonly apiKey: string;
   /** Gateways and our fakes; the SDK reads ANTHROPIC_BASE_URL itself only when this is undefined. */
   readonly baseURL?: string;
   /** Retries the SDK does for HTTP statuses (429, 5xx, 529), honouring retry-after. */
   readonly httpRetries?: number;
-  readonly requestTimeoutMs?: number;
 }
 
 /** A client already built (model/provider-client.ts builds them all), with its own HTTP retries. */
@@ -65,15 +60,16 @@ export class AnthropicModelClient implements ModelClient {
     this.client =
       'client' in options
         ? options.client
-        : anthropicSdkClient({
+        : createSdkClient({
+            provider: { kind: 'anthropic' },
             apiKey: options.apiKey,
             baseURL: options.baseURL,
-            maxRetries: options.httpRetries ?? 4,
-            timeoutMs: options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS
+            apiMaxRetries: options.httpRetries ?? INPUT_DEFAULTS.api_max_retries
           });
-    this.streamRetries = options.streamRetries ?? 4;
+    // The action's defaults, so a client built here behaves as the run's does unless told otherwise.
+    this.streamRetries = options.streamRetries ?? INPUT_DEFAULTS.api_max_retries;
     this.retryBaseDelayMs = options.retryBaseDelayMs ?? 1000;
-    this.stallTimeoutMs = options.stallTimeoutMs ?? 120_000;
+    this.stallTimeoutMs = options.stallTimeoutMs ?? INPUT_DEFAULTS.api_stall_timeout_seconds * 1000;
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   }
 

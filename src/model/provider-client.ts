@@ -3,8 +3,7 @@ import { AnthropicBedrock } from '@anthropic-ai/bedrock-sdk';
 import { AnthropicVertex } from '@anthropic-ai/vertex-sdk';
 import { OAuth2Client } from 'google-auth-library';
 import type { AgentConfig } from '../config/inputs.js';
-// A type only: anthropic-client.ts gets its SDK clients from here, and nothing runs the other way.
-import type { MessagesStreamer } from './anthropic-client.js';
+import type { MessagesStreamer } from './messages-streamer.js';
 
 /**
  * The API version each cloud takes in the body, as its docs require ("Claude on Amazon Bedrock
@@ -19,15 +18,8 @@ export const VERTEX_ANTHROPIC_VERSION = 'vertex-2023-10-16';
 /** Long replies stream for minutes; a request is abandoned only after this. */
 export const REQUEST_TIMEOUT_MS = 10 * 60_000;
 
-/** What the first-party client needs: the key, and a base URL for gateways and our fakes. */
-export interface AnthropicSdkSettings {
-  readonly apiKey: string;
-  /** The SDK reads ANTHROPIC_BASE_URL itself only when this is undefined. */
-  readonly baseURL: string | undefined;
-  /** Retries the SDK does for HTTP statuses (429, 5xx, 529), honouring retry-after. */
-  readonly maxRetries: number;
-  readonly timeoutMs: number;
-}
+/** What building an SDK client takes from the run's config: where the model runs, the key, the retries. */
+export type SdkConnection = Pick<AgentConfig, 'provider' | 'apiKey' | 'baseURL' | 'apiMaxRetries'>;
 
 /**
  * The only place an SDK client is built, for the run's provider. Credentials come from where each
@@ -36,16 +28,17 @@ export interface AnthropicSdkSettings {
  * them, then profiles, web identity, IMDS), Google from the given access token or else Application
  * Default Credentials.
  */
-export function createSdkClient(config: AgentConfig): MessagesStreamer {
-  const common = { maxRetries: config.apiMaxRetries, timeout: REQUEST_TIMEOUT_MS };
-  const { provider } = config;
+export function createSdkClient(connection: SdkConnection): MessagesStreamer {
+  // maxRetries: the SDK's own retries of HTTP statuses (429, 5xx, 529), honouring retry-after.
+  const common = { maxRetries: connection.apiMaxRetries, timeout: REQUEST_TIMEOUT_MS };
+  const { provider } = connection;
   switch (provider.kind) {
     case 'anthropic':
-      return anthropicSdkClient({
-        apiKey: config.apiKey,
-        baseURL: config.baseURL,
-        maxRetries: common.maxRetries,
-        timeoutMs: common.timeout
+      return new Anthropic({
+        apiKey: connection.apiKey,
+        // The SDK reads ANTHROPIC_BASE_URL itself only when this is undefined.
+        ...(connection.baseURL !== undefined ? { baseURL: connection.baseURL } : {}),
+        ...common
       });
     case 'bedrock':
       return new AnthropicBedrock({
@@ -66,16 +59,6 @@ export function createSdkClient(config: AgentConfig): MessagesStreamer {
         ...common
       });
   }
-}
-
-/** The first-party Messages API client (the Anthropic provider, and tests that name a key and a URL). */
-export function anthropicSdkClient(settings: AnthropicSdkSettings): Anthropic {
-  return new Anthropic({
-    apiKey: settings.apiKey,
-    ...(settings.baseURL !== undefined ? { baseURL: settings.baseURL } : {}),
-    maxRetries: settings.maxRetries,
-    timeout: settings.timeoutMs
-  });
 }
 
 /** A Google auth client that only presents the token it was given (no refresh, no file, no network). */

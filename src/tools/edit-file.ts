@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { defineTool, ToolError } from './tool.js';
+import { defineTool } from './tool.js';
+import { ToolError } from './tool-error.js';
 import { readTextFile } from './read-file.js';
 
 const editFileInput = z.object({

@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { globby } from 'globby';
 import type { Workspace } from './workspace.js';
-import { ToolError } from './tool.js';
+import { ToolError } from './tool-error.js';
 
 /** Never searched: version-control internals and installed dependencies would drown every result. */
 const ALWAYS_IGNORED = ['**/.git/**', '**/node_modules/**', '**/.transcripts/**'];

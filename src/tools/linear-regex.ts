@@ -1,5 +1,5 @@
 import { RE2JS } from 're2js';
-import { ToolError } from './tool.js';
+import { ToolError } from './tool-error.js';
 
 /** Tests one line of text. */
 export interface LineMatcher {

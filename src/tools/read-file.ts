@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { z } from 'zod';
-import { defineTool, ToolError } from './tool.js';
+import { defineTool } from './tool.js';
+import { ToolError } from './tool-error.js';
 
 export const DEFAULT_READ_LIMIT = 2000;
 const MAX_LINE_CHARS = 2000;

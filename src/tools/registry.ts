@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Tool as ToolDefinition } from '@anthropic-ai/sdk/resources/messages';
 import type { Tool, ToolContext } from './tool.js';
-import { ToolError } from './tool.js';
+import { ToolError } from './tool-error.js';
 import { namedErrorMessage } from '../errors/error-message.js';
 
 export interface ToolCall {

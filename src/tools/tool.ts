@@ -31,14 +31,6 @@ export interface ToolOutput {
   readonly isError?: boolean;
 }
 
-/** A failure worth telling the model about in plain words; the run goes on. */
-export class ToolError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ToolError';
-  }
-}
-
 /** Lets a registry hold tools of different input types without `any`. */
 export function defineTool<Input>(tool: Tool<Input>): Tool<unknown> {
   return tool as unknown as Tool<unknown>;

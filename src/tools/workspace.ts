@@ -1,6 +1,6 @@
 import { existsSync, lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { ToolError } from './tool.js';
+import { ToolError } from './tool-error.js';
 
 /**
  * The file-system boundary: every path a tool touches is resolved here and must stay inside the

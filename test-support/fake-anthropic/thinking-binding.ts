@@ -16,12 +16,14 @@
  */
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type {
+  BindingReason,
   ContentBlockParam,
   JsonObject,
   MessageParam,
   ParsedRequest,
   Role,
   TextBlockParam,
+  ThinkingDroppedTransformation,
   ToolParam,
   WireContentBlock
 } from './types.js';
@@ -29,19 +31,9 @@ import { blocksOf } from './validate.js';
 
 export const THINKING_BINDING_BETA = 'thinking-binding-controls-2026-08-01';
 
-/** Why a replayed block is not used (the reasons of BetaThinkingDroppedInputTransformation the fake can produce). */
-export type BindingReason = 'prefix_binding_mismatch' | 'model_binding_mismatch';
-
 export interface InvalidThinkingBlock {
   messageIndex: number;
   blockIndex: number;
-  reason: BindingReason;
-}
-
-/** One entry of a response's `input_transformations` (BetaThinkingDroppedInputTransformation). */
-export interface ThinkingDroppedTransformation {
-  type: 'thinking_dropped';
-  path: string;
   reason: BindingReason;
 }
 

@@ -6,8 +6,6 @@
  * usage model can rely on them. The reply side mirrors what the real API sends.
  */
 
-import type { ThinkingDroppedTransformation } from './thinking-binding.js';
-
 export type JsonObject = { [key: string]: unknown };
 
 export interface CacheControl {
@@ -206,6 +204,16 @@ export interface WireUsage {
   cache_creation: CacheCreationBreakdown;
   output_tokens: number;
   service_tier: 'standard';
+}
+
+/** Why a replayed block is not used (the reasons of BetaThinkingDroppedInputTransformation the fake can produce). */
+export type BindingReason = 'prefix_binding_mismatch' | 'model_binding_mismatch';
+
+/** One entry of a response's `input_transformations` (BetaThinkingDroppedInputTransformation). */
+export interface ThinkingDroppedTransformation {
+  type: 'thinking_dropped';
+  path: string;
+  reason: BindingReason;
 }
 
 export interface WireMessage {

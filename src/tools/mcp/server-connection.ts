@@ -5,7 +5,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { BoundedBuffer } from '../bounded-buffer.js';
 import { COMMAND_MARKER_VARIABLE, readSpawnClock, type SpawnClock } from '../process-table.js';
 import type { ToolOutput } from '../tool.js';
-import { ToolError } from '../tool.js';
+import { ToolError } from '../tool-error.js';
 import { callAnswerText, type CallAnswer } from './call-result.js';
 import type { McpServerConfig } from './config.js';
 import { checkListedTool, type ListedTool } from './listed-tool.js';
