@@ -36,17 +36,16 @@ const ACCESS: Readonly<Record<OpenFor, number>> = {
 export interface OpenOptions {
   /** Only for a file a person named (--prompt-file): a link there is their choice, not a trap. */
   readonly followLinks?: boolean;
-  /** The mode of a file the open creates. */
-  readonly mode?: number;
 }
 
-/** The open flags, for a caller that opens through fs/promises. */
+/** The open flags, for a caller that opens the file itself (fs/promises, or following links). */
 export function openFlags(purpose: OpenFor, options: OpenOptions = {}): number {
   return ACCESS[purpose] | constants.O_NONBLOCK | (options.followLinks ? 0 : constants.O_NOFOLLOW);
 }
 
-export function openUnfollowed(file: string, purpose: OpenFor, options: OpenOptions = {}): number {
-  return openSync(file, openFlags(purpose, options), options.mode ?? 0o600);
+/** `mode` is that of a file the open creates. */
+export function openUnfollowed(file: string, purpose: OpenFor, mode = 0o600): number {
+  return openSync(file, openFlags(purpose), mode);
 }
 
 /** Why an unfollowed open failed, as "it is …" for the caller's sentence. */
@@ -122,7 +121,7 @@ export function replaceFile(file: string, content: string | Uint8Array, mode = 0
     path.dirname(file),
     `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`
   );
-  const fd = openUnfollowed(fresh, 'create-new', { mode });
+  const fd = openUnfollowed(fresh, 'create-new', mode);
   let key: FileKey;
   try {
     writeAll(fd, content);
