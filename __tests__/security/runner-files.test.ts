@@ -1,9 +1,11 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import {
+  existsSync,
   linkSync,
   lstatSync,
   mkdtempSync,
   readFileSync,
+  renameSync,
   rmSync,
   symlinkSync,
   unlinkSync,
@@ -107,5 +109,59 @@ describe("the runner's file commands after the agent's turn", () => {
       conclusion: 'success',
       num_turns: '12'
     });
+  });
+});
+
+/**
+ * Another process looks at GITHUB_ENV as fast as it can (the runner, or the agent's process waiting
+ * to slip a file in) while the guard puts back the file the agent keeps replacing with a link. The
+ * new file must take the link's place in one step: a removal followed by a create leaves a moment
+ * with nothing there, which the watcher sees within a few hundred tries.
+ */
+describe('recreating a runner file', () => {
+  it('never leaves a moment with nothing at the path', async () => {
+    const target = runner.files.GITHUB_ENV;
+    const stop = path.join(runner.dir, 'stop');
+    const ready = path.join(runner.dir, 'ready');
+    const watcher = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const fs = require('node:fs');
+         const [target, ready, stop] = process.argv.slice(1);
+         let looks = 0, missing = 0;
+         fs.writeFileSync(ready, '');
+         while (!fs.existsSync(stop)) {
+           for (let i = 0; i < 200; i++, looks++) {
+             try { fs.lstatSync(target); } catch { missing++; }
+           }
+         }
+         process.stdout.write(JSON.stringify({ looks, missing }));`,
+        target,
+        ready,
+        stop
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] }
+    );
+    let output = '';
+    watcher.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise((resolve) => watcher.on('exit', resolve));
+    while (!existsSync(ready)) await new Promise((resolve) => setTimeout(resolve, 10));
+
+    const guard = guardRunnerFiles(runner.files);
+    const planted = path.join(runner.dir, 'planted');
+    for (let round = 0; round < 500; round++) {
+      // The agent's swap is itself one step (a rename), so any gap the watcher sees is the guard's.
+      symlinkSync(runner.files.GITHUB_PATH, planted);
+      renameSync(planted, target);
+      guard.restore();
+    }
+    writeFileSync(stop, '');
+    await exited;
+    const seen = JSON.parse(output) as { looks: number; missing: number };
+    expect(seen.looks).toBeGreaterThan(0);
+    expect(seen.missing).toBe(0);
+    expect(readFileSync(target, 'utf8')).toBe('EARLIER=1\n');
+    expect(readFileSync(runner.files.GITHUB_PATH, 'utf8')).toBe('/opt/earlier/bin\n');
   });
 });

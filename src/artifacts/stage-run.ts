@@ -1,8 +1,15 @@
 import { createHash } from 'node:crypto';
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileErrorCode } from '../files/file-problem.js';
+import {
+  describeDescriptor,
+  openUnfollowed,
+  plainFileProblem,
+  readAtMost
+} from '../files/unfollowed-file.js';
 import { COMPACTION_LOG_FILE } from '../transcript/compaction-log.js';
 import type { WrittenFile } from '../transcript/written-files.js';
 import { TRANSCRIPT_FILE, type TranscriptRecord } from '../transcript/writer.js';
@@ -40,8 +47,6 @@ export interface StagedArtifact {
   readonly incomplete: readonly string[];
   remove(): Promise<void>;
 }
-
-const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 /**
  * Builds the artifact from the action's own records, in a fresh private folder: the transcript and
@@ -124,37 +129,27 @@ function safeName(name: string): string {
 function readAsWritten(file: WrittenFile): Buffer | string {
   let fd: number;
   try {
-    fd = openSync(file.path, READ_FLAGS);
+    fd = openUnfollowed(file.path, 'read');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
+    const code = fileErrorCode(error);
     if (code === 'ENOENT') return 'was removed from the workspace after the action wrote it';
     if (code === 'ELOOP') return 'was replaced by a symbolic link';
     return `could not be opened (${code ?? String(error)})`;
   }
   try {
-    const info = fstatSync(fd);
-    if (!info.isFile()) return 'was replaced by something that is not a regular file';
-    if (info.nlink !== 1) return `has ${info.nlink} hard links (another name could change it)`;
-    if (info.dev !== file.dev || info.ino !== file.ino) return 'was replaced by another file';
-    if (info.size !== file.size) return 'changed size after the action wrote it';
-    const bytes = readExactly(fd, file.size);
+    const info = describeDescriptor(fd);
+    const problem = plainFileProblem(info, { key: file });
+    if (problem === 'not-regular') return 'was replaced by something that is not a regular file';
+    if (problem === 'links') return `has ${info.nlink} hard links (another name could change it)`;
+    if (problem === 'other-file') return 'was replaced by another file';
+    if (info.size !== BigInt(file.size)) return 'changed size after the action wrote it';
+    const bytes = readAtMost(fd, file.size);
     if (createHash('sha256').update(bytes).digest('hex') !== file.sha256)
       return 'was rewritten after the action wrote it';
     return bytes;
   } finally {
     closeSync(fd);
   }
-}
-
-function readExactly(fd: number, size: number): Buffer {
-  const bytes = Buffer.alloc(size);
-  let offset = 0;
-  while (offset < size) {
-    const read = readSync(fd, bytes, offset, size - offset, offset);
-    if (read === 0) break;
-    offset += read;
-  }
-  return bytes.subarray(0, offset);
 }
 
 /**
@@ -165,9 +160,9 @@ function compareWorkspaceCopy(file: string, expected: string, name: string): str
   const expectedBytes = Buffer.from(expected, 'utf8');
   let fd: number;
   try {
-    fd = openSync(file, READ_FLAGS);
+    fd = openUnfollowed(file, 'read');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
+    const code = fileErrorCode(error);
     if (code === 'ENOENT' && expected === '') return [];
     const what =
       code === 'ENOENT'
@@ -178,13 +173,13 @@ function compareWorkspaceCopy(file: string, expected: string, name: string): str
     return [`${name} in the workspace ${what}; the artifact holds the action's own copy.`];
   }
   try {
-    const info = fstatSync(fd);
+    const info = describeDescriptor(fd);
     if (!info.isFile())
       return [
         `${name} in the workspace was replaced by something that is not a file; the artifact holds the action's own copy.`
       ];
-    const actual = readExactly(fd, Math.min(info.size, expectedBytes.length + 1));
-    if (actual.equals(expectedBytes) && info.size === expectedBytes.length) return [];
+    const actual = readAtMost(fd, Math.min(Number(info.size), expectedBytes.length + 1));
+    if (actual.equals(expectedBytes) && info.size === BigInt(expectedBytes.length)) return [];
     const line = firstDifferentLine(actual.toString('utf8'), expected);
     return [
       `${name} in the workspace differs from what the action wrote, from line ${line} on (rewritten, removed or added lines); the artifact holds the action's own copy.`

@@ -1,5 +1,6 @@
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync } from 'node:fs';
 import { checkRegularFile, openProblem } from './bounded-file.js';
+import { openFlags, readAtMost } from './unfollowed-file.js';
 
 /**
  * readRegularFile (bounded-file.ts) for a caller that must stay synchronous (input parsing): the
@@ -8,21 +9,15 @@ import { checkRegularFile, openProblem } from './bounded-file.js';
 export function readRegularFileSync(file: string, maxBytes: number): Buffer {
   let descriptor: number;
   try {
-    descriptor = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    // A person named this file: a link there is theirs to follow.
+    descriptor = openSync(file, openFlags('read', { followLinks: true }));
   } catch (error) {
     throw openProblem(file, error);
   }
   try {
     const info = fstatSync(descriptor);
     checkRegularFile(file, info, maxBytes);
-    const buffer = Buffer.alloc(info.size);
-    let filled = 0;
-    while (filled < buffer.length) {
-      const bytesRead = readSync(descriptor, buffer, filled, buffer.length - filled, filled);
-      if (bytesRead === 0) break;
-      filled += bytesRead;
-    }
-    return buffer.subarray(0, filled);
+    return readAtMost(descriptor, info.size);
   } finally {
     closeSync(descriptor);
   }

@@ -1,6 +1,7 @@
-import { constants, type Stats } from 'node:fs';
+import type { Stats } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { describeEntryKind, describeFileError, describeTooBig, isMissingPath } from './file-problem.js';
+import { openFlags } from './unfollowed-file.js';
 
 /**
  * Why a file a person named cannot be read, as a phrase for the caller's own sentence ("--prompt-file
@@ -34,7 +35,8 @@ export function unreadableReason(error: unknown): string {
 export async function readRegularFile(file: string, maxBytes: number): Promise<Buffer> {
   let handle: FileHandle;
   try {
-    handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    // A person named this file: a link there is theirs to follow.
+    handle = await open(file, openFlags('read', { followLinks: true }));
   } catch (error) {
     throw openProblem(file, error);
   }

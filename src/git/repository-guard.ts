@@ -1,12 +1,7 @@
 import { rmSync } from 'node:fs';
 import path from 'node:path';
-import {
-  identify,
-  readRegularFile,
-  replaceFile,
-  sameInodeProblem,
-  type FileIdentity
-} from '../security/file-identity.js';
+import { replaceFile } from '../files/unfollowed-file.js';
+import { identify, readRegularFile, sameInodeProblem, type FileIdentity } from '../security/file-identity.js';
 import { isSafeConfigKey, parseConfigList, renderConfig } from './config-snapshot.js';
 import { takeCredentials } from './credentials.js';
 import type { GitRepository } from './repository.js';

@@ -1,17 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  fsyncSync,
-  lstatSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeSync
-} from 'node:fs';
-import path from 'node:path';
+import { closeSync, lstatSync, readFileSync } from 'node:fs';
+import { fileErrorCode } from '../files/file-problem.js';
+import { describeDescriptor, openUnfollowed } from '../files/unfollowed-file.js';
 
 /**
  * What a path was when the action looked at it: which inode, how many names it had, and (for files
@@ -80,49 +69,21 @@ export function unchangedProblem(before: FileIdentity, now: FileIdentity | undef
 }
 
 /**
- * Puts `content` at `file` as a new inode: written to a fresh name in the same folder (O_EXCL, so
- * nothing prepared there is reused) and renamed over the old entry. A hard link or a symlink the
- * agent left at `file` is replaced as a name, and its target never receives a byte.
- */
-export function replaceFile(file: string, content: string | Buffer, mode = 0o600): void {
-  const folder = path.dirname(file);
-  const fresh = path.join(folder, `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
-  const fd = openSync(
-    fresh,
-    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
-    mode
-  );
-  try {
-    writeSync(fd, typeof content === 'string' ? Buffer.from(content) : content);
-    fsyncSync(fd);
-  } catch (error) {
-    closeSync(fd);
-    rmSync(fresh, { force: true });
-    throw error;
-  }
-  closeSync(fd);
-  try {
-    renameSync(fresh, file);
-  } catch (error) {
-    rmSync(fresh, { force: true });
-    throw error;
-  }
-}
-
-/**
  * The content of a regular file; undefined when nothing is there, and a marker naming the kind when
  * something else is (a FIFO would block a plain read forever, a link would lead elsewhere).
  */
 export function readRegularFile(file: string): string | undefined {
   let fd: number;
   try {
-    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+    fd = openUnfollowed(file, 'read');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    return `\0not readable: ${(error as NodeJS.ErrnoException).code ?? 'error'}`;
+    if (fileErrorCode(error) === 'ENOENT') return undefined;
+    return `\0not readable: ${fileErrorCode(error) ?? 'error'}`;
   }
   try {
-    if (!fstatSync(fd).isFile()) return '\0not a regular file';
+    const info = describeDescriptor(fd);
+    if (!info.isFile()) return '\0not a regular file';
+    // To the end, not to the size seen: a file still growing must not read as the old content.
     return readFileSync(fd, 'utf8');
   } finally {
     closeSync(fd);

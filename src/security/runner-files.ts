@@ -1,15 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import { closeSync, ftruncateSync, lstatSync, readFileSync, rmSync } from 'node:fs';
 import {
-  closeSync,
-  constants,
-  fstatSync,
-  ftruncateSync,
-  lstatSync,
-  openSync,
-  readFileSync,
-  rmSync,
-  writeSync
-} from 'node:fs';
+  describeDescriptor,
+  openUnfollowed,
+  plainFileProblem,
+  readAtMost,
+  replaceFile,
+  writeAll,
+  type FileKey
+} from '../files/unfollowed-file.js';
 
 /** The runner's file commands: what a step writes there changes outputs, env and PATH of later steps. */
 const FILE_COMMANDS = [
@@ -22,9 +21,7 @@ const FILE_COMMANDS = [
 export type FileCommand = (typeof FILE_COMMANDS)[number];
 
 /** Which file a path named when the guard was set: a regular file, known by device, inode and links. */
-interface FileIdentity {
-  readonly dev: bigint;
-  readonly ino: bigint;
+interface FileIdentity extends FileKey {
   readonly nlink: bigint;
 }
 
@@ -88,7 +85,7 @@ export function guardRunnerFiles(env: NodeJS.ProcessEnv): RunnerFilesGuard {
     const fd = openChecked(file.path, file.identity, 'append');
     if (typeof fd === 'string') return { written: false as const, reason: `${name} ${fd}` };
     try {
-      writeSync(fd, text);
+      writeAll(fd, text);
     } finally {
       closeSync(fd);
     }
@@ -103,9 +100,10 @@ export function guardRunnerFiles(env: NodeJS.ProcessEnv): RunnerFilesGuard {
         const fd = openChecked(file.path, file.identity, 'rewrite');
         if (typeof fd === 'number') {
           try {
-            if (readFileSync(fd).equals(file.content)) continue;
+            // One byte past the old contents is enough to see a change (and no more is read).
+            if (readAtMost(fd, file.content.length + 1).equals(file.content)) continue;
             ftruncateSync(fd, 0);
-            writeSync(fd, file.content, 0, file.content.length, 0);
+            writeAll(fd, file.content);
           } finally {
             closeSync(fd);
           }
@@ -139,42 +137,37 @@ function identityOf(path: string): FileIdentity | undefined {
  * open descriptor, so a swap between the check and the write cannot redirect it.
  */
 function openChecked(path: string, identity: FileIdentity, mode: 'append' | 'rewrite'): number | string {
-  const access = mode === 'append' ? constants.O_WRONLY | constants.O_APPEND : constants.O_RDWR;
   let fd: number;
   try {
-    fd = openSync(path, access | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    fd = openUnfollowed(path, mode === 'append' ? 'append' : 'read-write');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? String(error);
     return `could not be opened as a plain file (${code}): it is a link, a FIFO or gone`;
   }
-  const stat = fstatSync(fd, { bigint: true });
-  if (
-    stat.isFile() &&
-    stat.dev === identity.dev &&
-    stat.ino === identity.ino &&
-    stat.nlink === identity.nlink
-  )
-    return fd;
+  const info = describeDescriptor(fd);
+  const problem = plainFileProblem(info, { links: identity.nlink, key: identity });
+  if (!problem) return fd;
   closeSync(fd);
-  return stat.isFile() && stat.ino === identity.ino ? 'has another link to it now' : 'is another file now';
+  return problem === 'links' && info.ino === identity.ino
+    ? 'has another link to it now'
+    : 'is another file now';
 }
 
-/** A new regular file where the swapped entry was; the swapped entry itself is removed, never followed. */
+/**
+ * A new regular file with the old contents where the swapped entry was, renamed into place in one
+ * step: no moment with nothing there, and a crash leaves the old entry or the whole new file.
+ */
 function recreate(path: string, content: Buffer): FileIdentity | undefined {
+  const replace = () => ({ ...replaceFile(path, content, 0o644), nlink: 1n });
   try {
-    rmSync(path, { recursive: true, force: true });
-    const fd = openSync(
-      path,
-      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
-      0o644
-    );
-    try {
-      writeSync(fd, content);
-    } finally {
-      closeSync(fd);
-    }
-    return identityOf(path);
+    return replace();
   } catch {
-    return undefined; // something raced us to the path: no write goes there from now on
+    // A folder cannot be renamed over: it goes first. Whatever else failed, the swapped entry goes too.
+    rmSync(path, { recursive: true, force: true });
+  }
+  try {
+    return replace();
+  } catch {
+    return undefined; // no write goes to this path from now on
   }
 }

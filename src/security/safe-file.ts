@@ -1,14 +1,14 @@
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  ftruncateSync,
-  lstatSync,
-  openSync,
-  writeSync,
-  type Stats
-} from 'node:fs';
+import { closeSync, ftruncateSync, lstatSync } from 'node:fs';
 import path from 'node:path';
+import { describeEntryKind, fileErrorCode } from '../files/file-problem.js';
+import {
+  describeDescriptor,
+  openFailure,
+  openUnfollowed,
+  plainFileProblem,
+  writeAll,
+  type OpenFor
+} from '../files/unfollowed-file.js';
 
 /** A path the action was about to write is not the plain file it should be; nothing was written. */
 export class UnsafeFileError extends Error {
@@ -36,7 +36,7 @@ export class UnsafeFileError extends Error {
  * it and the file must be a real folder, not a symbolic link; without it they are not checked.
  */
 export function openRegularFileForAppend(filePath: string, options: SafeFileOptions = {}): number {
-  return openChecked(filePath, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, options);
+  return openChecked(filePath, 'append-or-create', options);
 }
 
 export interface SafeFileOptions {
@@ -50,11 +50,11 @@ export function writeRegularFile(
   content: string | Uint8Array,
   options: SafeFileOptions = {}
 ): void {
-  const fd = openChecked(filePath, constants.O_WRONLY | constants.O_CREAT, options);
+  const fd = openChecked(filePath, 'write-or-create', options);
   try {
     // Truncated only after the checks: O_TRUNC at open would empty a hard-linked file before fstat.
     ftruncateSync(fd, 0);
-    writeAll(fd, typeof content === 'string' ? Buffer.from(content) : content);
+    writeAll(fd, content);
   } finally {
     closeSync(fd);
   }
@@ -64,32 +64,34 @@ export function writeRegularFile(
 export function appendToRegularFile(filePath: string, text: string, options: SafeFileOptions = {}): void {
   const fd = openRegularFileForAppend(filePath, options);
   try {
-    writeAll(fd, Buffer.from(text));
+    writeAll(fd, text);
   } finally {
     closeSync(fd);
   }
 }
 
-function writeAll(fd: number, bytes: Uint8Array): void {
-  for (let written = 0; written < bytes.length;) written += writeSync(fd, bytes, written);
-}
+/** Errors that mean a trap is at the path (a link, a FIFO, a folder), not a failing disk. */
+const TRAP_CODES = new Set(['ELOOP', 'ENXIO', 'EISDIR']);
 
-function openChecked(filePath: string, flags: number, options: SafeFileOptions): number {
+function openChecked(filePath: string, purpose: OpenFor, options: SafeFileOptions): number {
   if (options.within !== undefined) checkFolders(filePath, options.within);
   let fd: number;
   try {
-    fd = openSync(filePath, flags | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o600);
+    fd = openUnfollowed(filePath, purpose);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ELOOP') throw new UnsafeFileError(filePath, 'it is a symbolic link');
-    if (code === 'ENXIO') throw new UnsafeFileError(filePath, 'it is a FIFO (named pipe) or a socket');
-    if (code === 'EISDIR') throw new UnsafeFileError(filePath, 'it is a directory');
+    if (TRAP_CODES.has(fileErrorCode(error) ?? '')) throw new UnsafeFileError(filePath, openFailure(error));
     throw error;
   }
-  const problem = describeProblem(fstatSync(fd));
+  const info = describeDescriptor(fd);
+  const problem = plainFileProblem(info);
   if (problem) {
     closeSync(fd);
-    throw new UnsafeFileError(filePath, problem);
+    throw new UnsafeFileError(
+      filePath,
+      problem === 'links'
+        ? `it has ${info.nlink} hard links, so writing it would change another file too`
+        : describeEntryKind(info)
+    );
   }
   return fd;
 }
@@ -111,11 +113,4 @@ function checkFolders(filePath: string, within: string): void {
     if (info.isSymbolicLink()) throw new UnsafeFileError(filePath, `its folder ${folder} is a symbolic link`);
     if (!info.isDirectory()) throw new UnsafeFileError(filePath, `${folder} is not a folder`);
   }
-}
-
-function describeProblem(info: Stats): string | undefined {
-  if (info.isFIFO()) return 'it is a FIFO (named pipe)';
-  if (!info.isFile()) return 'it is not a regular file';
-  if (info.nlink !== 1) return `it has ${info.nlink} hard links, so writing it would change another file too`;
-  return undefined;
 }

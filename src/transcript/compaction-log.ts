@@ -1,6 +1,7 @@
-import { closeSync, mkdirSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { CompactionEvent } from '../compaction/compactor.js';
+import { writeAll } from '../files/unfollowed-file.js';
 import { openRegularFileForAppend } from '../security/safe-file.js';
 
 export const COMPACTION_LOG_FILE = 'compaction-log.jsonl';
@@ -37,7 +38,7 @@ export function compactionLogWriter(
       written.push(line);
       if (closed || diskError !== undefined) return;
       try {
-        writeSync(fd, `${line}\n`);
+        writeAll(fd, `${line}\n`);
       } catch (error) {
         // A full disk: the lines in memory still reach the artifact.
         diskError = error instanceof Error ? error.message : String(error);

@@ -1,6 +1,7 @@
-import { closeSync, mkdirSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { TranscriptEvent } from './events.js';
+import { writeAll } from '../files/unfollowed-file.js';
 import { openRegularFileForAppend } from '../security/safe-file.js';
 import { GENESIS_HASH, sealLine } from './line-envelope.js';
 
@@ -74,7 +75,8 @@ export class TranscriptWriter implements TranscriptSink, TranscriptRecord {
     this.written.push(line);
     if (this.diskFailure === undefined) {
       try {
-        writeSync(this.fd, `${line}\n`);
+        // A write cut short is a disk error too (the disk filled up half-way through the line).
+        writeAll(this.fd, `${line}\n`);
       } catch (error) {
         this.diskFailure = error instanceof Error ? error.message : String(error);
       }

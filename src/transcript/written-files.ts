@@ -1,35 +1,23 @@
 import { createHash } from 'node:crypto';
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  mkdirSync,
-  openSync,
-  realpathSync,
-  unlinkSync,
-  writeSync
-} from 'node:fs';
+import { mkdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
+import { replaceFile, type FileKey } from '../files/unfollowed-file.js';
 import { assertRealFolders } from '../security/safe-file.js';
 
 /** A file the action wrote, as it was when written: the artifact takes it only if it is still so. */
-export interface WrittenFile {
+export interface WrittenFile extends FileKey {
   readonly path: string;
   /** Its place in the run folder, fixed at write time (the folder's real path was taken at start). */
   readonly relative: string;
-  readonly dev: number;
-  readonly ino: number;
   readonly size: number;
   readonly sha256: string;
 }
 
-const CREATE_FLAGS =
-  constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW | constants.O_NONBLOCK;
-
 /**
  * The files of a run the action itself wrote (segments, spilled tool results), with the identity
- * and content hash each had at write time. Each is created fresh: whatever the agent left at the
- * path (a link, a FIFO, a hard link to a file it keeps) is removed, never written through.
+ * and content hash each had at write time. Each is a new file renamed into place: whatever the
+ * agent left at the path (a link, a FIFO, a hard link to a file it keeps) is replaced as a name,
+ * never written through, and a write that fails (a full disk) leaves no half-written file behind.
  */
 export class WrittenFiles {
   private readonly files = new Map<string, WrittenFile>();
@@ -44,36 +32,19 @@ export class WrittenFiles {
   write(file: string, text: string): void {
     // A folder on the way swapped for a link would put the file elsewhere.
     assertRealFolders(file, this.root);
-    const fd = openFresh(file);
-    try {
-      const bytes = Buffer.from(text, 'utf8');
-      let offset = 0;
-      while (offset < bytes.length) offset += writeSync(fd, bytes, offset);
-      const info = fstatSync(fd);
-      this.files.set(file, {
-        path: file,
-        relative: path.relative(this.root, file),
-        dev: info.dev,
-        ino: info.ino,
-        size: bytes.length,
-        sha256: createHash('sha256').update(bytes).digest('hex')
-      });
-    } finally {
-      closeSync(fd);
-    }
+    const bytes = Buffer.from(text, 'utf8');
+    const key = replaceFile(file, bytes, 0o644);
+    this.files.set(file, {
+      path: file,
+      relative: path.relative(this.root, file),
+      dev: key.dev,
+      ino: key.ino,
+      size: bytes.length,
+      sha256: createHash('sha256').update(bytes).digest('hex')
+    });
   }
 
   entries(): readonly WrittenFile[] {
     return [...this.files.values()];
-  }
-}
-
-function openFresh(file: string): number {
-  try {
-    return openSync(file, CREATE_FLAGS, 0o644);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    unlinkSync(file);
-    return openSync(file, CREATE_FLAGS, 0o644);
   }
 }
