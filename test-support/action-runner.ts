@@ -6,11 +6,14 @@ import { pathToFileURL } from 'node:url';
 import { artifactEnv, type FakeArtifacts } from './fake-artifacts/index.js';
 import type { FakeGitHub } from './fake-github/index.js';
 import { ACTION_NODE } from './action-node.js';
+import type { StreamChunk } from './runner-commands.js';
 
 export interface ActionRun {
   readonly code: number | null;
   readonly stdout: string;
   readonly stderr: string;
+  /** Both streams' chunks in the order they arrived (the runner's two readers see this order). */
+  readonly chunks: readonly StreamChunk[];
   readonly outputs: Record<string, string>;
   readonly summary: string;
 }
@@ -31,12 +34,11 @@ export interface ActionSetup {
   /** Called with the spawned process, e.g. to send it the runner's SIGINT. */
   readonly onSpawn?: (child: ChildProcess) => void;
   /**
-   * The action's stdout and stderr as ONE real pipe, as a runner gives a step (Node's own 'pipe' is a
-   * socket, which /proc/<pid>/fd cannot open): `stdout` then holds both streams in the order written,
-   * which a test of what the runner obeys needs (it reads both with one command processor). The
-   * action is then not the direct child: `onSpawn` signals reach its shell, not the action.
+   * The action's stdout and stderr as two real pipes, as a runner gives a step (Node's own 'pipe' is
+   * a socket, which /proc/<pid>/fd cannot open), with `chunks` recording what came from which, in
+   * the order it arrived. The action is then not the direct child: `onSpawn` signals reach its shell.
    */
-  readonly mergeStderr?: boolean;
+  readonly realPipes?: boolean;
 }
 
 /** The action from src/ through tsx's loader: what a test of code not yet built into dist/ runs. */
@@ -88,9 +90,9 @@ export function runAction(setup: ActionSetup): Promise<ActionRun> {
   };
   return new Promise((resolve, reject) => {
     const args = [...(setup.entry ?? [path.resolve('dist/index.js')])];
-    // bash makes the pipe to `cat`; pipefail keeps the action's exit code.
-    const child = setup.mergeStderr
-      ? spawn('bash', ['-c', 'set -o pipefail; "$0" "$@" 2>&1 | cat', ACTION_NODE, ...args], {
+    // bash makes a pipe to a `cat` for each stream; pipefail keeps the action's exit code.
+    const child = setup.realPipes
+      ? spawn('bash', ['-c', 'set -o pipefail; "$0" "$@" 2> >(cat >&2) | cat', ACTION_NODE, ...args], {
           cwd: setup.workspace,
           env,
           stdio: ['ignore', 'pipe', 'pipe']
@@ -99,14 +101,22 @@ export function runAction(setup: ActionSetup): Promise<ActionRun> {
     setup.onSpawn?.(child);
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const chunks: StreamChunk[] = [];
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      chunks.push({ stream: 'stdout', text: chunk.toString() });
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      chunks.push({ stream: 'stderr', text: chunk.toString() });
+    });
     child.on('error', reject);
     child.on('close', (code) =>
       resolve({
         code,
         stdout,
         stderr,
+        chunks,
         outputs: parseOutputs(readFileSync(files.output, 'utf8')),
         summary: readFileSync(files.summary, 'utf8')
       })

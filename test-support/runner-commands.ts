@@ -1,10 +1,15 @@
 /**
  * What the GitHub Actions runner obeys in a step's output: a model of its command processor
- * (actions/runner src/Runner.Worker/ActionCommandManager.cs and ActionCommand.cs, read 2026-11-25),
- * for tests that check which lines written to the action's stdout or stderr take effect.
+ * (actions/runner src/Runner.Worker/ActionCommandManager.cs and ActionCommand.cs, and its
+ * ProcessInvoker's stream readers, read 2026-11-25), for tests that check which lines written to
+ * the action's stdout or stderr take effect.
  *
- * - A command is a line that, after leading white space, reads `::name props::data` (or the older
- *   `##[name props]data`), where `name` is a registered command (case-insensitive).
+ * - The runner reads stdout and stderr with a reader each; a line ends at `\n`, `\r\n` or a bare
+ *   `\r`, and a stream's last, unfinished line is read when the stream ends. Both readers feed ONE
+ *   command processor, in the order their lines complete.
+ * - A command is a line that, after leading white space, reads `::name props::data`, or one that
+ *   holds the older `##[name props]data` anywhere, where `name` is a registered command
+ *   (case-insensitive).
  * - `::stop-commands::TOKEN` makes the runner ignore every command until a line `::TOKEN::`; the
  *   token then names a registered command, and is forgotten once it resumed.
  */
@@ -32,12 +37,39 @@ const REGISTERED = [
   'echo'
 ];
 
-/** The commands the runner acts on, in order, for output read from one stream (or both, merged). */
+/** What the action wrote to one of its streams, in the order the chunks arrived across both. */
+export interface StreamChunk {
+  readonly stream: 'stdout' | 'stderr';
+  readonly text: string;
+}
+
+/** The commands the runner acts on, in order, for output read from one stream. */
 export function obeyedCommands(output: string): ObeyedCommand[] {
+  return obeyedCommandsOfStreams([{ stream: 'stdout', text: output }]);
+}
+
+/**
+ * The commands the runner acts on for both streams: each stream's lines complete in the order
+ * their chunks arrived, and each stream's unfinished last line is read at its end, after the rest.
+ */
+export function obeyedCommandsOfStreams(chunks: readonly StreamChunk[]): ObeyedCommand[] {
+  const pending = { stdout: '', stderr: '' };
+  const lines: string[] = [];
+  for (const chunk of chunks) {
+    const parts = (pending[chunk.stream] + chunk.text).split(/\r\n|\n|\r(?!$)/);
+    pending[chunk.stream] = parts.pop()!;
+    lines.push(...parts);
+  }
+  // A final bare \r ends a line too (it was kept only in case a \n followed in the next chunk).
+  for (const rest of [pending.stdout, pending.stderr]) if (rest !== '') lines.push(rest.replace(/\r$/, ''));
+  return commandsOf(lines);
+}
+
+function commandsOf(lines: readonly string[]): ObeyedCommand[] {
   const registered = new Set([...REGISTERED, 'stop-commands']);
   const obeyed: ObeyedCommand[] = [];
   let stopToken: string | undefined;
-  for (const line of output.split(/\r?\n/)) {
+  for (const line of lines) {
     const command = parseCommand(line, registered);
     if (command === undefined) continue;
     if (stopToken !== undefined) {
@@ -61,9 +93,12 @@ export function obeyedCommands(output: string): ObeyedCommand[] {
  * The step's outputs as the runner ends up with them: `::set-output` commands it obeyed while the
  * step ran, then the GITHUB_OUTPUT file, read after the step (a later value of a name wins).
  */
-export function runnerOutputs(output: string, outputFile: Record<string, string>): Record<string, string> {
+export function runnerOutputs(
+  chunks: readonly StreamChunk[],
+  outputFile: Record<string, string>
+): Record<string, string> {
   const outputs: Record<string, string> = {};
-  for (const command of obeyedCommands(output))
+  for (const command of obeyedCommandsOfStreams(chunks))
     if (command.name === 'set-output' && command.properties.name)
       outputs[command.properties.name] = command.data;
   return { ...outputs, ...outputFile };
@@ -84,10 +119,11 @@ function parseCommand(raw: string, registered: ReadonlySet<string>): ObeyedComma
       data: line.slice(end + 2)
     };
   }
-  if (line.startsWith('##[')) {
-    const end = line.indexOf(']');
+  const old = line.indexOf('##[');
+  if (old >= 0) {
+    const end = line.indexOf(']', old);
     if (end < 0) return undefined;
-    const info = line.slice(3, end);
+    const info = line.slice(old + 3, end);
     const space = info.indexOf(' ');
     const name = (space < 0 ? info : info.slice(0, space)).toLowerCase();
     if (!registered.has(name)) return undefined;

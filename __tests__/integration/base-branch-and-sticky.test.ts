@@ -135,7 +135,7 @@ describe('base_branch', () => {
     const developTip = pushDevelop(w.repo);
     const mainTip = w.repo.remoteGit('rev-parse', 'main').trim();
     const run = await runOnce(w, '/agent add a note', '6001', 21, { base_branch: 'develop' });
-    expect(run.stderr).toBe('');
+    expect(run.stderr.trim()).toBe(''); // the resume of workflow commands ends stderr's last line
     expect(run.outputs.conclusion).toBe('success');
     const branch = run.outputs.branch_name!;
     expect(branch).toMatch(/^agent\/1-[0-9a-f]{6}$/);
@@ -178,7 +178,7 @@ describe('use_sticky_comment', () => {
       expect(w.github.comment(Number(commentId))!.body).toContain('run-1.md');
 
       const second = await runOnce(w, '/agent add another note', '6102', 32, { use_sticky_comment: 'true' });
-      expect(second.stderr).toBe('');
+      expect(second.stderr.trim()).toBe(''); // the resume of workflow commands ends stderr's last line
       expect(second.outputs.conclusion).toBe('success');
       expect(second.outputs.comment_id).toBe(commentId);
       expect(w.github.requestsTo('POST', ISSUE_COMMENTS)).toHaveLength(1);

@@ -184,7 +184,7 @@ describe('a follow-up comment continues the previous run', () => {
   it('carries the summary, commits on the same branch, updates the same PR, and leaks no secret', async () => {
     const w = await setUp();
     const first = await runOnce(w, '/agent the word count test fails, please fix it', '5001', 11);
-    expect(first.stderr).toBe('');
+    expect(first.stderr.trim()).toBe(''); // the resume of workflow commands ends stderr's last line
     expect(first.outputs.conclusion).toBe('success');
     const branch = first.outputs.branch_name!;
     const firstCommit = w.repo.remoteGit('rev-parse', branch).trim();
@@ -218,7 +218,7 @@ describe('a follow-up comment continues the previous run', () => {
       '5002',
       12
     );
-    expect(second.stderr).toBe('');
+    expect(second.stderr.trim()).toBe(''); // the resume of workflow commands ends stderr's last line
     expect(second.outputs.conclusion).toBe('success');
 
     // The follow-up's first model request carries the first run's summary as data.

@@ -417,7 +417,7 @@ describe('red team: a hostile model on a runner with real-looking secrets', () =
     [...team.results.values()].filter(predicate);
 
   it('the action runs to the end, pushes its own branch with the credential kept in memory, and reports', () => {
-    expect(world.run.stderr).toBe('');
+    expect(world.run.stderr.trim()).toBe(''); // the resume of workflow commands ends stderr's last line
     expect(world.run.code).toBe(0);
     expect(report).toMatch(/^✅ Done · `success`/);
     // Every attack was played and answered.

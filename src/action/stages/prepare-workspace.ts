@@ -1,0 +1,93 @@
+import { randomBytes } from 'node:crypto';
+import { continueOnPreviousBranch } from '../../followup/continue-target.js';
+import type { RunStart } from '../../followup/follow-up.js';
+import type { FollowUpNote } from '../../followup/follow-up-report.js';
+import { pinnedGit } from '../../git/git-binary.js';
+import { GitRepository } from '../../git/repository.js';
+import type { GitHubApi } from '../../github/github-api.js';
+import { codeSpan } from '../../github/neutralize.js';
+import { writeAccessCheck } from '../../github/permissions.js';
+import { buildThreadContext } from '../../github/thread-context.js';
+import { commentIdOf, repositoryOf } from '../event-parts.js';
+import { prepareWorkTarget, type WorkTarget } from '../work-target.js';
+import { TRANSCRIPTS, type AcceptedRequest, type ActionContext, type RunProgress } from './action-context.js';
+
+/** The checkout made ready for the agent: where its work goes, from which commit, and its first message. */
+export interface PreparedWorkspace {
+  /** The action's own git, found before the agent could plant one on PATH. */
+  readonly git: GitRepository;
+  readonly target: WorkTarget;
+  readonly defaultBranch: string;
+  readonly baseCommit: string;
+  /** For the report: how this run relates to the runs before it on the thread. */
+  readonly note: FollowUpNote | undefined;
+  /** The first message: the task (or the resume task), then the thread as context. */
+  readonly firstMessage: string;
+}
+
+/**
+ * Checks out the branch the work goes to (a new one, the pull request's, or a follow-up's previous
+ * one), notes the base commit, and reads the thread for the agent's context.
+ */
+export async function prepareWorkspace(
+  action: ActionContext,
+  request: AcceptedRequest,
+  start: RunStart,
+  progress: RunProgress
+): Promise<PreparedWorkspace> {
+  const { runner, env, event } = action;
+  const settings = action.config.github;
+  const git = new GitRepository(runner.workspace, {
+    sourceEnv: env,
+    binary: pinnedGit(env.PATH, [runner.workspace, ...(env.RUNNER_TEMP ? [env.RUNNER_TEMP] : [])])
+  });
+  await git.excludeFromCommits(`${TRANSCRIPTS}/`);
+  const repository = repositoryOf(event, runner);
+  // A scheduled run's payload names no repository: its checkout is the default branch.
+  const defaultBranch = repository.defaultBranch ?? (await git.currentBranch());
+  const prepared = await prepareWorkTarget(event, request.api, git, {
+    branchPrefix: settings.branchPrefix,
+    shortId: randomBytes(3).toString('hex'),
+    defaultBranch,
+    repositoryFullName: `${repository.owner}/${repository.name}`,
+    baseBranch: settings.baseBranch
+  });
+  const { target, note } = await followUpTarget(start, prepared, request.api, git);
+  const baseCommit = await git.head();
+  progress.step = 'reading the thread';
+  const threadContext = await buildThreadContext(event, request.api, {
+    budgetTokens: settings.contextBudgetTokens,
+    skipCommentId: commentIdOf(event),
+    isTrusted: settings.includeUntrustedComments ? async () => true : writeAccessCheck(request.permissions)
+  });
+  const firstMessage = threadContext ? `${start.task}\n\n${threadContext}` : start.task;
+  return { git, target, defaultBranch, baseCommit, note, firstMessage };
+}
+
+/**
+ * A follow-up on an issue continues on the previous run's branch and PR when they are still there;
+ * on a PR thread the PR's branch is already the target. The note tells the report which, and why.
+ */
+async function followUpTarget(
+  start: RunStart,
+  prepared: WorkTarget,
+  api: GitHubApi,
+  git: GitRepository
+): Promise<{ target: WorkTarget; note: FollowUpNote | undefined }> {
+  if (start.refusal !== undefined)
+    return { target: prepared, note: { kind: 'fresh-after-refusal', reason: start.refusal } };
+  const previous = start.previous;
+  if (!previous) return { target: prepared, note: undefined };
+  if (prepared.kind !== 'new-branch') {
+    const whereNote =
+      prepared.kind === 'fork'
+        ? 'The pull request comes from a fork: the changes are a patch.'
+        : `Continued on the pull request's branch ${codeSpan(prepared.branch)}.`;
+    return { target: prepared, note: { kind: 'continued', previous, whereNote, source: start.source } };
+  }
+  const continued = await continueOnPreviousBranch(previous, prepared, api, git);
+  return {
+    target: continued.target,
+    note: { kind: 'continued', previous, whereNote: continued.note, source: start.source }
+  };
+}

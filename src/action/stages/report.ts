@@ -1,0 +1,131 @@
+import * as core from '@actions/core';
+import path from 'node:path';
+import type { SessionOutcome } from '../../agent/session.js';
+import type { RunStart } from '../../followup/follow-up.js';
+import { renderFollowUp } from '../../followup/follow-up-report.js';
+import { carriedStateOf, embedForReport, type FinishedRun } from '../../followup/run-state.js';
+import { stateFileText } from '../../followup/state-file.js';
+import { workOfTranscript } from '../../followup/transcript-work.js';
+import { renderReport, type ArtifactOutcome, type ChangesOutcome } from '../../github/report.js';
+import type { TrackingComment } from '../../github/tracking-comment.js';
+import { repositoryOf } from '../event-parts.js';
+import { publishOutputs } from '../outputs.js';
+import { runUrl } from '../runner-env.js';
+import type { WorkTarget } from '../work-target.js';
+import type { ActionContext, RunProgress } from './action-context.js';
+import type { PreparedWorkspace } from './prepare-workspace.js';
+import type { AgentRun } from './run-agent.js';
+import { guardedOutputs, writeJobSummary } from './runner-output.js';
+
+/** What a finished run knows before its artifact is uploaded: the state for the next run is built from it. */
+export type FinishedWork = Omit<FinishedRun, 'artifact'>;
+
+export function finishedWork(
+  action: ActionContext,
+  start: RunStart,
+  workspace: PreparedWorkspace,
+  session: SessionOutcome,
+  changes: ChangesOutcome
+): FinishedWork {
+  const { runner } = action;
+  const repository = repositoryOf(action.event, runner);
+  return {
+    repository: `${repository.owner}/${repository.name}`,
+    runId: `${runner.runId}-${runner.runAttempt}`,
+    runUrl: runUrl(runner),
+    task: start.originalTask,
+    request: start.request,
+    result: session.result,
+    changes,
+    ...whereTheWorkIs(workspace.target, changes),
+    previous: start.previous,
+    work: workOfTranscript(session.records.transcript.lines().join('\n')),
+    transcriptHead: session.records.transcript.head
+  };
+}
+
+/** The carried state's file for the artifact: its copy cannot know its own artifact's id. */
+export function stateFileOf(work: FinishedWork, redact: (text: string) => string): string {
+  return stateFileText(
+    carriedStateOf({ ...work, artifact: { kind: 'failed', error: 'not uploaded yet' } }),
+    redact
+  );
+}
+
+/**
+ * The last stage: the tracking comment becomes the report (with the state for the next run as its
+ * hidden last block), the job summary gets the same report, every output is set, and a run that did
+ * not succeed fails the step.
+ */
+export async function reportRun(
+  action: ActionContext,
+  parts: {
+    readonly work: FinishedWork;
+    readonly changes: ChangesOutcome;
+    readonly workspace: PreparedWorkspace;
+    readonly agent: AgentRun;
+    readonly artifact: ArtifactOutcome;
+    readonly tracking: TrackingComment | undefined;
+  },
+  progress: RunProgress
+): Promise<void> {
+  const { runner, redact } = action;
+  const { work, changes, workspace, agent, artifact, tracking } = parts;
+  const { session, runnerFiles } = agent;
+  const link = runUrl(runner);
+  const hiddenState = embedForReport(carriedStateOf({ ...work, artifact }), redact);
+  const note = workspace.note;
+  const report = redact(
+    renderReport({
+      result: session.result,
+      runUrl: link,
+      changes,
+      artifact,
+      transcriptDir: path.relative(runner.workspace, session.runDir),
+      transcriptHead: session.records.transcript.head,
+      ...(note ? { followUp: renderFollowUp(note, { runUrl: link, costUsd: session.result.costUsd }) } : {}),
+      reserveChars: hiddenState.length + 2
+    })
+  );
+  await tracking?.finish(report, { replacedByReport: true, state: hiddenState });
+  progress.reported = true;
+  writeJobSummary(runnerFiles, report);
+  progress.step = 'setting the outputs';
+  publishOutputs(
+    {
+      conclusion: session.result.stopReason === 'success' ? 'success' : 'failure',
+      session,
+      changes,
+      artifact,
+      ...(tracking?.id !== undefined ? { commentId: tracking.id } : {})
+    },
+    guardedOutputs(runnerFiles)
+  );
+  if (session.result.stopReason !== 'success') {
+    core.setFailed(
+      redact(
+        `compact-agent stopped with ${session.result.stopReason}: ${session.result.error ?? session.result.summary}`
+      )
+    );
+  }
+}
+
+/** The branch and PR the next run continues: what was pushed now, else what this run continued. */
+function whereTheWorkIs(
+  target: WorkTarget,
+  changes: ChangesOutcome
+): { branch: string | null; pullRequest: number | null } {
+  const targetPull =
+    target.kind === 'pull-request-branch' || target.kind === 'fork'
+      ? target.pullNumber
+      : target.kind === 'continued-branch'
+        ? (target.pullNumber ?? null)
+        : null;
+  if (changes.kind === 'pushed')
+    return { branch: changes.branch, pullRequest: changes.pullRequestNumber ?? targetPull };
+  return {
+    branch:
+      target.kind === 'continued-branch' || target.kind === 'pull-request-branch' ? target.branch : null,
+    pullRequest: targetPull
+  };
+}

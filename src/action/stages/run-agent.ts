@@ -1,0 +1,70 @@
+import * as core from '@actions/core';
+import path from 'node:path';
+import { runSession, type SessionOutcome } from '../../agent/session.js';
+import { threadRecordOf, type RunStart } from '../../followup/follow-up.js';
+import { guardRepository, type RepositoryGuard } from '../../git/repository-guard.js';
+import type { TrackingComment } from '../../github/tracking-comment.js';
+import { guardRunnerFiles, type RunnerFilesGuard } from '../../security/runner-files.js';
+import { agentConfigFor } from '../mcp-on-forks.js';
+import { TRANSCRIPTS, type ActionContext, type RunProgress } from './action-context.js';
+import type { PreparedWorkspace } from './prepare-workspace.js';
+import { warnRestoredRunnerFiles } from './runner-output.js';
+
+/** The agent's turns, and what the action kept from the agent's reach while they ran. */
+export interface AgentRun {
+  readonly session: SessionOutcome;
+  /** The repository with the push token kept in memory, and the way to take it back after the agent. */
+  readonly guard: RepositoryGuard;
+  readonly runnerFiles: RunnerFilesGuard;
+}
+
+/**
+ * Runs the agent's turns. Before them, the push token leaves git's config (kept in memory for the
+ * push), the runner's file commands are noted (to be put back), and the runner stops obeying
+ * commands on the step's output (the agent's processes can write there); SIGINT and SIGTERM from
+ * the runner cancel the run, which still ends with its record.
+ */
+export async function runAgentTurns(
+  action: ActionContext,
+  start: RunStart,
+  workspace: PreparedWorkspace,
+  tracking: TrackingComment | undefined,
+  progress: RunProgress
+): Promise<AgentRun> {
+  const { runner, env, redact, config } = action;
+  const cancel = new AbortController();
+  const onSignal = () => cancel.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  // Its warning (MCP ignored on a fork) is issued now, while the runner still reads commands.
+  const agentConfig = agentConfigFor(workspace.target, config.agent, (line) => core.warning(line));
+  const guard = await guardRepository(workspace.git);
+  const runnerFiles = guardRunnerFiles(env);
+  progress.runnerFiles = runnerFiles;
+  progress.step = "running the agent's turns";
+  // From the first process the agent could start (MCP servers start in runSession) to the end of its
+  // last one, the runner obeys no command on the step's output: the agent can write there.
+  action.commands.pause();
+  try {
+    const session = await runSession({
+      config: agentConfig,
+      // runSession redacts the task (a pasted token) with `redact`, as everything the model is sent.
+      task: workspace.firstMessage,
+      thread: threadRecordOf(start),
+      repoDir: runner.workspace,
+      transcriptsDir: path.join(runner.workspace, TRANSCRIPTS),
+      runId: `${runner.runId}-${runner.runAttempt}`,
+      env,
+      signal: cancel.signal,
+      redact,
+      onNotice: (line) => core.info(redact(line)),
+      onProgress: (update) => tracking?.update(update, update.activity.startsWith('compacted'))
+    });
+    progress.session = session;
+    return { session, guard, runnerFiles };
+  } finally {
+    // runSession has ended every process of the agent's (commands, their leftovers, MCP servers).
+    await action.commands.resume();
+    warnRestoredRunnerFiles(runnerFiles);
+  }
+}

@@ -1,0 +1,114 @@
+import * as core from '@actions/core';
+import { readFile } from 'node:fs/promises';
+import { GITHUB_DEFAULTS, parseActionConfig, type ActionConfig } from '../../config/github-inputs.js';
+import { InputError } from '../../config/inputs.js';
+import { errorMessage } from '../../errors/error-message.js';
+import { parseEvent, type ActionEvent } from '../../github/event.js';
+import { OctokitGitHubApi } from '../../github/octokit-api.js';
+import { decideTrigger } from '../../github/trigger.js';
+import { credentialFileInRepository } from '../../security/cloud-credentials.js';
+import { isSecretName, knownSecrets, Redactor } from '../../security/redactor.js';
+import { mcpConfigInline, mcpServerSecrets, readMcpConfig } from '../../tools/mcp/config.js';
+import { repositoryOf, threadOf } from '../event-parts.js';
+import { publishOutputs } from '../outputs.js';
+import { readRunnerEnv, type RunnerEnv } from '../runner-env.js';
+import { WorkflowCommandPause } from '../workflow-commands.js';
+import type { ActionContext } from './action-context.js';
+
+/**
+ * The first stage: the secrets masked before anything is printed, the event read, and the inputs
+ * judged, only for an event that asks for the agent. Undefined when the run ends here (skipped, or
+ * failed with the reason in the log, and on the thread for bad inputs).
+ */
+export async function setUp(env: NodeJS.ProcessEnv): Promise<ActionContext | undefined> {
+  const runner = readRunnerEnv(env);
+  // The MCP configuration (perhaps a file) is read once, here: its servers' keys are secrets too.
+  const mcp = readMcpConfig(core.getInput('mcp_config'), 'mcp_config');
+  const secrets = knownSecrets(env, [
+    core.getInput('anthropic_api_key'),
+    core.getInput('github_token'),
+    ...(mcp.ok ? mcpServerSecrets(mcp.servers, isSecretName) : [])
+  ]);
+  for (const secret of secrets) core.setSecret(secret);
+  const redactor = new Redactor(secrets);
+  let event: ActionEvent;
+  try {
+    event = parseEvent(runner.eventName, await readPayload(runner.eventPath));
+  } catch (error) {
+    return failBeforeStart(redactor.redact(errorMessage(error)));
+  }
+  // An event that does not ask for the agent is skipped before the inputs are judged: a comment
+  // thread is no place for configuration errors nobody asked to see.
+  const asked = earlyDecision(event);
+  if (!asked.run) {
+    core.info(`compact-agent skipped: ${asked.reason}.`);
+    publishOutputs({ conclusion: 'skipped' });
+    return undefined;
+  }
+  let config: ActionConfig;
+  try {
+    // The servers read above pass on as inline JSON; a configuration with problems is judged again
+    // with the other inputs, so its problems are reported with theirs.
+    const input = (name: string) =>
+      name === 'mcp_config' && mcp.ok ? mcpConfigInline(mcp.servers) : core.getInput(name);
+    config = parseActionConfig(input, env);
+    // google-github-actions/auth writes its credentials file into the workspace by default.
+    const exposedCredentials = credentialFileInRepository(env, runner.workspace);
+    if (exposedCredentials !== undefined) throw new InputError([exposedCredentials]);
+  } catch (error) {
+    const message = redactor.redact(errorMessage(error));
+    await replyOnThread(event, runner, env, `⚠️ compact-agent could not start.\n\n${message}`);
+    return failBeforeStart(message);
+  }
+  return { runner, env, config, event, redact: redactor.redact, commands: new WorkflowCommandPause() };
+}
+
+/** Whether the event asks for the agent, judged from the raw trigger inputs (they need no validation). */
+function earlyDecision(event: ActionEvent) {
+  return decideTrigger(event, {
+    triggerPhrase: core.getInput('trigger_phrase') || GITHUB_DEFAULTS.trigger_phrase,
+    labelTrigger: core.getInput('label_trigger') || undefined,
+    assigneeTrigger: core.getInput('assignee_trigger') || undefined,
+    botLogin: core.getInput('bot_name') || GITHUB_DEFAULTS.bot_name,
+    prompt: core.getInput('prompt') || core.getInput('prompt_file') || undefined
+  });
+}
+
+/** Bad inputs are said where the person who asked will see them: a reply on the thread. */
+async function replyOnThread(
+  event: ActionEvent,
+  runner: RunnerEnv,
+  env: NodeJS.ProcessEnv,
+  text: string
+): Promise<void> {
+  const token = core.getInput('github_token') || env.GITHUB_TOKEN;
+  const thread = threadOf(event, undefined);
+  if (!token || thread === undefined) return;
+  try {
+    const api = new OctokitGitHubApi(token, repositoryOf(event, runner), runner.apiUrl);
+    await api.createComment(thread, text);
+  } catch (error) {
+    core.warning(`Could not post the error on #${thread}: ${errorMessage(error)}`);
+  }
+}
+
+function failBeforeStart(message: string): undefined {
+  core.setFailed(message);
+  publishOutputs({ conclusion: 'failure' });
+  void core.summary
+    .addRaw(`## compact-agent did not start\n\n${message}\n`)
+    .write()
+    .catch(() => undefined);
+  return undefined;
+}
+
+async function readPayload(eventPath: string | undefined): Promise<unknown> {
+  if (!eventPath) return {};
+  try {
+    return JSON.parse(await readFile(eventPath, 'utf8'));
+  } catch (error) {
+    throw new InputError([
+      `The event payload at ${eventPath} could not be read as JSON: ${errorMessage(error)}`
+    ]);
+  }
+}

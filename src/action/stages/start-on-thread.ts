@@ -1,0 +1,39 @@
+import { botIdentity } from '../../github/bot-author.js';
+import type { ActionEvent } from '../../github/event.js';
+import { startOnThread, type RunStart } from '../../followup/follow-up.js';
+import { repositoryOf } from '../event-parts.js';
+import type { AcceptedRequest, ActionContext } from './action-context.js';
+
+/**
+ * How the run starts: as a follow-up of the previous run on its thread (its state found and
+ * trusted), or fresh. Only a comment continues a run: a label or an assignment asks afresh.
+ */
+export async function startRun(action: ActionContext, request: AcceptedRequest): Promise<RunStart> {
+  const { event, runner } = action;
+  const settings = action.config.github;
+  const { thread, task } = request;
+  if (
+    thread === undefined ||
+    (event.kind !== 'issue_comment' && event.kind !== 'pull_request_review_comment')
+  )
+    return { task, originalTask: task, request: task, previous: undefined, refusal: undefined };
+  const repository = repositoryOf(event, runner);
+  const bot = botIdentity(settings.botName, settings.botEmail);
+  const pullRequest = pullRequestThread(event);
+  return startOnThread(request.api, thread, {
+    botLogin: settings.botName,
+    ...(bot.id !== undefined ? { botId: bot.id } : {}),
+    repositoryFullName: `${repository.owner}/${repository.name}`,
+    task,
+    redact: action.redact,
+    artifacts: request.artifacts,
+    ...(event.repository.id !== undefined ? { repositoryId: event.repository.id } : {}),
+    ...(pullRequest !== undefined ? { pullRequest } : {})
+  });
+}
+
+function pullRequestThread(event: ActionEvent): number | undefined {
+  if (event.kind === 'pull_request_review_comment') return event.pullRequest.number;
+  if (event.kind === 'issue_comment' && event.issue.isPullRequest) return event.issue.number;
+  return undefined;
+}
