@@ -86,7 +86,7 @@ describe('compact-agent run --resume', () => {
     );
     expect(second.code).toBe(EXIT.success);
     const task = firstMessage(messageRequests()[before]!.request!);
-    expect(task).toMatch(/^Fix the word count\.\n\n<previous-run/);
+    expect(task).toMatch(/^<previous-run>\n[\s\S]*"original_task": "Fix the word count\."/);
     expect(/<previous-run[\s\S]*<\/previous-run>/.exec(task)?.[0]).toContain('SUMMARY-FIRST: done.');
     expect(/<current-request>[\s\S]*<\/current-request>/.exec(task)?.[0]).toContain('Also negatives.');
     const secondRun = runFolders().find((name) => name !== firstRun)!;

@@ -87,3 +87,30 @@ it('sends the model the task with the API key and the GitHub tokens replaced, an
   for (const written of [...runFolderTexts(), run.stdout, run.stderr])
     for (const secret of [API_KEY, GH_TOKEN, GITHUB_TOKEN]) expect(written).not.toContain(secret);
 });
+
+it('redacts a --resume follow-up too: the request and the carried record reach the model with the key replaced', async () => {
+  const first = await cli('run', '--repo', repo.root, '--prompt', 'Fix the word count.');
+  expect({ code: first.code, stderr: first.stderr }).toEqual({
+    code: EXIT.success,
+    stderr: expect.any(String)
+  });
+  const resumed = await cli(
+    'run',
+    '--repo',
+    repo.root,
+    '--resume',
+    path.join(repo.root, '.transcripts'),
+    '--prompt',
+    `also use my key ${API_KEY} for the client`
+  );
+  expect({ code: resumed.code, stderr: resumed.stderr }).toEqual({
+    code: EXIT.success,
+    stderr: expect.any(String)
+  });
+  const messages = fake.requests.filter((record) => record.path === '/v1/messages');
+  const followUpFirst = messageText(messages.at(-1)!.request!.messages[0]!);
+  expect(followUpFirst).toContain('<previous-run>');
+  expect(followUpFirst).toContain('also use my key *** for the client');
+  for (const record of fake.requests) expect(JSON.stringify(record.body ?? '')).not.toContain(API_KEY);
+  for (const written of runFolderTexts()) expect(written).not.toContain(API_KEY);
+});

@@ -137,7 +137,7 @@ export async function runCommand(invocation: Invocation, io: CliIo): Promise<num
   const outcome = await runSession({
     config: run.config,
     // runSession redacts the task (a pasted key) with `redact`, as it does the transcript.
-    task: run.previous ? resumeTask(run.previous, run.task, redact) : run.task,
+    task: run.previous ? resumeTask(run.previous, run.task) : run.task,
     redact,
     repoDir: run.repoDir,
     transcriptsDir: run.transcriptsDir,

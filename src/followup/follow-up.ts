@@ -74,7 +74,7 @@ export async function startOnThread(
     );
   const { state, source } = await preferArtifact(found.state, options);
   return {
-    task: resumeTask(state, request, options.redact),
+    task: resumeTask(state, request),
     originalTask: state.task,
     request,
     previous: state,
