@@ -37,6 +37,29 @@ describe('the conversation, the one owner of the history', () => {
     expect(transcript.ofType('message')).toHaveLength(4);
   });
 
+  it('tags each message it records with how it got there, so the audit reader never guesses', () => {
+    const transcript = new MemoryTranscript();
+    const conversation = new Conversation(transcript, () => 2);
+    const [task, reply, results] = [user('task'), assistant('a'), user('results')];
+    for (const message of [task, reply, results]) conversation.append(message);
+    const summary = user('summary');
+    conversation.recordExchanges([
+      { history: [task, reply, results], messages: [user('summarise')], reply: [{ type: 'text', text: 's' }] }
+    ]);
+    conversation.replaceByCompaction([summary, results], 0);
+    conversation.replaceUnsentLast(user('results, and write your closing summary'));
+    const tags = transcript.ofType('message').map((event) => [event.history ?? event.context, event.content]);
+    expect(tags).toEqual([
+      ['appended', [{ type: 'text', text: 'task' }]],
+      ['appended', [{ type: 'text', text: 'a' }]],
+      ['appended', [{ type: 'text', text: 'results' }]],
+      ['summary_request', [{ type: 'text', text: 'summarise' }]],
+      ['summary_reply', [{ type: 'text', text: 's' }]],
+      ['compaction', [{ type: 'text', text: 'summary' }]],
+      ['closing_summary', [{ type: 'text', text: 'results, and write your closing summary' }]]
+    ]);
+  });
+
   it('is not edited when a compaction returns the same history', () => {
     const conversation = new Conversation(new MemoryTranscript(), () => 1);
     conversation.append(user('task'));

@@ -16,6 +16,22 @@ const valid = {
   focus: null
 };
 
+/** A run_start with every field the writer writes; `extra` adds or overrides. */
+function runStart(extra: object = {}): object {
+  return {
+    type: 'run_start',
+    run_id: 'r',
+    task: 't',
+    model: 'claude-sonnet-5-5',
+    repo: '/w',
+    system_prompt: 's',
+    tools: ['bash'],
+    limits: { max_turns: 3, timeout_minutes: 1, max_budget_usd: 1 },
+    context_window: 200_000,
+    ...extra
+  };
+}
+
 function transcript(...events: object[]): string {
   return events
     .map((event, seq) => JSON.stringify({ seq, time: '2026-11-23T12:00:00.000Z', ...event }))
@@ -26,7 +42,7 @@ describe('compaction lines in a transcript', () => {
   it('skips one with an unknown layer or a field that is not a number, and says why', () => {
     const audit = parseTranscript(
       transcript(
-        { type: 'run_start', run_id: 'r', context_window: 200_000, compaction_threshold_tokens: 40_000 },
+        runStart({ compaction_threshold_tokens: 40_000 }),
         valid,
         { ...valid, layer: '<img src=x onerror=alert(1)>' },
         { ...valid, layer: 'constructor' },
@@ -48,9 +64,7 @@ describe('compaction lines in a transcript', () => {
   });
 
   it('reads a transcript from before the threshold was recorded, without one', () => {
-    const audit = parseTranscript(
-      transcript({ type: 'run_start', run_id: 'r', context_window: 200_000 }, valid)
-    );
+    const audit = parseTranscript(transcript(runStart(), valid));
     expect(audit.compactionThresholdTokens).toBeUndefined();
     expect(audit.compactions).toHaveLength(1);
   });

@@ -111,7 +111,18 @@ describe('verifyCommand', () => {
     expect(await verifyCommand({ target: empty, head: undefined }, a.io)).toBe(EXIT.fileProblem);
     expect(await verifyCommand({ target: foreign, head: undefined }, a.io)).toBe(EXIT.fileProblem);
     expect(a.err.join('\n')).toContain('is not a compact-agent transcript: the file is empty');
-    expect(a.err.join('\n')).toContain('is not a compact-agent transcript: line 1 is not a transcript event');
+    expect(a.err.join('\n')).toContain(
+      'is not a compact-agent transcript: none of its 2 lines is a transcript event (line 1: not valid JSON)'
+    );
+    expect(a.out).toEqual([]);
+  });
+
+  it('an empty file is not a transcript even with --head: exit 3, as the README says (it was 1)', async () => {
+    const { writer } = recordedRun();
+    writeFileSync(writer.path, '');
+    const a = io();
+    expect(await verifyCommand({ target: writer.path, head: writer.head }, a.io)).toBe(EXIT.fileProblem);
+    expect(a.err.join('\n')).toContain('is not a compact-agent transcript: the file is empty');
     expect(a.out).toEqual([]);
   });
 
@@ -230,6 +241,26 @@ describe('verify reads PATH through the same loader as transcript, and says the 
       },
       code: EXIT.fileProblem,
       says: ['cannot be read: a loop of symbolic links.', 'Give a run folder']
+    },
+    {
+      what: 'an empty file',
+      target: () => {
+        const empty = path.join(createTempDir('verify-empty-file-'), 'transcript.jsonl');
+        writeFileSync(empty, '');
+        return empty;
+      },
+      code: EXIT.fileProblem,
+      says: ['is not a compact-agent transcript: the file is empty.', 'Give a run folder']
+    },
+    {
+      what: 'JSON lines with a type that are not transcript events',
+      target: () => {
+        const foreign = path.join(createTempDir('verify-foreign-'), 'events.jsonl');
+        writeFileSync(foreign, '{"type":"push","ref":"main"}\n{"seq":0,"time":"t","type":"push"}\n');
+        return foreign;
+      },
+      code: EXIT.fileProblem,
+      says: ['is not a compact-agent transcript: none of its 2 lines is a transcript event (line 1: ']
     },
     {
       what: 'a path that does not exist',

@@ -68,3 +68,16 @@ it('the records cover every file the run wrote, and the chain verifies against t
     await staged.remove();
   }
 });
+
+it('tags every message it records: the agent’s own history, a compaction’s rewrites, a summary call’s exchange', () => {
+  const messages = outcome.records.transcript
+    .lines()
+    .map((line) => JSON.parse(line) as { type: string; history?: string; context?: string })
+    .filter((event) => event.type === 'message');
+  // Exactly one tag each: the reader never has to guess which kind a message is.
+  expect(
+    messages.filter((message) => (message.history === undefined) === (message.context === undefined))
+  ).toEqual([]);
+  const kinds = new Set(messages.map((message) => message.history ?? message.context));
+  expect([...kinds].sort()).toEqual(['appended', 'compaction', 'summary_reply', 'summary_request']);
+});

@@ -1,6 +1,10 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import type { CompactionExchange } from '../compaction/compactor.js';
+import type { HistoryEntry, MessageContext } from '../transcript/events.js';
 import type { TranscriptSink } from '../transcript/writer.js';
+
+/** The tag every recorded message carries, so the audit reader never has to guess (events.ts). */
+type MessageTag = { readonly history: HistoryEntry } | { readonly context: MessageContext };
 
 /** Where and why the history stopped being append-only: what preserved thinking must know. */
 export interface EditPoint {
@@ -38,7 +42,7 @@ export class Conversation {
 
   append(message: MessageParam): void {
     this.list.push(message);
-    this.record(message, this.list.length - 1);
+    this.record(message, this.list.length - 1, { history: 'appended' });
   }
 
   /**
@@ -51,7 +55,7 @@ export class Conversation {
     this.points.push({ turn: this.turn(), from: changed, by: 'compaction' });
     this.list = next;
     next.forEach((message, index) => {
-      if (!this.recorded.has(message)) this.record(message, index);
+      if (!this.recorded.has(message)) this.record(message, index, { history: 'compaction' });
     });
   }
 
@@ -59,29 +63,27 @@ export class Conversation {
   replaceUnsentLast(message: MessageParam): void {
     this.points.push({ turn: this.turn(), from: this.list.length - 1, by: 'closing_summary' });
     this.list = [...this.list.slice(0, -1), message];
-    this.record(message, this.list.length - 1);
+    this.record(message, this.list.length - 1, { history: 'closing_summary' });
   }
 
   /** Records a compaction's model calls: what they sent beyond the history, and the replies. */
   recordExchanges(exchanges: readonly CompactionExchange[]): void {
     for (const exchange of exchanges) {
       exchange.history?.forEach((message, index) => {
-        if (!this.recorded.has(message)) this.record(message, index, 'summary_request');
+        if (!this.recorded.has(message)) this.record(message, index, { context: 'summary_request' });
       });
       exchange.messages.forEach((message, index) => {
-        if (!this.recorded.has(message)) this.record(message, index, 'summary_request');
+        if (!this.recorded.has(message)) this.record(message, index, { context: 'summary_request' });
       });
       if (exchange.reply) {
-        this.record(
-          { role: 'assistant', content: [...exchange.reply] },
-          exchange.messages.length,
-          'summary_reply'
-        );
+        this.record({ role: 'assistant', content: [...exchange.reply] }, exchange.messages.length, {
+          context: 'summary_reply'
+        });
       }
     }
   }
 
-  private record(message: MessageParam, index: number, context?: 'summary_request' | 'summary_reply'): void {
+  private record(message: MessageParam, index: number, tag: MessageTag): void {
     this.recorded.add(message);
     this.transcript.append({
       type: 'message',
@@ -89,7 +91,7 @@ export class Conversation {
       index,
       role: message.role,
       content: message.content,
-      ...(context ? { context } : {})
+      ...tag
     });
   }
 }

@@ -1,44 +1,27 @@
-import type { ContentBlockParam, MessageParam } from '@anthropic-ai/sdk/resources/messages';
-import { z } from 'zod';
+import type { ContentBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import { COMPACTION_LAYERS } from '../compaction/compaction-count.js';
-import type { CompactionEvent, CompactionLayer } from '../compaction/compactor.js';
-import type { UsageRecord } from '../transcript/events.js';
+import type { CompactionEvent } from '../compaction/compactor.js';
+import {
+  TRANSCRIPT_EVENT_TYPES,
+  transcriptEvent,
+  unrecordedEvent,
+  type TranscriptLine,
+  type UsageRecord
+} from '../transcript/events.js';
 import { lineEnvelope } from '../transcript/line-envelope.js';
 import type { AuditToolCall, AuditToolStats, AuditTurn, RunAudit, SkippedLine } from './run-audit.js';
 
-type Line = Record<string, unknown> & { readonly type: string };
+type Line = TranscriptLine;
+type MessageLine = Extract<Line, { type: 'message' }>;
+type ResponseLine = Extract<Line, { type: 'response' }>;
+type ToolResultLine = Extract<Line, { type: 'tool_result' }>;
 
 const NO_USAGE: UsageRecord = { input: 0, cache_write: 0, cache_read: 0, output: 0 };
 const FILE_WRITERS = new Set(['write_file', 'edit_file']);
 
 /**
- * A compaction line's own fields, checked because the page counts events by layer and draws them by
- * their tokens: an unknown layer or a missing number is a skipped line, not a NaN on the page.
- */
-const compactionLine = z.looseObject({
-  turn: z.number().finite(),
-  layer: z.enum(COMPACTION_LAYERS as [CompactionLayer, ...CompactionLayer[]]),
-  reason: z.string(),
-  tokens_before: z.number().finite(),
-  tokens_after: z.number().finite(),
-  results_cleared: z.number().finite(),
-  summary_tokens: z.number().finite(),
-  summary_cost_usd: z.number().finite(),
-  duration_ms: z.number().finite(),
-  segment_path: z.string().nullable(),
-  focus: z.string().nullable(),
-  summary: z.string().optional(),
-  tool_use_ids: z.array(z.string()).optional()
-});
-
-/** run_start's thread record (events.ts ThreadRecord), checked: a follow-up carries it on. */
-const threadRecord = z.object({
-  original_task: z.string(),
-  requests: z.array(z.string())
-});
-
-/**
- * Reads a transcript into a RunAudit. A damaged transcript still gives what could be read: bad
+ * Reads a transcript into a RunAudit. Each line is checked against the events' schema (events.ts),
+ * the one the writer's types come from. A damaged transcript still gives what could be read: bad
  * lines are skipped and listed, and a missing run_end marks the run incomplete.
  */
 export function parseTranscript(text: string): RunAudit {
@@ -71,10 +54,25 @@ function parseLine(raw: string): Line | string {
   // The same envelope the writer writes (seq, time, type, and the chain fields when present).
   const envelope = lineEnvelope.safeParse(value);
   if (!envelope.success) return 'not a transcript event (seq, time or chain fields are malformed)';
-  if (envelope.data.type === 'compaction' && !compactionLine.safeParse(value).success) {
-    return `a compaction event with an unknown layer (not ${COMPACTION_LAYERS.join(', ')}) or malformed fields`;
+  const { seq, time, type } = envelope.data;
+  const unrecorded = unrecordedEvent.safeParse(value);
+  if (unrecorded.success)
+    return `the writer could not record this ${quoted(type)} event: ${unrecorded.data.unreadable}`;
+  if (!TRANSCRIPT_EVENT_TYPES.has(type)) return `not a transcript event (unknown type ${quoted(type)})`;
+  const event = transcriptEvent.safeParse(value);
+  if (!event.success) {
+    const issue = event.error.issues[0];
+    const where = issue ? ` (${issue.path.join('.') || 'the event'}: ${issue.message})` : '';
+    // The page counts compactions by layer and draws them by their tokens: never a NaN or a strange layer.
+    return type === 'compaction'
+      ? `a compaction event with an unknown layer (not ${COMPACTION_LAYERS.join(', ')}) or malformed fields${where}`
+      : `a ${type} event with missing or malformed fields${where}`;
   }
-  return envelope.data as Line;
+  return { ...event.data, seq, time };
+}
+
+function quoted(text: string): string {
+  return JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
 }
 
 function buildAudit(events: readonly Line[], skippedLines: SkippedLine[], lineCount: number): RunAudit {
@@ -88,44 +86,40 @@ function buildAudit(events: readonly Line[], skippedLines: SkippedLine[], lineCo
   for (const event of events) {
     switch (event.type) {
       case 'message':
-        if (event.context === undefined) timeline.message(event);
+        timeline.message(event);
         break;
-      case 'response': {
-        const turn = num(event.turn);
+      case 'response':
         timeline.response(event);
-        if (turn !== undefined && typeof event.context_tokens === 'number') {
-          contextTokensPerTurn.push({ turn, tokens: event.context_tokens });
-        }
-        if (typeof event.total_cost_usd === 'number') costUsd = event.total_cost_usd;
-        if (isUsage(event.usage)) usage = add(usage, event.usage);
+        contextTokensPerTurn.push({ turn: event.turn, tokens: event.context_tokens });
+        costUsd = event.total_cost_usd;
+        usage = add(usage, event.usage);
         break;
-      }
       case 'tool_result':
         timeline.toolResult(event);
         break;
       case 'compaction': {
-        const { type: _type, seq: _seq, time: _time, prev: _prev, hash: _hash, ...rest } = event;
-        compactions.push(rest as unknown as CompactionEvent);
+        const { type: _type, seq: _seq, time: _time, ...fields } = event;
+        compactions.push(fields);
         break;
       }
     }
   }
   const turns = timeline.turns();
   return {
-    runId: str(start?.run_id),
-    task: str(start?.task),
-    thread: threadOf(start),
-    model: str(start?.model),
-    stopReason: str(end?.stop_reason),
-    error: str(end?.error),
-    summary: str(end?.summary),
-    turns: num(end?.turns) ?? contextTokensPerTurn.length,
-    durationMs: num(end?.duration_ms) ?? elapsed(events),
-    startedAt: str(start?.time),
-    usage: isUsage(end?.usage) ? end.usage : usage,
-    costUsd: num(end?.cost_usd) ?? costUsd,
-    contextWindow: num(start?.context_window),
-    compactionThresholdTokens: num(start?.compaction_threshold_tokens),
+    runId: start?.run_id,
+    task: start?.task,
+    thread: start?.thread && { originalTask: start.thread.original_task, requests: start.thread.requests },
+    model: start?.model,
+    stopReason: end?.stop_reason,
+    error: end?.error ?? undefined,
+    summary: end?.summary,
+    turns: end?.turns ?? contextTokensPerTurn.length,
+    durationMs: end?.duration_ms ?? elapsed(events),
+    startedAt: start?.time,
+    usage: end?.usage ?? usage,
+    costUsd: end?.cost_usd ?? costUsd,
+    contextWindow: start?.context_window,
+    compactionThresholdTokens: start?.compaction_threshold_tokens,
     contextTokensPerTurn,
     compactions,
     toolStats: toolStats(turns),
@@ -137,13 +131,6 @@ function buildAudit(events: readonly Line[], skippedLines: SkippedLine[], lineCo
   };
 }
 
-function threadOf(start: Line | undefined): RunAudit['thread'] {
-  const parsed = threadRecord.safeParse(start?.thread);
-  return parsed.success
-    ? { originalTask: parsed.data.original_task, requests: parsed.data.requests }
-    : undefined;
-}
-
 /** Pairs assistant messages, tool calls and their results into turns, in the order they happened. */
 class TimelineBuilder {
   private readonly byTurn = new Map<
@@ -153,54 +140,72 @@ class TimelineBuilder {
   private readonly outputs = new Map<string, { output: string; isError: boolean }>();
   private readonly durations = new Map<string, number>();
   private readonly callTurn = new Map<string, number>();
-  /** Turns whose response is recorded and whose reply is not yet. */
+  /** Untagged transcripts only: turns whose response is recorded and whose reply is not yet. */
   private readonly awaitingReply = new Set<number>();
-  /** The text of every reply kept, to know a rewritten copy of one. */
+  /** Untagged transcripts only: the text of every reply kept, to know a rewritten copy of one. */
   private readonly replies = new Set<string>();
 
-  message(event: Line): void {
-    const role = event.role;
-    const content = event.content as MessageParam['content'] | undefined;
-    if (!Array.isArray(content)) return;
-    if (role === 'assistant') {
-      if (!this.isReply(num(event.turn) ?? 0, content)) return;
-      // An assistant message is recorded after its response, whose turn number it carries.
-      const turn = this.entry(num(event.turn) ?? 0);
-      for (const block of content) {
-        if (block.type === 'text') turn.text.push(block.text);
-        if (block.type === 'tool_use') {
-          turn.calls.set(block.id, {
-            id: block.id,
-            name: block.name,
-            input: block.input,
-            output: undefined,
-            isError: false,
-            durationMs: undefined
-          });
-          this.callTurn.set(block.id, num(event.turn) ?? 0);
-        }
-      }
-    } else if (role === 'user') {
-      for (const block of content) {
-        if (block.type !== 'tool_result') continue;
-        const text =
-          typeof block.content === 'string'
-            ? block.content
-            : (block.content ?? []).map((part) => ('text' in part ? part.text : '')).join('\n');
-        // Only the first (full) result is kept: later copies are placeholders written by compaction.
-        if (!this.outputs.has(block.tool_use_id))
-          this.outputs.set(block.tool_use_id, { output: text, isError: block.is_error === true });
+  /**
+   * A message joins the timeline by its tag (events.ts): only the agent's own history (`history:
+   * appended`) does; what a compaction or the closing summary wrote again, and what a summary call
+   * exchanged (`context`), never does. A message with neither tag was written before the tags were:
+   * for those the reader keeps its old guess (legacyMessage).
+   */
+  message(event: MessageLine): void {
+    if (event.context !== undefined) return;
+    if (event.history === undefined) return this.legacyMessage(event);
+    if (event.history !== 'appended' || !Array.isArray(event.content)) return;
+    if (event.role === 'assistant') this.reply(event.turn, event.content);
+    if (event.role === 'user') this.results(event.content, { firstOnly: false });
+  }
+
+  /**
+   * An untagged message (an older transcript). The reply is the first assistant message after its
+   * turn's response. A compaction recorded the messages it rewrote again (thinking removed, results
+   * cleared) under the turn it ran in: those copies are not new words of that turn. Any other
+   * assistant message (the closing summary a limit asks for has no response line) is kept unless it
+   * repeats calls or text already shown. Of tool results, the first (full) one is kept: later copies
+   * are placeholders written by compaction.
+   */
+  private legacyMessage(event: MessageLine): void {
+    if (!Array.isArray(event.content)) return;
+    if (event.role === 'assistant') {
+      if (this.isLegacyReply(event.turn, event.content)) this.reply(event.turn, event.content);
+    } else if (event.role === 'user') this.results(event.content, { firstOnly: true });
+  }
+
+  /** The model's words and calls of a turn; an assistant message is recorded after its response. */
+  private reply(turnNumber: number, content: readonly ContentBlockParam[]): void {
+    const turn = this.entry(turnNumber);
+    for (const block of content) {
+      if (block.type === 'text') turn.text.push(block.text);
+      if (block.type === 'tool_use') {
+        turn.calls.set(block.id, {
+          id: block.id,
+          name: block.name,
+          input: block.input,
+          output: undefined,
+          isError: false,
+          durationMs: undefined
+        });
+        this.callTurn.set(block.id, turnNumber);
       }
     }
   }
 
-  /**
-   * The reply is the first assistant message after its turn's response. A compaction records the
-   * messages it rewrote again (thinking removed, results cleared) under the turn it ran in: those
-   * copies are not new words of that turn. Any other assistant message (the closing summary a limit
-   * asks for has no response line) is kept unless it repeats calls or text already shown.
-   */
-  private isReply(turn: number, content: readonly ContentBlockParam[]): boolean {
+  private results(content: readonly ContentBlockParam[], { firstOnly }: { firstOnly: boolean }): void {
+    for (const block of content) {
+      if (block.type !== 'tool_result') continue;
+      if (firstOnly && this.outputs.has(block.tool_use_id)) continue;
+      const text =
+        typeof block.content === 'string'
+          ? block.content
+          : (block.content ?? []).map((part) => ('text' in part ? part.text : '')).join('\n');
+      this.outputs.set(block.tool_use_id, { output: text, isError: block.is_error === true });
+    }
+  }
+
+  private isLegacyReply(turn: number, content: readonly ContentBlockParam[]): boolean {
     const text = content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n');
     const ids = content.flatMap((block) => (block.type === 'tool_use' ? [block.id] : []));
     const isCopy =
@@ -210,22 +215,18 @@ class TimelineBuilder {
     return isReply;
   }
 
-  response(event: Line): void {
-    const turn = num(event.turn);
-    if (turn === undefined) return;
-    this.awaitingReply.add(turn);
-    const entry = this.entry(turn);
-    entry.meta = {
-      stopReason: str(event.stop_reason) ?? null,
-      contextTokens: num(event.context_tokens),
-      costUsd: num(event.cost_usd),
-      time: str(event.time)
+  response(event: ResponseLine): void {
+    this.awaitingReply.add(event.turn);
+    this.entry(event.turn).meta = {
+      stopReason: event.stop_reason,
+      contextTokens: event.context_tokens,
+      costUsd: event.cost_usd,
+      time: event.time
     };
   }
 
-  toolResult(event: Line): void {
-    const id = str(event.tool_use_id);
-    if (id && typeof event.duration_ms === 'number') this.durations.set(id, event.duration_ms);
+  toolResult(event: ToolResultLine): void {
+    this.durations.set(event.tool_use_id, event.duration_ms);
   }
 
   turns(): AuditTurn[] {
@@ -284,20 +285,8 @@ function filesChanged(turns: readonly AuditTurn[]): string[] {
 }
 
 function elapsed(events: readonly Line[]): number | undefined {
-  const times = events
-    .flatMap((event) => (typeof event.time === 'string' ? [Date.parse(event.time)] : []))
-    .filter(Number.isFinite);
+  const times = events.map((event) => Date.parse(event.time)).filter(Number.isFinite);
   return times.length >= 2 ? times.at(-1)! - times[0]! : undefined;
-}
-
-function isUsage(value: unknown): value is UsageRecord {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    ['input', 'cache_write', 'cache_read', 'output'].every(
-      (key) => typeof (value as Record<string, unknown>)[key] === 'number'
-    )
-  );
 }
 
 function add(a: UsageRecord, b: UsageRecord): UsageRecord {
@@ -307,12 +296,4 @@ function add(a: UsageRecord, b: UsageRecord): UsageRecord {
     cache_read: a.cache_read + b.cache_read,
     output: a.output + b.output
   };
-}
-
-function str(value: unknown): string | undefined {
-  return typeof value === 'string' ? value : undefined;
-}
-
-function num(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }

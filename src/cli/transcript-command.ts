@@ -1,9 +1,6 @@
 import { stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { LoadedTranscript } from '../audit/load-transcript.js';
 import { renderHtmlReport } from '../audit/html-report.js';
-import { parseTranscript } from '../audit/parse-transcript.js';
-import type { RunAudit } from '../audit/run-audit.js';
 import { auditSummary, renderTerminalSummary } from '../audit/terminal-summary.js';
 import type { CliCommand, CliIo, Invocation } from './command.js';
 import { EXIT, fileError, usageError } from './exit-codes.js';
@@ -46,9 +43,8 @@ export async function transcriptCommand(invocation: Invocation, io: CliIo): Prom
   const html = invocation.values.get('html');
   if (!target) throw usageError(`Which transcript? ${WHAT_TO_GIVE}`);
   const loaded = await loadTranscriptTarget(target);
+  const { audit } = loaded;
   if (html !== undefined) await checkReportPath(html);
-  const audit = parseTranscript(loaded.text);
-  refuseNonTranscript(audit, loaded);
   // The reader shows what it can of a tampered transcript, but says so first.
   const chain = verifyChain(loaded.text);
   if (chain.status === 'broken') io.stderr(`⚠️ ${describeVerdict(chain, loaded.source)}`);
@@ -66,24 +62,7 @@ export async function transcriptCommand(invocation: Invocation, io: CliIo): Prom
   return EXIT.success;
 }
 
-/**
- * A transcript has events (JSON lines with a type) and says which run it is or what the turns were.
- * Anything else (a package.json, a log) is refused rather than summarised as an empty run.
- */
-function refuseNonTranscript(audit: RunAudit, loaded: LoadedTranscript): void {
-  const events = audit.lineCount - audit.skippedLines.length;
-  if (events > 0 && (audit.runId !== undefined || audit.timeline.length > 0)) return;
-  const first = audit.skippedLines[0];
-  const detail =
-    audit.lineCount === 0
-      ? 'it is empty'
-      : events === 0
-        ? `none of its ${audit.lineCount} lines is a transcript event${first ? ` (line ${first.line}: ${first.reason})` : ''}`
-        : 'it has no run_start event and no turns';
-  throw fileError(`${loaded.source} is not a compact-agent transcript: ${detail}. ${WHAT_TO_GIVE}`);
-}
-
-/** Checked before the transcript is parsed, so a typo in --html does not cost a parse first. */
+/** Checked before the report is built, so a typo in --html is said before anything is written. */
 async function checkReportPath(file: string): Promise<void> {
   const info = await stat(file).catch(() => undefined);
   if (info?.isDirectory())

@@ -4,6 +4,8 @@ import {
   TranscriptPathMissingError,
   type LoadedTranscript
 } from '../audit/load-transcript.js';
+import { parseTranscript } from '../audit/parse-transcript.js';
+import type { RunAudit } from '../audit/run-audit.js';
 import { describeFileError } from '../files/file-problem.js';
 import { fileError, usageError } from './exit-codes.js';
 
@@ -11,12 +13,25 @@ import { fileError, usageError } from './exit-codes.js';
 export const WHAT_TO_GIVE =
   'Give a run folder, a transcript.jsonl, a .transcripts folder or the downloaded artifact zip.';
 
+/** A transcript found at a PATH and recognised as one: its text, where it was read, and what it says. */
+export interface TargetTranscript extends LoadedTranscript {
+  readonly audit: RunAudit;
+}
+
 /**
  * The transcript at the PATH given to `transcript` or `transcript verify`, read once through the
- * bounded loader, or the CliError both commands report: exit 2 when nothing is there, exit 3 when
- * something is there but cannot be used (README, "Exit codes").
+ * bounded loader and recognised as a transcript, or the CliError both commands report in the same
+ * words: exit 2 when nothing is there, exit 3 when something is there but cannot be used, including
+ * a file that is no transcript (README, "Exit codes").
  */
-export async function loadTranscriptTarget(target: string): Promise<LoadedTranscript> {
+export async function loadTranscriptTarget(target: string): Promise<TargetTranscript> {
+  const loaded = await load(target);
+  const audit = parseTranscript(loaded.text);
+  refuseNonTranscript(audit, loaded);
+  return { ...loaded, audit };
+}
+
+async function load(target: string): Promise<LoadedTranscript> {
   try {
     return await loadTranscript(target);
   } catch (error) {
@@ -24,4 +39,22 @@ export async function loadTranscriptTarget(target: string): Promise<LoadedTransc
     if (error instanceof TranscriptNotFoundError) throw fileError(`${error.message} ${WHAT_TO_GIVE}`);
     throw fileError(`${target} cannot be read (${describeFileError(error)}). ${WHAT_TO_GIVE}`);
   }
+}
+
+/**
+ * A transcript has events (lines that match the events' schema) and says which run it is or what the
+ * turns were. Anything else (a package.json, a log, an empty file) is refused rather than summarised
+ * as an empty run or verified as a chain of nothing.
+ */
+function refuseNonTranscript(audit: RunAudit, loaded: LoadedTranscript): void {
+  const events = audit.lineCount - audit.skippedLines.length;
+  if (events > 0 && (audit.runId !== undefined || audit.timeline.length > 0)) return;
+  const first = audit.skippedLines[0];
+  const detail =
+    audit.lineCount === 0
+      ? 'the file is empty'
+      : events === 0
+        ? `none of its ${audit.lineCount} lines is a transcript event${first ? ` (line ${first.line}: ${first.reason})` : ''}`
+        : 'it has no run_start event and no turns';
+  throw fileError(`${loaded.source} is not a compact-agent transcript: ${detail}. ${WHAT_TO_GIVE}`);
 }

@@ -1,8 +1,7 @@
-import type { LoadedTranscript } from '../audit/load-transcript.js';
 import { describeVerdict, verifyChain } from '../transcript/verify-chain.js';
 import type { CliCommand, CliIo } from './command.js';
 import { CliError, EXIT } from './exit-codes.js';
-import { loadTranscriptTarget, WHAT_TO_GIVE } from './transcript-target.js';
+import { loadTranscriptTarget, WHAT_TO_GIVE, type TargetTranscript } from './transcript-target.js';
 
 export interface VerifyOptions {
   readonly target: string | undefined;
@@ -33,11 +32,12 @@ export async function verifyCommand(
     );
     return EXIT.usage;
   }
-  let loaded: LoadedTranscript;
+  let loaded: TargetTranscript;
   try {
     loaded = await loadTranscriptTarget(options.target);
   } catch (error) {
-    // The words and codes of `compact-agent transcript`: 2 nothing there, 3 a file that cannot be used.
+    // The same loading and refusing as `compact-agent transcript`: 2 nothing there, 3 a file that
+    // cannot be used or is no transcript (empty too, even with --head).
     if (!(error instanceof CliError)) throw error;
     io.stderr(error.message);
     return error.exitCode;
@@ -49,7 +49,8 @@ export async function verifyCommand(
     return EXIT.success;
   }
   io.stderr(message);
-  // Not a transcript at all is a file that cannot be used, as for `compact-agent transcript`.
+  // The chain check's own "not a transcript" (an unchained file with a line that is no event at all)
+  // is a file that cannot be used, as for `compact-agent transcript`.
   return verdict.status === 'not_transcript' ? EXIT.fileProblem : EXIT.runFailed;
 }
 

@@ -26,7 +26,8 @@ export interface TranscriptWork {
 /**
  * Reads the work out of a transcript with the same ledger the compaction keeps (work-ledger.ts), so
  * a failure is recorded the same way whether the next step is a compaction or a follow-up run. Each
- * tool call's first, full result counts (compaction later writes placeholders over old ones).
+ * tool call's result is the full one the agent got: the audit reader takes calls and results only
+ * from the agent's own history messages, by their tag, never from a compaction's placeholders.
  */
 export function workOfTranscript(text: string): TranscriptWork {
   const audit = parseTranscript(text);

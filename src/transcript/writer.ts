@@ -1,6 +1,6 @@
 import { closeSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { TranscriptEvent } from './events.js';
+import type { TranscriptEvent, UnrecordedEvent } from './events.js';
 import { writeAll } from '../files/unfollowed-file.js';
 import { openRegularFileForAppend } from '../security/safe-file.js';
 import { GENESIS_HASH, sealLine } from './line-envelope.js';
@@ -96,7 +96,8 @@ export class TranscriptWriter implements TranscriptSink, TranscriptRecord {
     let body = this.redact(JSON.stringify({ seq, time, ...event }));
     if (!body.endsWith('}')) {
       // Redaction ate the object's end; keep the chain whole with a line that says so.
-      body = JSON.stringify({ seq, time, type: event.type, unreadable: 'redaction broke this line' });
+      const unrecorded: UnrecordedEvent = { type: event.type, unreadable: 'redaction broke this line' };
+      body = JSON.stringify({ seq, time, ...unrecorded });
     }
     const sealed = sealLine(`${body.slice(0, -1)},"prev":"${this.lastHash}"}`, this.lastHash);
     this.lastHash = sealed.hash;

@@ -20,11 +20,25 @@ function hostileTranscript(): string {
       run_id: `run ${PAYLOAD}`,
       task: `task ${PAYLOAD}`,
       model: `model ${PAYLOAD}`,
+      repo: `/repo ${PAYLOAD}`,
+      system_prompt: PAYLOAD,
+      tools: [`bash${PAYLOAD}`],
+      limits: { max_turns: 10, timeout_minutes: 10, max_budget_usd: 1 },
       context_window: 200_000,
       compaction_threshold_tokens: 40_000
     }),
     line({ type: 'message', turn: 0, index: 0, role: 'user', content: [{ type: 'text', text: PAYLOAD }] }),
-    line({ type: 'response', turn: 1, stop_reason: PAYLOAD, context_tokens: 12_000, cost_usd: 0.01 }),
+    line({
+      type: 'response',
+      turn: 1,
+      message_id: `msg ${PAYLOAD}`,
+      stop_reason: PAYLOAD,
+      usage: { input: 1, cache_write: 2, cache_read: 3, output: 4 },
+      context_tokens: 12_000,
+      cost_usd: 0.01,
+      total_cost_usd: 0.01,
+      duration_ms: 500
+    }),
     line({
       type: 'message',
       turn: 1,
