@@ -1,3 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { runAction, type ActionRun, type ActionSetup } from '../../test-support/action-runner.js';
 import {
   startFakeAnthropic,
@@ -26,11 +30,16 @@ export interface ActionWorld {
   readonly github: FakeGitHub;
   readonly artifacts: FakeArtifacts;
   readonly anthropic: FakeAnthropic;
-  /** Runs the action in the checkout against these fakes; `inputs` defaults to none. */
+  /** Runs the action against these fakes, in the checkout unless told otherwise; `inputs` defaults to none. */
   run(request: ActionRequest): Promise<ActionRun>;
+  /**
+   * A fresh clone of origin's `branch` (default main), as actions/checkout gives a later workflow
+   * run; removed with the world.
+   */
+  cloneOrigin(branch?: string): string;
   /** The model calls (POST /v1/messages) the fake Anthropic has answered so far. */
   modelCalls(): number;
-  /** Stops the fakes and deletes the checkout and its remote. */
+  /** Stops the fakes and deletes the checkout, its remote and the clones. */
   close(): Promise<void>;
 }
 
@@ -40,6 +49,8 @@ export type ActionRequest = Omit<
   'workspace' | 'github' | 'artifacts' | 'anthropicUrl' | 'inputs'
 > & {
   readonly inputs?: Record<string, string>;
+  /** Another workspace than the world's checkout (e.g. one from cloneOrigin). */
+  readonly workspace?: string;
   /** Another model endpoint than this world's fake Anthropic (e.g. a cloud front). */
   readonly anthropicUrl?: string;
 };
@@ -62,6 +73,7 @@ export async function startActionWorld(options: ActionWorldOptions = {}): Promis
     repo.remove();
     throw error;
   });
+  const clones: string[] = [];
   return {
     repo,
     github,
@@ -71,15 +83,22 @@ export async function startActionWorld(options: ActionWorldOptions = {}): Promis
       runAction({
         ...request,
         inputs: request.inputs ?? {},
-        workspace: repo.root,
+        workspace: request.workspace ?? repo.root,
         github,
         artifacts,
         anthropicUrl: request.anthropicUrl ?? anthropic.url
       }),
+    cloneOrigin: (branch = 'main') => {
+      const clone = mkdtempSync(path.join(tmpdir(), 'compact-agent-checkout-'));
+      clones.push(clone);
+      execFileSync('git', ['clone', '--quiet', '--branch', branch, repo.remote, clone]);
+      return clone;
+    },
     modelCalls: () => anthropic.requests.filter((request) => request.path === '/v1/messages').length,
     close: async () => {
       await Promise.all([github.close(), artifacts.close(), anthropic.close()]);
       repo.remove();
+      for (const clone of clones) rmSync(clone, { recursive: true, force: true });
     }
   };
 }
