@@ -7,6 +7,7 @@ import { artifactEnv, type FakeArtifacts } from './fake-artifacts/index.js';
 import type { FakeGitHub } from './fake-github/index.js';
 import { ACTION_NODE } from './action-node.js';
 import type { StreamChunk } from './runner-commands.js';
+import { UNSPACED_LOOPBACK_WRITES_VARIABLE } from '../src/github/octokit-resilience.js';
 
 export interface ActionRun {
   readonly code: number | null;
@@ -39,6 +40,11 @@ export interface ActionSetup {
    * the order it arrived. The action is then not the direct child: `onSpawn` signals reach its shell.
    */
   readonly realPipes?: boolean;
+  /**
+   * True keeps Octokit's write spacing (a second between writes, three between comments) as on a
+   * real runner. Off by default: the fake needs no protecting, and the pauses cost every test seconds.
+   */
+  readonly spaceGitHubWrites?: boolean;
 }
 
 /** The action from src/ through tsx's loader: what a test of code not yet built into dist/ runs. */
@@ -79,6 +85,7 @@ export function runAction(setup: ActionSetup): Promise<ActionRun> {
     RUNNER_TEMP: runner,
     ANTHROPIC_BASE_URL: setup.anthropicUrl,
     ...artifactEnv(setup.artifacts),
+    ...(setup.spaceGitHubWrites ? {} : { [UNSPACED_LOOPBACK_WRITES_VARIABLE]: '1' }),
     ...setup.env,
     ...Object.fromEntries(
       Object.entries({

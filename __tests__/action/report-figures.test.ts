@@ -3,57 +3,39 @@ import { DEMO_COMPACTION_INPUTS } from '../../demo/demo-thresholds.js';
 import { createWordStatsSession } from '../../demo/word-stats-session.js';
 import { COMPACTION_LAYERS } from '../../src/compaction/compaction-count.js';
 import type { CompactionLayer } from '../../src/compaction/compactor.js';
-import { ACTION_FROM_SOURCE, runAction, type ActionRun } from '../../test-support/action-runner.js';
-import { startFakeAnthropic, type FakeAnthropic } from '../../test-support/fake-anthropic/index.js';
-import { startFakeArtifacts, type FakeArtifacts } from '../../test-support/fake-artifacts/index.js';
-import { startFakeGitHub, stateFromPayload, type FakeGitHub } from '../../test-support/fake-github/index.js';
+import { ACTION_FROM_SOURCE, type ActionRun } from '../../test-support/action-runner.js';
+import { stateFromPayload } from '../../test-support/fake-github/index.js';
 import { markupProblems } from '../support/markup-balance.js';
-import { createRepoWithRemote, type RepoWithRemote } from '../support/temp-repo.js';
-import { webhookExample } from '../support/webhook-examples.js';
+import { examplePayload, startActionWorld, type ActionWorld } from '../support/action-world.js';
 
 /**
  * The action from the sources, on the demo's scripted session with the demo's lowered thresholds, so
  * that spills, micro clears, a manual and an auto compaction all happen: the comment, the job
  * summary, the outputs and the artifact's compaction log must give the same figures.
  */
-interface World {
-  readonly repo: RepoWithRemote;
-  readonly github: FakeGitHub;
-  readonly artifacts: FakeArtifacts;
-  readonly anthropic: FakeAnthropic;
-  readonly run: ActionRun;
-}
-
-let world: World;
+let world: ActionWorld;
+let run: ActionRun;
 
 beforeAll(async () => {
-  const payload = webhookExample('issue_comment', 'created');
-  (payload.comment as { body: string }).body = '/agent the word count test fails; please fix it';
-  (payload.repository as { default_branch: string }).default_branch = 'main';
-  const repo = createRepoWithRemote(path.resolve('examples/word-stats'));
-  const [github, artifacts, anthropic] = await Promise.all([
-    startFakeGitHub(stateFromPayload(payload, { senderPermission: 'write' })),
-    startFakeArtifacts(),
-    startFakeAnthropic({ script: createWordStatsSession() })
-  ]);
-  const run = await runAction({
+  const payload = examplePayload(
+    'issue_comment',
+    'created',
+    '/agent the word count test fails; please fix it'
+  );
+  world = await startActionWorld({
+    seed: path.resolve('examples/word-stats'),
+    github: stateFromPayload(payload, { senderPermission: 'write' }),
+    anthropic: { script: createWordStatsSession() }
+  });
+  run = await world.run({
     eventName: 'issue_comment',
     payload,
     inputs: { ...DEMO_COMPACTION_INPUTS },
-    workspace: repo.root,
-    github,
-    artifacts,
-    anthropicUrl: anthropic.url,
     entry: ACTION_FROM_SOURCE
   });
-  world = { repo, github, artifacts, anthropic, run };
 }, 180_000);
 
-afterAll(async () => {
-  if (!world) return;
-  await Promise.all([world.github.close(), world.artifacts.close(), world.anthropic.close()]);
-  world.repo.remove();
-});
+afterAll(() => world?.close());
 
 /** "8 (micro 3, auto 2, spill 2, manual 1)" read back into numbers. */
 function countsIn(described: string): { total: number; byLayer: Record<string, number> } {
@@ -78,7 +60,6 @@ function statedCounts(body: string): string[] {
 
 describe('a run with spills, micro clears, a manual and an auto compaction', () => {
   it('ends well, with every layer in its compaction log', () => {
-    const { run } = world;
     expect(run.stderr.trim()).toBe(''); // the resume of workflow commands ends stderr's last line
     expect(run.code).toBe(0);
     const layers = logLayers();
@@ -87,7 +68,7 @@ describe('a run with spills, micro clears, a manual and an auto compaction', () 
   });
 
   it('shows the same count, by layer, in the comment, the job summary, the outputs and the artifact', () => {
-    const { run, github } = world;
+    const { github } = world;
     const comment = github.createdComments[0]!.body;
     const logged = logLayers();
     const byLayer = Object.fromEntries(
@@ -109,7 +90,7 @@ describe('a run with spills, micro clears, a manual and an auto compaction', () 
   });
 
   it('draws the threshold the run used, from 0, and names the model, the price date and the artifact in both', () => {
-    const { run, github, artifacts } = world;
+    const { github, artifacts } = world;
     const comment = github.createdComments[0]!.body;
     const artifactId = artifacts.artifact('agent-transcripts-4242-1')!.id;
     expect(run.outputs.artifact_id).toBe(String(artifactId));

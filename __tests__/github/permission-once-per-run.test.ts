@@ -1,42 +1,16 @@
 import { permissionsOncePerRun } from '../../src/github/permissions.js';
-import {
-  reply,
-  scriptFrom,
-  startFakeAnthropic,
-  text,
-  type FakeAnthropic
-} from '../../test-support/fake-anthropic/index.js';
-import { startFakeArtifacts, type FakeArtifacts } from '../../test-support/fake-artifacts/index.js';
-import {
-  startFakeGitHub,
-  stateFromPayload,
-  type CommentSeed,
-  type FakeGitHub
-} from '../../test-support/fake-github/index.js';
-import { ACTION_FROM_SOURCE, runAction, type ActionRun } from '../../test-support/action-runner.js';
+import { reply, scriptFrom, text } from '../../test-support/fake-anthropic/index.js';
+import { stateFromPayload, type CommentSeed } from '../../test-support/fake-github/index.js';
+import { ACTION_FROM_SOURCE, type ActionRun } from '../../test-support/action-runner.js';
+import { actionWorldPerTest, examplePayload, type ActionWorld } from '../support/action-world.js';
 import { MemoryGitHub } from '../support/memory-github.js';
-import { createRepoWithRemote, type RepoWithRemote } from '../support/temp-repo.js';
-import { webhookExample } from '../support/webhook-examples.js';
 
 /**
  * The permission endpoint is asked once per login per run: the actor's check decides whether the
  * run starts, and the thread context reuses that answer for the actor's earlier comments. The
  * action from src/, spawned against the fakes (real Octokit); the fake GitHub records each request.
  */
-interface World {
-  repo: RepoWithRemote;
-  github: FakeGitHub;
-  artifacts: FakeArtifacts;
-  anthropic: FakeAnthropic;
-}
-let world: World | undefined;
-
-afterEach(async () => {
-  if (!world) return;
-  await Promise.all([world.github.close(), world.artifacts.close(), world.anthropic.close()]);
-  world.repo.remove();
-  world = undefined;
-});
+const startWorld = actionWorldPerTest();
 
 const PERMISSION_ROUTE = /\/collaborators\/[^/]+\/permission$/;
 
@@ -44,31 +18,17 @@ const PERMISSION_ROUTE = /\/collaborators\/[^/]+\/permission$/;
 async function runOnComment(
   senderPermission: 'write' | 'read',
   earlierComments: CommentSeed[]
-): Promise<{ run: ActionRun; world: World }> {
-  const payload = webhookExample('issue_comment', 'created');
-  (payload.repository as { default_branch: string }).default_branch = 'main';
-  (payload.comment as { body: string }).body = '/agent fix the word count';
-  const repo = createRepoWithRemote();
-  const [github, artifacts, anthropic] = await Promise.all([
-    startFakeGitHub(stateFromPayload(payload, { senderPermission, comments: earlierComments })),
-    startFakeArtifacts(),
-    startFakeAnthropic({ script: scriptFrom([reply(text('Nothing to do.'))]) })
-  ]);
-  world = { repo, github, artifacts, anthropic };
-  const run = await runAction({
-    eventName: 'issue_comment',
-    payload,
-    inputs: {},
-    workspace: repo.root,
-    github,
-    artifacts,
-    anthropicUrl: anthropic.url,
-    entry: ACTION_FROM_SOURCE
+): Promise<{ run: ActionRun; world: ActionWorld }> {
+  const payload = examplePayload('issue_comment', 'created', '/agent fix the word count');
+  const world = await startWorld({
+    github: stateFromPayload(payload, { senderPermission, comments: earlierComments }),
+    anthropic: { script: scriptFrom([reply(text('Nothing to do.'))]) }
   });
+  const run = await world.run({ eventName: 'issue_comment', payload, entry: ACTION_FROM_SOURCE });
   return { run, world };
 }
 
-const permissionLookups = (w: World) =>
+const permissionLookups = (w: ActionWorld) =>
   w.github.requestsTo('GET', PERMISSION_ROUTE).map((request) => decodeURIComponent(request.path));
 
 describe('the permission of the person who asked', () => {

@@ -1,41 +1,12 @@
 import path from 'node:path';
 import { wordStatsFixer } from '../../demo/word-stats-fixer.js';
-import { startFakeAnthropic, type FakeAnthropic } from '../../test-support/fake-anthropic/index.js';
-import { startFakeArtifacts, type FakeArtifacts } from '../../test-support/fake-artifacts/index.js';
-import {
-  startFakeGitHub,
-  stateFromPayload,
-  type FakeGitHub,
-  type PayloadSeedOptions
-} from '../../test-support/fake-github/index.js';
-import { runAction, type ActionRun } from '../../test-support/action-runner.js';
-import { createRepoWithRemote, type RepoWithRemote } from '../support/temp-repo.js';
-import { webhookExample } from '../support/webhook-examples.js';
+import type { ActionRun } from '../../test-support/action-runner.js';
+import { stateFromPayload, type PayloadSeedOptions } from '../../test-support/fake-github/index.js';
+import { actionWorldPerTest, examplePayload, type ActionWorld } from '../support/action-world.js';
 
 const EXAMPLE = path.resolve('examples/word-stats');
 
-interface World {
-  repo: RepoWithRemote;
-  github: FakeGitHub;
-  artifacts: FakeArtifacts;
-  anthropic: FakeAnthropic;
-}
-let world: World | undefined;
-
-afterEach(async () => {
-  if (!world) return;
-  await Promise.all([world.github.close(), world.artifacts.close(), world.anthropic.close()]);
-  world.repo.remove();
-  world = undefined;
-});
-
-/** A writer's payload on a repository whose default branch is main, like the local checkout. */
-function payloadFor(event: string, action: string | undefined, body?: string): Record<string, unknown> {
-  const payload = webhookExample(event, action);
-  (payload.repository as { default_branch: string }).default_branch = 'main';
-  if (body !== undefined) (payload.comment as { body: string }).body = body;
-  return payload;
-}
+const startWorld = actionWorldPerTest();
 
 async function start(
   eventName: string,
@@ -43,8 +14,7 @@ async function start(
   seed: PayloadSeedOptions = { senderPermission: 'write' },
   inputs: Record<string, string> = {},
   anthropicUrl?: string
-): Promise<{ run: ActionRun; world: World }> {
-  const repo = createRepoWithRemote(EXAMPLE);
+): Promise<{ run: ActionRun; world: ActionWorld }> {
   // A schedule payload names no repository: seed the one GITHUB_REPOSITORY names.
   const state =
     'repository' in payload
@@ -54,29 +24,27 @@ async function start(
   const issues = inputs.report_issue
     ? [{ number: Number(inputs.report_issue), title: 'Weekly agent runs', user: 'octocat' }]
     : [];
-  const [github, artifacts, anthropic] = await Promise.all([
-    startFakeGitHub({ ...state, issues: [...(state.issues ?? []), ...issues] }),
-    startFakeArtifacts(),
-    startFakeAnthropic({ script: wordStatsFixer })
-  ]);
-  world = { repo, github, artifacts, anthropic };
-  const run = await runAction({
+  const world = await startWorld({
+    seed: EXAMPLE,
+    github: { ...state, issues: [...(state.issues ?? []), ...issues] },
+    anthropic: { script: wordStatsFixer }
+  });
+  const run = await world.run({
     eventName,
     payload,
     inputs: { micro_keep_recent: '1', micro_clear_at_least: '1', ...inputs },
-    workspace: repo.root,
-    github,
-    artifacts,
-    anthropicUrl: anthropicUrl ?? anthropic.url
+    anthropicUrl
   });
   return { run, world };
 }
 
-const modelCalls = (w: World) => w.anthropic.requests.filter((r) => r.path === '/v1/messages').length;
-
 describe('an /agent comment from a writer on an issue', () => {
   it('reacts, tracks, pushes a fixed branch, opens a PR, reports, uploads the transcripts', async () => {
-    const payload = payloadFor('issue_comment', 'created', '/agent the word count test fails, please fix it');
+    const payload = examplePayload(
+      'issue_comment',
+      'created',
+      '/agent the word count test fails, please fix it'
+    );
     const { run, world: w } = await start('issue_comment', payload);
     expect(run.stderr.trim()).toBe(''); // the resume of workflow commands ends stderr's last line
     expect(run.code).toBe(0);
@@ -138,7 +106,7 @@ describe('an /agent comment from a writer on an issue', () => {
 
 describe('comments on pull requests', () => {
   it("pushes a same-repository PR comment's work to the PR branch, without a new PR", async () => {
-    const payload = payloadFor('issue_comment', 'created', '/agent fix the failing test');
+    const payload = examplePayload('issue_comment', 'created', '/agent fix the failing test');
     (payload.issue as Record<string, unknown>).pull_request = {
       url: 'https://api.github.com/repos/Codertocat/Hello-World/pulls/1'
     };
@@ -150,7 +118,7 @@ describe('comments on pull requests', () => {
   });
 
   it("gives the model a review comment's path and diff hunk", async () => {
-    const payload = payloadFor('pull_request_review_comment', 'created', '/agent rename this');
+    const payload = examplePayload('pull_request_review_comment', 'created', '/agent rename this');
     const pr = payload.pull_request as { head: { ref: string } };
     const { run, world: w } = await startWithBranch('pull_request_review_comment', payload, pr.head.ref);
     expect(run.code).toBe(0);
@@ -163,28 +131,16 @@ describe('comments on pull requests', () => {
 
 /** Like start(), with `branch` on the remote and the PR's head pointing at it. */
 async function startWithBranch(eventName: string, payload: Record<string, unknown>, branch: string) {
-  const repo = createRepoWithRemote(EXAMPLE);
-  repo.git('push', '-q', 'origin', `main:${branch}`);
-  const [github, artifacts, anthropic] = await Promise.all([
-    startFakeGitHub(
-      stateFromPayload(payload, {
-        senderPermission: 'write',
-        pull: { head: { ref: branch, repoFullName: 'Codertocat/Hello-World' } } as never
-      })
-    ),
-    startFakeArtifacts(),
-    startFakeAnthropic({ script: wordStatsFixer })
-  ]);
-  world = { repo, github, artifacts, anthropic };
-  const run = await runAction({
-    eventName,
-    payload,
-    inputs: {},
-    workspace: repo.root,
-    github,
-    artifacts,
-    anthropicUrl: anthropic.url
+  const world = await startWorld({
+    seed: EXAMPLE,
+    github: stateFromPayload(payload, {
+      senderPermission: 'write',
+      pull: { head: { ref: branch, repoFullName: 'Codertocat/Hello-World' } } as never
+    }),
+    anthropic: { script: wordStatsFixer }
   });
+  world.repo.git('push', '-q', 'origin', `main:${branch}`);
+  const run = await world.run({ eventName, payload });
   return { run, world };
 }
 
@@ -203,8 +159,7 @@ describe('a scheduled run', () => {
 
 describe('a dispatched run with report_issue', () => {
   it('tracks and reports on that issue, and opens a PR from the prompt', async () => {
-    const payload = webhookExample('workflow_dispatch');
-    (payload.repository as { default_branch: string }).default_branch = 'main';
+    const payload = examplePayload('workflow_dispatch');
     const { run, world: w } = await start(
       'workflow_dispatch',
       payload,
@@ -221,19 +176,19 @@ describe('a dispatched run with report_issue', () => {
 
 describe('who may not start a run', () => {
   it('answers a reader with a short reply, and runs nothing', async () => {
-    const payload = payloadFor('issue_comment', 'created', '/agent delete everything');
+    const payload = examplePayload('issue_comment', 'created', '/agent delete everything');
     const { run, world: w } = await start('issue_comment', payload, { senderPermission: 'read' });
     expect(run.code).toBe(0);
     expect(run.outputs.conclusion).toBe('refused');
     expect(w.github.createdComments.map((c) => c.body)).toEqual([
       expect.stringMatching(/^🚫 compact-agent did not start: @Codertocat has read access/)
     ]);
-    expect(modelCalls(w)).toBe(0);
+    expect(w.modelCalls()).toBe(0);
     expect(w.repo.remoteGit('branch', '--list', '--format=%(refname:short)').trim()).toBe('main');
   });
 
   it('refuses a bot that is not in allowed_bots', async () => {
-    const payload = payloadFor('issue_comment', 'created', '/agent bump deps');
+    const payload = examplePayload('issue_comment', 'created', '/agent bump deps');
     (payload.comment as { user: { login: string; type: string } }).user = {
       ...(payload.comment as { user: object }).user,
       login: 'renovate[bot]',
@@ -241,23 +196,23 @@ describe('who may not start a run', () => {
     } as never;
     const { run, world: w } = await start('issue_comment', payload);
     expect(run.outputs.conclusion).toBe('refused');
-    expect(modelCalls(w)).toBe(0);
+    expect(w.modelCalls()).toBe(0);
   });
 
   it('ignores an edited comment without a single API call', async () => {
-    const payload = payloadFor('issue_comment', 'edited', '/agent fix it');
+    const payload = examplePayload('issue_comment', 'edited', '/agent fix it');
     const { run, world: w } = await start('issue_comment', payload);
     expect(run.code).toBe(0);
     expect(run.outputs.conclusion).toBe('skipped');
     expect(run.stdout).toContain('compact-agent skipped: the comment was edited, not created.');
     expect(w.github.requests).toEqual([]);
-    expect(modelCalls(w)).toBe(0);
+    expect(w.modelCalls()).toBe(0);
   });
 });
 
 describe('a failed run', () => {
   it('still uploads the transcripts and posts a report that says what failed', async () => {
-    const payload = payloadFor('issue_comment', 'created', '/agent fix it');
+    const payload = examplePayload('issue_comment', 'created', '/agent fix it');
     // Nothing listens on port 9: the model API is down.
     const { run, world: w } = await start(
       'issue_comment',

@@ -1,27 +1,15 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { TRACKING_MARKER } from '../../src/github/tracking-comment.js';
 import {
   reply,
-  startFakeAnthropic,
   text,
   toolUse,
   toolUsesInHistory,
-  type FakeAnthropic,
   type Script
 } from '../../test-support/fake-anthropic/index.js';
-import { startFakeArtifacts, type FakeArtifacts } from '../../test-support/fake-artifacts/index.js';
-import {
-  startFakeGitHub,
-  stateFromPayload,
-  type CommentSeed,
-  type FakeGitHub
-} from '../../test-support/fake-github/index.js';
-import { ACTION_FROM_SOURCE, runAction, type ActionRun } from '../../test-support/action-runner.js';
-import { createRepoWithRemote, type RepoWithRemote } from '../support/temp-repo.js';
-import { webhookExample } from '../support/webhook-examples.js';
+import { stateFromPayload, type CommentSeed } from '../../test-support/fake-github/index.js';
+import { ACTION_FROM_SOURCE, type ActionRun } from '../../test-support/action-runner.js';
+import { actionWorldPerTest, examplePayload, type ActionWorld } from '../support/action-world.js';
+import type { RepoWithRemote } from '../support/temp-repo.js';
 import { forgedStateComment } from '../support/forged-state.js';
 
 /**
@@ -48,67 +36,36 @@ function oneFilePerRun(): Script {
   };
 }
 
-interface World {
-  repo: RepoWithRemote;
-  github: FakeGitHub;
-  artifacts: FakeArtifacts;
-  anthropic: FakeAnthropic;
-  checkouts: string[];
-}
-let world: World | undefined;
-
-afterEach(async () => {
-  if (!world) return;
-  await Promise.all([world.github.close(), world.artifacts.close(), world.anthropic.close()]);
-  world.repo.remove();
-  for (const dir of world.checkouts) rmSync(dir, { recursive: true, force: true });
-  world = undefined;
-});
+const startWorld = actionWorldPerTest();
 
 function commentPayload(body: string, commentId: number): Record<string, unknown> {
-  const payload = webhookExample('issue_comment', 'created');
-  (payload.repository as { default_branch: string }).default_branch = 'main';
-  const comment = payload.comment as { body: string; id: number };
-  comment.body = body;
-  comment.id = commentId;
+  const payload = examplePayload('issue_comment', 'created', body);
+  (payload.comment as { id: number }).id = commentId;
   return payload;
 }
 
-async function setUp(comments: CommentSeed[] = []): Promise<World> {
-  const repo = createRepoWithRemote();
+async function setUp(comments: CommentSeed[] = []): Promise<ActionWorld> {
   const seed = stateFromPayload(commentPayload('/agent x', 1), { senderPermission: 'write' });
   const issues = (seed.issues ?? []).map((issue) => ({
     ...issue,
     comments: [...(issue.comments ?? []), ...comments]
   }));
-  const [github, artifacts, anthropic] = await Promise.all([
-    startFakeGitHub({ ...seed, issues }),
-    startFakeArtifacts(),
-    startFakeAnthropic({ script: oneFilePerRun() })
-  ]);
-  world = { repo, github, artifacts, anthropic, checkouts: [] };
-  return world;
+  return startWorld({ github: { ...seed, issues }, anthropic: { script: oneFilePerRun() } });
 }
 
 /** A workflow run on a fresh clone of origin's default branch, as actions/checkout leaves it. */
 async function runOnce(
-  w: World,
+  w: ActionWorld,
   body: string,
   runId: string,
   commentId: number,
   inputs: Record<string, string>
 ): Promise<ActionRun> {
-  const checkout = mkdtempSync(path.join(tmpdir(), 'compact-agent-checkout-'));
-  w.checkouts.push(checkout);
-  execFileSync('git', ['clone', '--quiet', '--branch', 'main', w.repo.remote, checkout]);
-  return runAction({
+  return w.run({
     eventName: 'issue_comment',
     payload: commentPayload(body, commentId),
     inputs,
-    workspace: checkout,
-    github: w.github,
-    artifacts: w.artifacts,
-    anthropicUrl: w.anthropic.url,
+    workspace: w.cloneOrigin(),
     runId,
     entry: ACTION_FROM_SOURCE
   });
@@ -125,8 +82,9 @@ function pushDevelop(repo: RepoWithRemote): string {
   return repo.remoteGit('rev-parse', 'develop').trim();
 }
 
-const modelCalls = (w: World) => w.anthropic.requests.filter((request) => request.path === '/v1/messages');
-const remoteBranches = (w: World) =>
+const modelCalls = (w: ActionWorld) =>
+  w.anthropic.requests.filter((request) => request.path === '/v1/messages');
+const remoteBranches = (w: ActionWorld) =>
   w.repo.remoteGit('branch', '--list', '--format=%(refname:short)').trim().split('\n').sort();
 
 describe('base_branch', () => {

@@ -3,11 +3,9 @@ import path from 'node:path';
 import { wordStatsFixer } from '../../demo/word-stats-fixer.js';
 import type { CompactionEvent } from '../../src/compaction/compactor.js';
 import type { TranscriptLine } from '../../src/transcript/events.js';
-import { ACTION_FROM_SOURCE, runAction, type ActionRun } from '../../test-support/action-runner.js';
+import { ACTION_FROM_SOURCE, type ActionRun } from '../../test-support/action-runner.js';
 import {
   lastUserText,
-  startFakeAnthropic,
-  type FakeAnthropic,
   type Fault,
   type FaultSchedule,
   type ParsedRequest,
@@ -15,16 +13,9 @@ import {
   type Script,
   TokenCounter
 } from '../../test-support/fake-anthropic/index.js';
-import { startFakeArtifacts, type FakeArtifacts } from '../../test-support/fake-artifacts/index.js';
-import {
-  secondaryRateLimit,
-  startFakeGitHub,
-  stateFromPayload,
-  type FakeGitHub
-} from '../../test-support/fake-github/index.js';
+import { secondaryRateLimit, stateFromPayload } from '../../test-support/fake-github/index.js';
 import { COMPACTION_REQUEST_TAG, longRunScript, realCodeSeed } from '../support/long-run-script.js';
-import { createRepoWithRemote, type RepoWithRemote } from '../support/temp-repo.js';
-import { webhookExample } from '../support/webhook-examples.js';
+import { actionWorldPerTest, examplePayload, type ActionWorld } from '../support/action-world.js';
 import { normalizeMessage, replyAsMessage, type ComparableMessage } from '../support/message-compare.js';
 
 /**
@@ -114,76 +105,50 @@ function faultAt(phase: Phase, fault: Fault, persistent: boolean): FaultSchedule
 // ---------------------------------------------------------------------------------------------
 // The world of one scenario
 
-interface World {
-  readonly repo: RepoWithRemote;
-  readonly github: FakeGitHub;
-  readonly artifacts: FakeArtifacts;
-  readonly anthropic: FakeAnthropic;
-}
-let world: World | undefined;
+const startWorld = actionWorldPerTest();
 /** One BPE memo for every fake of the file: the system prompt and tools are tokenized once. */
 const tokenCounter = new TokenCounter();
 
 afterAll(() => tokenCounter.dispose());
-
-afterEach(async () => {
-  if (!world) return;
-  const w = world;
-  world = undefined;
-  await Promise.all([w.github.close(), w.artifacts.close(), w.anthropic.close()]);
-  w.repo.remove();
-});
 
 interface Setup {
   readonly workload: Workload;
   readonly faults?: FaultSchedule;
   readonly inputs?: Readonly<Record<string, string>>;
   /** Faults on GitHub or the artifact service, set before the action starts. */
-  readonly arrange?: (w: World) => void;
+  readonly arrange?: (w: ActionWorld) => void;
   /** The action to run (default: the built dist/index.js). */
   readonly entry?: readonly string[];
 }
 
 /** Runs the action on a writer's `/agent` comment, in a fresh repository with a local origin. */
-async function runScenario(setup: Setup): Promise<{ run: ActionRun; w: World }> {
+async function runScenario(setup: Setup): Promise<{ run: ActionRun; w: ActionWorld }> {
   const long = setup.workload === 'long run';
-  let repo: RepoWithRemote;
-  if (long) {
-    const seed = realCodeSeed();
-    try {
-      repo = createRepoWithRemote(seed);
-    } finally {
-      rmSync(seed, { recursive: true, force: true });
-    }
-  } else {
-    repo = createRepoWithRemote(path.resolve('examples/word-stats'));
-  }
-  const payload = webhookExample('issue_comment', 'created');
-  (payload.repository as { default_branch: string }).default_branch = 'main';
-  (payload.comment as { body: string }).body = long
-    ? '/agent explore this code base and keep notes'
-    : '/agent the word count test fails, please fix it';
+  const payload = examplePayload(
+    'issue_comment',
+    'created',
+    long ? '/agent explore this code base and keep notes' : '/agent the word count test fails, please fix it'
+  );
   // The long workload never calls `compact`: its summary requests are auto compactions.
   const script: Script = long ? longRunScript({ turns: LONG_TURNS, manualCompactAt: -1 }) : wordStatsFixer;
-  let github: FakeGitHub, artifacts: FakeArtifacts, anthropic: FakeAnthropic;
+  const seed = long ? realCodeSeed() : path.resolve('examples/word-stats');
+  let world: ActionWorld;
   try {
-    [github, artifacts, anthropic] = await Promise.all([
-      startFakeGitHub(stateFromPayload(payload, { senderPermission: 'write' })),
-      startFakeArtifacts(),
-      startFakeAnthropic({
+    world = await startWorld({
+      seed,
+      github: stateFromPayload(payload, { senderPermission: 'write' }),
+      anthropic: {
         script,
         tokenCounter,
         ...(setup.faults ? { faults: setup.faults } : {}),
         ...(long ? { contextWindow: WINDOW } : {})
-      })
-    ]);
-  } catch (error) {
-    repo.remove();
-    throw error;
+      }
+    });
+  } finally {
+    if (long) rmSync(seed, { recursive: true, force: true });
   }
-  world = { repo, github, artifacts, anthropic };
   setup.arrange?.(world);
-  const run = await runAction({
+  const run = await world.run({
     eventName: 'issue_comment',
     payload,
     inputs: {
@@ -191,10 +156,6 @@ async function runScenario(setup: Setup): Promise<{ run: ActionRun; w: World }> 
       ...(long ? { context_window: String(WINDOW) } : {}),
       ...setup.inputs
     },
-    workspace: repo.root,
-    github,
-    artifacts,
-    anthropicUrl: anthropic.url,
     ...(setup.entry ? { entry: setup.entry } : {})
   });
   return { run, w: world };
@@ -242,7 +203,7 @@ function parseTranscript(text: string): { lines: TranscriptLine[]; broken: strin
   return { lines, broken };
 }
 
-function readRunFiles(run: ActionRun, w: World, fromArtifact: boolean) {
+function readRunFiles(run: ActionRun, w: ActionWorld, fromArtifact: boolean) {
   if (fromArtifact) {
     const files = w.artifacts.files(ARTIFACT);
     return {
@@ -262,7 +223,7 @@ function readRunFiles(run: ActionRun, w: World, fromArtifact: boolean) {
 }
 
 /** The answers the run received whole: a stalled stream was answered by the fake but dropped by the client. */
-function usedAnswers(w: World): RecordedRequest[] {
+function usedAnswers(w: ActionWorld): RecordedRequest[] {
   return w.anthropic.requests.filter(
     (record) =>
       record.path === '/v1/messages' &&
@@ -271,7 +232,7 @@ function usedAnswers(w: World): RecordedRequest[] {
   );
 }
 
-function checkScenario(run: ActionRun, w: World, expected: Expected): void {
+function checkScenario(run: ActionRun, w: ActionWorld, expected: Expected): void {
   // The process ends, with the exit code of the run's outcome (and its log in the diff when not).
   const ended = run.code === expected.code && run.outputs.stop_reason === expected.stopReason;
   expect({

@@ -1,33 +1,17 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import {
-  reply,
-  scriptFrom,
-  startFakeAnthropic,
-  text,
-  toolUse,
-  type FakeAnthropic
-} from '../../test-support/fake-anthropic/index.js';
+import { reply, scriptFrom, text, toolUse } from '../../test-support/fake-anthropic/index.js';
 import { toolResults, toolResultText } from '../../test-support/fake-anthropic/replies.js';
-import { startFakeArtifacts, type FakeArtifacts } from '../../test-support/fake-artifacts/index.js';
-import { startFakeGitHub, stateFromPayload, type FakeGitHub } from '../../test-support/fake-github/index.js';
-import { ACTION_FROM_SOURCE, runAction } from '../../test-support/action-runner.js';
-import { createRepoWithRemote, type RepoWithRemote } from '../support/temp-repo.js';
-import { webhookExample } from '../support/webhook-examples.js';
+import { stateFromPayload } from '../../test-support/fake-github/index.js';
+import { ACTION_FROM_SOURCE } from '../../test-support/action-runner.js';
+import { actionWorldPerTest, examplePayload } from '../support/action-world.js';
 
 /** The action from src/ with an mcp_config input, against the fakes, as a runner would start it. */
 const CALC_SERVER = path.resolve('test-support/mcp/calc-server.mjs');
 const LARGE_SERVER = path.resolve('test-support/mcp/large-tools-server.mjs');
 const SERVER_KEY = 'calc-secret-key-0123456789';
 
-let repo: RepoWithRemote;
-let github: FakeGitHub;
-let artifacts: FakeArtifacts;
-let anthropic: FakeAnthropic;
-afterEach(async () => {
-  await Promise.all([github.close(), artifacts.close(), anthropic.close()]);
-  repo.remove();
-});
+const startWorld = actionWorldPerTest();
 
 function isRunning(pid: number): boolean {
   try {
@@ -40,14 +24,10 @@ function isRunning(pid: number): boolean {
 
 describe('the action with mcp_config', () => {
   it("gives the agent the server's tools, none of the action's secrets, redacts the server's key, and stops it", async () => {
-    const payload = webhookExample('issue_comment', 'created');
-    (payload.repository as { default_branch: string }).default_branch = 'main';
-    (payload.comment as { body: string }).body = '/agent add one and two';
-    repo = createRepoWithRemote();
-    [github, artifacts, anthropic] = await Promise.all([
-      startFakeGitHub(stateFromPayload(payload, { senderPermission: 'write' })),
-      startFakeArtifacts(),
-      startFakeAnthropic({
+    const payload = examplePayload('issue_comment', 'created', '/agent add one and two');
+    const world = await startWorld({
+      github: stateFromPayload(payload, { senderPermission: 'write' }),
+      anthropic: {
         script: scriptFrom([
           reply(
             toolUse('mcp__calc__add', { a: 1, b: 2 }),
@@ -56,9 +36,10 @@ describe('the action with mcp_config', () => {
           ),
           reply(text('One and two make three.'))
         ])
-      })
-    ]);
-    const run = await runAction({
+      }
+    });
+    const { anthropic } = world;
+    const run = await world.run({
       eventName: 'issue_comment',
       payload,
       inputs: {
@@ -68,10 +49,6 @@ describe('the action with mcp_config', () => {
           }
         })
       },
-      workspace: repo.root,
-      github,
-      artifacts,
-      anthropicUrl: anthropic.url,
       entry: ACTION_FROM_SOURCE
     });
     expect(run.outputs.conclusion).toBe('success');
@@ -98,16 +75,13 @@ describe('the action with mcp_config', () => {
   });
 
   it('reports servers whose tool definitions pass the cap in the log, the comment and the job summary, before any model call', async () => {
-    const payload = webhookExample('issue_comment', 'created');
-    (payload.repository as { default_branch: string }).default_branch = 'main';
-    (payload.comment as { body: string }).body = '/agent look up the records';
-    repo = createRepoWithRemote();
-    [github, artifacts, anthropic] = await Promise.all([
-      startFakeGitHub(stateFromPayload(payload, { senderPermission: 'write' })),
-      startFakeArtifacts(),
-      startFakeAnthropic({ script: scriptFrom([reply(text('never asked'))]) })
-    ]);
-    const run = await runAction({
+    const payload = examplePayload('issue_comment', 'created', '/agent look up the records');
+    const world = await startWorld({
+      github: stateFromPayload(payload, { senderPermission: 'write' }),
+      anthropic: { script: scriptFrom([reply(text('never asked'))]) }
+    });
+    const { github, anthropic } = world;
+    const run = await world.run({
       eventName: 'issue_comment',
       payload,
       inputs: {
@@ -115,10 +89,6 @@ describe('the action with mcp_config', () => {
           mcpServers: { large: { command: process.execPath, args: [LARGE_SERVER, '--tools', '40'] } }
         })
       },
-      workspace: repo.root,
-      github,
-      artifacts,
-      anthropicUrl: anthropic.url,
       entry: ACTION_FROM_SOURCE
     });
     expect(run.outputs.conclusion).toBe('failure');

@@ -1,48 +1,24 @@
 import path from 'node:path';
 import { wordStatsFixer } from '../../demo/word-stats-fixer.js';
-import { runAction } from '../../test-support/action-runner.js';
-import { startFakeAnthropic, type FakeAnthropic } from '../../test-support/fake-anthropic/index.js';
-import { startFakeArtifacts, type FakeArtifacts } from '../../test-support/fake-artifacts/index.js';
-import { startFakeGitHub, stateFromPayload, type FakeGitHub } from '../../test-support/fake-github/index.js';
-import { createRepoWithRemote, type RepoWithRemote } from '../support/temp-repo.js';
-import { webhookExample } from '../support/webhook-examples.js';
+import { stateFromPayload } from '../../test-support/fake-github/index.js';
+import { actionWorldPerTest, examplePayload, type ActionWorld } from '../support/action-world.js';
 
-let repo: RepoWithRemote;
-let github: FakeGitHub;
-let artifacts: FakeArtifacts;
-let anthropic: FakeAnthropic;
+const startWorld = actionWorldPerTest();
+let world: ActionWorld;
 
-function comment(body: string): Record<string, unknown> {
-  const payload = webhookExample('issue_comment', 'created');
-  (payload.comment as { body: string }).body = body;
-  (payload.repository as { default_branch: string }).default_branch = 'main';
-  return payload;
-}
+const comment = (body: string) => examplePayload('issue_comment', 'created', body);
 
 async function attempt(payload: unknown, inputs: Record<string, string>, eventName = 'issue_comment') {
-  repo = createRepoWithRemote(path.resolve('examples/word-stats'));
-  [github, artifacts, anthropic] = await Promise.all([
-    startFakeGitHub(stateFromPayload(comment('/agent x'), { senderPermission: 'write' })),
-    startFakeArtifacts(),
-    startFakeAnthropic({ script: wordStatsFixer })
-  ]);
-  return runAction({
-    eventName,
-    payload,
-    inputs,
-    workspace: repo.root,
-    github,
-    artifacts,
-    anthropicUrl: anthropic.url
+  world = await startWorld({
+    seed: path.resolve('examples/word-stats'),
+    github: stateFromPayload(comment('/agent x'), { senderPermission: 'write' }),
+    anthropic: { script: wordStatsFixer }
   });
+  return world.run({ eventName, payload, inputs });
 }
 
-afterEach(async () => {
-  await Promise.all([github.close(), artifacts.close(), anthropic.close()]);
-  repo.remove();
-});
-
-const modelCalls = () => anthropic.requests.length;
+// Every request, not only /v1/messages: none of these runs may reach the model's host at all.
+const modelCalls = () => world.anthropic.requests.length;
 
 describe('bad inputs get one clear error before any model call, where the user will see it', () => {
   it('a missing API key: the error is posted on the thread, listing every problem', async () => {
@@ -53,7 +29,7 @@ describe('bad inputs get one clear error before any model call, where the user w
     });
     expect(run.code).toBe(1);
     expect(run.outputs.conclusion).toBe('failure');
-    const [reply] = github.createdComments;
+    const [reply] = world.github.createdComments;
     expect(reply!.body).toContain('compact-agent could not start');
     expect(reply!.body).toContain('No Anthropic API key');
     expect(reply!.body).toContain('max_turns must be a positive number, got "many".');
@@ -66,7 +42,7 @@ describe('bad inputs get one clear error before any model call, where the user w
     const run = await attempt(comment('looks good to me'), { anthropic_api_key: '' });
     expect(run.code).toBe(0);
     expect(run.outputs.conclusion).toBe('skipped');
-    expect(github.createdComments).toEqual([]);
+    expect(world.github.createdComments).toEqual([]);
     expect(modelCalls()).toBe(0);
   });
 
@@ -83,12 +59,12 @@ describe('bad inputs get one clear error before any model call, where the user w
   it('a 60,000-character comment is refused with a reply', async () => {
     const run = await attempt(comment(`/agent ${'please fix this '.repeat(3750)}`), {});
     expect(run.code).toBe(1);
-    expect(github.createdComments.map((c) => c.body)).toEqual([
+    expect(world.github.createdComments.map((c) => c.body)).toEqual([
       expect.stringMatching(
         /^⚠️ compact-agent did not start\. The request is 59,99\d characters long; compact-agent takes at most 20,000/
       )
     ]);
     expect(modelCalls()).toBe(0);
-    expect(repo.remoteGit('branch', '--list', '--format=%(refname:short)').trim()).toBe('main');
+    expect(world.repo.remoteGit('branch', '--list', '--format=%(refname:short)').trim()).toBe('main');
   });
 });

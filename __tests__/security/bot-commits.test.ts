@@ -3,13 +3,13 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { publishChanges, type PublishOptions } from '../../src/action/publish-changes.js';
 import type { TrustedGit } from '../../src/git/git-binary.js';
-import { guardRepository, type RepositoryGuard } from '../../src/git/repository-guard.js';
-import { GitRepository } from '../../src/git/repository.js';
+import type { RepositoryGuard } from '../../src/git/repository-guard.js';
 import { renderReport } from '../../src/github/report.js';
 import type { RunResult } from '../../src/agent/run-result.js';
 import { NO_USAGE } from '../../src/model/usage.js';
 import { MemoryGitHub } from '../support/memory-github.js';
-import { createRepoWithRemote, createTempDir, type RepoWithRemote } from '../support/temp-repo.js';
+import { guardedRepoPerTest, publishOptions } from '../support/guarded-repo.js';
+import { createTempDir, type RepoWithRemote } from '../support/temp-repo.js';
 import { runResult } from '../support/run-result.js';
 
 const BOT = { name: 'compact-agent[bot]', email: '123+compact-agent[bot]@users.noreply.github.com' };
@@ -19,30 +19,19 @@ let repo: RepoWithRemote;
 let guard: RepositoryGuard;
 let base: string;
 
+const guardedRepo = guardedRepoPerTest();
 async function setUp(binary?: TrustedGit): Promise<void> {
-  repo = createRepoWithRemote();
-  const git = new GitRepository(repo.root, binary ? { binary } : {});
-  await git.excludeFromCommits('.transcripts/');
-  base = await git.head();
-  guard = await guardRepository(git);
+  ({ repo, guard, base } = await guardedRepo({ binary }));
 }
-afterEach(() => repo.remove());
 
-const options = (overrides: Partial<PublishOptions> = {}): PublishOptions => ({
-  identity: BOT,
-  defaultBranch: 'main',
-  pullRequestType: 'branch',
-  commitTitle: 'agent: fix the parser',
-  runUrl: 'https://github.com/octo/repo/actions/runs/9',
-  runDir: createTempDir(),
-  describe: () => '',
-  readOnlyFolders: ['.github/workflows/'],
-  excludedPaths: ['.transcripts/'],
-  containsSecret: () => false,
-  reclaimRepository: guard.reclaim,
-  coAuthor: { login: 'octocat', id: 583231 },
-  ...overrides
-});
+const options = (overrides: Partial<PublishOptions> = {}): PublishOptions =>
+  publishOptions(guard, {
+    identity: BOT,
+    commitTitle: 'agent: fix the parser',
+    runUrl: 'https://github.com/octo/repo/actions/runs/9',
+    coAuthor: { login: 'octocat', id: 583231 },
+    ...overrides
+  });
 const publish = (overrides: Partial<PublishOptions> = {}) =>
   publishChanges(target, base, guard.git, new MemoryGitHub(), options(overrides));
 

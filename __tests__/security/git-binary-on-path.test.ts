@@ -13,10 +13,10 @@ import path from 'node:path';
 import { publishChanges } from '../../src/action/publish-changes.js';
 import { changedFiles } from '../../src/git/changed-files.js';
 import { candidateProblem, pinnedGit, pinTrustedGit, resolveTrustedGit } from '../../src/git/git-binary.js';
-import { guardRepository } from '../../src/git/repository-guard.js';
 import { GitRepository } from '../../src/git/repository.js';
 import { MemoryGitHub } from '../support/memory-github.js';
-import { createRepoWithRemote, createTempDir, type RepoWithRemote } from '../support/temp-repo.js';
+import { guardedRepoPerTest, publishOptions } from '../support/guarded-repo.js';
+import { createRepoWithRemote, createTempDir } from '../support/temp-repo.js';
 
 const SYSTEM_GIT = realpathSync('/usr/bin/git');
 
@@ -31,23 +31,18 @@ function plantGit(folder: string, marker: string): string {
 }
 
 describe('a git planted on PATH during the run (the action resolved its git at start)', () => {
-  let repo: RepoWithRemote;
+  const guardedRepo = guardedRepoPerTest();
   let savedPath: string | undefined;
   beforeEach(() => {
-    repo = createRepoWithRemote();
     savedPath = process.env.PATH;
   });
   afterEach(() => {
     process.env.PATH = savedPath;
-    repo.remove();
   });
 
   it('never runs: not for git status during the session, nor for the commit and the push after it', async () => {
     // The resolution point: what the action does first, before the agent has a turn.
-    const git = new GitRepository(repo.root, { binary: pinnedGit() });
-    await git.excludeFromCommits('.transcripts/');
-    const guard = await guardRepository(git);
-    const base = await git.head();
+    const { repo, guard, base } = await guardedRepo({ binary: pinnedGit() });
 
     // The agent's turn: a `git` in a folder put first on PATH (as a writable ~/.local/bin would be).
     const marker = path.join(createTempDir(), 'planted-git-ran.txt');
@@ -66,19 +61,7 @@ describe('a git planted on PATH during the run (the action resolved its git at s
       base,
       new GitRepository(repo.root).withPushConfig([]),
       new MemoryGitHub(),
-      {
-        identity: { name: 'compact-agent[bot]', email: 'bot@example.com' },
-        defaultBranch: 'main',
-        pullRequestType: 'branch',
-        commitTitle: 'agent: change',
-        runUrl: 'https://github.com/octo/repo/actions/runs/1',
-        runDir: createTempDir(),
-        describe: () => '',
-        readOnlyFolders: [],
-        excludedPaths: ['.transcripts/'],
-        containsSecret: () => false,
-        reclaimRepository: guard.reclaim
-      }
+      publishOptions(guard, { readOnlyFolders: [] })
     );
     expect(outcome).toMatchObject({ kind: 'pushed', branch: 'agent/1-path' });
     expect(existsSync(marker)).toBe(false);

@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { linkSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { publishChanges, type PublishOptions } from '../../src/action/publish-changes.js';
-import { guardRepository, type RepositoryGuard } from '../../src/git/repository-guard.js';
-import { GitRepository } from '../../src/git/repository.js';
+import type { RepositoryGuard } from '../../src/git/repository-guard.js';
 import { startAuthenticatedGitServer, type AuthenticatedGitServer } from '../support/git-http-server.js';
 import { MemoryGitHub } from '../support/memory-github.js';
-import { createRepoWithRemote, createTempDir, type RepoWithRemote } from '../support/temp-repo.js';
+import { guardedRepoPerTest, publishOptions } from '../support/guarded-repo.js';
+import { createTempDir, type RepoWithRemote } from '../support/temp-repo.js';
 
 // The checkout's push token used to be put back into .git/config after the agent's turns, and
 // written through whatever the agent had made of that path: a hard link, or a symlink to its file.
@@ -15,42 +15,32 @@ describe('the push credential and the files the agent prepared', () => {
   const basic = Buffer.from(`x-access-token:${token}`).toString('base64');
   let repo: RepoWithRemote;
   let server: AuthenticatedGitServer;
-  let git: GitRepository;
   let guard: RepositoryGuard;
   let outside: string;
   let base: string;
 
+  const guardedRepo = guardedRepoPerTest();
   beforeEach(async () => {
-    repo = createRepoWithRemote();
-    server = await startAuthenticatedGitServer(path.dirname(repo.remote), token);
-    repo.git('remote', 'set-url', 'origin', `${server.url}/${path.basename(repo.remote)}`);
-    // As actions/checkout leaves it.
-    repo.git('config', `http.${server.url}/.extraheader`, `AUTHORIZATION: basic ${basic}`);
-    git = new GitRepository(repo.root);
-    await git.excludeFromCommits('.transcripts/');
-    base = await git.head();
-    guard = await guardRepository(git);
+    ({ repo, guard, base } = await guardedRepo({
+      prepare: async (checkout) => {
+        server = await startAuthenticatedGitServer(path.dirname(checkout.remote), token);
+        checkout.git('remote', 'set-url', 'origin', `${server.url}/${path.basename(checkout.remote)}`);
+        // As actions/checkout leaves it.
+        checkout.git('config', `http.${server.url}/.extraheader`, `AUTHORIZATION: basic ${basic}`);
+      }
+    }));
     outside = createTempDir('agent-loot-');
   });
   afterEach(async () => {
     await server.close();
-    repo.remove();
     rmSync(outside, { recursive: true, force: true });
   });
 
-  const options = (): PublishOptions => ({
-    identity: { name: 'compact-agent[bot]', email: 'bot@example.com' },
-    defaultBranch: 'main',
-    pullRequestType: 'branch',
-    commitTitle: 'agent: change',
-    runUrl: 'https://github.com/octo/repo/actions/runs/1',
-    runDir: createTempDir(),
-    describe: () => '',
-    readOnlyFolders: [],
-    excludedPaths: ['.transcripts/'],
-    containsSecret: (text) => text.includes(token) || text.includes(basic),
-    reclaimRepository: guard.reclaim
-  });
+  const options = (): PublishOptions =>
+    publishOptions(guard, {
+      readOnlyFolders: [],
+      containsSecret: (text) => text.includes(token) || text.includes(basic)
+    });
   const publish = () =>
     publishChanges(
       { kind: 'new-branch', branch: 'agent/1-cred', base: 'main', issueNumber: 1 },

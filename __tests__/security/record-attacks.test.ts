@@ -6,27 +6,17 @@
 import { carriedStateSchema } from '../../src/followup/carried-state.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { runAction, SOURCE_ACTION, type ActionRun } from '../../test-support/action-runner.js';
-import {
-  reply,
-  startFakeAnthropic,
-  text,
-  toolUse,
-  toolUsesInHistory,
-  type FakeAnthropic
-} from '../../test-support/fake-anthropic/index.js';
-import { startFakeArtifacts, unzip, type FakeArtifacts } from '../../test-support/fake-artifacts/index.js';
-import { startFakeGitHub, stateFromPayload, type FakeGitHub } from '../../test-support/fake-github/index.js';
+import { SOURCE_ACTION, type ActionRun } from '../../test-support/action-runner.js';
+import { reply, text, toolUse, toolUsesInHistory } from '../../test-support/fake-anthropic/index.js';
+import { unzip } from '../../test-support/fake-artifacts/index.js';
+import { stateFromPayload } from '../../test-support/fake-github/index.js';
 import { verifyChain } from '../../src/transcript/verify-chain.js';
-import { createRepoWithRemote, createTempDir, type RepoWithRemote } from '../support/temp-repo.js';
-import { webhookExample } from '../support/webhook-examples.js';
+import { examplePayload, startActionWorld, type ActionWorld } from '../support/action-world.js';
+import { createTempDir } from '../support/temp-repo.js';
 
 const FOREIGN = 'FOREIGN-PRIVATE-KEY-MATERIAL-7f3a';
 
-let repo: RepoWithRemote;
-let github: FakeGitHub;
-let artifacts: FakeArtifacts;
-let anthropic: FakeAnthropic;
+let world: ActionWorld;
 let run: ActionRun;
 let secretsDir: string;
 
@@ -34,10 +24,7 @@ beforeAll(async () => {
   secretsDir = createTempDir('someone-elses-home-');
   mkdirSync(path.join(secretsDir, '.ssh'));
   writeFileSync(path.join(secretsDir, '.ssh', 'id_ed25519'), FOREIGN);
-  const payload = webhookExample('issue_comment', 'created');
-  (payload.comment as { body: string }).body = '/agent tidy up';
-  (payload.repository as { default_branch: string }).default_branch = 'main';
-  repo = createRepoWithRemote(path.resolve('examples/word-stats'));
+  const payload = examplePayload('issue_comment', 'created', '/agent tidy up');
   const attack = [
     // A credentials file copied into the run folder, where the old action uploaded everything.
     'ls -la .transcripts .transcripts/* >&2',
@@ -46,43 +33,31 @@ beforeAll(async () => {
     `mv .transcripts .transcripts-moved && ln -s ${secretsDir} .transcripts`,
     'echo done'
   ].join(' && ');
-  [github, artifacts, anthropic] = await Promise.all([
-    startFakeGitHub(stateFromPayload(payload, { senderPermission: 'write' })),
-    startFakeArtifacts(),
-    startFakeAnthropic({
+  world = await startActionWorld({
+    seed: path.resolve('examples/word-stats'),
+    github: stateFromPayload(payload, { senderPermission: 'write' }),
+    anthropic: {
       script: (request) =>
         toolUsesInHistory(request).length === 0
           ? reply(text('Tidying up.'), toolUse('bash', { command: attack }))
           : reply(text('Done: nothing to change.'))
-    })
-  ]);
-  run = await runAction({
-    eventName: 'issue_comment',
-    payload,
-    inputs: {},
-    workspace: repo.root,
-    github,
-    artifacts,
-    anthropicUrl: anthropic.url,
-    entry: SOURCE_ACTION
+    }
   });
+  run = await world.run({ eventName: 'issue_comment', payload, entry: SOURCE_ACTION });
 }, 120_000);
 
-afterAll(async () => {
-  await Promise.all([github.close(), artifacts.close(), anthropic.close()]);
-  repo.remove();
-});
+afterAll(() => world.close());
 
 describe('the artifact is the action’s record, whatever the agent did to .transcripts', () => {
   it('the attack ran, and the run finished', () => {
-    const sent = JSON.stringify(anthropic.requests.at(-1)?.body ?? {});
+    const sent = JSON.stringify(world.anthropic.requests.at(-1)?.body ?? {});
     expect(sent).toContain('exit code: 0\\n--- stdout ---\\ndone');
     expect(run.stdout + run.stderr).not.toContain('compact-agent failed');
     expect(run.outputs.conclusion).toBe('success');
   });
 
   it('uploads no foreign file and no planted one: only the transcript and carried state of this run', () => {
-    const stored = artifacts.artifact('agent-transcripts-4242-1');
+    const stored = world.artifacts.artifact('agent-transcripts-4242-1');
     if (!stored) throw new Error(`no artifact was uploaded:\n${run.stdout}`);
     const files = unzip(stored.bytes);
     expect([...files.keys()]).toEqual(['4242-1/transcript.jsonl', '4242-1/carried-state.json']);
@@ -95,7 +70,7 @@ describe('the artifact is the action’s record, whatever the agent did to .tran
   });
 
   it('the uploaded transcript is whole, ends with run_end, and verifies against the transcript_head output', () => {
-    const transcript = unzip(artifacts.artifact('agent-transcripts-4242-1')!.bytes)
+    const transcript = unzip(world.artifacts.artifact('agent-transcripts-4242-1')!.bytes)
       .get('4242-1/transcript.jsonl')!
       .toString('utf8');
     expect(run.outputs.transcript_head).toMatch(/^[0-9a-f]{64}$/);
@@ -110,7 +85,7 @@ describe('the artifact is the action’s record, whatever the agent did to .tran
     expect(run.stdout).toMatch(
       /::warning::The run's record was tampered with: transcript\.jsonl in the workspace was removed/
     );
-    const report = github
+    const report = world.github
       .comments(1)
       .map((comment) => comment.body)
       .join('\n');

@@ -1,73 +1,32 @@
-import {
-  reply,
-  scriptFrom,
-  startFakeAnthropic,
-  text,
-  toolUse,
-  type FakeAnthropic,
-  type Script
-} from '../../test-support/fake-anthropic/index.js';
-import { startFakeArtifacts, type FakeArtifacts } from '../../test-support/fake-artifacts/index.js';
-import { startFakeGitHub, stateFromPayload, type FakeGitHub } from '../../test-support/fake-github/index.js';
-import { ACTION_FROM_SOURCE, runAction, type ActionRun } from '../../test-support/action-runner.js';
-import { createRepoWithRemote, type RepoWithRemote } from '../support/temp-repo.js';
-import { webhookExample } from '../support/webhook-examples.js';
+import { reply, scriptFrom, text, toolUse, type Script } from '../../test-support/fake-anthropic/index.js';
+import { stateFromPayload, type FakeGitHub } from '../../test-support/fake-github/index.js';
+import { ACTION_FROM_SOURCE, type ActionRun } from '../../test-support/action-runner.js';
+import { actionWorldPerTest, examplePayload, type ActionWorld } from '../support/action-world.js';
 
 /**
  * The action from src/, end to end against the fakes (real Octokit, SDK and artifact client):
  * triggers that must start nothing, a permission lookup that fails, faults after the tracking
  * comment was posted, and a model whose summary tries to steer the report.
  */
-interface World {
-  repo: RepoWithRemote;
-  github: FakeGitHub;
-  artifacts: FakeArtifacts;
-  anthropic: FakeAnthropic;
-}
-let world: World | undefined;
+const startWorld = actionWorldPerTest();
 
-afterEach(async () => {
-  if (!world) return;
-  await Promise.all([world.github.close(), world.artifacts.close(), world.anthropic.close()]);
-  world.repo.remove();
-  world = undefined;
-});
-
-function commentPayload(body: string): Record<string, unknown> {
-  const payload = webhookExample('issue_comment', 'created');
-  (payload.repository as { default_branch: string }).default_branch = 'main';
-  (payload.comment as { body: string }).body = body;
-  return payload;
-}
+const commentPayload = (body: string) => examplePayload('issue_comment', 'created', body);
 
 async function start(
   payload: Record<string, unknown>,
   script: Script,
   prepare: (github: FakeGitHub) => void = () => undefined
-): Promise<{ run: ActionRun; world: World }> {
-  const repo = createRepoWithRemote();
-  const [github, artifacts, anthropic] = await Promise.all([
-    startFakeGitHub(stateFromPayload(payload, { senderPermission: 'write' })),
-    startFakeArtifacts(),
-    startFakeAnthropic({ script })
-  ]);
-  world = { repo, github, artifacts, anthropic };
-  prepare(github);
-  const run = await runAction({
-    eventName: 'issue_comment',
-    payload,
-    inputs: {},
-    workspace: repo.root,
-    github,
-    artifacts,
-    anthropicUrl: anthropic.url,
-    entry: ACTION_FROM_SOURCE
+): Promise<{ run: ActionRun; world: ActionWorld }> {
+  const world = await startWorld({
+    github: stateFromPayload(payload, { senderPermission: 'write' }),
+    anthropic: { script }
   });
+  prepare(world.github);
+  const run = await world.run({ eventName: 'issue_comment', payload, entry: ACTION_FROM_SOURCE });
   return { run, world };
 }
 
 const summaryOnly = scriptFrom([reply(text('Nothing to do.'))]);
-const modelCalls = (w: World) => w.anthropic.requests.filter((r) => r.path === '/v1/messages').length;
 
 describe('a trigger in a quote or in code', () => {
   it.each([
@@ -78,7 +37,7 @@ describe('a trigger in a quote or in code', () => {
     expect(run.code).toBe(0);
     expect(run.outputs.conclusion).toBe('skipped');
     expect(w.github.createdComments).toEqual([]);
-    expect(modelCalls(w)).toBe(0);
+    expect(w.modelCalls()).toBe(0);
   });
 });
 
@@ -95,7 +54,7 @@ describe('a permission lookup that fails', () => {
       )
     ]);
     expect(run.stderr).not.toMatch(/\n\s+at /);
-    expect(modelCalls(w)).toBe(0);
+    expect(w.modelCalls()).toBe(0);
   });
 });
 
@@ -107,7 +66,7 @@ describe('the tracking comment never stays "working"', () => {
       reply(text('Rewired the configuration as asked.'))
     ]);
     const { run, world: w } = await start(commentPayload('/agent fix it'), script);
-    expect(modelCalls(w)).toBe(2);
+    expect(w.modelCalls()).toBe(2);
     const [tracking] = w.github.createdComments;
     expect(tracking!.history[0]).toContain('compact-agent is working on this');
     expect(tracking!.body).not.toContain('working on this');
@@ -132,7 +91,7 @@ describe('the tracking comment never stays "working"', () => {
     expect(tracking!.body).toContain('**What failed:**');
     expect(run.outputs.conclusion).toBe('failure');
     expect(run.summary).toContain('❌ Failed while preparing the work');
-    expect(modelCalls(w)).toBe(0);
+    expect(w.modelCalls()).toBe(0);
     // One lookup of four attempts: the follow-up check and the work target share it.
     expect(w.github.requestsTo('GET', /\/pulls\/1$/)).toHaveLength(4);
   }, 120_000);

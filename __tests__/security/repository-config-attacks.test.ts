@@ -1,13 +1,14 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { publishChanges, type PublishOptions } from '../../src/action/publish-changes.js';
+import { publishChanges } from '../../src/action/publish-changes.js';
 import { changedFiles } from '../../src/git/changed-files.js';
 import { isSafeConfigKey, parseConfigList, renderConfig } from '../../src/git/config-snapshot.js';
-import { guardRepository, type RepositoryGuard } from '../../src/git/repository-guard.js';
+import type { RepositoryGuard } from '../../src/git/repository-guard.js';
 import { GitRepository } from '../../src/git/repository.js';
 import { MemoryGitHub } from '../support/memory-github.js';
-import { createRepoWithRemote, createTempDir, type RepoWithRemote } from '../support/temp-repo.js';
+import { guardedRepoPerTest, publishOptions } from '../support/guarded-repo.js';
+import { createBareRepository, createTempDir, type RepoWithRemote } from '../support/temp-repo.js';
 
 /**
  * The agent runs as the action's user and can edit anything in .git. Each attack here sets git up
@@ -15,18 +16,14 @@ import { createRepoWithRemote, createTempDir, type RepoWithRemote } from '../sup
  * action must commit and push without it ever running, or refuse and say why.
  */
 let repo: RepoWithRemote;
-let git: GitRepository;
 let guard: RepositoryGuard;
 let base: string;
 let marker: string;
 let program: string;
 
+const guardedRepo = guardedRepoPerTest();
 beforeEach(async () => {
-  repo = createRepoWithRemote();
-  git = new GitRepository(repo.root);
-  await git.excludeFromCommits('.transcripts/');
-  base = await git.head();
-  guard = await guardRepository(git);
+  ({ repo, guard, base } = await guardedRepo());
   const loot = createTempDir('agent-program-');
   marker = path.join(loot, 'ran.txt');
   // A program that records that it ran (and the environment it got), then passes data through.
@@ -34,23 +31,8 @@ beforeEach(async () => {
   writeFileSync(program, `#!/bin/sh\n{ echo "ran: $*"; env; } >> '${marker}'\ncat\n`);
   chmodSync(program, 0o755);
 });
-afterEach(() => repo.remove());
-
-const options = (): PublishOptions => ({
-  identity: { name: 'compact-agent[bot]', email: 'bot@example.com' },
-  defaultBranch: 'main',
-  pullRequestType: 'branch',
-  commitTitle: 'agent: change',
-  runUrl: 'https://github.com/octo/repo/actions/runs/1',
-  runDir: createTempDir(),
-  describe: () => '',
-  readOnlyFolders: ['.github/workflows/'],
-  excludedPaths: ['.transcripts/'],
-  containsSecret: () => false,
-  reclaimRepository: guard.reclaim
-});
 const target = { kind: 'new-branch', branch: 'agent/1-cfg', base: 'main', issueNumber: 1 } as const;
-const publish = () => publishChanges(target, base, guard.git, new MemoryGitHub(), options());
+const publish = () => publishChanges(target, base, guard.git, new MemoryGitHub(), publishOptions(guard));
 const pushedBranches = () =>
   repo.remoteGit('branch', '--list', '--format=%(refname:short)').trim().split('\n');
 
@@ -132,8 +114,7 @@ describe("the repository's own config, rewritten by the agent", () => {
   });
 
   it('a remote url changed by the agent does not redirect the push', async () => {
-    const other = createTempDir('agent-remote-');
-    execFileSync('git', ['init', '-q', '--bare', other]);
+    const other = createBareRepository('agent-remote-');
     repo.git('remote', 'set-url', 'origin', other);
     repo.git('config', `url.${other}.insteadOf`, repo.remote);
     repo.write('README.md', '# changed\n');

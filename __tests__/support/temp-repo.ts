@@ -56,10 +56,16 @@ export interface RepoWithRemote extends TempRepo {
   remoteGit(...args: string[]): string;
 }
 
+/** An empty bare repository in a fresh temporary folder, to push to; returns its path. */
+export function createBareRepository(prefix = 'compact-agent-remote-'): string {
+  const bare = mkdtempSync(path.join(tmpdir(), prefix));
+  execFileSync('git', ['init', '--quiet', '--bare', '--initial-branch=main', bare]);
+  return bare;
+}
+
 /** A repository whose `origin` is a local bare repository, with `main` pushed: pushes stay on this machine. */
 export function createRepoWithRemote(seedFrom?: string): RepoWithRemote {
-  const remote = mkdtempSync(path.join(tmpdir(), 'compact-agent-remote-'));
-  execFileSync('git', ['init', '--quiet', '--bare', '--initial-branch=main', remote]);
+  const remote = createBareRepository();
   const repo = createTempRepo(seedFrom);
   if (!seedFrom) {
     repo.write('README.md', '# demo\n');

@@ -18,6 +18,7 @@ import {
   RESILIENCE_PLUGINS,
   explainFinalFailure,
   resilienceOptions,
+  spacesWrites,
   type GitHubApiLogger,
   type ResilienceSettings
 } from './octokit-resilience.js';
@@ -29,6 +30,8 @@ export interface OctokitGitHubApiOptions {
   readonly logger?: GitHubApiLogger;
   /** Tests shorten the waits; production keeps the defaults. */
   readonly resilience?: Partial<ResilienceSettings>;
+  /** Where the test runner's request for unspaced writes is read (see spacesWrites). Default: process.env. */
+  readonly env?: NodeJS.ProcessEnv;
 }
 
 const STANDARD_ROLES = new Set(['admin', 'maintain', 'write', 'triage', 'read']);
@@ -52,7 +55,10 @@ export class OctokitGitHubApi implements GitHubApi, WorkflowArtifacts {
     const settings = { ...DEFAULT_RESILIENCE, ...options.resilience };
     this.octokit = getOctokit(
       token,
-      { ...(baseUrl ? { baseUrl } : {}), ...resilienceOptions(logger, settings) },
+      {
+        ...(baseUrl ? { baseUrl } : {}),
+        ...resilienceOptions(logger, settings, spacesWrites(baseUrl, options.env ?? process.env))
+      },
       ...RESILIENCE_PLUGINS
     );
     // Outermost, so it sees only what the plugins gave up on.

@@ -429,6 +429,7 @@ class FakeGitHubServer implements FakeGitHub {
     const method = (req.method ?? 'GET').toUpperCase();
     const record: RecordedGitHubRequest = {
       seq: this.seq++,
+      arrivedAt: Date.now(),
       method,
       path: url.pathname,
       query: Object.fromEntries(url.searchParams),

@@ -189,6 +189,8 @@ export interface FaultRule {
 export interface RecordedGitHubRequest {
   /** Arrival order on this server, from 0. */
   seq: number;
+  /** When it arrived (Date.now, not the seeded clock): how far apart the client spaced its calls. */
+  arrivedAt: number;
   method: string;
   /** Path without the query. */
   path: string;
