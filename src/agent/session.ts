@@ -19,6 +19,7 @@ import type { ThreadRecord } from '../transcript/events.js';
 import { TranscriptWriter } from '../transcript/writer.js';
 import { WrittenFiles } from '../transcript/written-files.js';
 import type { RunRecords } from '../artifacts/stage-run.js';
+import type { DeniedCall } from '../tools/limits/denied.js';
 import { runAgent, type ProgressUpdate } from './loop.js';
 import type { RunResult } from './run-result.js';
 import { buildSystemPrompt } from './system-prompt.js';
@@ -69,6 +70,11 @@ export interface SessionOutcome {
   readonly compactionLogPath: string;
   /** What the action itself wrote: the artifact is built from this, never from the workspace folder. */
   readonly records: RunRecords;
+  /**
+   * The tool calls the tool limits refused, grouped by tool, command head and rule (the report lists
+   * them). Optional so that outcomes put together elsewhere (tests, fault paths) need not name it.
+   */
+  readonly deniedCalls?: readonly DeniedCall[];
 }
 
 /**
@@ -112,7 +118,13 @@ async function runWithTools(
   const written = new WrittenFiles(runDir);
   const now = options.now ?? Date.now;
   try {
-    const tools = createDefaultTools({ bashTimeoutMs: config.bashTimeoutMs, extraTools: mcp.tools });
+    const tools = createDefaultTools({
+      bashTimeoutMs: config.bashTimeoutMs,
+      extraTools: mcp.tools,
+      limits: config.toolLimits,
+      onUnmatchedNames: (names) =>
+        options.onNotice?.(`The tool limits name tools this run does not have: ${names.join(', ')}.`)
+    });
     const workspace = new Workspace(options.repoDir, {
       readOnlyFolders: config.allowWorkflowChanges ? [] : WORKFLOW_FOLDERS
     });
@@ -167,7 +179,8 @@ async function runWithTools(
       runDir,
       transcriptPath: transcript.path,
       compactionLogPath: compactionLog.path,
-      records: { runDir, transcript, compactionLog, files: written.entries() }
+      records: { runDir, transcript, compactionLog, files: written.entries() },
+      deniedCalls: tools.deniedCalls()
     };
   } finally {
     transcript.close();

@@ -59,7 +59,8 @@ export async function answerToolCalls(
       tool_use_id: call.id,
       name: call.name,
       is_error: outcome.isError,
-      duration_ms: outcome.durationMs
+      duration_ms: outcome.durationMs,
+      ...(outcome.denied ? { denied: outcome.denied } : {})
     });
     results.push({
       type: 'tool_result',

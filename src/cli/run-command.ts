@@ -49,7 +49,11 @@ const CONFIG_FLAGS = [
   'aws-region',
   'vertex-project-id',
   'vertex-region',
-  'mcp-config'
+  'mcp-config',
+  'allowed-tools',
+  'disallowed-tools',
+  'allowed-bash-commands',
+  'disallowed-bash-commands'
 ] as const;
 
 /** Switches read by the same validation (`--use-bedrock` is the input use_bedrock: true). */
@@ -92,6 +96,13 @@ Flags:
   --max-compactions N        compaction settings (see the README)
   --mcp-config FILE          MCP servers whose tools the agent gets: a JSON file (or inline JSON)
                              {"mcpServers": {"NAME": {"command": ..., "args": [...], "env": {...}}}}
+  --allowed-tools A,B        offer only these tools (bash, read_file, ..., mcp__<server>__<tool>)
+  --disallowed-tools A,B     never offer these tools (wins over --allowed-tools)
+  --allowed-bash-commands "npm test,npm run lint"
+                             bash may run only commands starting with one of these (comma or newline
+                             separated); every part of a command joined with ;, &&, |, ... is checked
+  --disallowed-bash-commands "git push,curl"
+                             bash never runs commands starting with one of these (wins over allowed)
   --resume PATH              continue an earlier run: its run folder, a .transcripts folder (its
                              newest run) or its artifact zip; --prompt is then the new request
   --debug                    show the stack trace of an unexpected error
@@ -102,6 +113,7 @@ Examples:
   compact-agent run --prompt-file task.md --max-budget-usd 2 --max-turns 50
   ANTHROPIC_BASE_URL=http://127.0.0.1:8080 compact-agent run --repo . --prompt "Add a --json flag"
   compact-agent run --resume .transcripts --prompt "Also handle negative numbers"
+  compact-agent run --prompt "Fix the tests" --allowed-bash-commands "npm test,npm run lint"
   compact-agent run --use-bedrock --aws-region us-east-1 --prompt "Fix the lint errors"
   compact-agent run --use-vertex --vertex-project-id my-project --vertex-region global --prompt "..."
 

@@ -13,6 +13,7 @@ import { parseBooleanInput } from './boolean-input.js';
 import type { RunLimits } from '../agent/limits.js';
 import type { CompactionTunables } from '../compaction/settings.js';
 import { readMcpConfig, type McpServerConfig } from '../tools/mcp/config.js';
+import { readToolLimits, type ToolLimits } from '../tools/limits/config.js';
 
 /** Everything a run needs, parsed and checked once: the action and the CLI both build it here. */
 export interface AgentConfig {
@@ -41,6 +42,8 @@ export interface AgentConfig {
   readonly compaction: CompactionInputs;
   /** MCP servers whose tools join the agent's (`mcp_config`, `--mcp-config`); none by default. */
   readonly mcpServers: readonly McpServerConfig[];
+  /** Tools offered and bash commands allowed (allowed_tools, disallowed_tools, *_bash_commands); none by default. */
+  readonly toolLimits: ToolLimits;
 }
 
 /** The compaction inputs; unset ones take the defaults in compaction/settings.ts. */
@@ -166,6 +169,7 @@ export function parseAgentConfig(
   const baseURL = parseBaseUrl(env.ANTHROPIC_BASE_URL, problems);
   const mcp = readMcpConfig(read('mcp_config'), name('mcp_config'));
   if (!mcp.ok) problems.push(...mcp.problems);
+  const toolLimits = readToolLimits(read, name, problems);
 
   if (problems.length > 0 || !modelSpec || !wire || !provider) throw new InputError(problems);
   return {
@@ -186,7 +190,8 @@ export function parseAgentConfig(
     allowWorkflowChanges,
     prompt,
     compaction: withoutUndefined(compaction),
-    mcpServers: mcp.ok ? mcp.servers : []
+    mcpServers: mcp.ok ? mcp.servers : [],
+    toolLimits
   };
 }
 

@@ -4,6 +4,7 @@ import { countCompactions, describeCompactionCount } from '../compaction/compact
 import { renderChart } from './context-chart.js';
 import { fitSections, MAX_BODY_CHARS } from './fit-body.js';
 import { codeSpan, fence, inlineText, quoteBlock } from './neutralize.js';
+import type { DeniedCall } from '../tools/limits/denied.js';
 
 export { MAX_BODY_CHARS, renderChart };
 
@@ -50,6 +51,8 @@ export interface ReportInput {
   readonly followUp?: string;
   /** Room to leave under GitHub's limit for what the tracking comment appends (the hidden carried state). */
   readonly reserveChars?: number;
+  /** Tool calls the tool limits refused (allowed_tools, allowed_bash_commands, ...), grouped. */
+  readonly deniedCalls?: readonly DeniedCall[];
 }
 
 const STATUS: Readonly<Record<RunResult['stopReason'], string>> = {
@@ -74,6 +77,7 @@ export function renderReport(input: ReportInput): string {
     `### Summary\n\n${result.summary ? quoteBlock(result.summary) : '_The model gave no summary._'}`,
     `### Changes\n\n${renderChanges(input.changes)}`,
     `### Usage\n\n${renderUsage(result)}`,
+    renderDeniedCalls(input.deniedCalls ?? []),
     renderCompactions(result.compactionLog),
     renderChart(result.contextTokensPerTurn, result.compactionLog, result.compactionThresholdTokens),
     renderArtifact(input.artifact, input.transcriptDir, input.runUrl),
@@ -153,6 +157,23 @@ function pricingNote(model: RunResult['model']): string {
     ? `list prices in effect since ${model.pricedSince} (catalogue checked ${model.checkedOn})`
     : 'prices from the inputs';
   return `Model: ${model.name} (\`${model.id}\`); cost at ${prices}.`;
+}
+
+/**
+ * What the tool limits refused, so that a maintainer sees what the agent wanted and can widen the
+ * lists. The head is the model's text: neutralized like the rest.
+ */
+function renderDeniedCalls(calls: readonly DeniedCall[]): string {
+  if (calls.length === 0) return '';
+  const total = calls.reduce((sum, call) => sum + call.count, 0);
+  const cell = (text: string) => codeSpan(text).replace(/\|/g, '\\|');
+  return [
+    `### Tool limits\n\n${total} tool call${total === 1 ? ' was' : 's were'} denied by this run's tool limits.`,
+    '',
+    '| tool | call | denied by | count |',
+    '| --- | --- | --- | ---: |',
+    ...calls.map((call) => `| ${cell(call.tool)} | ${cell(call.head)} | ${cell(call.rule)} | ${call.count} |`)
+  ].join('\n');
 }
 
 function renderCompactions(log: readonly CompactionEvent[]): string {

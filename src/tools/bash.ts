@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { defineTool } from './tool.js';
 import { capText } from './cap-text.js';
 import { runBoundedCommand, type CommandResult } from './bounded-command.js';
+import { judgeBashCommand, type BashLimits } from './limits/bash-rules.js';
+import { ToolDeniedError } from './limits/denied.js';
 
 export type { CommandResult } from './bounded-command.js';
 
@@ -21,16 +23,20 @@ const bashInput = z.object({
     .describe(`Timeout in milliseconds (default ${DEFAULT_BASH_TIMEOUT_MS}, at most ${MAX_BASH_TIMEOUT_MS}).`)
 });
 
-export function createBashTool(defaultTimeoutMs = DEFAULT_BASH_TIMEOUT_MS) {
+export function createBashTool(defaultTimeoutMs = DEFAULT_BASH_TIMEOUT_MS, limits?: BashLimits) {
   return defineTool({
     name: 'bash',
     description:
       'Run a shell command in the repository root. Returns the exit code, stdout and stderr ' +
       `(each capped at ${MAX_STREAM_CHARS} characters, head and tail kept). ` +
       'Use it to run tests, builds and git commands. Do not push: the action commits and pushes for you. ' +
-      'Processes the command leaves running in the background are killed when it ends.',
+      'Processes the command leaves running in the background are killed when it ends.' +
+      limitsNote(limits),
     inputSchema: bashInput,
     async run(input, context) {
+      // Judged before anything runs: a denied command never reaches the shell.
+      const verdict = limits ? judgeBashCommand(input.command, limits) : undefined;
+      if (verdict && !verdict.allowed) throw new ToolDeniedError(verdict.message, verdict.rule, verdict.head);
       const result = await runBoundedCommand(input.command, {
         cwd: context.workspace.root,
         env: context.env,
@@ -41,6 +47,18 @@ export function createBashTool(defaultTimeoutMs = DEFAULT_BASH_TIMEOUT_MS) {
       return { content: formatCommandResult(result), isError: result.exitCode !== 0 };
     }
   });
+}
+
+/** Told up front, so the model does not spend turns finding the limits by trial. */
+function limitsNote(limits: BashLimits | undefined): string {
+  if (!limits) return '';
+  const list = (prefixes: BashLimits['allowed']) => prefixes.map((prefix) => prefix.text).join(', ');
+  return [
+    ' This run limits bash commands; every part of a command joined with ;, &&, ||, | or & is checked, and',
+    ' $(…), backticks, subshells, if/for/while and redirection to files are refused.',
+    limits.allowed.length > 0 ? ` Each part must start with one of: ${list(limits.allowed)}.` : '',
+    limits.disallowed.length > 0 ? ` Never allowed: ${list(limits.disallowed)}.` : ''
+  ].join('');
 }
 
 export function formatCommandResult(result: CommandResult): string {

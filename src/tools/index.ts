@@ -7,17 +7,23 @@ import { grepTool } from './grep.js';
 import { readFileTool } from './read-file.js';
 import { ToolRegistry } from './registry.js';
 import { writeFileTool } from './write-file.js';
+import { NO_TOOL_LIMITS, offeredTools, type ToolLimits } from './limits/index.js';
 
 export interface ToolSettings {
   readonly bashTimeoutMs?: number;
   /** Tools from outside (MCP servers), after the built-in ones so that their prefix stays cached. */
   readonly extraTools?: readonly Tool[];
+  /** Which tools are offered and which bash commands may run; none by default. */
+  readonly limits?: ToolLimits;
+  /** Told the names in the tool lists that no tool of this run has (e.g. an MCP tool that did not show up). */
+  readonly onUnmatchedNames?: (names: readonly string[]) => void;
 }
 
 /** The agent's tool set, in a fixed order (the order is part of the cached prompt prefix). */
 export function createDefaultTools(settings: ToolSettings = {}): ToolRegistry {
+  const limits = settings.limits ?? NO_TOOL_LIMITS;
   const tools: Tool[] = [
-    createBashTool(settings.bashTimeoutMs),
+    createBashTool(settings.bashTimeoutMs, limits.bash),
     readFileTool,
     writeFileTool,
     editFileTool,
@@ -26,5 +32,7 @@ export function createDefaultTools(settings: ToolSettings = {}): ToolRegistry {
     compactTool,
     ...(settings.extraTools ?? [])
   ];
-  return new ToolRegistry(tools);
+  const { offered, withheld, unmatched } = offeredTools(tools, limits);
+  if (unmatched.length > 0) settings.onUnmatchedNames?.(unmatched);
+  return new ToolRegistry(offered, { withheld });
 }

@@ -3,6 +3,7 @@ import type { Tool as ToolDefinition } from '@anthropic-ai/sdk/resources/message
 import type { Tool, ToolContext } from './tool.js';
 import { ToolError } from './tool-error.js';
 import { namedErrorMessage } from '../errors/error-message.js';
+import { DeniedCalls, ToolDeniedError, type DeniedCall } from './limits/denied.js';
 
 export interface ToolCall {
   readonly id: string;
@@ -14,6 +15,13 @@ export interface ToolOutcome {
   readonly content: string;
   readonly isError: boolean;
   readonly durationMs: number;
+  /** Set when the tool limits refused the call: the rule and what was denied (the transcript keeps both). */
+  readonly denied?: { readonly rule: string; readonly head: string };
+}
+
+export interface RegistryOptions {
+  /** Tools the limits leave out, with the error a call to one by name gets. */
+  readonly withheld?: ReadonlyMap<string, ToolDeniedError>;
 }
 
 /** Validates and dispatches tool calls. Every failure becomes an error result; nothing escapes to the loop. */
@@ -21,10 +29,18 @@ export class ToolRegistry {
   /** Built once: byte-identical tool definitions on every request keep the prompt cache warm. */
   readonly definitions: readonly ToolDefinition[];
   private readonly byName: ReadonlyMap<string, Tool>;
+  private readonly withheld: ReadonlyMap<string, ToolDeniedError>;
+  private readonly denials = new DeniedCalls();
 
-  constructor(tools: readonly Tool[]) {
+  constructor(tools: readonly Tool[], options: RegistryOptions = {}) {
     this.byName = new Map(tools.map((tool) => [tool.name, tool]));
     this.definitions = tools.map(toolDefinition);
+    this.withheld = options.withheld ?? new Map();
+  }
+
+  /** The calls the tool limits refused so far, grouped (the report lists them). */
+  deniedCalls(): DeniedCall[] {
+    return this.denials.entries();
   }
 
   names(): string[] {
@@ -38,7 +54,13 @@ export class ToolRegistry {
       isError,
       durationMs: Date.now() - started
     });
+    const denied = (error: ToolDeniedError): ToolOutcome => {
+      this.denials.record(call.name, error);
+      return { ...finish(error.message, true), denied: { rule: error.rule, head: error.head } };
+    };
     const tool = this.byName.get(call.name);
+    const withheld = this.withheld.get(call.name);
+    if (!tool && withheld) return denied(withheld);
     if (!tool) {
       return finish(`Unknown tool "${call.name}". Available tools: ${this.names().join(', ')}.`, true);
     }
@@ -49,6 +71,7 @@ export class ToolRegistry {
       const output = await tool.run(parsed.data, context);
       return finish(output.content, output.isError === true);
     } catch (error) {
+      if (error instanceof ToolDeniedError) return denied(error);
       return finish(describeFailure(error), true);
     }
   }

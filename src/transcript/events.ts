@@ -135,7 +135,9 @@ const toolResultEvent = z.object({
   tool_use_id: z.string(),
   name: z.string(),
   is_error: z.boolean(),
-  duration_ms: z.number().nonnegative()
+  duration_ms: z.number().nonnegative(),
+  /** Set when the tool limits refused the call: the rule that did, and the command's first words (or the tool). */
+  denied: z.object({ rule: z.string(), head: z.string() }).optional()
 });
 
 const compactionRequestedEvent = z.object({
