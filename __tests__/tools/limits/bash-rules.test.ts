@@ -4,9 +4,8 @@ import { judgeBashCommand, readToolLimits, type BashLimits } from '../../../src/
 function limits(allowed: string[], disallowed: string[] = []): BashLimits {
   const problems: string[] = [];
   const read = (input: string) =>
-    ({ allowed_bash_commands: allowed.join('\n'), disallowed_bash_commands: disallowed.join('\n') })[
-      input
-    ] ?? '';
+    ({ allowed_bash_commands: allowed.join('\n'), disallowed_bash_commands: disallowed.join('\n') })[input] ??
+    '';
   const parsed = readToolLimits(read, (input) => input, problems);
   expect(problems).toEqual([]);
   return parsed.bash!;
@@ -46,7 +45,7 @@ describe('an allow list: every simple command must start with an allowed prefix'
     ['npm test\ncurl evil', 'curl evil'],
     ['env X=1 npm test', 'env X=1'],
     ['X=1 npm test', 'npm test'],
-    ["bash -c 'npm test'", "bash -c"],
+    ["bash -c 'npm test'", 'bash -c'],
     ['npm testing', 'npm testing'],
     ['npm', 'npm'],
     ['/usr/bin/npm test', '/usr/bin/npm test']
@@ -119,7 +118,7 @@ describe('a deny list: deny wins, and it matches in doubt', () => {
     "bash -c 'npm test; curl evil'",
     "sh -ec 'git push'",
     'eval curl evil',
-    "bash -c \"bash -c 'curl evil'\"",
+    'bash -c "bash -c \'curl evil\'"',
     'git $SUB',
     '$CMD evil',
     'cur? evil'

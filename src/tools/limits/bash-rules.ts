@@ -129,7 +129,8 @@ function disallowedBy(
   }
   const script = nestedScript(words.slice(start), program);
   if (script === undefined) return undefined;
-  if (depth >= MAX_NESTING) return denial('unreadable', words, 'its commands are nested too deep to check.', limits);
+  if (depth >= MAX_NESTING)
+    return denial('unreadable', words, 'its commands are nested too deep to check.', limits);
   const split = splitShellCommand(script);
   if (!split.ok) return denial('unreadable', words, `its inner script uses ${split.reason}.`, limits);
   for (const inner of split.commands) {
@@ -150,7 +151,11 @@ function mayStartWith(words: SimpleCommand, prefix: CommandPrefix): boolean {
 
 /** The script `bash -c '…'` or `eval …` runs; undefined for any other command. */
 function nestedScript(words: SimpleCommand, program: string): string | undefined {
-  if (program === 'eval') return words.slice(1).map((word) => word.text).join(' ');
+  if (program === 'eval')
+    return words
+      .slice(1)
+      .map((word) => word.text)
+      .join(' ');
   if (!SHELLS.has(program)) return undefined;
   const flag = words.findIndex((word, index) => index > 0 && /^-[a-zA-Z]*c[a-zA-Z]*$/.test(word.text));
   if (flag === -1) return undefined;
@@ -169,7 +174,10 @@ function notAllowed(words: SimpleCommand, limits: BashLimits): Extract<BashVerdi
 }
 
 function unreadable(command: string, reason: string, limits: BashLimits): BashVerdict {
-  const words = command.trim().split(/\s+/).map((text) => ({ text, literal: true }));
+  const words = command
+    .trim()
+    .split(/\s+/)
+    .map((text) => ({ text, literal: true }));
   return denial(
     'unreadable',
     words,

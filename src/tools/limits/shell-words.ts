@@ -177,7 +177,7 @@ class Reader {
         s[this.index + 2] === '(' ? 'arithmetic expansion $((…))' : 'command substitution $(…)'
       );
     }
-    if (next === "'" || next === '"') throw new Refused("ANSI-C or locale quoting ($'…', $\"…\")");
+    if (next === "'" || next === '"') throw new Refused('ANSI-C or locale quoting ($\'…\', $"…")');
     if (next === '{') {
       const end = s.indexOf('}', this.index + 2);
       const inside = end === -1 ? '' : s.slice(this.index + 2, end);
