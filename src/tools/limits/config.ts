@@ -1,6 +1,17 @@
 import type { BashLimits, CommandPrefix } from './bash-rules.js';
 import { splitShellCommand } from './shell-words.js';
 
+/*
+ * Modelled on Claude Code's permission rules, which claude-code-action passes through as
+ * `--allowedTools "Bash(npm test:*),Edit"` / `--disallowedTools` (https://code.claude.com/docs/en/permissions,
+ * "Compound commands" and deny rules, read 2026-11-25): deny wins, a bare tool name removes the tool
+ * from the model's context, and each part of a compound command must match on its own. Not mirrored:
+ * its tool names (Bash, Read; ours are bash, read_file) and its `Bash(prefix:*)` syntax, which
+ * matches text rather than whole words; people who paste it get a hint instead. Its own tracker shows
+ * the compound rule failing in practice (anthropics/claude-code#94314, #28784), hence the tests'
+ * attack list.
+ */
+
 /**
  * Which tools the model is offered, and which bash commands it may run. Read from four inputs
  * (allowed_tools, disallowed_tools, allowed_bash_commands, disallowed_bash_commands) and their CLI
