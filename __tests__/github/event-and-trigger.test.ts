@@ -139,9 +139,87 @@ describe('decideTrigger', () => {
       run: true,
       task: 'Refactor utils'
     });
+    // The skip says what would start a run, and what to change in the workflow.
     expect(decideTrigger(parseEvent('push', {}), settings)).toEqual({
       run: false,
-      reason: 'the push event does not start the agent'
+      reason: expect.stringMatching(
+        /^the push event does not start the agent \(it starts on .*pull_request_review,.*\); remove it from the workflow's on: block/
+      )
+    });
+  });
+
+  it('says which input to set when a label or an assignment meets no trigger input', () => {
+    const unset = { ...settings, labelTrigger: undefined, assigneeTrigger: undefined };
+    expect(decideTrigger(parseEvent('issues', webhookExample('issues', 'labeled')), unset)).toEqual({
+      run: false,
+      reason:
+        'the issue was labeled, but no label_trigger is set: set the input label_trigger to the label that should start a run'
+    });
+    expect(decideTrigger(parseEvent('issues', webhookExample('issues', 'assigned')), unset)).toMatchObject({
+      run: false,
+      reason: expect.stringContaining('set the input assignee_trigger')
+    });
+  });
+});
+
+function reviewEvent(body: string | null, action = 'submitted', login = 'Codertocat') {
+  const payload = webhookExample('pull_request_review', action);
+  const review = payload.review as { body: string | null; user: { login: string; type: string } };
+  review.body = body;
+  review.user = { ...review.user, login };
+  return parseEvent('pull_request_review', payload);
+}
+
+describe('a submitted pull request review', () => {
+  it('is read from the real payload: the PR, and the review as the request', () => {
+    const event = parseEvent('pull_request_review', webhookExample('pull_request_review', 'submitted'));
+    if (event.kind !== 'pull_request_review') throw new Error(event.kind);
+    expect(event).toMatchObject({
+      action: 'submitted',
+      repository: { fullName: 'Codertocat/Hello-World' },
+      pullRequest: {
+        number: 2,
+        headRef: 'changes',
+        baseRef: 'master',
+        headRepoFullName: 'Codertocat/Hello-World'
+      },
+      review: { id: 237895671, body: '', state: 'commented', user: { login: 'Codertocat', type: 'User' } },
+      sender: { login: 'Codertocat' }
+    });
+  });
+
+  it('refuses a malformed review where it enters, naming the field', () => {
+    const payload = webhookExample('pull_request_review', 'submitted');
+    delete (payload.review as Record<string, unknown>).state;
+    expect(() => parseEvent('pull_request_review', payload)).toThrow(/review\.state/);
+  });
+
+  it('starts a run with the text after the phrase, like a comment', () => {
+    expect(decideTrigger(reviewEvent('Nearly there. /agent rename `x` to `count`'), settings)).toEqual({
+      run: true,
+      task: 'rename `x` to `count`'
+    });
+  });
+
+  it('skips a review without the phrase (or without a body), an edited or dismissed one, and its own', () => {
+    expect(decideTrigger(reviewEvent('LGTM'), settings)).toEqual({
+      run: false,
+      reason: 'the review body does not contain /agent outside quotes and code'
+    });
+    expect(decideTrigger(reviewEvent(null), settings)).toMatchObject({ run: false });
+    expect(decideTrigger(reviewEvent('> /agent quoted'), settings)).toMatchObject({ run: false });
+    expect(decideTrigger(reviewEvent('/agent go', 'dismissed'), settings)).toEqual({
+      run: false,
+      reason: 'the review was dismissed, not submitted'
+    });
+    const edited = { ...reviewEvent('/agent go'), action: 'edited' } as const;
+    expect(decideTrigger(edited, settings)).toEqual({
+      run: false,
+      reason: 'the review was edited, not submitted'
+    });
+    expect(decideTrigger(reviewEvent('/agent go', 'submitted', 'github-actions[bot]'), settings)).toEqual({
+      run: false,
+      reason: 'the review is by this action itself'
     });
   });
 });

@@ -11,18 +11,21 @@ export function threadOf(event: ActionEvent, reportIssue: number | undefined): n
     case 'issues':
       return event.issue.number;
     case 'pull_request_review_comment':
+    case 'pull_request_review':
       return event.pullRequest.number;
     default:
       return reportIssue;
   }
 }
 
-/** Who asked: the commenter, or whoever opened, labeled or assigned the issue. */
+/** Who asked: the commenter or reviewer, or whoever opened, labeled or assigned the issue. */
 export function actorOf(event: ActionEvent): Actor | undefined {
   switch (event.kind) {
     case 'issue_comment':
     case 'pull_request_review_comment':
       return event.comment.user;
+    case 'pull_request_review':
+      return event.review.user;
     case 'issues':
       return event.sender;
     default:
@@ -30,6 +33,7 @@ export function actorOf(event: ActionEvent): Actor | undefined {
   }
 }
 
+/** The comment that asked; a review is not one (its id is a review's, not an issue comment's). */
 export function commentIdOf(event: ActionEvent): number | undefined {
   return event.kind === 'issue_comment' || event.kind === 'pull_request_review_comment'
     ? event.comment.id
@@ -47,7 +51,10 @@ export function repositoryOf(
   return { ...runner.repository, defaultBranch: undefined };
 }
 
-/** 👀 on the comment that asked; a failure is only a warning. */
+/**
+ * 👀 on the comment that asked; a failure is only a warning. A review gets none: GitHub's REST API
+ * has no reactions on pull request reviews, and the tracking comment answers it anyway.
+ */
 export async function reactToTrigger(event: ActionEvent, api: GitHubApi): Promise<void> {
   const target =
     event.kind === 'issue_comment'

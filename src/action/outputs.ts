@@ -11,6 +11,11 @@ export interface RunOutputs {
   readonly changes?: ChangesOutcome;
   readonly artifact?: ArtifactOutcome;
   readonly commentId?: number;
+  /**
+   * Why the run changed nothing, when it ended before the agent (a skip, a run that did not start);
+   * for a finished run it is read from `changes`.
+   */
+  readonly noChangeReason?: string;
 }
 
 /** Every output action.yml declares, in its order (a test checks the two agree). */
@@ -29,6 +34,7 @@ export const OUTPUT_NAMES = [
   'transcript_head',
   'branch_name',
   'pr_url',
+  'no_change_reason',
   'comment_id',
   'artifact_id'
 ] as const;
@@ -75,7 +81,27 @@ export function outputValues(outputs: RunOutputs): Partial<Record<OutputName, st
     values.branch_name = changes.branch;
     if (changes.pullRequestUrl) values.pr_url = changes.pullRequestUrl;
   }
+  const noChange = outputs.noChangeReason ?? noChangeReason(outputs);
+  if (noChange !== undefined) values.no_change_reason = noChange;
   if (outputs.commentId !== undefined) values.comment_id = outputs.commentId;
   if (outputs.artifact?.kind === 'uploaded') values.artifact_id = outputs.artifact.id;
   return values;
+}
+
+/**
+ * Why a finished run pushed nothing and posted no patch, in words a later step or a person reading
+ * the outputs can act on (the report says the same in its changes section); undefined when it did.
+ */
+function noChangeReason(outputs: RunOutputs): string | undefined {
+  const { changes, session } = outputs;
+  if (changes?.kind !== 'none') return undefined;
+  if (changes.withheld?.length)
+    return (
+      `only workflow files were changed (${changes.withheld.join(', ')}), and allow_workflow_changes is ` +
+      'off, so they were withheld and nothing was pushed'
+    );
+  const stop = session?.result.stopReason;
+  if (stop !== undefined && stop !== 'success')
+    return `the run stopped with ${stop} before the agent changed any file`;
+  return 'the agent changed no files (its summary in the report says why)';
 }

@@ -44,7 +44,7 @@ export class BaseBranchError extends Error {
 
 /**
  * Decides the target and checks out what the agent should work on: the PR's head branch for a
- * comment on a same-repository PR, the PR's head commit (detached) for a fork, the tip of
+ * comment or a review on a same-repository PR, the PR's head commit (detached) for a fork, the tip of
  * `base_branch` on origin when it is set, else HEAD as it is. The new branch's `base` (the branch
  * its pull request targets, and the one a follow-up that starts afresh starts from) is
  * `base_branch` or the default branch.
@@ -105,7 +105,7 @@ async function pullRequestOf(
   event: ActionEvent,
   api: GitHubApi
 ): Promise<{ number: number; headRef: string; headRepoFullName: string | undefined } | undefined> {
-  if (event.kind === 'pull_request_review_comment') {
+  if (event.kind === 'pull_request_review_comment' || event.kind === 'pull_request_review') {
     const pr = event.pullRequest;
     return { number: pr.number, headRef: pr.headRef, headRepoFullName: pr.headRepoFullName };
   }

@@ -128,3 +128,20 @@ function positiveInteger(read: InputReader, name: string, problems: string[]): n
   }
   return value;
 }
+
+/**
+ * A dispatched or scheduled run has no comment or issue to take its task from: without `prompt` or
+ * `prompt_file` it can do nothing, and that is a mistake in the workflow, not a reason to end green.
+ */
+export function missingPromptProblem(eventName: string, read: InputReader): string | undefined {
+  if (eventName !== 'workflow_dispatch' && eventName !== 'schedule') return undefined;
+  if (read('prompt').trim() !== '' || read('prompt_file').trim() !== '') return undefined;
+  const example =
+    eventName === 'workflow_dispatch'
+      ? 'e.g. prompt: ${{ inputs.task }}, with a task input under on: workflow_dispatch: inputs:'
+      : 'e.g. prompt_file: .github/agent/weekly.md';
+  return (
+    `A ${eventName} run needs a task, and prompt and prompt_file are both unset or empty. ` +
+    `Pass one under the step's with: (${example}).`
+  );
+}

@@ -66,6 +66,18 @@ export type ActionEvent =
       readonly sender: Actor;
     }
   | {
+      /** A review submitted on a pull request: its body asks, like a comment's. */
+      readonly kind: 'pull_request_review';
+      readonly action: string;
+      readonly repository: RepositoryRef;
+      readonly pullRequest: PullRequestRef;
+      readonly review: CommentRef & {
+        /** `commented`, `approved` or `changes_requested` (any of them may ask). */
+        readonly state: string;
+      };
+      readonly sender: Actor;
+    }
+  | {
       readonly kind: 'issues';
       readonly action: string;
       readonly repository: RepositoryRef;
@@ -131,6 +143,14 @@ const schemas = {
     repository,
     sender: user
   }),
+  pull_request_review: z.object({
+    action: z.string(),
+    pull_request: pullRequest,
+    // A review without a body (an approval with no text) has body null.
+    review: comment.extend({ state: z.string() }),
+    repository,
+    sender: user
+  }),
   issues: z.object({
     action: z.string(),
     issue,
@@ -178,26 +198,28 @@ export function parseEvent(eventName: string, payload: unknown): ActionEvent {
     }
     case 'pull_request_review_comment': {
       const event = parse(schemas.pull_request_review_comment);
-      const pr = event.pull_request;
       return {
         kind: 'pull_request_review_comment',
         action: event.action,
         repository: toRepository(event.repository),
-        pullRequest: {
-          number: pr.number,
-          title: pr.title,
-          body: pr.body ?? '',
-          user: pr.user,
-          headRef: pr.head.ref,
-          headRepoFullName: pr.head.repo?.full_name,
-          baseRef: pr.base.ref
-        },
+        pullRequest: toPullRequest(event.pull_request),
         comment: {
           ...toComment(event.comment),
           path: event.comment.path,
           line: event.comment.line ?? event.comment.original_line ?? undefined,
           diffHunk: event.comment.diff_hunk
         },
+        sender: event.sender
+      };
+    }
+    case 'pull_request_review': {
+      const event = parse(schemas.pull_request_review);
+      return {
+        kind: 'pull_request_review',
+        action: event.action,
+        repository: toRepository(event.repository),
+        pullRequest: toPullRequest(event.pull_request),
+        review: { ...toComment(event.review), state: event.review.state },
         sender: event.sender
       };
     }
@@ -245,6 +267,18 @@ function toIssue(value: z.infer<typeof issue>): IssueRef {
     body: value.body ?? '',
     user: value.user,
     isPullRequest: value.pull_request !== undefined && value.pull_request !== null
+  };
+}
+
+function toPullRequest(pr: z.infer<typeof pullRequest>): PullRequestRef {
+  return {
+    number: pr.number,
+    title: pr.title,
+    body: pr.body ?? '',
+    user: pr.user,
+    headRef: pr.head.ref,
+    headRepoFullName: pr.head.repo?.full_name,
+    baseRef: pr.base.ref
   };
 }
 

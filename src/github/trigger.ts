@@ -45,17 +45,35 @@ export function decideTrigger(event: ActionEvent, settings: TriggerSettings): Tr
         ? skip(`the comment does not contain ${settings.triggerPhrase} outside quotes and code`)
         : { run: true, task };
     }
+    case 'pull_request_review': {
+      // Like a comment: only a new review asks; an edit or a dismissal does not ask again.
+      if (event.action !== 'submitted') return skip(`the review was ${event.action}, not submitted`);
+      if (event.review.user.login === settings.botLogin) return skip('the review is by this action itself');
+      const task = taskAfterPhrase(event.review.body, settings.triggerPhrase);
+      return task === undefined
+        ? skip(`the review body does not contain ${settings.triggerPhrase} outside quotes and code`)
+        : { run: true, task };
+    }
     case 'issues':
       return decideIssue(event, settings);
     case 'workflow_dispatch':
     case 'schedule':
+      // The action fails such a run before it gets here (set-up.ts, dispatchPromptProblem): no prompt
+      // is a configuration mistake, not a reason to end green.
       return settings.prompt
         ? { run: true, task: settings.prompt }
         : skip(`a ${event.kind} run needs the prompt or prompt_file input`);
     case 'other':
-      return skip(`the ${event.name} event does not start the agent`);
+      return skip(
+        `the ${event.name} event does not start the agent (it starts on ${STARTING_EVENTS}); ` +
+          "remove it from the workflow's on: block, or skip this step for it with an if:"
+      );
   }
 }
+
+/** The events decideTrigger can start a run on, for the skip message of any other. */
+const STARTING_EVENTS =
+  'issue_comment, pull_request_review_comment, pull_request_review, issues, workflow_dispatch and schedule';
 
 function decideIssue(
   event: Extract<ActionEvent, { kind: 'issues' }>,
@@ -74,17 +92,25 @@ function decideIssue(
     case 'edited':
       return decideIssueEdit(event, settings, issueTask);
     case 'labeled':
-      if (!settings.labelTrigger) return skip('no label_trigger is set');
+      if (!settings.labelTrigger)
+        return skip(
+          'the issue was labeled, but no label_trigger is set: set the input label_trigger to the label that should start a run'
+        );
       return event.label === settings.labelTrigger
         ? { run: true, task: issueTask, ...fromIssue }
         : skip(`the label is not ${settings.labelTrigger}`);
     case 'assigned':
-      if (!settings.assigneeTrigger) return skip('no assignee_trigger is set');
+      if (!settings.assigneeTrigger)
+        return skip(
+          'the issue was assigned, but no assignee_trigger is set: set the input assignee_trigger to the login that should start a run'
+        );
       return event.assignee === settings.assigneeTrigger
         ? { run: true, task: issueTask, ...fromIssue }
         : skip(`the assignee is not ${settings.assigneeTrigger}`);
     default:
-      return skip(`issues.${event.action} does not start the agent`);
+      return skip(
+        `issues.${event.action} does not start the agent (opened, edited, labeled and assigned do)`
+      );
   }
 }
 

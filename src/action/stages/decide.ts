@@ -29,7 +29,7 @@ export async function decide(action: ActionContext): Promise<Decision | undefine
   });
   if (decision.run) return decision;
   core.info(`compact-agent skipped: ${decision.reason}.`);
-  publishOutputs({ conclusion: 'skipped' });
+  publishOutputs({ conclusion: 'skipped', noChangeReason: `skipped: ${decision.reason}` });
   return undefined;
 }
 

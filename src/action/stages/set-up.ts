@@ -1,6 +1,12 @@
 import * as core from '@actions/core';
 import { readFile } from 'node:fs/promises';
-import { GITHUB_DEFAULTS, parseActionConfig, type ActionConfig } from '../../config/github-inputs.js';
+import { unknownInputProblems } from '../../config/action-inputs.js';
+import {
+  GITHUB_DEFAULTS,
+  missingPromptProblem,
+  parseActionConfig,
+  type ActionConfig
+} from '../../config/github-inputs.js';
 import { InputError } from '../../config/inputs.js';
 import { errorMessage } from '../../errors/error-message.js';
 import { parseEvent, type ActionEvent } from '../../github/event.js';
@@ -37,21 +43,28 @@ export async function setUp(env: NodeJS.ProcessEnv): Promise<ActionContext | und
   } catch (error) {
     return failBeforeStart(redactor.redact(errorMessage(error)));
   }
+  // Problems of the workflow itself, whatever the event: a with: key that is no input, and a
+  // dispatched or scheduled run with no task (which always asks, so it fails rather than skips).
+  const unknownInputs = unknownInputProblems(env);
+  const missingPrompt = missingPromptProblem(event.kind, core.getInput);
   // An event that does not ask for the agent is skipped before the inputs are judged: a comment
-  // thread is no place for configuration errors nobody asked to see.
+  // thread is no place for configuration errors nobody asked to see. An unknown input is still
+  // named, as a warning, so that the step does not end green without a word about it.
   const asked = earlyDecision(event);
-  if (!asked.run) {
+  if (!asked.run && missingPrompt === undefined) {
     core.info(`compact-agent skipped: ${asked.reason}.`);
-    publishOutputs({ conclusion: 'skipped' });
+    for (const problem of unknownInputs) core.warning(problem);
+    publishOutputs({ conclusion: 'skipped', noChangeReason: `skipped: ${asked.reason}` });
     return undefined;
   }
+  const workflowProblems = [...unknownInputs, ...(missingPrompt !== undefined ? [missingPrompt] : [])];
   let config: ActionConfig;
   try {
     // The servers read above pass on as inline JSON; a configuration with problems is judged again
     // with the other inputs, so its problems are reported with theirs.
     const input = (name: string) =>
       name === 'mcp_config' && mcp.ok ? mcpConfigInline(mcp.servers) : core.getInput(name);
-    config = parseActionConfig(input, env);
+    config = withWorkflowProblems(workflowProblems, () => parseActionConfig(input, env));
     // google-github-actions/auth writes its credentials file into the workspace by default.
     const exposedCredentials = credentialFileInRepository(env, runner.workspace);
     if (exposedCredentials !== undefined) throw new InputError([exposedCredentials]);
@@ -61,6 +74,20 @@ export async function setUp(env: NodeJS.ProcessEnv): Promise<ActionContext | und
     return failBeforeStart(message);
   }
   return { runner, env, config, event, redact: redactor.redact, commands: new WorkflowCommandPause() };
+}
+
+/** The inputs' own problems and the workflow's, reported together: one run shows every mistake. */
+function withWorkflowProblems(problems: readonly string[], parse: () => ActionConfig): ActionConfig {
+  let config: ActionConfig;
+  try {
+    config = parse();
+  } catch (error) {
+    if (error instanceof InputError && problems.length > 0)
+      throw new InputError([...problems, ...error.problems]);
+    throw error;
+  }
+  if (problems.length > 0) throw new InputError(problems);
+  return config;
 }
 
 /** Whether the event asks for the agent, judged from the raw trigger inputs (they need no validation). */
@@ -94,7 +121,7 @@ async function replyOnThread(
 
 function failBeforeStart(message: string): undefined {
   core.setFailed(message);
-  publishOutputs({ conclusion: 'failure' });
+  publishOutputs({ conclusion: 'failure', noChangeReason: `did not start: ${message}` });
   void core.summary
     .addRaw(`## compact-agent did not start\n\n${message}\n`)
     .write()

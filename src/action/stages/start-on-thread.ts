@@ -6,7 +6,8 @@ import type { AcceptedRequest, ActionContext } from './action-context.js';
 
 /**
  * How the run starts: as a follow-up of the previous run on its thread (its state found and
- * trusted), or fresh. Only a comment continues a run: a label or an assignment asks afresh.
+ * trusted), or fresh. Only a comment continues a run (a review's body counts as one: it is a
+ * person's words on the thread): a label or an assignment asks afresh.
  */
 export async function startRun(action: ActionContext, request: AcceptedRequest): Promise<RunStart> {
   const { event, runner } = action;
@@ -14,7 +15,9 @@ export async function startRun(action: ActionContext, request: AcceptedRequest):
   const { thread, task } = request;
   if (
     thread === undefined ||
-    (event.kind !== 'issue_comment' && event.kind !== 'pull_request_review_comment')
+    (event.kind !== 'issue_comment' &&
+      event.kind !== 'pull_request_review_comment' &&
+      event.kind !== 'pull_request_review')
   )
     return { task, originalTask: task, request: task, previous: undefined, refusal: undefined };
   const repository = repositoryOf(event, runner);
@@ -33,7 +36,8 @@ export async function startRun(action: ActionContext, request: AcceptedRequest):
 }
 
 function pullRequestThread(event: ActionEvent): number | undefined {
-  if (event.kind === 'pull_request_review_comment') return event.pullRequest.number;
+  if (event.kind === 'pull_request_review_comment' || event.kind === 'pull_request_review')
+    return event.pullRequest.number;
   if (event.kind === 'issue_comment' && event.issue.isPullRequest) return event.issue.number;
   return undefined;
 }

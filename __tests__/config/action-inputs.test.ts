@@ -1,0 +1,72 @@
+import { readFileSync } from 'node:fs';
+import { ACTION_INPUT_NAMES, closestInput, unknownInputProblems } from '../../src/config/action-inputs.js';
+import { missingPromptProblem } from '../../src/config/github-inputs.js';
+
+/** The input names action.yml declares, in its order (a flat, two-level YAML: no parser needed). */
+function declaredInputs(): string[] {
+  const yaml = readFileSync('action.yml', 'utf8');
+  const inputs = yaml.slice(yaml.indexOf('\ninputs:'), yaml.indexOf('\noutputs:'));
+  return [...inputs.matchAll(/^ {2}([A-Za-z0-9_ -]+):\s*$/gm)].map((match) => match[1]!);
+}
+
+describe('the inputs the action knows', () => {
+  it('are the inputs action.yml declares (add a new input to ACTION_INPUT_NAMES too)', () => {
+    expect([...ACTION_INPUT_NAMES].sort()).toEqual(declaredInputs().sort());
+  });
+});
+
+describe('a with: key that is not an input', () => {
+  // As the runner sets them: every declared default, plus each with: key, upper-cased.
+  const runnerEnv = (extra: Record<string, string>) => ({
+    INPUT_GITHUB_TOKEN: 't',
+    INPUT_MAX_TURNS: '200',
+    INPUT_ALLOW_WORKFLOW_CHANGES: 'false',
+    PATH: '/usr/bin',
+    ...extra
+  });
+
+  it('is named, with the closest known input', () => {
+    expect(unknownInputProblems(runnerEnv({ INPUT_MAX_TURN: '5' }))).toEqual([
+      'max_turn is not an input of compact-agent, so it would be ignored. Did you mean max_turns? Correct or remove it under the step\'s with: (README, "Inputs", lists them all).'
+    ]);
+  });
+
+  it('is found with a hyphen for an underscore, or a letter swapped', () => {
+    const problems = unknownInputProblems(
+      runnerEnv({ 'INPUT_MAX-BUDGET-USD': '5', INPUT_ALLOW_WORKFLOW_CHNAGES: 'true' })
+    );
+    expect(problems).toEqual([
+      expect.stringMatching(
+        /^allow_workflow_chnages is not an input .* Did you mean allow_workflow_changes\?/
+      ),
+      expect.stringMatching(/^max-budget-usd is not an input .* Did you mean max_budget_usd\?/)
+    ]);
+  });
+
+  it('gets no suggestion when nothing is close, and declared inputs are no problem', () => {
+    expect(unknownInputProblems(runnerEnv({ INPUT_FAVOURITE_COLOUR: 'blue' }))).toEqual([
+      expect.not.stringContaining('Did you mean')
+    ]);
+    expect(unknownInputProblems(runnerEnv({}))).toEqual([]);
+    expect(closestInput('model', ACTION_INPUT_NAMES)).toBe('model');
+    expect(closestInput('xyz', ACTION_INPUT_NAMES)).toBeUndefined();
+  });
+});
+
+describe('a dispatched or scheduled run without a task', () => {
+  const reader = (inputs: Record<string, string>) => (name: string) => inputs[name] ?? '';
+
+  it('is a problem naming prompt and prompt_file, and how to pass one', () => {
+    expect(missingPromptProblem('workflow_dispatch', reader({}))).toBe(
+      'A workflow_dispatch run needs a task, and prompt and prompt_file are both unset or empty. ' +
+        "Pass one under the step's with: (e.g. prompt: ${{ inputs.task }}, with a task input under on: workflow_dispatch: inputs:)."
+    );
+    expect(missingPromptProblem('schedule', reader({ prompt: '  ' }))).toMatch(/prompt_file: \.github\//);
+  });
+
+  it('is none with either input, or for an event that brings its own task', () => {
+    expect(missingPromptProblem('schedule', reader({ prompt_file: 'task.md' }))).toBeUndefined();
+    expect(missingPromptProblem('workflow_dispatch', reader({ prompt: 'Refactor' }))).toBeUndefined();
+    expect(missingPromptProblem('issue_comment', reader({}))).toBeUndefined();
+  });
+});
