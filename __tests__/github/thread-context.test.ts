@@ -32,3 +32,16 @@ describe('buildThreadContext on a review comment', () => {
     expect(context).toMatch(/The request is a review comment on \S+/);
   });
 });
+
+describe('buildThreadContext on a submitted review', () => {
+  it("gives the pull request's title, body, branches and changed files, as for a comment on it", async () => {
+    const event = parseEvent('pull_request_review', webhookExample('pull_request_review', 'submitted'));
+    const github = new MemoryGitHub();
+    github.pullRequest = aPullRequest({ headRef: 'changes', baseRef: 'main' });
+    github.files = [{ filename: 'README.md', status: 'modified', additions: 1, deletions: 0 }];
+    const context = await buildThreadContext(event, github, options);
+    expect(context).toMatch(/^<github-context>\nPull request #\d+: /);
+    expect(context).toContain('<untrusted-data source="pull request body"');
+    expect(context).toContain('Base branch: main; head branch: changes.');
+  });
+});

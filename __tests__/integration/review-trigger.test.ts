@@ -40,6 +40,8 @@ describe('a pull request review with /agent in its body', () => {
     expect(JSON.stringify(firstRequest.request!.messages[0])).toContain(
       'the word count test fails, please fix it'
     );
+    // With the pull request's thread as context, as for a comment on it.
+    expect(JSON.stringify(firstRequest.request!.messages[0])).toContain('<github-context>');
     const [tracking] = world.github.createdComments;
     expect(tracking!.issueNumber).toBe(2);
     expect(tracking!.body).toMatch(/^✅ Done/);
@@ -53,6 +55,7 @@ describe('a pull request review with /agent in its body', () => {
     const run = await world.run({ eventName: 'pull_request_review', payload, entry: ACTION_FROM_SOURCE });
     expect(run.code).toBe(0);
     expect(run.outputs.conclusion).toBe('refused');
+    expect(run.outputs.no_change_reason).toMatch(/^refused: /);
     expect(world.github.createdComments.map((c) => [c.issueNumber, c.body])).toEqual([
       [2, expect.stringMatching(/^🚫 compact-agent did not start: /)]
     ]);

@@ -36,6 +36,13 @@ export async function buildThreadContext(
     );
     if (issue.isPullRequest) parts.push(await pullRequestFacts(api, issue.number));
     parts.push(await recentComments(api, issue.number, budget - length(parts), options));
+  } else if (event.kind === 'pull_request_review') {
+    // A review's body asks like a comment on the pull request's thread: the same context.
+    const pr = event.pullRequest;
+    parts.push(`Pull request #${pr.number}: ${pr.title}`);
+    parts.push(untrustedBlock('pull request body', pr.user.login, pr.body));
+    parts.push(await pullRequestFacts(api, pr.number));
+    parts.push(await recentComments(api, pr.number, budget - length(parts), options));
   } else if (event.kind === 'pull_request_review_comment') {
     const pr = event.pullRequest;
     parts.push(`Pull request #${pr.number}: ${pr.title}`);

@@ -43,7 +43,7 @@ export async function checkTrust(
     if (!check.allowed) {
       core.info(`compact-agent refused: ${check.reason}.`);
       await say(`🚫 compact-agent did not start: ${check.reason}.`);
-      publishOutputs({ conclusion: 'refused' });
+      publishOutputs({ conclusion: 'refused', noChangeReason: `refused: ${check.reason}` });
       return undefined;
     }
   }
@@ -54,7 +54,7 @@ export async function checkTrust(
       `${MAX_TASK_CHARS.toLocaleString('en-US')}. Put long material in a file in the repository and refer to it.`;
     await say(`⚠️ compact-agent did not start. ${message}`);
     core.setFailed(message);
-    publishOutputs({ conclusion: 'failure' });
+    publishOutputs({ conclusion: 'failure', noChangeReason: `did not start: ${message}` });
     return undefined;
   }
   await reactToTrigger(event, api);
