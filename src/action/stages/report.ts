@@ -83,6 +83,7 @@ export async function reportRun(
       artifact,
       transcriptDir: path.relative(runner.workspace, session.runDir),
       transcriptHead: session.records.transcript.head,
+      ...(workspace.instructions ? { instructions: workspace.instructions } : {}),
       ...(note ? { followUp: renderFollowUp(note, { runUrl: link, costUsd: session.result.costUsd }) } : {}),
       reserveChars: hiddenState.length + 2
     })
