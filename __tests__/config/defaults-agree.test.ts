@@ -57,7 +57,9 @@ describe('defaults are defined once and agree everywhere', () => {
     '%s: the README says what the code does',
     (name) => {
       // Thousands separators (`16,384`) go; a list's commas (instruction_files) stay.
-      expect(readmeDefaults()[name]?.replace(/(?<=\d),(?=\d)/g, '')).toBe(CODE_DEFAULTS[name]!.replace(/_/g, ''));
+      expect(readmeDefaults()[name]?.replace(/(?<=\d),(?=\d)/g, '')).toBe(
+        CODE_DEFAULTS[name]!.replace(/_/g, '')
+      );
     }
   );
 
