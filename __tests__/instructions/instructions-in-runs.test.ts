@@ -6,6 +6,7 @@ import { EXIT } from '../../src/cli/exit-codes.js';
 import { runCli } from '../../src/cli/main.js';
 import { InputError, parseAgentConfig } from '../../src/config/inputs.js';
 import { readInstructionsForRun } from '../../src/instructions/for-run.js';
+import { Redactor } from '../../src/security/redactor.js';
 import { transcriptEvent } from '../../src/transcript/events.js';
 import {
   startFakeAnthropic,
@@ -113,6 +114,29 @@ describe('the system prompt of a run with instruction files', () => {
     });
     // The audit reader checks every line against the schema: the new field is in it, not stripped.
     expect(transcriptEvent.parse(start)).toMatchObject({ instructions: start.instructions });
+  });
+  it('redacts a known secret written into an instruction file, as it does the task', async () => {
+    const secret = 'a-token-pasted-into-agents-md-5d1e';
+    repo.write('AGENTS.md', `Deploy with ${secret}`);
+    const config = parseAgentConfig(() => '', { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: fake.url });
+    const instructions = await readInstructionsForRun(
+      { kind: 'checkout', root: repo.root },
+      config.instructionFiles,
+      'x'
+    );
+    const outcome = await runSession({
+      config,
+      task: 'Explore and take notes.',
+      repoDir: repo.root,
+      transcriptsDir: path.join(repo.root, '.transcripts'),
+      runId: 'instructions-redacted',
+      env: { PATH: process.env.PATH },
+      redact: new Redactor([secret]).redact,
+      ...(instructions ? { instructions } : {})
+    });
+    expect(systemPrompts()[0]).toContain('Deploy with ***');
+    expect(JSON.stringify(fake.requests.map((record) => record.body))).not.toContain(secret);
+    expect(readFileSync(outcome.transcriptPath, 'utf8')).not.toContain(secret);
   });
 });
 

@@ -123,7 +123,13 @@ async function runWithTools(
     const requests = new RequestBuilder({
       model: config.requestModel,
       maxTokens: config.maxOutputTokens,
-      systemPrompt: buildSystemPrompt(options.instructions),
+      // Redacted as the task is: a token pasted into AGENTS.md reaches neither the model nor the record.
+      systemPrompt: buildSystemPrompt(
+        options.instructions && {
+          ...options.instructions,
+          files: options.instructions.files.map((file) => ({ ...file, text: redact(file.text) }))
+        }
+      ),
       tools: tools.definitions,
       thinking: thinkingSettings(config.modelSpec, config.effort, options.thinkingEditPolicy)
     });

@@ -23,9 +23,8 @@ export function buildSystemPrompt(instructions?: RepositoryInstructions): string
     'When the task is done, reply without tool calls, with a short summary: what you changed, why, and how you',
     'verified it (the commands you ran and their outcome). Mention anything left undone.'
   ].join('\n');
-  const files = instructions?.files ?? [];
-  if (files.length === 0) return own;
-  return [own, '', repositoryInstructionsSection(instructions!)].join('\n');
+  if (!instructions || instructions.files.length === 0) return own;
+  return [own, '', repositoryInstructionsSection(instructions)].join('\n');
 }
 
 export const INSTRUCTIONS_TAG = 'repository-instructions';
