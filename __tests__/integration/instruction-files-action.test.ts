@@ -22,10 +22,10 @@ function systemPrompts(world: ActionWorld): string[] {
     .map((record) => systemText(record.request!));
 }
 
-/** AGENTS.md with the base's marker on origin's main, and the checkout on main, as actions/checkout leaves it. */
+/** AGENTS.md with the base's marker (and any file written before) on origin's main; the checkout stays on main, as actions/checkout leaves it. */
 function commitBaseInstructions(world: ActionWorld): void {
   world.repo.write('AGENTS.md', `${BASE_MARKER}\n`);
-  world.repo.git('add', 'AGENTS.md');
+  world.repo.git('add', '-A');
   world.repo.git('commit', '-qm', 'instructions for agents');
   world.repo.git('push', '-q', 'origin', 'main');
 }
@@ -84,4 +84,33 @@ it("reads a pull request's instructions from its base, even when its head rewrot
   expect(world.github.createdComments[0]!.body).toMatch(
     /📘 Repository instructions from the base branch main at [0-9a-f]{7}: `AGENTS\.md`\./
   );
+});
+
+it("adds the folder of a review comment's file, read from the base like the root's", async () => {
+  const payload = examplePayload('pull_request_review_comment', 'created', '/agent fix this');
+  (payload.comment as Record<string, unknown>).path = 'src/word-count.js';
+  const pull = payload.pull_request as { head: { ref: string }; base: { ref: string } };
+  pull.base.ref = 'main';
+  const world = await startWorld({
+    seed: EXAMPLE,
+    github: stateFromPayload(payload, {
+      senderPermission: 'write',
+      pull: { head: { ref: pull.head.ref, repoFullName: 'Codertocat/Hello-World' } } as never
+    }),
+    anthropic: { script: wordStatsFixer }
+  });
+  world.repo.write('src/AGENTS.md', 'SRC-MARKER-5b0e: no default exports\n');
+  commitBaseInstructions(world);
+  world.repo.git('push', '-q', 'origin', `main:${pull.head.ref}`);
+
+  const run = await world.run({
+    eventName: 'pull_request_review_comment',
+    payload,
+    entry: ACTION_FROM_SOURCE
+  });
+  expect(run.code).toBe(0);
+  const [prompt] = systemPrompts(world);
+  expect(prompt!.indexOf(BASE_MARKER)).toBeGreaterThan(-1);
+  expect(prompt!.indexOf('SRC-MARKER-5b0e')).toBeGreaterThan(prompt!.indexOf(BASE_MARKER));
+  expect(prompt).toContain('<repository-instructions path="src/AGENTS.md" applies-to="src/">');
 });

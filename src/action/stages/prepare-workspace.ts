@@ -65,7 +65,8 @@ export async function prepareWorkspace(
   const instructions = await readInstructionsForRun(
     await instructionOrigin(git, event, target, request.api, env.GITHUB_BASE_REF),
     action.config.agent.instructionFiles,
-    start.request
+    // The folders the run works in are those the request names, and a review comment's file.
+    event.kind === 'pull_request_review_comment' ? `${start.request}\n${event.comment.path}` : start.request
   );
   if (instructions) core.info(action.redact(describeInstructions(instructions)));
   progress.step = 'reading the thread';
