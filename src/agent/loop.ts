@@ -10,7 +10,7 @@ import { describeToolCall } from '../tools/describe-call.js';
 import type { McpServerRecord } from '../tools/mcp/index.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { Workspace } from '../tools/workspace.js';
-import type { ThreadRecord } from '../transcript/events.js';
+import type { InstructionsRecord, ThreadRecord } from '../transcript/events.js';
 import type { TranscriptSink } from '../transcript/writer.js';
 import { Conversation } from './conversation.js';
 import { requestFinalSummary } from './final-summary.js';
@@ -28,6 +28,8 @@ export interface AgentSettings {
   readonly limits: RunLimits;
   /** Recorded in run_start for the next run on the thread (see ThreadRecord). */
   readonly thread?: ThreadRecord;
+  /** Recorded in run_start: the repository's instruction files the system prompt holds. */
+  readonly instructions?: InstructionsRecord;
 }
 
 export interface ProgressUpdate {
@@ -345,7 +347,8 @@ function recordStart(run: Run): void {
       ? {}
       : { compaction_threshold_tokens: deps.compactor.thresholdTokens }),
     ...(deps.mcpServers && deps.mcpServers.length > 0 ? { mcp_servers: deps.mcpServers } : {}),
-    ...(settings.thread ? { thread: settings.thread } : {})
+    ...(settings.thread ? { thread: settings.thread } : {}),
+    ...(settings.instructions ? { instructions: settings.instructions } : {})
   });
 }
 

@@ -23,6 +23,7 @@ import type { DeniedCall } from '../tools/limits/denied.js';
 import { runAgent, type ProgressUpdate } from './loop.js';
 import type { RunResult } from './run-result.js';
 import { buildSystemPrompt } from './system-prompt.js';
+import { instructionsRecordOf, type RepositoryInstructions } from '../instructions/instruction-files.js';
 
 /** Workflows (and the local actions they use) run with the repository's secrets: changing them is opt-in. */
 export const WORKFLOW_FOLDERS: readonly string[] = ['.github/workflows/', '.github/actions/'];
@@ -53,6 +54,8 @@ export interface SessionOptions {
   readonly thinkingEditPolicy?: ThinkingEditPolicy;
   /** One-line notices for the log before the first turn (the MCP servers and their tools). */
   readonly onNotice?: (line: string) => void;
+  /** The repository's instruction files, read before the run: in the system prompt and run_start. */
+  readonly instructions?: RepositoryInstructions;
 }
 
 /** What a custom compactor may build on: the same model, request shape and run folder. */
@@ -132,7 +135,13 @@ async function runWithTools(
     const requests = new RequestBuilder({
       model: config.requestModel,
       maxTokens: config.maxOutputTokens,
-      systemPrompt: buildSystemPrompt(),
+      // Redacted as the task is: a token pasted into AGENTS.md reaches neither the model nor the record.
+      systemPrompt: buildSystemPrompt(
+        options.instructions && {
+          ...options.instructions,
+          files: options.instructions.files.map((file) => ({ ...file, text: redact(file.text) }))
+        }
+      ),
       tools: tools.definitions,
       thinking: thinkingSettings(config.modelSpec, config.effort, options.thinkingEditPolicy)
     });
@@ -156,7 +165,8 @@ async function runWithTools(
         modelSpec: config.modelSpec,
         limits: config.limits,
         // The transcript writer redacts every line it writes, this record too.
-        ...(options.thread ? { thread: options.thread } : {})
+        ...(options.thread ? { thread: options.thread } : {}),
+        ...(options.instructions ? { instructions: instructionsRecordOf(options.instructions) } : {})
       },
       {
         model,

@@ -20,6 +20,8 @@ import { credentialFileInRepository } from '../security/cloud-credentials.js';
 import { mcpServerSecrets } from '../tools/mcp/config.js';
 import { readRegularFile, unreadableReason } from '../files/bounded-file.js';
 import { MAX_PROMPT_FILE_BYTES } from '../files/prompt-file-limit.js';
+import { readInstructionsForRun } from '../instructions/for-run.js';
+import { describeInstructions } from '../instructions/instruction-files.js';
 
 /** Flags read by the shared input validation (config/inputs.ts), spelled `--max-turns` for `max_turns`. */
 const CONFIG_FLAGS = [
@@ -53,7 +55,8 @@ const CONFIG_FLAGS = [
   'allowed-tools',
   'disallowed-tools',
   'allowed-bash-commands',
-  'disallowed-bash-commands'
+  'disallowed-bash-commands',
+  'instruction-files'
 ] as const;
 
 /** Switches read by the same validation (`--use-bedrock` is the input use_bedrock: true). */
@@ -103,6 +106,9 @@ Flags:
                              separated); every part of a command joined with ;, &&, |, ... is checked
   --disallowed-bash-commands "git push,curl"
                              bash never runs commands starting with one of these (wins over allowed)
+  --instruction-files A,B    the repository's instruction files to read into the system prompt, from the
+                             root and the folders the task names (default AGENTS.md,CLAUDE.md,
+                             .github/copilot-instructions.md); none reads none
   --resume PATH              continue an earlier run: its run folder, a .transcripts folder (its
                              newest run) or its artifact zip; --prompt is then the new request
   --debug                    show the stack trace of an unexpected error
@@ -146,7 +152,15 @@ export async function runCommand(invocation: Invocation, io: CliIo): Promise<num
     knownSecrets(io.env, [run.config.apiKey, ...mcpServerSecrets(run.config.mcpServers, isSecretName)])
   ).redact;
   const runId = newRunId();
+  // From the folder as it is now, before the first request (a local run has no pull request base).
+  const instructions = await readInstructionsForRun(
+    { kind: 'checkout', root: run.repoDir },
+    run.config.instructionFiles,
+    run.task
+  );
+  if (instructions) io.stderr(redact(describeInstructions(instructions)));
   const outcome = await runSession({
+    ...(instructions ? { instructions } : {}),
     config: run.config,
     // runSession redacts the task (a pasted key) with `redact`, as it does the transcript.
     task: run.previous ? resumeTask(run.previous, run.task) : run.task,

@@ -50,6 +50,7 @@ export const ACTION_INPUT_NAMES: readonly string[] = [
   'disallowed_tools',
   'allowed_bash_commands',
   'disallowed_bash_commands',
+  'instruction_files',
   'compaction_threshold_tokens',
   'micro_keep_recent',
   'micro_clear_at_least',

@@ -10,6 +10,7 @@ import {
 import { ModelNotOnProviderError, providerModel, type ProviderModel } from './provider-models.js';
 import { parseProvider, type ProviderConfig } from './provider-inputs.js';
 import { parseBooleanInput } from './boolean-input.js';
+import { parseInstructionFiles } from './instruction-files-input.js';
 import type { RunLimits } from '../agent/limits.js';
 import type { CompactionTunables } from '../compaction/settings.js';
 import { readMcpConfig, type McpServerConfig } from '../tools/mcp/config.js';
@@ -44,6 +45,8 @@ export interface AgentConfig {
   readonly mcpServers: readonly McpServerConfig[];
   /** Tools offered and bash commands allowed (allowed_tools, disallowed_tools, *_bash_commands); none by default. */
   readonly toolLimits: ToolLimits;
+  /** The repository's instruction files to read (`instruction_files`); empty: none (see src/instructions/). */
+  readonly instructionFiles: readonly string[];
 }
 
 /** The compaction inputs; unset ones take the defaults in compaction/settings.ts. */
@@ -81,7 +84,9 @@ export const INPUT_DEFAULTS = {
   api_stall_timeout_seconds: 120,
   use_bedrock: false,
   use_vertex: false,
-  allow_workflow_changes: false
+  allow_workflow_changes: false,
+  // Codex, OpenHands, Jules and Cursor read AGENTS.md; Claude Code CLAUDE.md; Copilot its own file.
+  instruction_files: 'AGENTS.md,CLAUDE.md,.github/copilot-instructions.md'
 } as const;
 
 /** A bad input: the message says which input, what was given and what is expected. */
@@ -170,6 +175,12 @@ export function parseAgentConfig(
   const mcp = readMcpConfig(read('mcp_config'), name('mcp_config'));
   if (!mcp.ok) problems.push(...mcp.problems);
   const toolLimits = readToolLimits(read, name, problems);
+  const instructionFiles = parseInstructionFiles(
+    read('instruction_files'),
+    name('instruction_files'),
+    INPUT_DEFAULTS.instruction_files,
+    problems
+  );
 
   if (problems.length > 0 || !modelSpec || !wire || !provider) throw new InputError(problems);
   return {
@@ -191,7 +202,8 @@ export function parseAgentConfig(
     prompt,
     compaction: withoutUndefined(compaction),
     mcpServers: mcp.ok ? mcp.servers : [],
-    toolLimits
+    toolLimits,
+    instructionFiles
   };
 }
 

@@ -3,6 +3,7 @@ import type { CompactionEvent } from '../compaction/compactor.js';
 import { countCompactions, describeCompactionCount } from '../compaction/compaction-count.js';
 import { renderChart } from './context-chart.js';
 import { fitSections, MAX_BODY_CHARS } from './fit-body.js';
+import type { RepositoryInstructions } from '../instructions/instruction-files.js';
 import { codeSpan, fence, inlineText, quoteBlock } from './neutralize.js';
 import type { DeniedCall } from '../tools/limits/denied.js';
 
@@ -49,6 +50,8 @@ export interface ReportInput {
   readonly transcriptHead?: string;
   /** The follow-up section (previous runs, costs), rendered by the action from its own state. */
   readonly followUp?: string;
+  /** The repository's instruction files the run's system prompt held, and what was cut or left out. */
+  readonly instructions?: RepositoryInstructions;
   /** Room to leave under GitHub's limit for what the tracking comment appends (the hidden carried state). */
   readonly reserveChars?: number;
   /** Tool calls the tool limits refused (allowed_tools, allowed_bash_commands, ...), grouped. */
@@ -78,6 +81,7 @@ export function renderReport(input: ReportInput): string {
     `### Changes\n\n${renderChanges(input.changes)}`,
     `### Usage\n\n${renderUsage(result)}`,
     renderDeniedCalls(input.deniedCalls ?? []),
+    input.instructions ? renderInstructions(input.instructions) : '',
     renderCompactions(result.compactionLog),
     renderChart(result.contextTokensPerTurn, result.compactionLog, result.compactionThresholdTokens),
     renderArtifact(input.artifact, input.transcriptDir, input.runUrl),
@@ -138,6 +142,26 @@ function renderPublished(changes: ChangesOutcome): string {
         .filter((part) => part !== '')
         .join('\n\n');
   }
+}
+
+/**
+ * Which instruction files the agent was given, from where, and what it was not given (cut to a
+ * cap, refused, left out): the paths come from the repository, so they are shown as code.
+ */
+function renderInstructions(instructions: RepositoryInstructions): string {
+  if (instructions.problem !== undefined)
+    return `📘 Repository instructions: none used, because ${inlineText(instructions.problem)}.`;
+  if (instructions.files.length === 0 && instructions.skipped.length === 0) return '';
+  const used =
+    instructions.files.length === 0
+      ? 'none used'
+      : instructions.files.map((file) => codeSpan(file.path)).join(', ');
+  const notes = [...instructions.cut, ...instructions.skipped].map(
+    (note) => `- ${codeSpan(note.path)}: ${inlineText(note.reason)}`
+  );
+  return [`📘 Repository instructions from ${inlineText(instructions.source)}: ${used}.`, ...notes].join(
+    '\n'
+  );
 }
 
 function renderUsage(result: RunResult): string {

@@ -43,6 +43,18 @@ const mcpServerRecord = z.object({
   skipped: z.array(z.object({ name: z.string(), reason: z.string() })).readonly()
 });
 
+/**
+ * The repository's instruction files the run's system prompt holds (see src/instructions/): where
+ * they were read (the checkout, or a pull request's base commit), each file used with its size and
+ * the bytes of it used (fewer when a cap cut it), and the files not used, with why.
+ */
+export const instructionsRecord = z.object({
+  source: z.string(),
+  files: z.array(z.object({ path: z.string(), bytes: count, used_bytes: count })).readonly(),
+  skipped: z.array(z.object({ path: z.string(), reason: z.string() })).readonly()
+});
+export type InstructionsRecord = z.infer<typeof instructionsRecord>;
+
 /** The content blocks the reader takes apart are checked field by field; any other block by its type. */
 const READ_BLOCKS = new Set(['text', 'tool_use', 'tool_result']);
 const contentBlock = z.union([
@@ -92,7 +104,9 @@ const runStartEvent = z.object({
   /** The MCP servers started for the run: command, args, env names, the tools offered and not. */
   mcp_servers: z.array(mcpServerRecord).readonly().optional(),
   /** The thread's work as the action knew it (absent outside a thread); see ThreadRecord. */
-  thread: threadRecord.optional()
+  thread: threadRecord.optional(),
+  /** The repository's instruction files in system_prompt (absent when the run read none: switched off, or older). */
+  instructions: instructionsRecord.optional()
 });
 
 const messageEvent = z.object({

@@ -1,10 +1,14 @@
+import * as core from '@actions/core';
 import { randomBytes } from 'node:crypto';
 import { continueOnPreviousBranch } from '../../followup/continue-target.js';
 import type { RunStart } from '../../followup/follow-up.js';
 import type { FollowUpNote } from '../../followup/follow-up-report.js';
 import { pinnedGit } from '../../git/git-binary.js';
 import { GitRepository } from '../../git/repository.js';
+import type { ActionEvent } from '../../github/event.js';
 import type { GitHubApi } from '../../github/github-api.js';
+import { readInstructionsForRun, type InstructionOrigin } from '../../instructions/for-run.js';
+import { describeInstructions, type RepositoryInstructions } from '../../instructions/instruction-files.js';
 import { codeSpan } from '../../github/neutralize.js';
 import { writeAccessCheck } from '../../github/permissions.js';
 import { buildThreadContext } from '../../github/thread-context.js';
@@ -23,6 +27,8 @@ export interface PreparedWorkspace {
   readonly note: FollowUpNote | undefined;
   /** The first message: the task (or the resume task), then the thread as context. */
   readonly firstMessage: string;
+  /** The repository's instruction files for the system prompt; undefined when instruction_files is none. */
+  readonly instructions: RepositoryInstructions | undefined;
 }
 
 /**
@@ -54,6 +60,15 @@ export async function prepareWorkspace(
   });
   const { target, note } = await followUpTarget(start, prepared, request.api, git);
   const baseCommit = await git.head();
+  progress.step = "reading the repository's instruction files";
+  // Before the agent's first turn, and for a pull request from its base (see instructions/for-run.ts).
+  const instructions = await readInstructionsForRun(
+    await instructionOrigin(git, event, target, request.api, env.GITHUB_BASE_REF),
+    action.config.agent.instructionFiles,
+    // The folders the run works in are those the request names, and a review comment's file.
+    event.kind === 'pull_request_review_comment' ? `${start.request}\n${event.comment.path}` : start.request
+  );
+  if (instructions) core.info(action.redact(describeInstructions(instructions)));
   progress.step = 'reading the thread';
   const threadContext = await buildThreadContext(event, request.api, {
     budgetTokens: settings.contextBudgetTokens,
@@ -61,7 +76,39 @@ export async function prepareWorkspace(
     isTrusted: settings.includeUntrustedComments ? async () => true : writeAccessCheck(request.permissions)
   });
   const firstMessage = threadContext ? `${start.task}\n\n${threadContext}` : start.task;
-  return { git, target, defaultBranch, baseCommit, note, firstMessage };
+  return { git, target, defaultBranch, baseCommit, note, firstMessage, instructions };
+}
+
+/**
+ * A run on a branch others wrote (a pull request's, a previous run's) reads its base's instructions.
+ * So does a run in a workflow started by a pull_request event (with a prompt): its checkout is the
+ * pull request's merge commit, and the runner names the base in GITHUB_BASE_REF (set for no other event).
+ */
+async function instructionOrigin(
+  git: GitRepository,
+  event: ActionEvent,
+  target: WorkTarget,
+  api: GitHubApi,
+  pullRequestBase: string | undefined
+): Promise<InstructionOrigin> {
+  switch (target.kind) {
+    case 'new-branch':
+      return pullRequestBase
+        ? { kind: 'base-branch', git, branch: pullRequestBase }
+        : { kind: 'checkout', root: git.root };
+    case 'continued-branch':
+      return { kind: 'base-branch', git, branch: target.base };
+    case 'pull-request-branch':
+    case 'fork':
+      return {
+        kind: 'base-branch',
+        git,
+        branch:
+          event.kind === 'pull_request_review_comment'
+            ? event.pullRequest.baseRef
+            : (await api.getPullRequest(target.pullNumber)).baseRef
+      };
+  }
 }
 
 /**

@@ -84,6 +84,7 @@ export async function reportRun(
       transcriptDir: path.relative(runner.workspace, session.runDir),
       transcriptHead: session.records.transcript.head,
       ...(session.deniedCalls ? { deniedCalls: session.deniedCalls } : {}),
+      ...(workspace.instructions ? { instructions: workspace.instructions } : {}),
       ...(note ? { followUp: renderFollowUp(note, { runUrl: link, costUsd: session.result.costUsd }) } : {}),
       reserveChars: hiddenState.length + 2
     })

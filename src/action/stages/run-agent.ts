@@ -51,6 +51,7 @@ export async function runAgentTurns(
       // runSession redacts the task (a pasted token) with `redact`, as everything the model is sent.
       task: workspace.firstMessage,
       thread: threadRecordOf(start),
+      ...(workspace.instructions ? { instructions: workspace.instructions } : {}),
       repoDir: runner.workspace,
       transcriptsDir: path.join(runner.workspace, TRANSCRIPTS),
       runId: `${runner.runId}-${runner.runAttempt}`,
