@@ -11,6 +11,7 @@ import { transcriptArtifactName } from '../artifacts/transcript-artifact.js';
 import { renderCarriedLedger } from './carried-ledger.js';
 import { boundedState, CARRIED_LIMITS, carriedStateSchema, type CarriedState } from './carried-state.js';
 import { workOfTranscript } from './transcript-work.js';
+import { errorMessage } from '../errors/error-message.js';
 
 /** A transcript artifact far larger than any real one (a 1,000-turn run zips to a few MB) is not read. */
 export const MAX_ARTIFACT_BYTES = 32 * 1024 * 1024;
@@ -111,7 +112,7 @@ function readFailure(id: number, error: unknown): string {
   if (status === 404) return `the transcript artifact ${id} no longer exists (GitHub answered 404)`;
   if (status === 403)
     return `the token may not read the transcript artifact ${id} (GitHub answered 403; give the workflow \`actions: read\`)`;
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   return `the transcript artifact ${id} could not be read (${message.split('\n')[0]!.slice(0, 200)})`;
 }
 
@@ -121,7 +122,7 @@ function transcriptIn(zip: Buffer, runId: string): string | { problem: string } 
   try {
     entries = unzip(zip, ARTIFACT_ZIP_LIMITS);
   } catch (error) {
-    return { problem: `is not a readable zip (${error instanceof Error ? error.message : String(error)})` };
+    return { problem: `is not a readable zip (${errorMessage(error)})` };
   }
   const own = entries.get(`${runId}/${TRANSCRIPT_FILE}`);
   if (own !== undefined) return own.toString('utf8');

@@ -5,6 +5,7 @@ import type { ThreadRecord } from '../transcript/events.js';
 import { requestsSoFar, type CarriedState } from './carried-state.js';
 import { findPreviousRun, followUpRequest, type PreviousRun } from './previous-run.js';
 import { resumeTask } from './resume-task.js';
+import { errorMessage } from '../errors/error-message.js';
 
 /** How a run starts: fresh, or as a follow-up of the previous run on its thread. */
 export interface RunStart {
@@ -64,7 +65,7 @@ export async function startOnThread(
       found = await previousRunOfAgentPullRequest(api, options.pullRequest, options);
   } catch (error) {
     return fresh(
-      `the earlier run on this thread could not be looked up (${error instanceof Error ? error.message : String(error)}); to continue it, comment again once GitHub answers`
+      `the earlier run on this thread could not be looked up (${errorMessage(error)}); to continue it, comment again once GitHub answers`
     );
   }
   if (found.kind === 'refused') return fresh(found.reason);

@@ -4,6 +4,7 @@ import { FenceTracker } from './code-fence.js';
 import { GITHUB_COMMENT_LIMIT } from './comment-limit.js';
 import { defuseMarkers, TRACKING_MARKER } from './hidden-markers.js';
 import { codeSpan } from './neutralize.js';
+import { errorMessage as describe } from '../errors/error-message.js';
 
 export { TRACKING_MARKER };
 
@@ -212,8 +213,4 @@ function hiddenBlocks(body: string): string {
     .join('\n');
   const blocks = (outsideCode.match(/<!--[\s\S]*?-->/g) ?? []).filter((block) => block !== TRACKING_MARKER);
   return blocks.map((block) => `\n\n${block}`).join('');
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

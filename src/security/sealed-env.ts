@@ -12,6 +12,7 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { errorMessage as describe } from '../errors/error-message.js';
 
 /**
  * Why this exists: Linux shows a process's *initial* environment in /proc/<pid>/environ to every
@@ -192,8 +193,4 @@ function removeSealedFile(file: string): void {
   } catch {
     // Left behind in a private folder of the runner's temp: not worth failing the run for.
   }
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { CompactionEvent } from '../compaction/compactor.js';
 import { writeAll } from '../files/unfollowed-file.js';
 import { openRegularFileForAppend } from '../security/safe-file.js';
+import { errorMessage } from '../errors/error-message.js';
 
 export const COMPACTION_LOG_FILE = 'compaction-log.jsonl';
 
@@ -41,7 +42,7 @@ export function compactionLogWriter(
         writeAll(fd, `${line}\n`);
       } catch (error) {
         // A full disk: the lines in memory still reach the artifact.
-        diskError = error instanceof Error ? error.message : String(error);
+        diskError = errorMessage(error);
       }
     },
     lines: () => written,

@@ -4,6 +4,7 @@ import type { TranscriptEvent, UnrecordedEvent } from './events.js';
 import { writeAll } from '../files/unfollowed-file.js';
 import { openRegularFileForAppend } from '../security/safe-file.js';
 import { GENESIS_HASH, sealLine } from './line-envelope.js';
+import { errorMessage } from '../errors/error-message.js';
 
 export const TRANSCRIPT_FILE = 'transcript.jsonl';
 
@@ -78,7 +79,7 @@ export class TranscriptWriter implements TranscriptSink, TranscriptRecord {
         // A write cut short is a disk error too (the disk filled up half-way through the line).
         writeAll(this.fd, `${line}\n`);
       } catch (error) {
-        this.diskFailure = error instanceof Error ? error.message : String(error);
+        this.diskFailure = errorMessage(error);
       }
     }
   }

@@ -39,6 +39,10 @@ export function finishedWork(
     changes,
     ...whereTheWorkIs(workspace.target, changes),
     previous: start.previous,
+    // From the transcript, with the recordWork the compaction pipeline uses, not from the pipeline's
+    // own ledger: that one records only when the pipeline is called (a run that ends at a limit
+    // folds its last results into the closing request unrecorded) and another compactor has none;
+    // and the next run rebuilds this ledger from the artifact's transcript, so both read one record.
     work: workOfTranscript(session.records.transcript.lines().join('\n')),
     transcriptHead: session.records.transcript.head
   };
