@@ -64,7 +64,8 @@ export async function runAgentTurns(
     progress.session = session;
     return { session, guard, runnerFiles };
   } finally {
-    // runSession has ended every process of the agent's (commands, their leftovers, MCP servers).
+    // runSession has ended the agent's processes it can find (each command's session and marked
+    // leftovers, MCP servers); one that escaped the sweep can still write (README, Security).
     await action.commands.resume();
     warnRestoredRunnerFiles(runnerFiles);
   }
