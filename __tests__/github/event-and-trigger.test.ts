@@ -7,7 +7,8 @@ const settings: TriggerSettings = {
   labelTrigger: 'agent',
   assigneeTrigger: 'agent-bot',
   botLogin: 'github-actions[bot]',
-  prompt: undefined
+  prompt: undefined,
+  reviewOnPullRequest: false
 };
 
 function commentEvent(body: string, action = 'created') {

@@ -17,7 +17,8 @@ const settings: TriggerSettings = {
   labelTrigger: 'agent',
   assigneeTrigger: undefined,
   botLogin: 'github-actions[bot]',
-  prompt: undefined
+  prompt: undefined,
+  reviewOnPullRequest: false
 };
 
 function comment(body: string): TriggerDecision {

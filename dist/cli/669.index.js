@@ -860,7 +860,7 @@ if (typeof process === 'undefined' || process.type === 'renderer' || process.bro
  * Module dependencies.
  */
 
-const tty = __webpack_require__(9637);
+const tty = __webpack_require__(2018);
 const util = __webpack_require__(9023);
 
 /**
@@ -1605,7 +1605,7 @@ function plural(ms, msAbs, n, name) {
 
 
 const os = __webpack_require__(857);
-const tty = __webpack_require__(9637);
+const tty = __webpack_require__(2018);
 const hasFlag = __webpack_require__(3813);
 
 const {env} = process;

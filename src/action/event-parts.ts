@@ -12,6 +12,7 @@ export function threadOf(event: ActionEvent, reportIssue: number | undefined): n
       return event.issue.number;
     case 'pull_request_review_comment':
     case 'pull_request_review':
+    case 'pull_request':
       return event.pullRequest.number;
     default:
       return reportIssue;
@@ -27,6 +28,7 @@ export function actorOf(event: ActionEvent): Actor | undefined {
     case 'pull_request_review':
       return event.review.user;
     case 'issues':
+    case 'pull_request':
       return event.sender;
     default:
       return undefined;

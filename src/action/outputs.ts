@@ -94,6 +94,10 @@ export function outputValues(outputs: RunOutputs): Partial<Record<OutputName, st
  */
 function noChangeReason(outputs: RunOutputs): string | undefined {
   const { changes, session } = outputs;
+  if (changes?.kind === 'read-only')
+    return changes.mode === 'plan'
+      ? 'a plan run changes nothing: approve the plan with /agent go, or ask for changes to it'
+      : 'a review run changes nothing: its findings are in the review';
   if (changes?.kind !== 'none') return undefined;
   if (changes.withheld?.length)
     return (

@@ -2,7 +2,7 @@ import * as core from '@actions/core';
 import { errorMessage } from '../errors/error-message.js';
 import { checkTrust } from './stages/check-trust.js';
 import { decide } from './stages/decide.js';
-import { fixRun } from './stages/fix-run.js';
+import { runRequest } from './stages/choose-run.js';
 import { setUp } from './stages/set-up.js';
 
 /**
@@ -12,8 +12,9 @@ import { setUp } from './stages/set-up.js';
  * 1. set up: mask the secrets, read the event, judge the inputs (only for an event that asks);
  * 2. decide: does the event ask for the agent, and what;
  * 3. check trust: may the person who asked start a run, and which text is the task;
- * 4. the kind of run: its own list of stages (fix-run.ts: start on the thread, prepare the
- *    workspace, the agent's turns, publish, upload the record, report).
+ * 4. choose the run: a fix, a plan, an approved plan or a review (choose-run.ts), each the shared
+ *    stages of agent-run.ts (prepare the workspace, the agent's turns, publish, upload the record,
+ *    report) with its own mode and its own way to publish.
  */
 export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const action = await setUp(env);
@@ -23,7 +24,7 @@ export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
     if (!decision) return;
     const request = await checkTrust(action, decision);
     if (!request) return;
-    await fixRun(action, request);
+    await runRequest(action, request);
   } catch (error) {
     core.setFailed(action.redact(errorMessage(error)));
   }

@@ -28,6 +28,8 @@ export interface AgentSettings {
   readonly limits: RunLimits;
   /** Recorded in run_start for the next run on the thread (see ThreadRecord). */
   readonly thread?: ThreadRecord;
+  /** A read-only run's kind (plan, review), recorded in run_start; absent for a fix. */
+  readonly mode?: 'plan' | 'review';
   /** Recorded in run_start: the repository's instruction files the system prompt holds. */
   readonly instructions?: InstructionsRecord;
 }
@@ -348,6 +350,7 @@ function recordStart(run: Run): void {
       : { compaction_threshold_tokens: deps.compactor.thresholdTokens }),
     ...(deps.mcpServers && deps.mcpServers.length > 0 ? { mcp_servers: deps.mcpServers } : {}),
     ...(settings.thread ? { thread: settings.thread } : {}),
+    ...(settings.mode ? { mode: settings.mode } : {}),
     ...(settings.instructions ? { instructions: settings.instructions } : {})
   });
 }

@@ -24,6 +24,7 @@ import { runAgent, type ProgressUpdate } from './loop.js';
 import type { RunResult } from './run-result.js';
 import { buildSystemPrompt } from './system-prompt.js';
 import { instructionsRecordOf, type RepositoryInstructions } from '../instructions/instruction-files.js';
+import { FIX_MODE, type RunMode } from './run-mode.js';
 
 /** Workflows (and the local actions they use) run with the repository's secrets: changing them is opt-in. */
 export const WORKFLOW_FOLDERS: readonly string[] = ['.github/workflows/', '.github/actions/'];
@@ -56,6 +57,8 @@ export interface SessionOptions {
   readonly onNotice?: (line: string) => void;
   /** The repository's instruction files, read before the run: in the system prompt and run_start. */
   readonly instructions?: RepositoryInstructions;
+  /** A fix (the default), or a read-only plan or review with its own rules and tools. */
+  readonly mode?: RunMode;
 }
 
 /** What a custom compactor may build on: the same model, request shape and run folder. */
@@ -120,8 +123,10 @@ async function runWithTools(
   const compactionLog = compactionLogWriter(runDir, redact);
   const written = new WrittenFiles(runDir);
   const now = options.now ?? Date.now;
+  const mode = options.mode ?? FIX_MODE;
   try {
     const tools = createDefaultTools({
+      mode,
       bashTimeoutMs: config.bashTimeoutMs,
       extraTools: mcp.tools,
       limits: config.toolLimits,
@@ -140,7 +145,8 @@ async function runWithTools(
         options.instructions && {
           ...options.instructions,
           files: options.instructions.files.map((file) => ({ ...file, text: redact(file.text) }))
-        }
+        },
+        mode
       ),
       tools: tools.definitions,
       thinking: thinkingSettings(config.modelSpec, config.effort, options.thinkingEditPolicy)
@@ -164,6 +170,7 @@ async function runWithTools(
         runId: options.runId,
         modelSpec: config.modelSpec,
         limits: config.limits,
+        ...(mode.name !== 'fix' ? { mode: mode.name } : {}),
         // The transcript writer redacts every line it writes, this record too.
         ...(options.thread ? { thread: options.thread } : {}),
         ...(options.instructions ? { instructions: instructionsRecordOf(options.instructions) } : {})

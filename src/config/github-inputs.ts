@@ -30,6 +30,12 @@ export interface GitHubSettings {
   readonly contextBudgetTokens: number;
   /** Whether comments by people without write access reach the model (as data). */
   readonly includeUntrustedComments: boolean;
+  /** Every task on a thread starts as a plan run; `/agent go` carries the plan out. */
+  readonly requirePlanApproval: boolean;
+  /** pull_request opened, ready_for_review and synchronize start a review run. */
+  readonly reviewOnPullRequest: boolean;
+  /** What a review with new findings is posted as (a review never approves). */
+  readonly reviewEvent: 'COMMENT' | 'REQUEST_CHANGES';
 }
 
 export interface ActionConfig {
@@ -45,7 +51,10 @@ export const GITHUB_DEFAULTS = {
   bot_email: '41898282+github-actions[bot]@users.noreply.github.com',
   context_budget_tokens: 8_000,
   use_sticky_comment: false,
-  include_untrusted_comments: false
+  include_untrusted_comments: false,
+  require_plan_approval: false,
+  review_on_pull_request: false,
+  review_event: 'comment'
 } as const;
 
 /** All the action's inputs, checked together: every problem is reported at once, before any call. */
@@ -109,8 +118,33 @@ function readGitHubSettings(read: InputReader, env: NodeJS.ProcessEnv, problems:
       'include_untrusted_comments',
       GITHUB_DEFAULTS.include_untrusted_comments,
       problems
-    )
+    ),
+    requirePlanApproval: booleanInput(
+      read,
+      'require_plan_approval',
+      GITHUB_DEFAULTS.require_plan_approval,
+      problems
+    ),
+    reviewOnPullRequest: booleanInput(
+      read,
+      'review_on_pull_request',
+      GITHUB_DEFAULTS.review_on_pull_request,
+      problems
+    ),
+    reviewEvent: reviewEvent(read, problems)
   };
+}
+
+/** A review may request changes when an input says so; it never approves (an agent's review is no sign-off). */
+function reviewEvent(read: InputReader, problems: string[]): GitHubSettings['reviewEvent'] {
+  const raw = read('review_event').trim().toLowerCase() || GITHUB_DEFAULTS.review_event;
+  if (raw === 'comment') return 'COMMENT';
+  if (raw === 'request_changes') return 'REQUEST_CHANGES';
+  problems.push(
+    `review_event must be comment or request_changes, got "${read('review_event').trim()}"` +
+      (raw === 'approve' ? ': compact-agent does not approve pull requests, a person does.' : '.')
+  );
+  return 'COMMENT';
 }
 
 /** An on/off input; a bad value is a problem (the run does not start), so the fallback is never used. */

@@ -50,6 +50,11 @@ export const carriedStateSchema = z.object({
     .max(CARRIED_LIMITS.publishedLines)
     .optional(),
   recentUserMessages: z.array(z.string().max(CARRIED_LIMITS.message)).max(CARRIED_LIMITS.messages),
+  /**
+   * A read-only run's kind: after a `plan` run, `/agent go` carries out its summary (the plan).
+   * Absent for a run that changes the repository, and in states written before it was added.
+   */
+  mode: z.enum(['plan', 'review']).optional(),
   branch: z.string().max(250).nullable(),
   pullRequest: z.number().int().positive().nullable(),
   artifactId: z.number().int().positive().nullable(),
@@ -82,7 +87,11 @@ export function boundedState(state: CarriedState): CarriedState {
   return {
     ...state,
     task: head(state.task, CARRIED_LIMITS.task),
-    summary: tail(state.summary, CARRIED_LIMITS.summary),
+    // A summary's end says where the work stopped; a plan's start says what it is for: keep those.
+    summary:
+      state.mode === 'plan'
+        ? head(state.summary, CARRIED_LIMITS.summary)
+        : tail(state.summary, CARRIED_LIMITS.summary),
     ledger: tail(state.ledger, CARRIED_LIMITS.ledger),
     ...(state.published
       ? {

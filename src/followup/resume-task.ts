@@ -13,12 +13,39 @@ import type { CarriedState } from './carried-state.js';
  * redacted once, where the run starts (runSession), for the action and the CLI alike.
  */
 export function resumeTask(previous: CarriedState, request: string): string {
+  return resumeMessage(previous, { summary: previous.summary }, [
+    "Continue the thread's work recorded above (its original task is `original_task`). This is what is asked now:",
+    neutral(request.trim())
+  ]);
+}
+
+/**
+ * The first message of the run that carries out an approved plan (`/agent go`): the plan run's
+ * record as data, with its plan as `approved_plan`, and the instruction to carry it out, with the
+ * approver's changes when they gave some. The plan is the model's text, but a maintainer with write
+ * access approved it as it stands: it is the task now, inside its JSON string.
+ */
+export function approvedPlanTask(plan: CarriedState, changes: string | undefined): string {
+  return resumeMessage(plan, { approved_plan: plan.summary }, [
+    'A maintainer approved the plan recorded above (`approved_plan`, for the original task `original_task`).',
+    'Carry it out now: make the changes, run the tests it names, and say in your summary where you departed from it.',
+    ...(changes === undefined
+      ? []
+      : ['The maintainer asked for these changes to the plan, which win over it:', neutral(changes.trim())])
+  ]);
+}
+
+function resumeMessage(
+  previous: CarriedState,
+  answer: { readonly summary: string } | { readonly approved_plan: string },
+  request: readonly string[]
+): string {
   const record = {
     run_url: previous.runUrl,
     branch: previous.branch,
     pull_request: previous.pullRequest,
     original_task: previous.task,
-    summary: previous.summary,
+    ...answer,
     work_ledger: previous.ledger,
     earlier_requests: previous.recentUserMessages
   };
@@ -31,8 +58,7 @@ export function resumeTask(previous: CarriedState, request: string): string {
     '</previous-run>',
     '',
     '<current-request>',
-    "Continue the thread's work recorded above (its original task is `original_task`). This is what is asked now:",
-    neutral(request.trim()),
+    ...request,
     '</current-request>'
   ].join('\n');
 }

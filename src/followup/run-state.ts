@@ -32,6 +32,8 @@ export interface FinishedRun {
   readonly work?: Pick<TranscriptWork, 'filesChanged' | 'failedCommands'>;
   /** The transcript's last hash: the next run checks the artifact's transcript against it. */
   readonly transcriptHead?: string;
+  /** A read-only run's kind (its summary is then a plan or a review's summary). */
+  readonly mode?: 'plan' | 'review';
 }
 
 /** The state this run leaves for the next one on its thread (embedded in its report, then redacted). */
@@ -47,6 +49,7 @@ export function carriedStateOf(run: FinishedRun): CarriedState {
     ledger: ledgerOf(run),
     published: fittedPublished(publishedLines(run.changes)),
     recentUserMessages: requestsSoFar(previous, run.request),
+    ...(run.mode ? { mode: run.mode } : {}),
     branch: run.branch,
     pullRequest: run.pullRequest,
     artifactId: run.artifact.kind === 'uploaded' ? run.artifact.id : null,
@@ -79,6 +82,9 @@ function publishedLines(changes: ChangesOutcome | undefined): string[] {
       break;
     case 'none':
       lines.push('Changes: none');
+      break;
+    case 'read-only':
+      lines.push(`Changes: none (a read-only ${changes.mode} run)`);
       break;
     case 'pushed':
       lines.push(`Changes pushed to ${changes.branch}:`, ...changes.diffStat.split('\n'));

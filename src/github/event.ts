@@ -93,6 +93,14 @@ export type ActionEvent =
       readonly repository: RepositoryRef | undefined;
       readonly sender: Actor | undefined;
     }
+  | {
+      /** A pull request opened, pushed to, or marked ready: review_on_pull_request reviews it. */
+      readonly kind: 'pull_request';
+      readonly action: string;
+      readonly repository: RepositoryRef;
+      readonly pullRequest: PullRequestRef & { readonly draft: boolean };
+      readonly sender: Actor;
+    }
   | { readonly kind: 'other'; readonly name: string };
 
 const user = z.object({
@@ -148,6 +156,12 @@ const schemas = {
     pull_request: pullRequest,
     // A review without a body (an approval with no text) has body null.
     review: comment.extend({ state: z.string() }),
+    repository,
+    sender: user
+  }),
+  pull_request: z.object({
+    action: z.string(),
+    pull_request: pullRequest.extend({ draft: z.boolean().default(false) }),
     repository,
     sender: user
   }),
@@ -220,6 +234,16 @@ export function parseEvent(eventName: string, payload: unknown): ActionEvent {
         repository: toRepository(event.repository),
         pullRequest: toPullRequest(event.pull_request),
         review: { ...toComment(event.review), state: event.review.state },
+        sender: event.sender
+      };
+    }
+    case 'pull_request': {
+      const event = parse(schemas.pull_request);
+      return {
+        kind: 'pull_request',
+        action: event.action,
+        repository: toRepository(event.repository),
+        pullRequest: { ...toPullRequest(event.pull_request), draft: event.pull_request.draft },
         sender: event.sender
       };
     }

@@ -11,6 +11,8 @@ export { MAX_BODY_CHARS, renderChart };
 
 export type ChangesOutcome = (
   | { readonly kind: 'none' }
+  /** A plan or a review: the action publishes nothing, whatever the working tree holds. */
+  | { readonly kind: 'read-only'; readonly mode: 'plan' | 'review' }
   | {
       readonly kind: 'pushed';
       readonly branch: string;
@@ -56,6 +58,10 @@ export interface ReportInput {
   readonly reserveChars?: number;
   /** Tool calls the tool limits refused (allowed_tools, allowed_bash_commands, ...), grouped. */
   readonly deniedCalls?: readonly DeniedCall[];
+  /** What the model's answer is: a `Summary` of the work by default, a `Plan` for a plan run. */
+  readonly answerHeading?: string;
+  /** The run kind's own section after the answer (how to approve a plan; a review's findings), Markdown the action wrote. */
+  readonly kindSection?: string;
 }
 
 const STATUS: Readonly<Record<RunResult['stopReason'], string>> = {
@@ -77,7 +83,8 @@ export function renderReport(input: ReportInput): string {
     `${result.cancelled ? '🛑 Cancelled' : STATUS[result.stopReason]} · \`${result.stopReason}\` · ${formatDuration(result.durationMs)} · [workflow run](${input.runUrl})`,
     result.error ? quoteBlock(result.error, '**What failed:** ') : '',
     input.followUp ?? '',
-    `### Summary\n\n${result.summary ? quoteBlock(result.summary) : '_The model gave no summary._'}`,
+    `### ${input.answerHeading ?? 'Summary'}\n\n${result.summary ? quoteBlock(result.summary) : '_The model gave no summary._'}`,
+    input.kindSection ?? '',
     `### Changes\n\n${renderChanges(input.changes)}`,
     `### Usage\n\n${renderUsage(result)}`,
     renderDeniedCalls(input.deniedCalls ?? []),
@@ -117,6 +124,8 @@ function renderPublished(changes: ChangesOutcome): string {
   switch (changes.kind) {
     case 'none':
       return 'No files changed, so no branch was pushed.';
+    case 'read-only':
+      return `None: a ${changes.mode} run is read-only, and nothing is pushed.`;
     case 'pushed':
       return [
         `Pushed to ${codeSpan(changes.branch)}.`,

@@ -9,6 +9,8 @@ export interface TriggerSettings {
   readonly botLogin: string;
   /** The `prompt` input (or the content of `prompt_file`), for dispatched and scheduled runs. */
   readonly prompt: string | undefined;
+  /** review_on_pull_request: a pull request opened, pushed to or made ready is reviewed. */
+  readonly reviewOnPullRequest: boolean;
 }
 
 export type TriggerDecision =
@@ -56,6 +58,8 @@ export function decideTrigger(event: ActionEvent, settings: TriggerSettings): Tr
     }
     case 'issues':
       return decideIssue(event, settings);
+    case 'pull_request':
+      return decidePullRequest(event, settings);
     case 'workflow_dispatch':
     case 'schedule':
       // The action fails such a run before it gets here (set-up.ts, dispatchPromptProblem): no prompt
@@ -73,7 +77,43 @@ export function decideTrigger(event: ActionEvent, settings: TriggerSettings): Tr
 
 /** The events decideTrigger can start a run on, for the skip message of any other. */
 const STARTING_EVENTS =
-  'issue_comment, pull_request_review_comment, pull_request_review, issues, workflow_dispatch and schedule';
+  'issue_comment, pull_request_review_comment, pull_request_review, issues, workflow_dispatch, schedule, ' +
+  'and pull_request with review_on_pull_request';
+
+/** The pull_request actions that bring new code to review: opened, new commits, out of draft. */
+const REVIEWED_ACTIONS = ['opened', 'synchronize', 'reopened', 'ready_for_review'];
+
+/**
+ * A pull request event asks for a review only when review_on_pull_request is on, for new code, on a
+ * pull request ready for review. A fork's pull request is skipped: GitHub runs its pull_request
+ * workflows without secrets (no model key), and a maintainer's `/agent review` comment runs the
+ * base's workflow instead.
+ */
+function decidePullRequest(
+  event: Extract<ActionEvent, { kind: 'pull_request' }>,
+  settings: TriggerSettings
+): TriggerDecision {
+  const { pullRequest } = event;
+  if (!settings.reviewOnPullRequest)
+    return skip(
+      'the pull_request event starts a review only when review_on_pull_request is true; ' +
+        "set it, or remove pull_request from the workflow's on: block"
+    );
+  if (!REVIEWED_ACTIONS.includes(event.action))
+    return skip(
+      `pull_request.${event.action} brings no new code to review (${REVIEWED_ACTIONS.join(', ')} do)`
+    );
+  if (pullRequest.draft)
+    return skip('the pull request is a draft; it is reviewed once marked ready for review');
+  if (event.sender.login === settings.botLogin) return skip('the push is by this action itself');
+  if (pullRequest.headRepoFullName !== event.repository.fullName)
+    return skip(
+      `the pull request comes from the fork ${pullRequest.headRepoFullName ?? '(deleted)'}, and GitHub gives a ` +
+        "fork's pull_request runs no secrets; a maintainer can comment " +
+        `${settings.triggerPhrase} review on it to review it`
+    );
+  return { run: true, task: 'review' };
+}
 
 function decideIssue(
   event: Extract<ActionEvent, { kind: 'issues' }>,

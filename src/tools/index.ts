@@ -7,7 +7,8 @@ import { grepTool } from './grep.js';
 import { readFileTool } from './read-file.js';
 import { ToolRegistry } from './registry.js';
 import { writeFileTool } from './write-file.js';
-import { NO_TOOL_LIMITS, offeredTools, type ToolLimits } from './limits/index.js';
+import { NO_TOOL_LIMITS, offeredTools, ToolDeniedError, type ToolLimits } from './limits/index.js';
+import { readOnlyRefusal, WRITING_TOOLS, type RunMode } from '../agent/run-mode.js';
 
 export interface ToolSettings {
   readonly bashTimeoutMs?: number;
@@ -17,6 +18,8 @@ export interface ToolSettings {
   readonly limits?: ToolLimits;
   /** Told the names in the tool lists that no tool of this run has (e.g. an MCP tool that did not show up). */
   readonly onUnmatchedNames?: (names: readonly string[]) => void;
+  /** A plan or a review: the writing tools are left out, and the mode's own tools come after the built-in ones. */
+  readonly mode?: Pick<RunMode, 'name' | 'readOnly' | 'tools'>;
 }
 
 /** The agent's tool set, in a fixed order (the order is part of the cached prompt prefix). */
@@ -30,9 +33,24 @@ export function createDefaultTools(settings: ToolSettings = {}): ToolRegistry {
     globTool,
     grepTool,
     compactTool,
+    ...(settings.mode?.tools ?? []),
     ...(settings.extraTools ?? [])
   ];
-  const { offered, withheld, unmatched } = offeredTools(tools, limits);
-  if (unmatched.length > 0) settings.onUnmatchedNames?.(unmatched);
-  return new ToolRegistry(offered, { withheld });
+  const readOnly = settings.mode?.readOnly === true;
+  const { offered, withheld, unmatched } = offeredTools(
+    readOnly ? tools.filter((tool) => !WRITING_TOOLS.includes(tool.name)) : tools,
+    limits
+  );
+  // The writing tools are this run's all the same: a list that names them is not mistaken.
+  const unknown = readOnly ? unmatched.filter((name) => !WRITING_TOOLS.includes(name)) : unmatched;
+  if (unknown.length > 0) settings.onUnmatchedNames?.(unknown);
+  const refusals = new Map(withheld);
+  // Named by the mode, not by a limit: a call to them by name gets the reason and is counted as denied.
+  if (readOnly)
+    for (const name of WRITING_TOOLS)
+      refusals.set(
+        name,
+        new ToolDeniedError(readOnlyRefusal(settings.mode?.name ?? 'plan'), 'read-only run', name)
+      );
+  return new ToolRegistry(offered, { withheld: refusals });
 }

@@ -106,7 +106,9 @@ const runStartEvent = z.object({
   /** The thread's work as the action knew it (absent outside a thread); see ThreadRecord. */
   thread: threadRecord.optional(),
   /** The repository's instruction files in system_prompt (absent when the run read none: switched off, or older). */
-  instructions: instructionsRecord.optional()
+  instructions: instructionsRecord.optional(),
+  /** A read-only run (a plan or a review: nothing published); absent for a run that changes the repository. */
+  mode: z.enum(['plan', 'review']).optional()
 });
 
 const messageEvent = z.object({

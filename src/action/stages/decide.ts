@@ -25,7 +25,8 @@ export async function decide(action: ActionContext): Promise<Decision | undefine
     labelTrigger: settings.labelTrigger,
     assigneeTrigger: settings.assigneeTrigger,
     botLogin: settings.botName,
-    prompt
+    prompt,
+    reviewOnPullRequest: settings.reviewOnPullRequest
   });
   if (decision.run) return decision;
   core.info(`compact-agent skipped: ${decision.reason}.`);

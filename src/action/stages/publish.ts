@@ -19,7 +19,9 @@ export async function publishWork(
   request: AcceptedRequest,
   start: RunStart,
   workspace: PreparedWorkspace,
-  agent: AgentRun
+  agent: AgentRun,
+  /** The commit's title when the request is not one (`go` approving a plan): the thread's task. */
+  title: string = start.request
 ): Promise<ChangesOutcome> {
   const { config, redact } = action;
   const settings = config.github;
@@ -29,7 +31,7 @@ export async function publishWork(
     identity: { name: settings.botName, email: settings.botEmail },
     defaultBranch: workspace.defaultBranch,
     pullRequestType: settings.pullRequestType,
-    commitTitle: redact(commitTitle(start.request)),
+    commitTitle: redact(commitTitle(title)),
     runUrl: runUrl(action.runner),
     runDir: session.runDir,
     describe: () => session.result.summary || '(no summary)',

@@ -20,6 +20,13 @@ import { guardedOutputs, writeJobSummary } from './runner-output.js';
 /** What a finished run knows before its artifact is uploaded: the state for the next run is built from it. */
 export type FinishedWork = Omit<FinishedRun, 'artifact'>;
 
+/** A read-only run's own parts of the report and of the state it leaves. */
+export interface KindReport {
+  readonly mode: 'plan' | 'review';
+  readonly answerHeading: string;
+  readonly section: string;
+}
+
 export function finishedWork(
   action: ActionContext,
   start: RunStart,
@@ -44,7 +51,8 @@ export function finishedWork(
     // folds its last results into the closing request unrecorded) and another compactor has none;
     // and the next run rebuilds this ledger from the artifact's transcript, so both read one record.
     work: workOfTranscript(session.records.transcript.lines().join('\n')),
-    transcriptHead: session.records.transcript.head
+    transcriptHead: session.records.transcript.head,
+    ...(changes.kind === 'read-only' ? { mode: changes.mode } : {})
   };
 }
 
@@ -70,11 +78,12 @@ export async function reportRun(
     readonly agent: AgentRun;
     readonly artifact: ArtifactOutcome;
     readonly tracking: TrackingComment | undefined;
+    readonly kind?: KindReport;
   },
   progress: RunProgress
 ): Promise<void> {
   const { runner, redact } = action;
-  const { work, changes, workspace, agent, artifact, tracking } = parts;
+  const { work, changes, workspace, agent, artifact, tracking, kind } = parts;
   const { session, runnerFiles } = agent;
   const link = runUrl(runner);
   const hiddenState = embedForReport(carriedStateOf({ ...work, artifact }), redact);
@@ -90,6 +99,7 @@ export async function reportRun(
       ...(session.deniedCalls ? { deniedCalls: session.deniedCalls } : {}),
       ...(workspace.instructions ? { instructions: workspace.instructions } : {}),
       ...(note ? { followUp: renderFollowUp(note, { runUrl: link, costUsd: session.result.costUsd }) } : {}),
+      ...(kind ? { answerHeading: kind.answerHeading, kindSection: kind.section } : {}),
       reserveChars: hiddenState.length + 2
     })
   );

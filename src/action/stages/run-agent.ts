@@ -1,5 +1,6 @@
 import * as core from '@actions/core';
 import path from 'node:path';
+import type { RunMode } from '../../agent/run-mode.js';
 import { runSession, type SessionOutcome } from '../../agent/session.js';
 import { threadRecordOf, type RunStart } from '../../followup/follow-up.js';
 import { guardRepository, type RepositoryGuard } from '../../git/repository-guard.js';
@@ -29,7 +30,8 @@ export async function runAgentTurns(
   start: RunStart,
   workspace: PreparedWorkspace,
   tracking: TrackingComment | undefined,
-  progress: RunProgress
+  progress: RunProgress,
+  mode: RunMode
 ): Promise<AgentRun> {
   const { runner, env, redact, config } = action;
   const cancel = new AbortController();
@@ -52,6 +54,7 @@ export async function runAgentTurns(
       task: workspace.firstMessage,
       thread: threadRecordOf(start),
       ...(workspace.instructions ? { instructions: workspace.instructions } : {}),
+      mode,
       repoDir: runner.workspace,
       transcriptsDir: path.join(runner.workspace, TRANSCRIPTS),
       runId: `${runner.runId}-${runner.runAttempt}`,

@@ -97,7 +97,11 @@ function earlyDecision(event: ActionEvent) {
     labelTrigger: core.getInput('label_trigger') || undefined,
     assigneeTrigger: core.getInput('assignee_trigger') || undefined,
     botLogin: core.getInput('bot_name') || GITHUB_DEFAULTS.bot_name,
-    prompt: core.getInput('prompt') || core.getInput('prompt_file') || undefined
+    prompt: core.getInput('prompt') || core.getInput('prompt_file') || undefined,
+    // Any value but empty or false counts as on here, so that a typo reaches the input check and is named.
+    reviewOnPullRequest:
+      core.getInput('review_on_pull_request').trim() !== '' &&
+      core.getInput('review_on_pull_request').trim().toLowerCase() !== 'false'
   });
 }
 

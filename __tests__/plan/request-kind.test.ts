@@ -1,0 +1,97 @@
+import { chooseRun, requestKindOf, requestText } from '../../src/action/request-kind.js';
+import type { CarriedState } from '../../src/followup/carried-state.js';
+
+const options = { requirePlanApproval: false, onThread: true, phrase: '/agent' };
+
+function state(mode: CarriedState['mode']): CarriedState {
+  return {
+    version: 1,
+    repository: 'o/r',
+    runId: '1-1',
+    runUrl: 'https://github.com/o/r/actions/runs/1',
+    task: 'the task',
+    summary: '## Goal\nthe plan',
+    ledger: '',
+    recentUserMessages: [],
+    branch: null,
+    pullRequest: null,
+    artifactId: null,
+    costUsd: 0.1,
+    previousRuns: [],
+    ...(mode ? { mode } : {})
+  };
+}
+
+describe('requestKindOf', () => {
+  it.each([
+    ['plan the refactor', { kind: 'plan', task: 'the refactor' }],
+    ['Plan: the refactor', { kind: 'plan', task: 'the refactor' }],
+    ['plan', { kind: 'plan', task: 'Do what this issue asks.' }],
+    ['go', { kind: 'go', changes: undefined }],
+    ['GO, but skip step 3', { kind: 'go', changes: 'but skip step 3' }],
+    ['review', { kind: 'review', focus: undefined }],
+    ['review the error handling', { kind: 'review', focus: 'the error handling' }],
+    ['planning is hard, fix the docs', { kind: 'fix', task: 'planning is hard, fix the docs' }],
+    ['good catch, fix it', { kind: 'fix', task: 'good catch, fix it' }],
+    ['reviewer asked for a rename', { kind: 'fix', task: 'reviewer asked for a rename' }]
+  ])('%s', (task, expected) => {
+    expect(requestKindOf(task)).toEqual(expected);
+  });
+
+  it('records what was asked, verb included', () => {
+    expect(requestText(requestKindOf('go, skip step 3'))).toBe('go: skip step 3');
+    expect(requestText(requestKindOf('plan x'))).toBe('x');
+  });
+});
+
+describe('chooseRun', () => {
+  it('carries out the thread plan on go, with the changes', () => {
+    const plan = state('plan');
+    expect(chooseRun(requestKindOf('go, skip 3'), plan, options)).toEqual({
+      run: 'approved-plan',
+      plan,
+      changes: 'skip 3'
+    });
+  });
+
+  it('reads `continue …` after a plan as approval with changes', () => {
+    const plan = state('plan');
+    expect(chooseRun(requestKindOf('continue: also update the docs'), plan, options)).toMatchObject({
+      run: 'approved-plan',
+      changes: 'also update the docs'
+    });
+    expect(chooseRun(requestKindOf('continue'), plan, options)).toMatchObject({
+      run: 'approved-plan',
+      changes: undefined
+    });
+  });
+
+  it('refuses go without a plan, naming the latest run and the way to ask for a plan', () => {
+    const choice = chooseRun(requestKindOf('go'), state(undefined), options);
+    expect(choice.run).toBe('refused');
+    expect(choice.run === 'refused' && choice.reason).toMatch(
+      /latest run here was a fix run.*`\/agent plan <task>`/
+    );
+    expect(chooseRun(requestKindOf('go'), undefined, options)).toMatchObject({ run: 'refused' });
+  });
+
+  it('plans every other request first with require_plan_approval, on a thread only', () => {
+    const required = { ...options, requirePlanApproval: true };
+    expect(chooseRun(requestKindOf('fix the bug'), undefined, required)).toEqual({
+      run: 'plan',
+      why: 'required'
+    });
+    expect(chooseRun(requestKindOf('also X'), state('plan'), required)).toEqual({
+      run: 'plan',
+      why: 'required'
+    });
+    expect(chooseRun(requestKindOf('go'), state('plan'), required)).toMatchObject({ run: 'approved-plan' });
+    expect(chooseRun(requestKindOf('fix the bug'), undefined, { ...required, onThread: false })).toEqual({
+      run: 'fix'
+    });
+  });
+
+  it('a plain request after a plan is a fix that continues the thread', () => {
+    expect(chooseRun(requestKindOf('also fix the docs'), state('plan'), options)).toEqual({ run: 'fix' });
+  });
+});

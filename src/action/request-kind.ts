@@ -1,0 +1,87 @@
+import type { CarriedState } from '../followup/carried-state.js';
+
+/**
+ * What a request asks for, read from its first word: `plan <task>`, `go [changes]` (approve the
+ * thread's plan), `review [focus]`, or anything else: a task to carry out. The words are matched
+ * whole and case-blind (`/agent Plan: …`, `/agent go, but …`); `planning` or `good` are no verbs.
+ */
+export type RequestKind =
+  | { readonly kind: 'fix'; readonly task: string }
+  | { readonly kind: 'plan'; readonly task: string }
+  | { readonly kind: 'go'; readonly changes: string | undefined }
+  | { readonly kind: 'review'; readonly focus: string | undefined };
+
+export function requestKindOf(task: string): RequestKind {
+  const verb = /^(plan|go|review)\b[\s:,.;-]*/i.exec(task.trim());
+  if (!verb) return { kind: 'fix', task };
+  const rest = task.trim().slice(verb[0].length).trim();
+  switch (verb[1]!.toLowerCase()) {
+    case 'plan':
+      // A bare `/agent plan` on an issue plans what the issue asks, as a bare `/agent` does it.
+      return { kind: 'plan', task: rest === '' ? 'Do what this issue asks.' : rest };
+    case 'go':
+      return { kind: 'go', changes: rest === '' ? undefined : rest };
+    default:
+      return { kind: 'review', focus: rest === '' ? undefined : rest };
+  }
+}
+
+/** The text a run starts from on its thread (what the follow-up state records as this run's request). */
+export function requestText(kind: RequestKind): string {
+  switch (kind.kind) {
+    case 'fix':
+    case 'plan':
+      return kind.task;
+    case 'go':
+      return kind.changes === undefined ? 'go' : `go: ${kind.changes}`;
+    case 'review':
+      return kind.focus === undefined ? 'review' : `review: ${kind.focus}`;
+  }
+}
+
+/** The run a request gets, once the thread's previous run (if any) is known. */
+export type RunChoice =
+  | { readonly run: 'fix' }
+  | { readonly run: 'plan'; readonly why: 'asked' | 'required' }
+  | { readonly run: 'approved-plan'; readonly plan: CarriedState; readonly changes: string | undefined }
+  | { readonly run: 'review'; readonly focus: string | undefined }
+  | { readonly run: 'refused'; readonly reason: string };
+
+/**
+ * `go`, and `continue …` after a plan, carry out the thread's last plan; `go` with no plan to approve
+ * is refused (it would otherwise run "go" as a task). With require_plan_approval every other request
+ * on a thread is planned first: a follow-up too, since it asks for new work.
+ */
+export function chooseRun(
+  kind: RequestKind,
+  previous: CarriedState | undefined,
+  options: { readonly requirePlanApproval: boolean; readonly onThread: boolean; readonly phrase: string }
+): RunChoice {
+  const plan = previous?.mode === 'plan' ? previous : undefined;
+  switch (kind.kind) {
+    case 'review':
+      return { run: 'review', focus: kind.focus };
+    case 'plan':
+      return { run: 'plan', why: 'asked' };
+    case 'go':
+      return plan
+        ? { run: 'approved-plan', plan, changes: kind.changes }
+        : {
+            run: 'refused',
+            reason:
+              `there is no plan on this thread to approve: the latest run here was ${previous ? `a ${previous.mode ?? 'fix'} run` : 'none'}. ` +
+              `Ask for one with \`${options.phrase} plan <task>\`, or ask for the change itself with \`${options.phrase} <task>\``
+          };
+    case 'fix': {
+      // The same `continue` followUpRequest reads (previous-run.ts): after a plan, its rest are changes to it.
+      const continued = /^continue\b[\s:,.-]*/i.exec(kind.task.trim());
+      if (plan && continued) {
+        const changes = kind.task.trim().slice(continued[0].length).trim();
+        return { run: 'approved-plan', plan, changes: changes === '' ? undefined : changes };
+      }
+      return options.requirePlanApproval && options.onThread
+        ? { run: 'plan', why: 'required' }
+        : { run: 'fix' };
+    }
+  }
+}

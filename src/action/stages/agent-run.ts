@@ -1,0 +1,84 @@
+import type { RunMode } from '../../agent/run-mode.js';
+import type { RunStart } from '../../followup/follow-up.js';
+import type { ChangesOutcome } from '../../github/report.js';
+import type { TrackingComment } from '../../github/tracking-comment.js';
+import type { AcceptedRequest, ActionContext, RunProgress } from './action-context.js';
+import { prepareWorkspace, type PreparedWorkspace } from './prepare-workspace.js';
+import { finishedWork, reportRun, stateFileOf, type KindReport } from './report.js';
+import { runAgentTurns, type AgentRun } from './run-agent.js';
+import { runTracked } from './tracked-run.js';
+import { uploadRecord } from './upload-record.js';
+
+/** What a kind of run does with the agent's work: push it, post a plan, post a review. */
+export interface RunKind {
+  readonly mode: RunMode;
+  /** Names the publishing step in the progress line and in a fault report. */
+  readonly publishStep: string;
+  publish(workspace: PreparedWorkspace, agent: AgentRun): Promise<Published>;
+}
+
+export interface Published {
+  readonly changes: ChangesOutcome;
+  /** The kind's own parts of the report (the plan's heading and how to approve it). */
+  readonly report?: KindReport;
+}
+
+/**
+ * The stages every kind of run shares, in order: show the run on its thread, prepare the workspace,
+ * the agent's turns, the kind's own publishing, upload the record, report. A fix, a plan and a
+ * review differ only in their mode (read-only or not, their rules and tools) and in `publish`.
+ */
+export async function agentRun(
+  action: ActionContext,
+  request: AcceptedRequest,
+  start: RunStart,
+  kind: RunKind
+): Promise<void> {
+  await runTracked(action, request, async (progress, tracking) => {
+    const workspace = await prepareWorkspace(action, request, start, progress);
+    const agent = await runAgentTurns(action, start, workspace, tracking, progress, kind.mode);
+    progress.step = kind.publishStep;
+    const published = await kind.publish(workspace, agent);
+    await recordAndReport(action, start, { workspace, agent, published, tracking }, progress);
+  });
+}
+
+async function recordAndReport(
+  action: ActionContext,
+  start: RunStart,
+  parts: {
+    readonly workspace: PreparedWorkspace;
+    readonly agent: AgentRun;
+    readonly published: Published;
+    readonly tracking: TrackingComment | undefined;
+  },
+  progress: RunProgress
+): Promise<void> {
+  const { workspace, agent, published, tracking } = parts;
+  const { changes } = published;
+  progress.changes = changes;
+  progress.step = 'uploading the transcripts';
+  const work = finishedWork(action, start, workspace, agent.session, changes);
+  const artifact = await uploadRecord(action.runner, agent.session, {
+    retentionDays: action.config.github.transcriptRetentionDays,
+    redact: action.redact,
+    tempDir: action.env.RUNNER_TEMP,
+    patch: changes.kind === 'patch' ? changes.patch : undefined,
+    state: stateFileOf(work, action.redact)
+  });
+  progress.artifact = artifact;
+  progress.step = 'posting the report';
+  await reportRun(
+    action,
+    {
+      work,
+      changes,
+      workspace,
+      agent,
+      artifact,
+      tracking,
+      ...(published.report ? { kind: published.report } : {})
+    },
+    progress
+  );
+}

@@ -1,0 +1,67 @@
+import * as core from '@actions/core';
+import { approvedPlanTask } from '../../followup/resume-task.js';
+import { errorMessage } from '../../errors/error-message.js';
+import { chooseRun, requestKindOf, requestText, type RunChoice } from '../request-kind.js';
+import { publishOutputs } from '../outputs.js';
+import type { AcceptedRequest, ActionContext } from './action-context.js';
+import { fixRun } from './fix-run.js';
+import { planRun } from './plan-run.js';
+import { startRun } from './start-on-thread.js';
+
+/**
+ * Which kind of run the request gets: a fix, a plan, the approved plan carried out, or a review. The
+ * request's first word says most of it; the thread's previous run says whether there is a plan to
+ * approve; require_plan_approval turns a task into a plan first.
+ */
+export async function runRequest(action: ActionContext, request: AcceptedRequest): Promise<void> {
+  const settings = action.config.github;
+  const kind = requestKindOf(request.task);
+  const start = await startRun(action, { ...request, task: requestText(kind) });
+  const choice = chooseRun(kind, start.previous, {
+    requirePlanApproval: settings.requirePlanApproval,
+    onThread: request.thread !== undefined,
+    phrase: settings.triggerPhrase
+  });
+  if (settings.requirePlanApproval && request.thread === undefined)
+    core.warning(
+      'require_plan_approval is on, but this run has no issue or pull request to post a plan on and be approved ' +
+        'on, so it runs the task directly. Set report_issue to plan first.'
+    );
+  switch (choice.run) {
+    case 'fix':
+      return fixRun(action, request, start);
+    case 'plan':
+      return planRun(action, request, start, choice.why);
+    case 'approved-plan':
+      return fixRun(
+        action,
+        request,
+        { ...start, task: approvedPlanTask(choice.plan, choice.changes) },
+        { commitTitle: start.originalTask }
+      );
+    case 'review':
+      // Review mode is built next; until then a review request runs as the task it states.
+      return fixRun(action, request, start);
+    case 'refused':
+      return refuse(action, request, choice, start.refusal);
+  }
+}
+
+async function refuse(
+  action: ActionContext,
+  request: AcceptedRequest,
+  choice: Extract<RunChoice, { run: 'refused' }>,
+  stateRefusal: string | undefined
+): Promise<void> {
+  const reason =
+    stateRefusal === undefined
+      ? choice.reason
+      : `${choice.reason} (the earlier run's state was not used: ${stateRefusal})`;
+  const text = `🚫 compact-agent did not start: ${reason}.`;
+  core.info(action.redact(text));
+  if (request.thread !== undefined)
+    await request.api
+      .createComment(request.thread, action.redact(text))
+      .catch((error: unknown) => core.warning(`Could not reply: ${errorMessage(error)}`));
+  publishOutputs({ conclusion: 'refused', noChangeReason: `refused: ${reason}` });
+}
