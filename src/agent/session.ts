@@ -164,6 +164,7 @@ async function runWithTools(
         runId: options.runId,
         modelSpec: config.modelSpec,
         limits: config.limits,
+        ...(config.outputSchema ? { outputSchema: config.outputSchema } : {}),
         // The transcript writer redacts every line it writes, this record too.
         ...(options.thread ? { thread: options.thread } : {}),
         ...(options.instructions ? { instructions: instructionsRecordOf(options.instructions) } : {})
