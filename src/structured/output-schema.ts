@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import type { JsonSchemaType } from '@modelcontextprotocol/sdk/validation';
 import { errorMessage } from '../errors/error-message.js';
 import { schemaKeywordProblems } from './schema-keywords.js';
 
@@ -40,11 +41,13 @@ export function readOutputSchema(text: string): OutputSchemaReading {
     );
   const keywordProblems = schemaKeywordProblems(json as Record<string, unknown>);
   if (keywordProblems.length > 0) return { ok: false, problems: keywordProblems };
-  let validator: z.ZodType;
+  let validate: (value: unknown) => string | undefined;
   try {
-    // The keyword walk above checked the shape fromJSONSchema reads; it throws on what it cannot
-    // enforce (an unresolved $ref, a bad pattern, `not`).
-    validator = z.fromJSONSchema(json as z.core.JSONSchema.JSONSchema);
+    // Ajv (draft-07 keywords, $defs too) through the MCP SDK we already ship: its own copy of Ajv 8
+    // with ajv-formats. The keyword walk above checked the schema (Ajv is told not to); compiling
+    // throws on what is left: an unresolvable $ref, a pattern that is no regular expression.
+    const validator = new AjvJsonSchemaValidator().getValidator(json as JsonSchemaType);
+    validate = (value) => validator(value).errorMessage;
   } catch (error) {
     return fail(`it is not a JSON Schema compact-agent can check answers against: ${errorMessage(error)}`);
   }
@@ -53,18 +56,23 @@ export function readOutputSchema(text: string): OutputSchemaReading {
     schema: {
       text: JSON.stringify(json),
       check: (value) => {
-        const result = validator.safeParse(value);
-        return result.success ? [] : result.error.issues.map(describeIssue);
+        const errors = validate(value);
+        return errors === undefined ? [] : ajvProblems(errors);
       }
     }
   };
 }
 
-function describeIssue(issue: z.core.$ZodIssue): string {
-  const pointer = issue.path
-    .map((part) => `/${String(part).replace(/~/g, '~0').replace(/\//g, '~1')}`)
-    .join('');
-  return `${pointer === '' ? '(the root)' : pointer}: ${issue.message}`;
+/**
+ * Ajv's errors come as one text, `data/labels/1 must be string, data must NOT have additional
+ * properties` (its instance paths are JSON Pointers): one problem each, `<pointer>: <message>`.
+ */
+function ajvProblems(text: string): string[] {
+  return text.split(/, (?=data[/ ])/).map((error) => {
+    const match = /^data(\S*) ([\s\S]*)$/.exec(error);
+    if (!match) return error;
+    return `${match[1] === '' ? '(the root)' : match[1]}: ${match[2]}`;
+  });
 }
 
 function kindOf(value: unknown): string {

@@ -1,9 +1,9 @@
 /**
  * The JSON Schema keywords an answer is checked against, and a check that each one in a schema has
- * a value of the right kind. The validator (zod's fromJSONSchema) ignores a keyword it does not know
- * and takes some malformed values without a word (`"required": "x"`, `"properties": 5`), so a schema
- * with a typo would check less than its writer meant: here every keyword must be one we enforce or
- * a pure annotation, and a problem names where it is (a JSON Pointer) and what is wrong.
+ * a value of the right kind. The validator (Ajv, draft-07 keywords) ignores a keyword it does not
+ * know (a typo, or a newer draft's `prefixItems`, `dependentRequired`) and an unknown format, so a
+ * schema would check less than its writer meant: here every keyword must be one it enforces or a
+ * pure annotation, and a problem names where it is (a JSON Pointer) and what is wrong.
  */
 
 type ValueCheck = (value: unknown) => string | undefined;
@@ -12,6 +12,33 @@ type ValueCheck = (value: unknown) => string | undefined;
 export const MAX_SCHEMA_DEPTH = 32;
 
 const TYPES = new Set(['object', 'array', 'string', 'number', 'integer', 'boolean', 'null']);
+/** The formats ajv-formats checks (the validator's own list); any other would pass unchecked. */
+const FORMATS = new Set([
+  'date',
+  'time',
+  'date-time',
+  'iso-time',
+  'iso-date-time',
+  'duration',
+  'uri',
+  'uri-reference',
+  'uri-template',
+  'url',
+  'email',
+  'hostname',
+  'ipv4',
+  'ipv6',
+  'regex',
+  'uuid',
+  'json-pointer',
+  'json-pointer-uri-fragment',
+  'relative-json-pointer',
+  'byte',
+  'int32',
+  'int64',
+  'float',
+  'double'
+]);
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -61,12 +88,13 @@ const VALUE_KEYWORDS: Readonly<Record<string, ValueCheck>> = {
   minLength: count,
   maxLength: count,
   pattern: string,
-  format: string,
+  format: (value) =>
+    typeof value === 'string' && FORMATS.has(value)
+      ? undefined
+      : `must be one of the formats checked: ${[...FORMATS].join(', ')}`,
   minItems: count,
   maxItems: count,
   uniqueItems: boolean,
-  minContains: count,
-  maxContains: count,
   minProperties: count,
   maxProperties: count,
   $ref: string,
@@ -90,12 +118,15 @@ const SCHEMA_KEYWORDS = new Set([
   'additionalItems',
   'contains',
   'propertyNames',
-  'not'
+  'not',
+  'if',
+  'then',
+  'else'
 ]);
 /** Keywords whose value maps names to schemas. */
 const SCHEMA_MAP_KEYWORDS = new Set(['properties', 'patternProperties', '$defs', 'definitions']);
 /** Keywords whose value is a non-empty array of schemas. */
-const SCHEMA_LIST_KEYWORDS = new Set(['anyOf', 'oneOf', 'allOf', 'prefixItems']);
+const SCHEMA_LIST_KEYWORDS = new Set(['anyOf', 'oneOf', 'allOf']);
 
 /** Every problem of the schema's keywords, each as `<pointer>: <what is wrong>`; [] when there is none. */
 export function schemaKeywordProblems(schema: Record<string, unknown>): string[] {
@@ -139,7 +170,7 @@ function walk(schema: unknown, pointer: string, depth: number, problems: string[
     } else if (!keyword.startsWith('x-')) {
       problems.push(
         `${at}: the keyword "${keyword}" is not one compact-agent checks answers against ` +
-          '(a typo, or a keyword such as if/then/else or dependentRequired); an extension must start with x-'
+          '(a typo, or one of a newer draft such as prefixItems or dependentRequired); an extension must start with x-'
       );
     }
   }
