@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { runSession, type SessionOutcome } from '../../src/agent/session.js';
+import { parseTranscript } from '../../src/audit/parse-transcript.js';
 import { parseAgentConfig } from '../../src/config/inputs.js';
 import { AnthropicModelClient } from '../../src/model/anthropic-client.js';
 import type { TranscriptLine } from '../../src/transcript/events.js';
@@ -16,6 +17,7 @@ import {
   scriptFrom,
   startFakeAnthropic,
   text,
+  thinking,
   toolUse,
   type FakeAnthropic
 } from '../../test-support/fake-anthropic/index.js';
@@ -100,18 +102,28 @@ describe('structured output in a real session against the fake API', () => {
         cost_usd: expect.any(Number)
       })
     ]);
-    const messages = transcript(outcome).filter((line) => line.type === 'message');
-    expect(JSON.stringify(messages.at(-1))).toContain('\\"priority\\": 2');
+    // The audit's timeline shows the answer, with the agent's last words, in the last turn.
+    const audit = parseTranscript(readFileSync(outcome.transcriptPath, 'utf8'));
+    expect(audit.timeline.at(-1)!.text).toContain('{ "labels": ["bug"], "priority": 2 }');
+    expect(audit.costUsd).toBeCloseTo(fake.totalBilledUsd, 9);
   });
 
   it('asks again once with what was wrong, and takes the corrected answer', async () => {
     const { outcome, requests } = await run([
-      reply(text('```json\n{"labels": ["bug", "urgent"], "priority": 2}\n```')),
+      // Thinking before the answer: sent back verbatim with the request that asks again (the fake checks).
+      reply(
+        thinking('Which labels fit?'),
+        text('```json\n{"labels": ["bug", "urgent"], "priority": 2}\n```')
+      ),
       reply(text('{"labels": ["bug"], "priority": 2}'))
     ]);
     expect(outcome.result.stopReason).toBe('success');
     expect(outcome.result.structuredOutput).toBe('{"labels":["bug"],"priority":2}');
     expect(requests).toHaveLength(4);
+    expect(requests[3]!.request!.messages.at(-2)!.content).toEqual([
+      expect.objectContaining({ type: 'thinking', thinking: 'Which labels fit?' }),
+      expect.objectContaining({ type: 'text' })
+    ]);
     expect(lastUserText(requests[3]!.request!)).toContain(
       'That answer was not accepted:\n- /labels/1: must be equal to one of the allowed values'
     );
