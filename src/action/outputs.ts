@@ -36,7 +36,9 @@ export const OUTPUT_NAMES = [
   'pr_url',
   'no_change_reason',
   'comment_id',
-  'artifact_id'
+  'artifact_id',
+  'structured_output',
+  'denied_tool_calls'
 ] as const;
 
 export type OutputName = (typeof OUTPUT_NAMES)[number];
@@ -73,8 +75,11 @@ export function outputValues(outputs: RunOutputs): Partial<Record<OutputName, st
       cache_read_tokens: result.usage.cacheRead,
       cache_write_tokens: result.usage.cacheWrite,
       transcript_dir: session.runDir,
-      transcript_head: session.records.transcript.head
+      transcript_head: session.records.transcript.head,
+      // What the tool limits refused, as the report lists it: [] when nothing was.
+      denied_tool_calls: JSON.stringify(session.deniedCalls ?? [])
     });
+    if (result.structuredOutput !== undefined) values.structured_output = result.structuredOutput;
   }
   const changes = outputs.changes;
   if (changes?.kind === 'pushed') {

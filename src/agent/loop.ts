@@ -21,6 +21,9 @@ import type { RunResult } from './run-result.js';
 import type { StopReason } from './stop-reason.js';
 import { answerToolCalls } from './tool-turn.js';
 import { namedErrorMessage } from '../errors/error-message.js';
+import type { OutputSchema } from '../structured/output-schema.js';
+import { redactedJson } from '../structured/redacted-json.js';
+import { requestStructuredAnswer, structuredFailureMessage } from '../structured/structured-answer.js';
 
 export interface AgentSettings {
   readonly runId: string;
@@ -32,6 +35,8 @@ export interface AgentSettings {
   readonly mode?: 'plan' | 'review';
   /** Recorded in run_start: the repository's instruction files the system prompt holds. */
   readonly instructions?: InstructionsRecord;
+  /** When set, the run ends by asking for its answer as JSON matching this schema (src/structured/). */
+  readonly outputSchema?: OutputSchema;
 }
 
 export interface ProgressUpdate {
@@ -187,7 +192,9 @@ async function loop(run: Run): Promise<RunResult> {
       case 'refused':
         return finish(run, 'error_during_execution', outcome.text, refusalMessage(ledger.turns));
       case 'done':
-        return finish(run, 'success', outcome.text);
+        return run.settings.outputSchema
+          ? finishWithStructuredAnswer(run, outcome.text, run.settings.outputSchema)
+          : finish(run, 'success', outcome.text);
     }
   }
 }
@@ -326,6 +333,51 @@ async function finishAtLimit(run: Run, limit: StopReason): Promise<RunResult> {
   else conversation.append(closing.request);
   conversation.append({ role: 'assistant', content: closing.reply.content });
   return finish(run, limit, `${why}\n\n${closing.text}`);
+}
+
+/**
+ * The work is done: the answer the workflow reads is asked for as JSON and checked against the
+ * schema (src/structured/), in the same conversation and request shape, billed like every request.
+ * No match after the second request fails the run; the agent's summary is kept either way.
+ */
+async function finishWithStructuredAnswer(
+  run: Run,
+  summary: string,
+  schema: OutputSchema
+): Promise<RunResult> {
+  const { deps, ledger, conversation } = run;
+  progress(run, 'asking for the structured output');
+  let cost = 0;
+  const answer = await requestStructuredAnswer(schema, {
+    ask: async (message) => {
+      conversation.append(message);
+      const reply = await deps.model.complete(deps.requests.build(conversation.messages), {
+        signal: run.signal,
+        onRetry: onRetry(run)
+      });
+      cost = ledger.charge(reply.usage);
+      if (reply.content.length > 0) conversation.append({ role: 'assistant', content: reply.content });
+      return reply;
+    },
+    onAttempt: ({ attempt, reply, problems, value }) =>
+      deps.transcript.append({
+        type: 'structured_output',
+        turn: ledger.turns,
+        attempt,
+        message_id: reply.id,
+        stop_reason: reply.stopReason,
+        usage: usageRecord(reply.usage),
+        cost_usd: cost,
+        output: problems.length === 0 ? JSON.stringify(value) : null,
+        problems
+      })
+  });
+  if (!answer.ok) {
+    const error = structuredFailureMessage(answer.problems, answer.attempts.length);
+    return finish(run, 'error_during_execution', summary, error);
+  }
+  const output = redactedJson(answer.value, deps.redact ?? ((text) => text));
+  return { ...finish(run, 'success', summary), structuredOutput: output };
 }
 
 function recordStart(run: Run): void {

@@ -27,4 +27,6 @@ export interface RunResult {
   /** Where auto-compaction started at the end of the run (the chart draws it); undefined without one. */
   readonly compactionThresholdTokens: number | undefined;
   readonly history: readonly MessageParam[];
+  /** The final answer as compact JSON, matched against the run's json_schema (secrets redacted); undefined without one. */
+  readonly structuredOutput?: string;
 }

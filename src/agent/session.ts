@@ -171,6 +171,7 @@ async function runWithTools(
         modelSpec: config.modelSpec,
         limits: config.limits,
         ...(mode.name !== 'fix' ? { mode: mode.name } : {}),
+        ...(config.outputSchema ? { outputSchema: config.outputSchema } : {}),
         // The transcript writer redacts every line it writes, this record too.
         ...(options.thread ? { thread: options.thread } : {}),
         ...(options.instructions ? { instructions: instructionsRecordOf(options.instructions) } : {})

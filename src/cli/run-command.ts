@@ -56,7 +56,8 @@ const CONFIG_FLAGS = [
   'disallowed-tools',
   'allowed-bash-commands',
   'disallowed-bash-commands',
-  'instruction-files'
+  'instruction-files',
+  'json-schema'
 ] as const;
 
 /** Switches read by the same validation (`--use-bedrock` is the input use_bedrock: true). */
@@ -109,6 +110,9 @@ Flags:
   --instruction-files A,B    the repository's instruction files to read into the system prompt, from the
                              root and the folders the task names (default AGENTS.md,CLAUDE.md,
                              .github/copilot-instructions.md); none reads none
+  --json-schema FILE         after the work, ask for the final answer as JSON matching this JSON Schema
+                             (a file, or inline JSON); printed as "structured output:", and the run fails
+                             when it does not match after being asked twice
   --resume PATH              continue an earlier run: its run folder, a .transcripts folder (its
                              newest run) or its artifact zip; --prompt is then the new request
   --debug                    show the stack trace of an unexpected error
@@ -295,6 +299,7 @@ export function formatOutcome({ result, transcriptPath }: SessionOutcome): strin
     `tokens: input ${usage.input}, cache write ${usage.cacheWrite}, cache read ${usage.cacheRead}, output ${usage.output}`,
     `cost: $${result.costUsd.toFixed(4)}`,
     `transcript: ${transcriptPath}`,
+    ...(result.structuredOutput === undefined ? [] : [`structured output: ${result.structuredOutput}`]),
     ''
   ].join('\n');
 }

@@ -54,6 +54,7 @@ export const ACTION_INPUT_NAMES: readonly string[] = [
   'allowed_bash_commands',
   'disallowed_bash_commands',
   'instruction_files',
+  'json_schema',
   'compaction_threshold_tokens',
   'micro_keep_recent',
   'micro_clear_at_least',

@@ -15,6 +15,8 @@ import type { RunLimits } from '../agent/limits.js';
 import type { CompactionTunables } from '../compaction/settings.js';
 import { readMcpConfig, type McpServerConfig } from '../tools/mcp/config.js';
 import { readToolLimits, type ToolLimits } from '../tools/limits/config.js';
+import type { OutputSchema } from '../structured/output-schema.js';
+import { parseJsonSchemaInput } from './json-schema-input.js';
 
 /** Everything a run needs, parsed and checked once: the action and the CLI both build it here. */
 export interface AgentConfig {
@@ -47,6 +49,11 @@ export interface AgentConfig {
   readonly toolLimits: ToolLimits;
   /** The repository's instruction files to read (`instruction_files`); empty: none (see src/instructions/). */
   readonly instructionFiles: readonly string[];
+  /**
+   * The JSON Schema the final answer must match (`json_schema`, `--json-schema`): after the work, the
+   * model is asked for it as JSON (src/structured/). Undefined: no structured output.
+   */
+  readonly outputSchema?: OutputSchema;
 }
 
 /** The compaction inputs; unset ones take the defaults in compaction/settings.ts. */
@@ -181,6 +188,7 @@ export function parseAgentConfig(
     INPUT_DEFAULTS.instruction_files,
     problems
   );
+  const outputSchema = parseJsonSchemaInput(read('json_schema'), name('json_schema'), problems);
 
   if (problems.length > 0 || !modelSpec || !wire || !provider) throw new InputError(problems);
   return {
@@ -203,7 +211,8 @@ export function parseAgentConfig(
     compaction: withoutUndefined(compaction),
     mcpServers: mcp.ok ? mcp.servers : [],
     toolLimits,
-    instructionFiles
+    instructionFiles,
+    ...(outputSchema ? { outputSchema } : {})
   };
 }
 

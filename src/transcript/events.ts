@@ -180,6 +180,23 @@ const compactionEvent = z.object({
   tool_use_ids: readonlyStrings.optional()
 });
 
+/**
+ * One request for the final answer as JSON (json_schema; src/structured/): the answer as compact JSON
+ * when it matched the schema, else null and what was wrong. Its messages are recorded as the others.
+ */
+const structuredOutputEvent = z.object({
+  type: z.literal('structured_output'),
+  turn: count,
+  /** 1, or 2 when the first answer was asked for again. */
+  attempt: count,
+  message_id: z.string(),
+  stop_reason: z.string().nullable(),
+  usage: usageRecord,
+  cost_usd: usd,
+  output: z.string().nullable(),
+  problems: readonlyStrings
+});
+
 const runEndEvent = z.object({
   type: z.literal('run_end'),
   /**
@@ -205,6 +222,7 @@ export const transcriptEvent = z.discriminatedUnion('type', [
   toolResultEvent,
   compactionRequestedEvent,
   compactionEvent,
+  structuredOutputEvent,
   runEndEvent
 ]);
 

@@ -1,0 +1,71 @@
+import path from 'node:path';
+import { runCli } from '../../src/cli/main.js';
+import { EXIT } from '../../src/cli/exit-codes.js';
+import {
+  reply,
+  scriptFrom,
+  startFakeAnthropic,
+  text,
+  type FakeAnthropic
+} from '../../test-support/fake-anthropic/index.js';
+import { createTempRepo, type TempRepo } from '../support/temp-repo.js';
+
+let repo: TempRepo;
+let fake: FakeAnthropic;
+beforeEach(async () => {
+  repo = createTempRepo();
+  repo.write('README.md', 'hi\n');
+  repo.git('add', '-A');
+  repo.git('commit', '--quiet', '-m', 'seed');
+  fake = await startFakeAnthropic({
+    script: scriptFrom([reply(text('Looked.')), reply(text('```json\n{"verdict": "fine"}\n```'))])
+  });
+});
+afterEach(async () => {
+  await fake.close();
+  repo.remove();
+});
+
+async function cli(...argv: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(argv, {
+    stdout: (line) => (stdout += `${line}\n`),
+    stderr: (line) => (stderr += `${line}\n`),
+    env: {
+      ANTHROPIC_API_KEY: 'k',
+      ANTHROPIC_BASE_URL: fake.url,
+      PATH: process.env.PATH,
+      HOME: process.env.HOME
+    }
+  });
+  return { code, stdout, stderr };
+}
+
+describe('compact-agent run --json-schema', () => {
+  it('reads the schema from a file and prints the checked answer', async () => {
+    repo.write(
+      'verdict.schema.json',
+      '{"type": "object", "properties": {"verdict": {"enum": ["fine", "broken"]}}, "required": ["verdict"]}'
+    );
+    const schema = path.join(repo.root, 'verdict.schema.json');
+    const run = await cli('run', '--repo', repo.root, '--prompt', 'Check it.', '--json-schema', schema);
+    expect(run.code).toBe(EXIT.success);
+    expect(run.stdout).toContain('structured output: {"verdict":"fine"}');
+  });
+
+  it('refuses a schema that is not one, before any model call', async () => {
+    const run = await cli(
+      'run',
+      '--repo',
+      repo.root,
+      '--prompt',
+      'Check it.',
+      '--json-schema',
+      '{"type": "text"}'
+    );
+    expect(run.code).toBe(EXIT.usage);
+    expect(run.stderr).toContain('--json-schema is not a usable JSON Schema: /type: type must be one of');
+    expect(fake.requests.filter((request) => request.path === '/v1/messages')).toHaveLength(0);
+  });
+});
