@@ -79,7 +79,7 @@ function novelty(
     if (marked !== undefined && marked === fingerprint) {
       return { kind: 'already-said', commentId: comment.id, by: 'fingerprint' };
     }
-    if (marked === undefined && similar(finding.body, prose(comment.body))) {
+    if (marked === undefined && similar(finding.body, commentProse(comment.body))) {
       return { kind: 'already-said', commentId: comment.id, by: 'similar words' };
     }
   }
@@ -119,7 +119,7 @@ function tokens(text: string): Set<string> {
 }
 
 /** A posted comment's own words: without its code blocks (suggestions) and HTML comments. */
-function prose(body: string): string {
+export function commentProse(body: string): string {
   const fences = new FenceTracker();
   const kept = body.split('\n').filter((line) => fences.read(line) === 'outside');
   return kept.join('\n').replace(/<!--[\s\S]*?(?:-->|$)/g, ' ');
