@@ -6,16 +6,15 @@ import { firstLine, type Finding } from './finding.js';
  * diff fails the whole review with 422), else in the review body with the reason. A suggestion stays
  * a GitHub suggestion only when it applies cleanly; else it is shown as plain text.
  *
- * GitHub's rules, as read 2026-11-25:
- * - docs.github.com/rest/pulls/comments: `side` LEFT is deleted lines, RIGHT added or context lines;
- *   for a multi-line comment `start_line`..`line` are one range in the diff ("must be part of the
- *   diff"; notes/protocols.md: every line in one hunk).
- * - docs.github.com/pull-requests/collaborating-with-pull-requests/reviewing-changes-in-pull-requests/
- *   incorporating-feedback-in-your-pull-request: a suggestion, applied, commits its lines over the
- *   commented lines of the head branch.
- * - GitHub's own refusals on a pull request's page: "Applying suggestions on deleted lines is not
- *   supported", "You must change the existing code in this line in order to create a valid
- *   suggestion", "Outdated suggestions cannot be applied".
+ * GitHub's rules, as read 2026-11-25 (through the docs search; the English pages were not in it whole):
+ * - docs.github.com/rest/pulls/comments (its parameter text, as GitHub's OpenAPI description has it):
+ *   `side` LEFT is deletions, RIGHT additions or context; for a multi-line comment `side` is the last
+ *   line's and `start_side` the first's. That every line must be in one hunk is notes/protocols.md's.
+ * - docs.github.com/.../reviewing-changes-in-pull-requests/incorporating-feedback-in-your-pull-request
+ *   (read in its translated copies): applying a suggestion commits it on the head branch.
+ * - What GitHub says under a suggestion it will not apply (on github.com pull request pages):
+ *   "Applying suggestions on deleted lines is not supported", "You must change the existing code in
+ *   this line in order to create a valid suggestion", "Outdated suggestions cannot be applied".
  */
 
 /** A suggestion as posted: a GitHub suggestion block, or plain text with why it is not one. */
