@@ -1,0 +1,107 @@
+import type { PostedReviewComment, ReviewThread } from '../../src/github/review-api.js';
+import { findingFingerprint, fingerprintMarker } from '../../src/review/fingerprint.js';
+import { describeCandidates, planResolution, resolutionCandidates } from '../../src/review/fixed-threads.js';
+
+const BOT = 'compact-agent[bot]';
+const HEAD = '5f3c0de1a2b3c4d5e6f708192a3b4c5d6e7f8091';
+const BODY = 'A limit of 1000 characters lets the unanchored regex run on long input.';
+
+const comment = (id: number, overrides: Partial<PostedReviewComment> = {}): PostedReviewComment => ({
+  id,
+  body: `${BODY}\n\n\`\`\`suggestion\n  if (str.length > 100) {\n\`\`\`\n\n${fingerprintMarker(findingFingerprint('index.js', BODY))}`,
+  login: BOT,
+  userType: 'Bot',
+  path: 'index.js',
+  line: null,
+  startLine: null,
+  originalLine: 50,
+  side: 'RIGHT',
+  commitId: 'a'.repeat(40),
+  inReplyToId: undefined,
+  createdAt: '2026-11-24T10:00:00Z',
+  ...overrides
+});
+const thread = (id: string, commentIds: number[], overrides: Partial<ReviewThread> = {}): ReviewThread => ({
+  id,
+  isResolved: false,
+  isOutdated: true,
+  commentIds,
+  ...overrides
+});
+
+describe('resolutionCandidates', () => {
+  const comments = [
+    comment(1),
+    comment(2),
+    comment(3),
+    comment(4, { login: 'octocat', userType: 'User' }),
+    comment(5, { userType: 'User' }),
+    comment(6),
+    comment(7, { inReplyToId: 6, body: 'Fixed in abc.' }),
+    comment(8),
+    comment(9, { inReplyToId: 8, login: 'octocat', userType: 'User', body: 'Still broken?' })
+  ];
+  const threads = [
+    thread('T1', [1]),
+    thread('T2', [2], { isResolved: true }),
+    thread('T3', [3], { isOutdated: false }),
+    thread('T4', [4]),
+    thread('T5', [5]),
+    thread('T6', [6, 7]),
+    thread('T8', [8, 9]),
+    thread('T0', [])
+  ];
+
+  it("lists the bot's own unresolved outdated threads, not ones it answered already", () => {
+    const candidates = resolutionCandidates(threads, comments, BOT);
+    expect(candidates.map((c) => c.threadId)).toEqual(['T1', 'T8']);
+    expect(candidates[0]).toEqual({
+      threadId: 'T1',
+      commentId: 1,
+      path: 'index.js',
+      originalLine: 50,
+      excerpt: BODY
+    });
+  });
+
+  it('describes them for the task, one a line, without suggestion blocks or markers', () => {
+    const text = describeCandidates(resolutionCandidates(threads, comments, BOT));
+    expect(text).toBe(
+      `- comment_id 1: index.js (was line 50): "${BODY}"\n- comment_id 8: index.js (was line 50): "${BODY}"`
+    );
+  });
+
+  it('cuts a long excerpt', () => {
+    const [candidate] = resolutionCandidates(
+      [thread('T', [1])],
+      [comment(1, { body: 'word '.repeat(100) })],
+      BOT
+    );
+    expect([...candidate!.excerpt]).toHaveLength(200);
+    expect(candidate!.excerpt.endsWith('…')).toBe(true);
+  });
+});
+
+describe('planResolution', () => {
+  const candidates = resolutionCandidates([thread('T1', [1])], [comment(1)], BOT);
+  const redact = (text: string) => text.replaceAll('ghp_secret', '***');
+
+  it('resolves the thread, with a "Fixed in" reply for when resolving is not allowed', () => {
+    expect(
+      planResolution(
+        { commentId: 1, reason: 'The limit is 100 again @octocat ghp_secret' },
+        candidates,
+        HEAD,
+        redact
+      )
+    ).toEqual({
+      threadId: 'T1',
+      commentId: 1,
+      replyIfResolveFails: `Fixed in ${HEAD}: The limit is 100 again @\u2060octocat ***`
+    });
+  });
+
+  it('has no plan for a comment that is not a candidate', () => {
+    expect(planResolution({ commentId: 2, reason: 'x' }, candidates, HEAD, redact)).toBeUndefined();
+  });
+});

@@ -1,0 +1,95 @@
+import { inlineText } from '../github/neutralize.js';
+import type { PostedReviewComment, ReviewThread } from '../github/review-api.js';
+import { defuseAllMarkers } from './fingerprint.js';
+import { commentProse } from './repeat-check.js';
+
+/**
+ * Earlier findings a push may have fixed. A thread is a candidate when the action's own bot opened
+ * it, it is not resolved, and it is outdated (a push changed its lines): the model is shown these and
+ * says with `resolve_thread` which are fixed. The caller resolves the thread (GraphQL), and when the
+ * token may not, replies "Fixed in <sha>" instead. A thread the bot already answered is not shown
+ * again, so a failed resolve never leads to a second reply.
+ */
+export interface ResolutionCandidate {
+  readonly threadId: string;
+  /** The REST id of the thread's first comment: the id the model names. */
+  readonly commentId: number;
+  readonly path: string;
+  /** The line the comment was first posted on (its current line is gone). */
+  readonly originalLine: number | null;
+  /** The start of what the comment said, on one line. */
+  readonly excerpt: string;
+}
+
+const EXCERPT_CHARS = 200;
+
+export function resolutionCandidates(
+  threads: readonly ReviewThread[],
+  comments: readonly PostedReviewComment[],
+  botLogin: string
+): ResolutionCandidate[] {
+  const byId = new Map(comments.map((comment) => [comment.id, comment] as const));
+  const isOwn = (comment: PostedReviewComment | undefined) =>
+    comment !== undefined && comment.login === botLogin && comment.userType === 'Bot';
+  return threads.flatMap((thread) => {
+    const [firstId, ...replyIds] = thread.commentIds;
+    const first = firstId === undefined ? undefined : byId.get(firstId);
+    if (first === undefined || !isOwn(first) || thread.isResolved || !thread.isOutdated) return [];
+    if (replyIds.some((id) => isOwn(byId.get(id)))) return [];
+    return [
+      {
+        threadId: thread.id,
+        commentId: first.id,
+        path: first.path,
+        originalLine: first.originalLine,
+        excerpt: excerpt(first.body)
+      }
+    ];
+  });
+}
+
+/** The candidates as the model's task lists them, one a line. */
+export function describeCandidates(candidates: readonly ResolutionCandidate[]): string {
+  return candidates
+    .map((candidate) => {
+      const line = candidate.originalLine === null ? '' : ` (was line ${candidate.originalLine})`;
+      return `- comment_id ${candidate.commentId}: ${candidate.path}${line}: "${candidate.excerpt}"`;
+    })
+    .join('\n');
+}
+
+export interface ResolutionRequest {
+  readonly commentId: number;
+  /** The model's words on why it is fixed. */
+  readonly reason: string;
+}
+
+/** What the caller does for one request: resolve the thread, or, when that fails, post the reply. */
+export interface ResolutionPlan {
+  readonly threadId: string;
+  readonly commentId: number;
+  readonly replyIfResolveFails: string;
+}
+
+export function planResolution(
+  request: ResolutionRequest,
+  candidates: readonly ResolutionCandidate[],
+  headSha: string,
+  redact: (text: string) => string
+): ResolutionPlan | undefined {
+  const candidate = candidates.find((item) => item.commentId === request.commentId);
+  if (candidate === undefined) return undefined;
+  const reason = inlineText(defuseAllMarkers(redact(request.reason)));
+  return {
+    threadId: candidate.threadId,
+    commentId: candidate.commentId,
+    replyIfResolveFails: `Fixed in ${headSha}${reason === '' ? '.' : `: ${reason}`}`
+  };
+}
+
+function excerpt(body: string): string {
+  const characters = [...commentProse(body).replace(/\s+/g, ' ').trim()];
+  return characters.length <= EXCERPT_CHARS
+    ? characters.join('')
+    : `${characters.slice(0, EXCERPT_CHARS - 1).join('')}…`;
+}

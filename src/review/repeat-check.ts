@@ -1,0 +1,126 @@
+import type { PostedReviewComment } from '../github/review-api.js';
+import { FenceTracker } from '../github/code-fence.js';
+import { firstLine, type Finding } from './finding.js';
+import { findingFingerprint, normalizeText, readFingerprint } from './fingerprint.js';
+import type { PlacedFinding } from './placement.js';
+
+/**
+ * "Never the same comment twice": a finding is already said when an earlier comment of the action's
+ * own bot stands on the same file, side and overlapping lines and says the same thing. A comment
+ * with a fingerprint marker says the same thing exactly when the fingerprints match; one without
+ * (posted before markers, or edited) is compared by its words.
+ *
+ * Words: the sets of lower-cased word tokens, similar when their Jaccard index (shared / all) is at
+ * least 0.8. Word sets ignore order, punctuation and markup, so a re-run that words a finding a
+ * little differently still matches; 0.8 needs four in five distinct words shared, so two comments
+ * that merely name the same code (its identifiers are the shared words) rarely pass.
+ */
+export const SIMILARITY_THRESHOLD = 0.8;
+
+export type Novelty =
+  | { readonly kind: 'new' }
+  | {
+      readonly kind: 'already-said';
+      readonly commentId: number;
+      readonly by: 'fingerprint' | 'similar words';
+    }
+  /** The same finding recorded earlier in this run, at `index` of the list. */
+  | { readonly kind: 'repeated-in-run'; readonly index: number };
+
+export interface CheckedFinding {
+  readonly placed: PlacedFinding;
+  readonly fingerprint: string;
+  readonly novelty: Novelty;
+}
+
+export function checkRepeats(
+  placed: readonly PlacedFinding[],
+  earlier: readonly PostedReviewComment[],
+  botLogin: string
+): CheckedFinding[] {
+  const own = ownFindingComments(earlier, botLogin);
+  const checked: CheckedFinding[] = [];
+  placed.forEach((item) => {
+    const fingerprint = findingFingerprint(item.finding.path, item.finding.body);
+    checked.push({ placed: item, fingerprint, novelty: novelty(item.finding, fingerprint, own, checked) });
+  });
+  return checked;
+}
+
+/**
+ * The bot's own findings: its login AND a Bot account (a user may register the login of a bot's
+ * name), and not replies (the bot's replies in a thread are "Fixed in …", not findings).
+ */
+export function ownFindingComments(
+  earlier: readonly PostedReviewComment[],
+  botLogin: string
+): PostedReviewComment[] {
+  return earlier.filter(
+    (comment) => comment.login === botLogin && comment.userType === 'Bot' && comment.inReplyToId === undefined
+  );
+}
+
+function novelty(
+  finding: Finding,
+  fingerprint: string,
+  own: readonly PostedReviewComment[],
+  before: readonly CheckedFinding[]
+): Novelty {
+  const index = before.findIndex(
+    (other) =>
+      other.novelty.kind === 'new' &&
+      sameLines(finding, other.placed.finding) &&
+      (other.fingerprint === fingerprint || similar(finding.body, other.placed.finding.body))
+  );
+  if (index !== -1) return { kind: 'repeated-in-run', index };
+  for (const comment of own) {
+    if (!onSameLines(finding, comment)) continue;
+    const marked = readFingerprint(comment.body);
+    if (marked !== undefined && marked === fingerprint) {
+      return { kind: 'already-said', commentId: comment.id, by: 'fingerprint' };
+    }
+    if (marked === undefined && similar(finding.body, commentProse(comment.body))) {
+      return { kind: 'already-said', commentId: comment.id, by: 'similar words' };
+    }
+  }
+  return { kind: 'new' };
+}
+
+function sameLines(a: Finding, b: Finding): boolean {
+  return a.path === b.path && a.side === b.side && overlap(firstLine(a), a.line, firstLine(b), b.line);
+}
+
+/** An outdated comment (its line is gone from the head: `line` null) is on no line of this head. */
+function onSameLines(finding: Finding, comment: PostedReviewComment): boolean {
+  if (comment.line === null || comment.path !== finding.path || comment.side !== finding.side) return false;
+  return overlap(firstLine(finding), finding.line, comment.startLine ?? comment.line, comment.line);
+}
+
+function overlap(firstA: number, lastA: number, firstB: number, lastB: number): boolean {
+  return firstA <= lastB && firstB <= lastA;
+}
+
+/** Whether two texts use nearly the same words (see SIMILARITY_THRESHOLD). */
+export function similar(a: string, b: string): boolean {
+  return tokenJaccard(a, b) >= SIMILARITY_THRESHOLD;
+}
+
+export function tokenJaccard(a: string, b: string): number {
+  const tokensA = tokens(a);
+  const tokensB = tokens(b);
+  if (tokensA.size === 0 || tokensB.size === 0) return 0;
+  let shared = 0;
+  for (const token of tokensA) if (tokensB.has(token)) shared++;
+  return shared / (tokensA.size + tokensB.size - shared);
+}
+
+function tokens(text: string): Set<string> {
+  return new Set(normalizeText(text).match(/[\p{L}\p{N}_]+/gu) ?? []);
+}
+
+/** A posted comment's own words: without its code blocks (suggestions) and HTML comments. */
+export function commentProse(body: string): string {
+  const fences = new FenceTracker();
+  const kept = body.split('\n').filter((line) => fences.read(line) === 'outside');
+  return kept.join('\n').replace(/<!--[\s\S]*?(?:-->|$)/g, ' ');
+}
