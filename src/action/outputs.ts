@@ -2,6 +2,7 @@ import * as core from '@actions/core';
 import type { SessionOutcome } from '../agent/session.js';
 import { countCompactions } from '../compaction/compaction-count.js';
 import type { ArtifactOutcome, ChangesOutcome } from '../github/report.js';
+import type { ReviewOutcome } from '../review/post-review.js';
 
 export type Conclusion = 'success' | 'failure' | 'skipped' | 'refused';
 
@@ -11,6 +12,8 @@ export interface RunOutputs {
   readonly changes?: ChangesOutcome;
   readonly artifact?: ArtifactOutcome;
   readonly commentId?: number;
+  /** A review run's review: its id and counts. */
+  readonly review?: ReviewOutcome;
   /**
    * Why the run changed nothing, when it ended before the agent (a skip, a run that did not start);
    * for a finished run it is read from `changes`.
@@ -37,6 +40,8 @@ export const OUTPUT_NAMES = [
   'no_change_reason',
   'comment_id',
   'artifact_id',
+  'review_id',
+  'review_counts',
   'structured_output',
   'denied_tool_calls'
 ] as const;
@@ -89,6 +94,18 @@ export function outputValues(outputs: RunOutputs): Partial<Record<OutputName, st
   const noChange = outputs.noChangeReason ?? noChangeReason(outputs);
   if (noChange !== undefined) values.no_change_reason = noChange;
   if (outputs.commentId !== undefined) values.comment_id = outputs.commentId;
+  if (outputs.review) {
+    const { review, summary, resolved, replied } = outputs.review;
+    if (review) values.review_id = review.id;
+    values.review_counts = JSON.stringify({
+      inline: summary.inline,
+      in_body: summary.inBody,
+      already_said: summary.alreadySaid,
+      skipped_files: summary.skippedFiles.length,
+      threads_resolved: resolved,
+      threads_answered: replied
+    });
+  }
   if (outputs.artifact?.kind === 'uploaded') values.artifact_id = outputs.artifact.id;
   return values;
 }

@@ -105,7 +105,11 @@ async function pullRequestOf(
   event: ActionEvent,
   api: GitHubApi
 ): Promise<{ number: number; headRef: string; headRepoFullName: string | undefined } | undefined> {
-  if (event.kind === 'pull_request_review_comment' || event.kind === 'pull_request_review') {
+  if (
+    event.kind === 'pull_request_review_comment' ||
+    event.kind === 'pull_request_review' ||
+    event.kind === 'pull_request'
+  ) {
     const pr = event.pullRequest;
     return { number: pr.number, headRef: pr.headRef, headRepoFullName: pr.headRepoFullName };
   }

@@ -36,8 +36,9 @@ export async function buildThreadContext(
     );
     if (issue.isPullRequest) parts.push(await pullRequestFacts(api, issue.number));
     parts.push(await recentComments(api, issue.number, budget - length(parts), options));
-  } else if (event.kind === 'pull_request_review') {
-    // A review's body asks like a comment on the pull request's thread: the same context.
+  } else if (event.kind === 'pull_request_review' || event.kind === 'pull_request') {
+    // A review's body asks like a comment on the pull request's thread: the same context; so does
+    // the pull request itself when review_on_pull_request reviews it.
     const pr = event.pullRequest;
     parts.push(`Pull request #${pr.number}: ${pr.title}`);
     parts.push(untrustedBlock('pull request body', pr.user.login, pr.body));

@@ -2,6 +2,7 @@ import type { RunMode } from '../../agent/run-mode.js';
 import type { RunStart } from '../../followup/follow-up.js';
 import type { ChangesOutcome } from '../../github/report.js';
 import type { TrackingComment } from '../../github/tracking-comment.js';
+import type { ReviewOutcome } from '../../review/post-review.js';
 import type { AcceptedRequest, ActionContext, RunProgress } from './action-context.js';
 import { prepareWorkspace, type PreparedWorkspace } from './prepare-workspace.js';
 import { finishedWork, reportRun, stateFileOf, type KindReport } from './report.js';
@@ -21,6 +22,8 @@ export interface Published {
   readonly changes: ChangesOutcome;
   /** The kind's own parts of the report (the plan's heading and how to approve it). */
   readonly report?: KindReport;
+  /** A review run's review, for the outputs. */
+  readonly review?: ReviewOutcome;
 }
 
 /**

@@ -8,6 +8,7 @@ import { stateFileText } from '../../followup/state-file.js';
 import { workOfTranscript } from '../../followup/transcript-work.js';
 import { renderReport, type ArtifactOutcome, type ChangesOutcome } from '../../github/report.js';
 import type { TrackingComment } from '../../github/tracking-comment.js';
+import type { ReviewOutcome } from '../../review/post-review.js';
 import { repositoryOf } from '../event-parts.js';
 import { publishOutputs } from '../outputs.js';
 import { runUrl } from '../runner-env.js';
@@ -79,11 +80,12 @@ export async function reportRun(
     readonly artifact: ArtifactOutcome;
     readonly tracking: TrackingComment | undefined;
     readonly kind?: KindReport;
+    readonly review?: ReviewOutcome;
   },
   progress: RunProgress
 ): Promise<void> {
   const { runner, redact } = action;
-  const { work, changes, workspace, agent, artifact, tracking, kind } = parts;
+  const { work, changes, workspace, agent, artifact, tracking, kind, review } = parts;
   const { session, runnerFiles } = agent;
   const link = runUrl(runner);
   const hiddenState = embedForReport(carriedStateOf({ ...work, artifact }), redact);
@@ -113,6 +115,7 @@ export async function reportRun(
       session,
       changes,
       artifact,
+      ...(review ? { review } : {}),
       ...(tracking?.id !== undefined ? { commentId: tracking.id } : {})
     },
     guardedOutputs(runnerFiles)

@@ -1,0 +1,127 @@
+import { errorFirstLine } from '../errors/error-message.js';
+import { ReviewRejectedError, type PullRequestReviews, type ReviewEvent } from '../github/review-api.js';
+import type { Finding } from './finding.js';
+import type { FindingsCollector } from './findings-collector.js';
+import { planResolution } from './fixed-threads.js';
+import { placeFindings, type PlacedFinding, type ReadHead } from './placement.js';
+import { checkRepeats } from './repeat-check.js';
+import { assembleReview, type ReviewSummary } from './review-body.js';
+import type { ReviewContext } from './review-context.js';
+
+/** What a review run posted: the review (or none, when nothing was new) and the threads it closed. */
+export interface ReviewOutcome {
+  readonly review: { readonly id: number; readonly url: string } | undefined;
+  readonly summary: ReviewSummary;
+  /** GitHub refused the line comments (422): they went into the body, and this is GitHub's reason. */
+  readonly refusedInline: string | undefined;
+  readonly resolved: number;
+  /** Threads answered with "Fixed in …" because resolving was not allowed. */
+  readonly replied: number;
+  /** Threads neither resolved nor answered, with why. */
+  readonly resolutionProblems: readonly string[];
+}
+
+export interface PostReviewOptions {
+  readonly botLogin: string;
+  readonly redact: (text: string) => string;
+  readonly focus: string | undefined;
+  /** What a review with new findings is; one without is never posted. */
+  readonly event: Exclude<ReviewEvent, 'APPROVE'>;
+  /** The head's text of a file (for suggestions), read from git at the reviewed commit. */
+  readonly readHead: ReadHead;
+}
+
+/**
+ * Posts the run's findings as one review at the head the agent read. When GitHub refuses the line
+ * comments as a whole (a 422, e.g. a line GitHub resolves differently than the patch showed), the
+ * same findings are posted once more in the body alone, so a review is never lost to one bad line.
+ */
+export async function postReview(
+  reviews: PullRequestReviews,
+  context: ReviewContext,
+  collector: FindingsCollector,
+  options: PostReviewOptions
+): Promise<ReviewOutcome> {
+  const placed = placeFindings(collector.findings, context.files.diffs, options.readHead);
+  let refusedInline: string | undefined;
+  let posted: Awaited<ReturnType<typeof postOnce>>;
+  try {
+    posted = await postOnce(reviews, context, placed, options);
+  } catch (error) {
+    if (!(error instanceof ReviewRejectedError)) throw error;
+    refusedInline = errorFirstLine(error);
+    posted = await postOnce(reviews, context, allInBody(placed, refusedInline), options);
+  }
+  const threads = await resolveThreads(reviews, context, collector, options.redact);
+  return { review: posted.review, summary: posted.summary, refusedInline, ...threads };
+}
+
+async function postOnce(
+  reviews: PullRequestReviews,
+  context: ReviewContext,
+  placed: readonly PlacedFinding[],
+  options: PostReviewOptions
+): Promise<{ review: { id: number; url: string } | undefined; summary: ReviewSummary }> {
+  const checked = checkRepeats(placed, context.earlierComments, options.botLogin);
+  const { review, summary } = assembleReview({
+    commitId: context.headSha,
+    checked,
+    skippedFiles: context.files.skipped,
+    reviewedFileCount: context.files.reviewed.length,
+    redact: options.redact,
+    focus: options.focus
+  });
+  if (review === undefined) return { review: undefined, summary };
+  const created = await reviews.createReview(context.pullNumber, { ...review, event: options.event });
+  return { review: created, summary };
+}
+
+/** Every finding in the body, with GitHub's reason; suggestions become plain text there. */
+function allInBody(placed: readonly PlacedFinding[], reason: string): PlacedFinding[] {
+  return placed.map((item) =>
+    item.where === 'body'
+      ? item
+      : {
+          where: 'body',
+          finding: item.finding,
+          reason: `GitHub refused the review's line comments (${reason})`,
+          suggestion: plainOf(item.finding)
+        }
+  );
+}
+
+function plainOf(finding: Finding): PlacedFinding['suggestion'] {
+  return finding.suggestion === undefined
+    ? undefined
+    : { kind: 'plain', text: finding.suggestion, reason: 'GitHub refused the line comments' };
+}
+
+/** The threads the model said are fixed: resolved, or answered when the token may not resolve. */
+async function resolveThreads(
+  reviews: PullRequestReviews,
+  context: ReviewContext,
+  collector: FindingsCollector,
+  redact: (text: string) => string
+): Promise<Pick<ReviewOutcome, 'resolved' | 'replied' | 'resolutionProblems'>> {
+  let resolved = 0;
+  let replied = 0;
+  const resolutionProblems: string[] = [];
+  for (const request of collector.resolutions) {
+    const plan = planResolution(request, context.candidates, context.headSha, redact);
+    if (plan === undefined) continue;
+    try {
+      await reviews.resolveReviewThread(plan.threadId);
+      resolved++;
+    } catch (resolveError) {
+      try {
+        await reviews.replyToReviewComment(context.pullNumber, plan.commentId, plan.replyIfResolveFails);
+        replied++;
+      } catch (replyError) {
+        resolutionProblems.push(
+          `comment ${plan.commentId}: resolving failed (${errorFirstLine(resolveError)}), and so did the reply (${errorFirstLine(replyError)})`
+        );
+      }
+    }
+  }
+  return { resolved, replied, resolutionProblems };
+}
