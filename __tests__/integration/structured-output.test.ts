@@ -185,6 +185,10 @@ describe('the action with json_schema and a tool limit', () => {
     expect(run.code).toBe(0);
     expect(run.outputs.conclusion).toBe('success');
     expect(run.outputs.structured_output).toBe('{"labels":["question"],"priority":3}');
+    // The report (here the job summary) shows the answer too, folded.
+    expect(run.summary).toContain(
+      '<details><summary>Structured output (json_schema)</summary>\n\n```json\n{"labels":["question"],"priority":3}\n```'
+    );
     expect(JSON.parse(run.outputs.denied_tool_calls!)).toEqual([
       { tool: 'bash', head: 'git push', rule: 'disallowed_bash_commands: git push', count: 1 }
     ]);

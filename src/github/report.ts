@@ -85,6 +85,9 @@ export function renderReport(input: ReportInput): string {
     input.followUp ?? '',
     `### ${input.answerHeading ?? 'Summary'}\n\n${result.summary ? quoteBlock(result.summary) : '_The model gave no summary._'}`,
     input.kindSection ?? '',
+    result.structuredOutput !== undefined
+      ? `<details><summary>Structured output (json_schema)</summary>\n\n${fence(result.structuredOutput, 'json')}\n\n</details>`
+      : '',
     `### Changes\n\n${renderChanges(input.changes)}`,
     `### Usage\n\n${renderUsage(result)}`,
     renderDeniedCalls(input.deniedCalls ?? []),
