@@ -6,7 +6,13 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { EXIT } from '../../src/cli/exit-codes.js';
+import { GitRepository } from '../../src/git/repository.js';
 import type { FindingJson } from '../../src/review/findings-output.js';
+import {
+  readLocalReviewContext,
+  resolveReviewRange,
+  ReviewRangeError
+} from '../../src/review/local-context.js';
 import {
   lastUserText,
   reply,
@@ -181,8 +187,11 @@ describe('compact-agent review', () => {
   });
 
   it('prints the findings as text: place, reason, body and suggestion', async () => {
+    // An edit not committed is not reviewed, and is said so.
+    repo.write('README.md', '# word stats, edited\n');
     const run = await cli('review', '--repo', repo.root, '--base', 'main', '--focus', 'word counting');
     expect(run.code).toBe(EXIT.success);
+    expect(run.stderr).toContain('The working tree has uncommitted changes: they are not reviewed');
     expect(run.stderr).toMatch(/^\[turn 1\]/m);
     const [first, ...rest] = run.stdout.split('\n');
     expect(first).toMatch(/^2 findings \(1 inline, 1 in the body\) on HEAD [0-9a-f]{7}, against main /);
@@ -227,5 +236,45 @@ describe('compact-agent review', () => {
     expect(badFormat.stderr).toContain('--format is "yaml"; it takes text or json');
     expect(modelCalls()).toHaveLength(0);
     expect(existsSync(path.join(repo.root, '.transcripts'))).toBe(false);
+  });
+});
+
+describe('the local review context', () => {
+  it('lists renames as pairs with the edit alone, names with spaces, and binary files without a patch', async () => {
+    const topWords = readFileSync(path.resolve('examples/word-stats/src/top-words.js'), 'utf8');
+    repo.git('checkout', '-q', 'main');
+    repo.write('src/top-words.js', topWords);
+    repo.write('notes/to do.md', 'one\n');
+    repo.git('add', '-A');
+    repo.git('commit', '-qm', 'more');
+    repo.git('checkout', '-q', 'simplify');
+    repo.git('merge', '-q', '--no-edit', 'main');
+    repo.git('mv', 'src/top-words.js', 'src/top.js');
+    repo.write('src/top.js', topWords.replace('most frequent first', 'most frequent words first'));
+    repo.write('notes/to do.md', 'one\ntwo\n');
+    repo.git('add', '-A');
+    repo.git('commit', '-qm', 'rename');
+
+    const git = new GitRepository(repo.root);
+    const range = await resolveReviewRange(git, 'main');
+    expect(range.mergeBase).toBe(repo.git('rev-parse', 'main').trim());
+    const context = await readLocalReviewContext(git, range);
+    const byName = new Map(context.files.reviewed.map((file) => [file.filename, file]));
+    expect([...byName.keys()].sort()).toEqual(['notes/to do.md', 'src/top.js', 'src/word-count.js']);
+    expect(byName.get('src/top.js')).toMatchObject({
+      status: 'renamed',
+      previousFilename: 'src/top-words.js'
+    });
+    expect(byName.get('src/top.js')!.patch).toMatch(/^@@ -1,5 \+1,5 @@\n/);
+    expect(byName.get('src/top.js')!.patch).toContain('+ * The `limit` most frequent words');
+    expect(byName.get('notes/to do.md')!.patch).toBe('@@ -1 +1,2 @@\n one\n+two');
+    expect(context.files.skipped).toEqual([{ path: 'logo.bin', reason: 'no-diff' }]);
+    expect(context.files.diffs.get('src/word-count.js')!.right.has(8)).toBe(true);
+    expect(context).toMatchObject({ headSha: range.headSha, earlierComments: [], candidates: [] });
+
+    await expect(resolveReviewRange(git, 'HEAD~99')).rejects.toThrow(ReviewRangeError);
+    repo.git('checkout', '-q', '--orphan', 'unrelated');
+    repo.git('commit', '-qm', 'unrelated');
+    await expect(resolveReviewRange(git, 'main')).rejects.toThrow('share no history');
   });
 });
