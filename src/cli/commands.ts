@@ -1,7 +1,13 @@
 import type { CliCommand } from './command.js';
+import { REVIEW_COMMAND } from './review-command.js';
 import { RUN_COMMAND } from './run-command.js';
 import { TRANSCRIPT_COMMAND } from './transcript-command.js';
 import { VERIFY_COMMAND } from './verify-command.js';
 
 /** Every command of the CLI. A new command or subcommand is one more entry here. */
-export const CLI_COMMANDS: readonly CliCommand[] = [RUN_COMMAND, TRANSCRIPT_COMMAND, VERIFY_COMMAND];
+export const CLI_COMMANDS: readonly CliCommand[] = [
+  RUN_COMMAND,
+  REVIEW_COMMAND,
+  TRANSCRIPT_COMMAND,
+  VERIFY_COMMAND
+];

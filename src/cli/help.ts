@@ -14,12 +14,13 @@ ${lines.join('\n')}
   ${'help'.padEnd(width)}this help; compact-agent help <command> (or <command> --help) for one command
 
 Flags of every command: -h/--help, -V/--version, --debug (stack trace of an unexpected error).
-Environment: ANTHROPIC_API_KEY (required by run, unless --use-bedrock or --use-vertex), ANTHROPIC_BASE_URL
+Environment: ANTHROPIC_API_KEY (required by run and review, unless --use-bedrock or --use-vertex), ANTHROPIC_BASE_URL
 (a gateway or a fake server); on Bedrock the AWS credential chain and AWS_REGION, on Vertex AI
 Application Default Credentials, ANTHROPIC_VERTEX_PROJECT_ID and CLOUD_ML_REGION.
 
 Examples:
   compact-agent run --repo ../my-project --prompt "Make the failing test pass"
+  compact-agent review --repo ../my-project --base main
   compact-agent transcript ../my-project/.transcripts --html report.html
 
 Exit codes: 0 success, 1 the run ended without success, 2 usage error (a command, flag or value is
