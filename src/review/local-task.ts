@@ -13,11 +13,8 @@ export function localReviewTask(
   baseRef: string,
   focus: string | undefined
 ): string {
-  const task = reviewTask(context, { botLogin: '', focus });
-  const opening = `Review pull request #${context.pullNumber} at commit ${context.headSha}.`;
-  const local =
+  const subject =
     `Review the changes of commit ${range.headSha} (HEAD) since its merge base ${range.mergeBase} ` +
     `with ${JSON.stringify(baseRef)}, as a pull request into it would show them.`;
-  // Should reviewTask's opening change, its own wording stands: still right, only less precise.
-  return task.startsWith(opening) ? `${local}${task.slice(opening.length)}` : task;
+  return reviewTask(context, { botLogin: '', focus, subject });
 }

@@ -12,12 +12,19 @@ export const MAX_TASK_PATCH_CHARS = 120_000;
  */
 export function reviewTask(
   context: ReviewContext,
-  options: { readonly botLogin: string; readonly focus: string | undefined }
+  options: {
+    readonly botLogin: string;
+    readonly focus: string | undefined;
+    /** What is reviewed, in a sentence; a pull request at its head by default (the CLI names a local range). */
+    readonly subject?: string;
+  }
 ): string {
   const { focus } = options;
+  const subject =
+    options.subject ?? `Review pull request #${context.pullNumber} at commit ${context.headSha}.`;
   const { files } = context;
   const sections = [
-    `Review pull request #${context.pullNumber} at commit ${context.headSha}. The working tree is that commit.`,
+    `${subject} The working tree is that commit.`,
     focus === undefined ? '' : `The maintainer asks you to focus on: ${focus}`,
     patchesSection(context),
     files.skipped.length === 0
