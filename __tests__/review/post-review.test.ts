@@ -1,6 +1,7 @@
 import {
   ReviewRejectedError,
   type NewReview,
+  type PostedReview,
   type PostedReviewComment,
   type PullRequestReviews,
   type ReviewFile,
@@ -29,12 +30,14 @@ class MemoryReviews implements PullRequestReviews {
   constructor(
     private readonly files: ReviewFile[],
     private readonly comments: PostedReviewComment[] = [],
-    private readonly threads: ReviewThread[] = []
+    private readonly threads: ReviewThread[] = [],
+    private readonly reviews: PostedReview[] = []
   ) {}
 
   headSha = async () => HEAD;
   listReviewFiles = async () => this.files;
   listReviewComments = async () => this.comments;
+  listReviews = async () => this.reviews;
   async createReview(_pull: number, review: NewReview) {
     if (this.rejectInlineOnce !== undefined && review.comments.length > 0) {
       const message = this.rejectInlineOnce;
@@ -154,6 +157,28 @@ it('posts nothing when every finding was already said by the bot, and the report
   expect(renderReviewSection(outcome, '/agent')).toContain(
     'No review posted: every finding was already said'
   );
+});
+
+it("does not carry a body finding again that an earlier review of the bot's had in its body", async () => {
+  const first = new MemoryReviews(files);
+  await run(first, [offDiff]);
+  const earlierBody = first.created[0]!.body;
+  expect(earlierBody).toMatch(/^<!-- compact-agent-finding:[0-9a-f]{16} -->$/m);
+  const review = (login: string, userType: PostedReview['userType']): PostedReview => ({
+    id: 777,
+    body: earlierBody,
+    login,
+    userType,
+    commitId: HEAD
+  });
+  const again = new MemoryReviews(files, [], [], [review(BOT, 'Bot')]);
+  const outcome = await run(again, [offDiff]);
+  expect(again.created).toHaveLength(0);
+  expect(outcome.summary.alreadySaid).toBe(1);
+  // A person's review that quotes the bot's body (markers and all) counts for nothing.
+  const quoted = new MemoryReviews(files, [], [], [review(BOT, 'User')]);
+  await run(quoted, [offDiff]);
+  expect(quoted.created).toHaveLength(1);
 });
 
 describe('earlier threads the new code fixes', () => {

@@ -34,6 +34,15 @@ export interface PostedReviewComment {
   readonly createdAt: string;
 }
 
+/** A review already on the pull request: the action's own bodies carry the findings that were off the diff. */
+export interface PostedReview {
+  readonly id: number;
+  readonly body: string;
+  readonly login: string;
+  readonly userType: AccountType;
+  readonly commitId: string | null;
+}
+
 /** A review thread, as GraphQL's `reviewThreads` gives it: the ids of its comments, whether resolved. */
 export interface ReviewThread {
   /** The GraphQL node id, for resolveReviewThread. */
@@ -73,6 +82,8 @@ export interface PullRequestReviews {
   listReviewFiles(pullNumber: number): Promise<ReviewFile[]>;
   /** Every review comment on the pull request, oldest first (all pages). */
   listReviewComments(pullNumber: number): Promise<PostedReviewComment[]>;
+  /** Every review on the pull request, oldest first (all pages). */
+  listReviews(pullNumber: number): Promise<PostedReview[]>;
   /** One review with all its line comments; ReviewRejectedError on GitHub's 422. */
   createReview(pullNumber: number, review: NewReview): Promise<{ id: number; url: string }>;
   /** A reply in the thread of a review comment. */

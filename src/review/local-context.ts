@@ -97,6 +97,7 @@ export async function readLocalReviewContext(
     headSha: range.headSha,
     files: selectReviewedFiles(files),
     earlierComments: [],
+    earlierReviews: [],
     candidates: []
   };
 }

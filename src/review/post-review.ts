@@ -62,7 +62,7 @@ async function postOnce(
   placed: readonly PlacedFinding[],
   options: PostReviewOptions
 ): Promise<{ review: { id: number; url: string } | undefined; summary: ReviewSummary }> {
-  const checked = checkRepeats(placed, context.earlierComments, options.botLogin);
+  const checked = checkRepeats(placed, context.earlierComments, options.botLogin, context.earlierReviews);
   const { review, summary } = assembleReview({
     commitId: context.headSha,
     checked,

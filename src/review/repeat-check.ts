@@ -1,4 +1,4 @@
-import type { PostedReviewComment } from '../github/review-api.js';
+import type { PostedReview, PostedReviewComment } from '../github/review-api.js';
 import { FenceTracker } from '../github/code-fence.js';
 import { firstLine, type Finding } from './finding.js';
 import { findingFingerprint, normalizeText, readFingerprint } from './fingerprint.js';
@@ -22,7 +22,8 @@ export type Novelty =
   | {
       readonly kind: 'already-said';
       readonly commentId: number;
-      readonly by: 'fingerprint' | 'similar words';
+      /** A line comment's id, or, for a finding an earlier review carried in its body, that review's id. */
+      readonly by: 'fingerprint' | 'similar words' | 'review body';
     }
   /** The same finding recorded earlier in this run, at `index` of the list. */
   | { readonly kind: 'repeated-in-run'; readonly index: number };
@@ -36,15 +37,44 @@ export interface CheckedFinding {
 export function checkRepeats(
   placed: readonly PlacedFinding[],
   earlier: readonly PostedReviewComment[],
-  botLogin: string
+  botLogin: string,
+  earlierReviews: readonly PostedReview[] = []
 ): CheckedFinding[] {
   const own = ownFindingComments(earlier, botLogin);
+  const inBodies = bodyFingerprints(earlierReviews, botLogin);
   const checked: CheckedFinding[] = [];
   placed.forEach((item) => {
     const fingerprint = findingFingerprint(item.finding.path, item.finding.body);
-    checked.push({ placed: item, fingerprint, novelty: novelty(item.finding, fingerprint, own, checked) });
+    const said = novelty(item.finding, fingerprint, own, checked);
+    const inBody = inBodies.get(fingerprint);
+    checked.push({
+      placed: item,
+      fingerprint,
+      novelty:
+        said.kind === 'new' && inBody !== undefined
+          ? { kind: 'already-said', commentId: inBody, by: 'review body' }
+          : said
+    });
   });
   return checked;
+}
+
+const BODY_MARKER = /^<!-- compact-agent-finding:([0-9a-f]{16}) -->$/gm;
+
+/**
+ * The findings the bot's earlier reviews carried in their bodies (off the diff), by fingerprint: each
+ * ends with its marker on a line of its own. A finding in a body has no lines to compare, so there
+ * the fingerprint alone (the file and what it says) decides. Only the bot's own reviews are read,
+ * and the model's text in them was defused, so every marker there is one the action wrote.
+ */
+function bodyFingerprints(reviews: readonly PostedReview[], botLogin: string): Map<string, number> {
+  const found = new Map<string, number>();
+  for (const review of reviews) {
+    if (review.login !== botLogin || review.userType !== 'Bot') continue;
+    for (const match of review.body.matchAll(BODY_MARKER))
+      if (!found.has(match[1]!)) found.set(match[1]!, review.id);
+  }
+  return found;
 }
 
 /**

@@ -139,6 +139,8 @@ function bodyFinding(item: CheckedFinding, redact: Redact, first: boolean): stri
   if (placed.suggestion !== undefined) {
     lines.push('', suggestionMarkdown(cleanSuggestion(placed.suggestion, redact), placed.finding));
   }
+  // Its fingerprint on a line of its own, so that a later review does not carry it again (repeat-check.ts).
+  lines.push('', fingerprintMarker(item.fingerprint));
   return lines.join('\n');
 }
 

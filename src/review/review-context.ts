@@ -1,5 +1,5 @@
 import { errorFirstLine } from '../errors/error-message.js';
-import type { PullRequestReviews, PostedReviewComment } from '../github/review-api.js';
+import type { PostedReview, PostedReviewComment, PullRequestReviews } from '../github/review-api.js';
 import { resolutionCandidates, type ResolutionCandidate } from './fixed-threads.js';
 import { selectReviewedFiles, type ReviewedFiles } from './reviewed-files.js';
 
@@ -11,6 +11,8 @@ export interface ReviewContext {
   readonly files: ReviewedFiles;
   /** Every review comment on the pull request: the repeat check reads the bot's own among them. */
   readonly earlierComments: readonly PostedReviewComment[];
+  /** Every review on the pull request: the bot's bodies hold the findings that were off the diff. */
+  readonly earlierReviews: readonly PostedReview[];
   /** The bot's earlier threads a push has outdated: the model says which are fixed. */
   readonly candidates: readonly ResolutionCandidate[];
 }
@@ -25,10 +27,11 @@ export async function readReviewContext(
   botLogin: string,
   warn: (line: string) => void
 ): Promise<ReviewContext> {
-  const [headSha, files, earlierComments] = await Promise.all([
+  const [headSha, files, earlierComments, earlierReviews] = await Promise.all([
     reviews.headSha(pullNumber),
     reviews.listReviewFiles(pullNumber),
-    reviews.listReviewComments(pullNumber)
+    reviews.listReviewComments(pullNumber),
+    reviews.listReviews(pullNumber)
   ]);
   let candidates: ResolutionCandidate[] = [];
   try {
@@ -39,5 +42,12 @@ export async function readReviewContext(
         'no earlier thread is resolved in this run.'
     );
   }
-  return { pullNumber, headSha, files: selectReviewedFiles(files), earlierComments, candidates };
+  return {
+    pullNumber,
+    headSha,
+    files: selectReviewedFiles(files),
+    earlierComments,
+    earlierReviews,
+    candidates
+  };
 }
