@@ -76,7 +76,11 @@ export interface PullRequestReviews {
   /** One review with all its line comments; ReviewRejectedError on GitHub's 422. */
   createReview(pullNumber: number, review: NewReview): Promise<{ id: number; url: string }>;
   /** A reply in the thread of a review comment. */
-  replyToReviewComment(pullNumber: number, commentId: number, body: string): Promise<{ id: number; url: string }>;
+  replyToReviewComment(
+    pullNumber: number,
+    commentId: number,
+    body: string
+  ): Promise<{ id: number; url: string }>;
   /** The pull request's review threads (GraphQL), all pages. */
   listReviewThreads(pullNumber: number): Promise<ReviewThread[]>;
   /** Resolves a thread (GraphQL); throws when the token may not (the caller then replies instead). */
