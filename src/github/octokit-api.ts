@@ -23,7 +23,7 @@ import {
   type ResilienceSettings
 } from './octokit-resilience.js';
 
-type Octokit = ReturnType<typeof getOctokit>;
+export type Octokit = ReturnType<typeof getOctokit>;
 
 export interface OctokitGitHubApiOptions {
   /** Rate-limit waits and give-ups are reported here. Default: the job log's warnings. */
@@ -32,6 +32,36 @@ export interface OctokitGitHubApiOptions {
   readonly resilience?: Partial<ResilienceSettings>;
   /** Where the test runner's request for unspaced writes is read (see spacesWrites). Default: process.env. */
   readonly env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * The Octokit every GitHub boundary uses: base URL (GHES, our fakes), the retry and throttling
+ * plugins, and, outermost, a wrapper so a request that still fails on GitHub's side says so in words.
+ */
+export function resilientOctokit(
+  token: string,
+  baseUrl: string | undefined,
+  options: OctokitGitHubApiOptions = {}
+): Octokit {
+  const logger = options.logger ?? { warning: (message: string) => core.warning(message) };
+  const settings = { ...DEFAULT_RESILIENCE, ...options.resilience };
+  const octokit = getOctokit(
+    token,
+    {
+      ...(baseUrl ? { baseUrl } : {}),
+      ...resilienceOptions(logger, settings, spacesWrites(baseUrl, options.env ?? process.env))
+    },
+    ...RESILIENCE_PLUGINS
+  );
+  // Outermost, so it sees only what the plugins gave up on.
+  octokit.hook.wrap('request', async (request, requestOptions) => {
+    try {
+      return await request(requestOptions);
+    } catch (error) {
+      throw explainFinalFailure(error, requestOptions, settings);
+    }
+  });
+  return octokit;
 }
 
 const STANDARD_ROLES = new Set(['admin', 'maintain', 'write', 'triage', 'read']);
@@ -51,24 +81,7 @@ export class OctokitGitHubApi implements GitHubApi, WorkflowArtifacts {
     baseUrl: string | undefined,
     options: OctokitGitHubApiOptions = {}
   ) {
-    const logger = options.logger ?? { warning: (message: string) => core.warning(message) };
-    const settings = { ...DEFAULT_RESILIENCE, ...options.resilience };
-    this.octokit = getOctokit(
-      token,
-      {
-        ...(baseUrl ? { baseUrl } : {}),
-        ...resilienceOptions(logger, settings, spacesWrites(baseUrl, options.env ?? process.env))
-      },
-      ...RESILIENCE_PLUGINS
-    );
-    // Outermost, so it sees only what the plugins gave up on.
-    this.octokit.hook.wrap('request', async (request, requestOptions) => {
-      try {
-        return await request(requestOptions);
-      } catch (error) {
-        throw explainFinalFailure(error, requestOptions, settings);
-      }
-    });
+    this.octokit = resilientOctokit(token, baseUrl, options);
     this.repo = { owner: repository.owner, repo: repository.name };
   }
 
@@ -251,6 +264,6 @@ export class OctokitGitHubApi implements GitHubApi, WorkflowArtifacts {
 const KNOWN_ACCOUNT_TYPES = ['Bot', 'User', 'Organization', 'Mannequin'] as const;
 
 /** GitHub's `user.type`, checked as it enters: anything missing or unexpected is `Unknown` (never a bot). */
-function accountType(type: string | undefined): AccountType {
+export function accountType(type: string | undefined): AccountType {
   return KNOWN_ACCOUNT_TYPES.find((known) => known === type) ?? 'Unknown';
 }

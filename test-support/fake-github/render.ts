@@ -10,6 +10,7 @@ import type {
   FakePull,
   FakePullFile,
   FakeReaction,
+  FakeReview,
   FakeReviewComment,
   FakeUser,
   IssueCommentJson,
@@ -23,6 +24,7 @@ import type {
   ReactionJson,
   RepoJson,
   ReviewCommentJson,
+  ReviewJson,
   SimpleUserJson,
   UserType
 } from './types.js';
@@ -391,44 +393,74 @@ export function commentJson(
   };
 }
 
+/**
+ * A review comment. For an outdated comment GitHub answers `line: null` and `position: null`,
+ * though its OpenAPI description types both as integer (the contract check allows exactly that).
+ */
+export type ReviewCommentAnswer = Omit<ReviewCommentJson, 'line' | 'position'> & {
+  line: number | null;
+  position: number | null;
+};
+
 export function reviewCommentJson(
   api: string,
   repo: RepoInfo,
   comment: FakeReviewComment,
   pull: FakePull,
   reactions: ReactionCounts
-): ReviewCommentJson {
+): ReviewCommentAnswer {
   const { apiRepo, webRepo } = repoPaths(api, repo);
   const url = `${apiRepo}/pulls/comments/${comment.id}`;
   const html = `${webRepo}/pull/${pull.number}#discussion_r${comment.id}`;
   const pullUrl = `${apiRepo}/pulls/${pull.number}`;
   return {
     url,
-    pull_request_review_id: comment.id - 1,
+    pull_request_review_id: comment.reviewId,
     id: comment.id,
     node_id: nodeId('PullRequestReviewComment', comment.id),
-    diff_hunk: `@@ -1,3 +1,3 @@\n line`,
+    diff_hunk: comment.diffHunk,
     path: comment.path,
-    position: comment.line,
-    original_position: comment.line,
-    commit_id: pull.head.sha,
-    original_commit_id: pull.head.sha,
+    position: comment.position,
+    original_position: comment.originalPosition,
+    commit_id: comment.commitId,
+    original_commit_id: comment.originalCommitId,
+    ...(comment.inReplyTo !== undefined ? { in_reply_to_id: comment.inReplyTo } : {}),
     user: userJson(api, comment.user),
     body: comment.body,
     created_at: comment.created_at,
-    updated_at: comment.created_at,
+    updated_at: comment.updated_at,
     html_url: html,
     pull_request_url: pullUrl,
     author_association: comment.author_association,
     _links: { self: { href: url }, html: { href: html }, pull_request: { href: pullUrl } },
-    start_line: null,
-    original_start_line: null,
-    start_side: null,
+    start_line: comment.startLine,
+    original_start_line: comment.originalStartLine,
+    start_side: comment.startSide,
     line: comment.line,
-    original_line: comment.line,
-    side: 'RIGHT',
+    original_line: comment.originalLine,
+    side: comment.side,
     subject_type: 'line',
     reactions: reactionRollup(`${url}/reactions`, reactions)
+  };
+}
+
+/** A pull request review (`pull-request-review`). */
+export function reviewJson(api: string, repo: RepoInfo, review: FakeReview): ReviewJson {
+  const { apiRepo, webRepo } = repoPaths(api, repo);
+  const html = `${webRepo}/pull/${review.pullNumber}#pullrequestreview-${review.id}`;
+  const pullUrl = `${apiRepo}/pulls/${review.pullNumber}`;
+  return {
+    id: review.id,
+    node_id: nodeId('PullRequestReview', review.id),
+    user: userJson(api, review.user),
+    body: review.body,
+    state: review.state,
+    html_url: html,
+    pull_request_url: pullUrl,
+    _links: { html: { href: html }, pull_request: { href: pullUrl } },
+    ...(review.submitted_at !== undefined ? { submitted_at: review.submitted_at } : {}),
+    commit_id: review.commitId,
+    author_association: review.author_association
   };
 }
 

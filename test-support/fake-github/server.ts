@@ -16,9 +16,19 @@ import {
   pullFileJson,
   pullJson,
   reactionJson,
-  repoJson,
-  reviewCommentJson
+  repoJson
 } from './render.js';
+import { ReviewGraph } from './graphql.js';
+import {
+  canonicalPath,
+  checkRequest,
+  checkResponse,
+  findOperation,
+  invalidRequestMessage,
+  type ContractViolation,
+  type Operation
+} from '../github-contract/index.js';
+import { FakeReviewRoutes } from './reviews.js';
 import { GitHubState, sameSubject } from './state.js';
 import {
   REACTION_CONTENTS,
@@ -28,14 +38,19 @@ import {
   type FakeIssue,
   type FakePull,
   type FakeReaction,
+  type FakeReview,
+  type FakeReviewComment,
+  type FakeReviewThread,
   type FakeUser,
   type FaultRule,
+  type HeadPush,
   type IssueSeed,
   type Permission,
   type PullSeed,
   type ReactionContent,
   type ReactionSubject,
   type RecordedGitHubRequest,
+  type ReviewCommentSeed,
   type UserSeed
 } from './types.js';
 import { closeLoopback, flattenHeaders, listenOnLoopback } from '../loopback.js';
@@ -64,6 +79,16 @@ export interface FakeGitHubOptions extends FakeGitHubSeed {
   allowActionsToCreatePullRequests?: boolean;
   /** Faults that apply to every matching request, for the whole life of the server. */
   failRoutes?: FaultRule[];
+  /**
+   * GraphQL resolveReviewThread answers FORBIDDEN "Resource not accessible by integration", as for
+   * a token that may not resolve threads (default false; `forbidResolvingThreads` changes it).
+   */
+  forbidResolvingThreads?: boolean;
+  /**
+   * Check every request and answer against GitHub's OpenAPI description (default true): a request
+   * that breaks it gets GitHub's 422 "Invalid request."; every break is in `contractViolations`.
+   */
+  checkContract?: boolean;
   /** Clock for timestamps (default Date.now). */
   clock?: () => number;
   port?: number;
@@ -76,6 +101,8 @@ export interface FakeGitHub {
   readonly token: string;
   readonly repo: { owner: string; name: string; full_name: string; id: number; default_branch: string };
   readonly actor: FakeUser;
+  /** Requests and answers that broke GitHub's OpenAPI description (see test-support/github-contract). */
+  readonly contractViolations: readonly ContractViolation[];
   /** Every request in arrival order, with what was answered. */
   readonly requests: readonly RecordedGitHubRequest[];
   /** Requests with that method (case-insensitive) whose path matches (a string must be equal). */
@@ -96,6 +123,18 @@ export interface FakeGitHub {
   addIssue(seed: IssueSeed): FakeIssue;
   addPull(seed: PullSeed): FakePull;
   addComment(issueNumber: number, seed: CommentSeed): FakeComment;
+  /** A review comment (a reply with `in_reply_to`), in a review of its own. */
+  addReviewComment(pullNumber: number, seed: ReviewCommentSeed): FakeReviewComment;
+  /** Reviews of a pull request, oldest first. */
+  reviews(pullNumber: number): FakeReview[];
+  /** Review comments of a pull request (replies too), oldest first. */
+  reviewComments(pullNumber: number): FakeReviewComment[];
+  /** Review threads of a pull request, in creation order. */
+  threads(pullNumber: number): FakeReviewThread[];
+  /** A push to the pull request's head: comments on lines it changed become outdated. */
+  pushHead(pullNumber: number, push: HeadPush): void;
+  /** Makes GraphQL's resolveReviewThread answer FORBIDDEN (or, with false, work again). */
+  forbidResolvingThreads(forbidden?: boolean): void;
   /** Makes a branch exist (only matters when the seed listed `branches`). */
   addBranch(name: string): void;
   /** Registers a zip as a workflow artifact of this repository (or, with ids, of another). */
@@ -135,6 +174,8 @@ const DOC = {
   createPull: `${DOCS}/pulls/pulls#create-a-pull-request`,
   updatePull: `${DOCS}/pulls/pulls#update-a-pull-request`
 } as const;
+
+const GRAPHQL_DOC = 'https://docs.github.com/graphql';
 
 const DEFAULT_MESSAGES: Readonly<Record<number, string>> = {
   400: 'Bad Request',
@@ -272,6 +313,12 @@ class FakeGitHubServer implements FakeGitHub {
   private readonly createdCommentList: FakeComment[] = [];
   private readonly routes: Route[];
   private readonly artifactRoutes: FakeArtifactRoutes;
+  private readonly reviewRoutes: FakeReviewRoutes;
+  private readonly graph: ReviewGraph;
+  private resolveForbidden: boolean;
+  private readonly violations: ContractViolation[] = [];
+  /** The operation each checked request was matched to, for checking its answer. */
+  private readonly operations = new WeakMap<RecordedGitHubRequest, Operation>();
   private address: AddressInfo | undefined;
   private seq = 0;
   private used = 0;
@@ -285,6 +332,21 @@ class FakeGitHubServer implements FakeGitHub {
     this.actor = this.state.user(options.actor ?? ACTIONS_BOT);
     for (const rule of options.failRoutes ?? []) this.faults.push({ rule, remaining: Infinity });
     this.routes = this.buildRoutes();
+    this.resolveForbidden = options.forbidResolvingThreads ?? false;
+    const self = (): FakeGitHubServer => this;
+    this.reviewRoutes = new FakeReviewRoutes({
+      state: this.state,
+      actor: this.actor,
+      // Read when answering: the port is known only once listening.
+      get url() {
+        return self().url;
+      },
+      allowActionsToApprove: options.allowActionsToCreatePullRequests !== false
+    });
+    this.graph = new ReviewGraph(this.state, {
+      actor: this.actor,
+      forbidResolve: () => this.resolveForbidden
+    });
     this.artifactRoutes = new FakeArtifactRoutes(
       { id: this.state.repo.id, owner: this.state.repo.owner.login, name: this.state.repo.name },
       options.clock ?? Date.now
@@ -320,6 +382,10 @@ class FakeGitHubServer implements FakeGitHub {
       id: r.id,
       default_branch: r.default_branch
     };
+  }
+
+  get contractViolations(): readonly ContractViolation[] {
+    return this.violations;
   }
 
   get requests(): readonly RecordedGitHubRequest[] {
@@ -383,6 +449,30 @@ class FakeGitHubServer implements FakeGitHub {
 
   addComment(issueNumber: number, seed: CommentSeed): FakeComment {
     return this.state.addComment(issueNumber, seed);
+  }
+
+  addReviewComment(pullNumber: number, seed: ReviewCommentSeed): FakeReviewComment {
+    return this.state.addReviewComment(pullNumber, seed);
+  }
+
+  reviews(pullNumber: number): FakeReview[] {
+    return this.state.reviewsOn(pullNumber);
+  }
+
+  reviewComments(pullNumber: number): FakeReviewComment[] {
+    return this.state.reviewCommentsOn(pullNumber);
+  }
+
+  threads(pullNumber: number): FakeReviewThread[] {
+    return this.state.threadsOn(pullNumber);
+  }
+
+  pushHead(pullNumber: number, push: HeadPush): void {
+    this.state.pushHead(pullNumber, push);
+  }
+
+  forbidResolvingThreads(forbidden = true): void {
+    this.resolveForbidden = forbidden;
   }
 
   addBranch(name: string): void {
@@ -474,6 +564,9 @@ class FakeGitHubServer implements FakeGitHub {
       }
     }
 
+    const refused = this.checkRequestContract(record);
+    if (refused) return this.send(res, record, refused);
+
     const fault = this.takeFault(method, url.pathname);
     if (fault) {
       record.faulted = true;
@@ -483,6 +576,12 @@ class FakeGitHubServer implements FakeGitHub {
         status: String(fault.status)
       };
       return this.send(res, record, { status: fault.status, body, headers: fault.headers ?? {} });
+    }
+
+    // GraphQL lives at the API root only (GitHub: POST /graphql), never under /repos/....
+    if (url.pathname === '/graphql') {
+      if (method !== 'POST') return this.send(res, record, notFound(GRAPHQL_DOC));
+      return this.send(res, record, { status: 200, body: this.graph.answer(record.body) });
     }
 
     const rest = this.repoRelative(url.pathname);
@@ -518,6 +617,48 @@ class FakeGitHubServer implements FakeGitHub {
     return undefined;
   }
 
+  /**
+   * The request against GitHub's description: a route it does not list is recorded (the fake then
+   * answers as it would, usually 404); parameters or a body that break it are recorded and answered
+   * with GitHub's 422, since github.com would refuse them too. GraphQL is not in the REST description.
+   */
+  private checkRequestContract(record: RecordedGitHubRequest): Answer | undefined {
+    if (this.options.checkContract === false || record.path === '/graphql') return undefined;
+    const path = canonicalPath(record.path, {
+      owner: this.state.repo.owner.login,
+      name: this.state.repo.name,
+      id: this.state.repo.id
+    });
+    const op = findOperation(record.method, path);
+    const base = { direction: 'request', method: record.method, path: record.path } as const;
+    if (!op) {
+      this.violations.push({
+        ...base,
+        operationId: undefined,
+        errors: [
+          {
+            in: 'path',
+            instancePath: '',
+            keyword: 'route',
+            message: 'no such route in the description',
+            params: {}
+          }
+        ]
+      });
+      return undefined;
+    }
+    this.operations.set(record, op);
+    const errors = checkRequest(op, record.query, record.body);
+    if (errors.length === 0) return undefined;
+    this.violations.push({ ...base, operationId: op.operationId, errors });
+    const doc = op.definition.externalDocs as { url?: unknown } | undefined;
+    return error(
+      422,
+      invalidRequestMessage(errors, record.body),
+      typeof doc?.url === 'string' ? doc.url : DOCS
+    );
+  }
+
   private takeFault(method: string, path: string): FaultRule | undefined {
     for (const fault of this.faults) {
       if (fault.remaining <= 0) continue;
@@ -536,6 +677,18 @@ class FakeGitHubServer implements FakeGitHub {
     if (record) {
       record.status = answer.status;
       record.response = answer.body;
+      const op = this.operations.get(record);
+      const errors = op && !answer.raw ? checkResponse(op, answer.status, answer.body) : [];
+      if (op && errors.length > 0) {
+        this.violations.push({
+          direction: 'response',
+          method: record.method,
+          path: record.path,
+          operationId: op.operationId,
+          status: answer.status,
+          errors
+        });
+      }
     }
     res.writeHead(answer.status, {
       ...(payload.length > 0 && !answer.raw ? { 'content-type': 'application/json; charset=utf-8' } : {}),
@@ -774,18 +927,8 @@ class FakeGitHubServer implements FakeGitHub {
         pattern: /^\/pulls\/comments\/(\d+)$/,
         handler: (_ctx, [id]) => {
           const comment = s.reviewComments.get(n(id));
-          const pull = comment ? s.pulls.get(comment.pullNumber) : undefined;
-          if (!comment || !pull) return notFound(DOC.getReviewComment);
-          return {
-            status: 200,
-            body: reviewCommentJson(
-              this.url,
-              s.repo,
-              comment,
-              pull,
-              s.reactionCounts({ kind: 'pull_request_review_comment', id: comment.id })
-            )
-          };
+          if (!comment) return notFound(DOC.getReviewComment);
+          return { status: 200, body: this.reviewRoutes.renderComment(comment) };
         }
       },
       {
@@ -837,6 +980,27 @@ class FakeGitHubServer implements FakeGitHub {
         }
       },
       { method: 'POST', pattern: /^\/pulls$/, handler: (ctx) => this.createPull(ctx) },
+      {
+        method: 'GET',
+        pattern: /^\/pulls\/(\d+)\/comments$/,
+        handler: (ctx, [num]) =>
+          this.reviewRoutes.listComments(n(num), ctx.query, (items) => this.page(ctx, items))
+      },
+      {
+        method: 'POST',
+        pattern: /^\/pulls\/(\d+)\/comments\/(\d+)\/replies$/,
+        handler: (ctx, [num, id]) => this.reviewRoutes.reply(n(num), n(id), ctx.body)
+      },
+      {
+        method: 'GET',
+        pattern: /^\/pulls\/(\d+)\/reviews$/,
+        handler: (ctx, [num]) => this.reviewRoutes.listReviews(n(num), (items) => this.page(ctx, items))
+      },
+      {
+        method: 'POST',
+        pattern: /^\/pulls\/(\d+)\/reviews$/,
+        handler: (ctx, [num]) => this.reviewRoutes.createReview(n(num), ctx.body)
+      },
       {
         method: 'PATCH',
         pattern: /^\/pulls\/(\d+)$/,

@@ -19,6 +19,7 @@ export type ReactionJson = DataOf<Rest['reactions']['createForIssueComment']>;
 export type PermissionJson = DataOf<Rest['repos']['getCollaboratorPermissionLevel']>;
 export type PullJson = DataOf<Rest['pulls']['get']>;
 export type PullFileJson = DataOf<Rest['pulls']['listFiles']>[number];
+export type ReviewJson = DataOf<Rest['pulls']['createReview']>;
 /** The `repository` schema (a PR's head.repo / base.repo): smaller than the full repository. */
 export type PullRepoJson = PullJson['head']['repo'];
 export type SimpleUserJson = PullJson['user'];
@@ -116,13 +117,27 @@ export interface PullFileSeed {
   sha?: string;
 }
 
-/** A pull request review comment (on a diff line): only what reactions and GET need. */
+export type DiffSide = 'LEFT' | 'RIGHT';
+
+/**
+ * A pull request review comment (on a diff line). Its line is looked up in the file's patch when
+ * the pull request has one for `path` (for `position` and `diff_hunk`); a seed need not be in it.
+ */
 export interface ReviewCommentSeed {
   id?: number;
   user: string | UserSeed;
   body: string;
+  /** Default 'README.md'. */
   path?: string;
+  /** Default 1. */
   line?: number;
+  /** Default RIGHT. */
+  side?: DiffSide;
+  start_line?: number;
+  /** Default: the pull request's head sha. */
+  commit_id?: string;
+  /** The comment this one answers: it joins that comment's thread (and takes its place). */
+  in_reply_to?: number;
   author_association?: AuthorAssociation;
   created_at?: string;
 }
@@ -232,12 +247,62 @@ export interface FakeComment {
 export interface FakeReviewComment {
   id: number;
   pullNumber: number;
+  /** The review it belongs to (a seeded comment gets a review of its own, as on GitHub). */
+  reviewId: number;
   user: FakeUser;
   body: string;
   path: string;
-  line: number;
+  /** The line on the current head; null once a push changed it (outdated), as GitHub answers. */
+  line: number | null;
+  startLine: number | null;
+  originalLine: number;
+  originalStartLine: number | null;
+  side: DiffSide;
+  startSide: DiffSide | null;
+  /** The head it is anchored to now, and the one it was written on. */
+  commitId: string;
+  originalCommitId: string;
+  /** The diff-relative position (deprecated by GitHub, still answered); null when outdated. */
+  position: number | null;
+  originalPosition: number;
+  diffHunk: string;
+  /** The text of the commented line when written (how a push tells whether it changed). */
+  lineText: string | undefined;
+  inReplyTo: number | undefined;
   author_association: AuthorAssociation;
   created_at: string;
+  updated_at: string;
+}
+
+export type ReviewState = 'APPROVED' | 'CHANGES_REQUESTED' | 'COMMENTED' | 'PENDING';
+
+export interface FakeReview {
+  id: number;
+  pullNumber: number;
+  user: FakeUser;
+  body: string;
+  state: ReviewState;
+  commitId: string;
+  author_association: AuthorAssociation;
+  submitted_at: string | undefined;
+}
+
+/** A review thread: a top comment and its replies (GraphQL's PullRequestReviewThread). */
+export interface FakeReviewThread {
+  /** GraphQL node id (PRRT_...). */
+  id: string;
+  pullNumber: number;
+  /** REST ids, oldest first; the first is the top comment. */
+  commentIds: number[];
+  isResolved: boolean;
+  resolvedBy: FakeUser | undefined;
+}
+
+/** A new head for a pull request (a push): its sha and the files' new patches. */
+export interface HeadPush {
+  sha: string;
+  /** The pull request's changed files after the push (replaces the list). */
+  files: PullFileSeed[];
 }
 
 export interface FakeIssue {
