@@ -3,7 +3,7 @@
  * fake GitHub (which checks every request and answer against GitHub's OpenAPI description, and
  * refuses line comments off the diff as github.com does) and a scripted model.
  */
-import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ACTION_FROM_SOURCE } from '../../test-support/action-runner.js';
 import {
@@ -16,6 +16,7 @@ import {
   type Script
 } from '../../test-support/fake-anthropic/index.js';
 import { stateFromPayload, type PullFileSeed } from '../../test-support/fake-github/index.js';
+import { expectNoContractViolations } from '../../test-support/github-contract/index.js';
 import { actionWorldPerTest, examplePayload, type ActionWorld } from '../support/action-world.js';
 
 const EXAMPLE = path.resolve('examples/word-stats');
@@ -23,11 +24,22 @@ const FIXED = 'return text.trim().split(/\\s+/).length;';
 const REGRESSED = "return text.trim().split(' ').length;";
 const PULL = 1;
 const startWorld = actionWorldPerTest();
+afterEach(() => {
+  resolverScript.commentId = undefined;
+});
+
+/** Set by a test: the reviewer calls resolve_thread for this comment when it is offered. */
+const resolverScript: { commentId: number | undefined } = { commentId: undefined };
 
 /** A reviewer: one finding on the changed line (with a fix), one on a line the diff does not show. */
 const reviewer: Script = (request) => {
   if (!systemText(request).includes('This is a review run')) return reply(text('Not a review.'));
   const done = toolUsesInHistory(request).length;
+  if (done === 0 && resolverScript.commentId !== undefined && toolNames(request).includes('resolve_thread'))
+    return reply(
+      text('The split is fixed.'),
+      toolUse('resolve_thread', { comment_id: resolverScript.commentId, reason: 'splits on /\\s+/ again' })
+    );
   if (done === 0)
     return reply(
       text('The change splits on a single space again.'),
@@ -48,8 +60,10 @@ const reviewer: Script = (request) => {
 
 /** main holds the fixed module; the pull request's branch brings the old bug back. */
 function makePullRequest(world: ActionWorld): { headSha: string; files: PullFileSeed[] } {
-  const file = path.join(world.repo.root, 'src/word-count.js');
-  const fixed = execFileSync('cat', [file], { encoding: 'utf8' }).replace(REGRESSED, FIXED);
+  const fixed = readFileSync(path.join(world.repo.root, 'src/word-count.js'), 'utf8').replace(
+    REGRESSED,
+    FIXED
+  );
   world.repo.write('src/word-count.js', fixed);
   world.repo.git('commit', '-qam', 'count words on any whitespace');
   world.repo.git('push', '-q', 'origin', 'main');
@@ -74,8 +88,8 @@ function makePullRequest(world: ActionWorld): { headSha: string; files: PullFile
   };
 }
 
-function reviewComment(id: number): Record<string, unknown> {
-  const payload = examplePayload('issue_comment', 'created', '/agent review');
+function reviewComment(id: number, body = '/agent review'): Record<string, unknown> {
+  const payload = examplePayload('issue_comment', 'created', body);
   const issue = payload.issue as Record<string, unknown>;
   issue.number = PULL;
   issue.pull_request = { url: `https://api.github.com/repos/Codertocat/Hello-World/pulls/${PULL}` };
@@ -83,26 +97,168 @@ function reviewComment(id: number): Record<string, unknown> {
   return payload;
 }
 
+/** A world whose fake pull request #1 is the `regress` branch, at its real head and with its real patch. */
 async function reviewWorld(senderPermission: 'write' | 'read' = 'write') {
-  const world = await startWorld({ seed: EXAMPLE, anthropic: { script: reviewer } });
-  const pull = makePullRequest(world);
-  await world.github.close();
-  return { world, pull, senderPermission };
-}
-
-it('posts one review with a line comment and an applicable suggestion, the off-diff finding in its body, and pushes nothing; a second review says nothing twice', async () => {
-  const payload = reviewComment(11);
-  const repo = await startWorld({ seed: EXAMPLE, anthropic: { script: reviewer } });
-  const pull = makePullRequest(repo);
   const world = await startWorld({
     seed: EXAMPLE,
-    github: stateFromPayload(payload, {
-      senderPermission: 'write',
-      files: pull.files,
-      pull: { head: { ref: 'regress', sha: pull.headSha }, base: { ref: 'main' } } as never
+    github: stateFromPayload(reviewComment(10), {
+      senderPermission,
+      pull: { head: { ref: 'regress', sha: '0'.repeat(40) }, base: { ref: 'main' } } as never
     }),
     anthropic: { script: reviewer }
   });
-  void repo;
-  expect(world).toBeDefined();
+  const pull = makePullRequest(world);
+  world.github.pushHead(PULL, { sha: pull.headSha, files: pull.files });
+  return { world, pull };
+}
+
+async function review(world: ActionWorld, commentId: number, runId: string) {
+  return world.run({
+    eventName: 'issue_comment',
+    payload: reviewComment(commentId),
+    workspace: world.cloneOrigin(),
+    runId,
+    entry: ACTION_FROM_SOURCE
+  });
+}
+
+it('posts one review (a line comment with a suggestion that applies, the off-diff finding in its body), pushes nothing, and says nothing twice', async () => {
+  const { world, pull } = await reviewWorld();
+  const remoteBefore = world.repo.remoteGit('for-each-ref', '--format=%(refname) %(objectname)');
+
+  const first = await review(world, 11, '201');
+  expect(first.code).toBe(0);
+  expect(first.outputs.conclusion).toBe('success');
+  const reviews = world.github.reviews(PULL);
+  expect(reviews).toHaveLength(1);
+  expect(reviews[0]!.commitId).toBe(pull.headSha);
+  expect(reviews[0]!.state).toBe('COMMENTED');
+  expect(first.outputs.review_id).toBe(String(reviews[0]!.id));
+  expect(JSON.parse(first.outputs.review_counts!)).toMatchObject({ inline: 1, in_body: 1, already_said: 0 });
+  const comments = world.github.reviewComments(PULL);
+  expect(comments).toHaveLength(1);
+  expect(comments[0]).toMatchObject({ path: 'src/word-count.js', line: 8, side: 'RIGHT' });
+  expect(comments[0]!.body).toContain('```suggestion\n  ' + FIXED + '\n```');
+  // Applying the suggestion restores main's line: it replaces exactly line 8 of the head.
+  const headText = world.repo.remoteGit('show', `${pull.headSha}:src/word-count.js`).split('\n');
+  expect(headText[7]).toBe(`  ${REGRESSED}`);
+  expect(reviews[0]!.body).toContain('src/word-count.js:19');
+  expect(reviews[0]!.body).toContain('line 19 is not part of the diff');
+  // Read-only: no writing tool offered, nothing pushed, no pull request opened.
+  for (const record of world.anthropic.requests.filter((r) => r.path === '/v1/messages')) {
+    expect(toolNames(record.request!)).toContain('record_finding');
+    expect(toolNames(record.request!)).not.toContain('edit_file');
+  }
+  expect(world.repo.remoteGit('for-each-ref', '--format=%(refname) %(objectname)')).toBe(remoteBefore);
+  expect(world.github.createdPulls).toHaveLength(0);
+  const report = world.github.createdComments.find((comment) => comment.body.includes('### Review'))!.body;
+  expect(report).toContain('### Review summary');
+  expect(report).toContain('1 on the diff, 1 in its body');
+
+  const second = await review(world, 12, '202');
+  expect(second.code).toBe(0);
+  expect(world.github.reviews(PULL)).toHaveLength(1);
+  expect(world.github.reviewComments(PULL)).toHaveLength(1);
+  expect(second.outputs.review_id).toBe('');
+  expect(JSON.parse(second.outputs.review_counts!)).toMatchObject({ inline: 0, in_body: 0, already_said: 2 });
+  const secondReport = world.github.createdComments.at(-1)!.body;
+  expect(secondReport).toContain(
+    'No review posted: every finding was already said in an earlier review (2).'
+  );
+  expectNoContractViolations(world.github);
+});
+
+it("refuses a reader's /agent review before any model call", async () => {
+  const { world } = await reviewWorld('read');
+  const run = await review(world, 13, '203');
+  expect(run.outputs.conclusion).toBe('refused');
+  expect(world.modelCalls()).toBe(0);
+  expect(world.github.reviews(PULL)).toHaveLength(0);
+  expect(world.github.createdComments.at(-1)!.body).toMatch(/^🚫 compact-agent did not start/);
+});
+
+/** The author fixes line 8 on the branch: the bot's comment there is outdated now. */
+function pushFix(world: ActionWorld, pull: { files: PullFileSeed[] }): string {
+  world.repo.git('checkout', '-q', 'regress');
+  const file = path.join(world.repo.root, 'src/word-count.js');
+  world.repo.write('src/word-count.js', readFileSync(file, 'utf8').replace(REGRESSED, FIXED));
+  world.repo.git('commit', '-qam', 'fix the split');
+  world.repo.git('push', '-q', 'origin', 'regress');
+  const fixedSha = world.repo.git('rev-parse', 'HEAD').trim();
+  world.repo.git('checkout', '-q', 'main');
+  // The branch now equals main in that file: GitHub lists no change of it.
+  world.github.pushHead(PULL, {
+    sha: fixedSha,
+    files: [{ ...pull.files[0]!, filename: 'README.md', patch: undefined }]
+  });
+  return fixedSha;
+}
+
+it('resolves its earlier thread once a push fixes the line', async () => {
+  const { world, pull } = await reviewWorld();
+  await review(world, 14, '204');
+  expect(world.github.threads(PULL)[0]!.isResolved).toBe(false);
+  pushFix(world, pull);
+  expect(world.github.reviewComments(PULL)[0]!.line).toBeNull();
+  resolverScript.commentId = world.github.reviewComments(PULL)[0]!.id;
+  const run = await review(world, 15, '205');
+  expect(world.github.threads(PULL)[0]!.isResolved).toBe(true);
+  expect(JSON.parse(run.outputs.review_counts!)).toMatchObject({ threads_resolved: 1 });
+  expectNoContractViolations(world.github);
+});
+
+it('answers in the thread with the fixing commit where the token may not resolve it', async () => {
+  const { world, pull } = await reviewWorld();
+  await review(world, 16, '206');
+  const fixedSha = pushFix(world, pull);
+  world.github.forbidResolvingThreads(true);
+  resolverScript.commentId = world.github.reviewComments(PULL)[0]!.id;
+  const run = await review(world, 17, '207');
+  expect(world.github.threads(PULL)[0]!.isResolved).toBe(false);
+  const replies = world.github.reviewComments(PULL).filter((comment) => comment.body.startsWith('Fixed in'));
+  expect(replies.map((reply) => reply.body)).toEqual([`Fixed in ${fixedSha}: splits on /\\s+/ again`]);
+  expect(JSON.parse(run.outputs.review_counts!)).toMatchObject({ threads_resolved: 0, threads_answered: 1 });
+  expectNoContractViolations(world.github);
+});
+
+it("posts the findings in the review's body alone when GitHub refuses its line comments", async () => {
+  const { world } = await reviewWorld();
+  world.github.failNext({
+    method: 'POST',
+    path: /\/pulls\/1\/reviews$/,
+    status: 422,
+    body: {
+      message: 'Unprocessable Entity',
+      errors: ['Line could not be resolved'],
+      documentation_url: 'https://docs.github.com/rest/pulls/reviews#create-a-review-for-a-pull-request',
+      status: '422'
+    }
+  });
+  const run = await review(world, 18, '208');
+  expect(run.code).toBe(0);
+  const [posted] = world.github.reviews(PULL);
+  expect(world.github.reviewComments(PULL)).toHaveLength(0);
+  expect(posted!.body).toContain("GitHub refused the review's line comments");
+  expect(posted!.body).toContain('src/word-count.js:8');
+  expect(posted!.body).toContain('src/word-count.js:19');
+  expect(world.github.createdComments.at(-1)!.body).toContain('⚠️ GitHub refused the line comments');
+});
+
+it("reviews a fork's pull request on a maintainer's comment, from its head, and pushes nothing", async () => {
+  const { world } = await reviewWorld();
+  world.repo.remoteGit(
+    'update-ref',
+    `refs/pull/${PULL}/head`,
+    world.repo.remoteGit('rev-parse', 'regress').trim()
+  );
+  world.repo.remoteGit('branch', '-D', 'regress');
+  const pull = world.github.pull(PULL)!;
+  pull.head.repoFullName = 'stranger/Hello-World';
+  const remoteBefore = world.repo.remoteGit('for-each-ref', '--format=%(refname) %(objectname)');
+  const run = await review(world, 19, '209');
+  expect(run.code).toBe(0);
+  expect(world.github.reviews(PULL)).toHaveLength(1);
+  expect(world.github.reviewComments(PULL)[0]).toMatchObject({ path: 'src/word-count.js', line: 8 });
+  expect(world.repo.remoteGit('for-each-ref', '--format=%(refname) %(objectname)')).toBe(remoteBefore);
+  expectNoContractViolations(world.github);
 });

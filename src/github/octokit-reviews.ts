@@ -4,6 +4,7 @@ import { accountType, resilientOctokit, type Octokit, type OctokitGitHubApiOptio
 import {
   ReviewRejectedError,
   type NewReview,
+  type PostedReview,
   type PostedReviewComment,
   type PullRequestReviews,
   type ReviewFile,
@@ -50,6 +51,14 @@ const fileSchema = z.object({
   status: z.string(),
   previous_filename: z.string().optional(),
   patch: z.string().optional()
+});
+
+/** "List reviews for a pull request": body may be empty (""), commit_id null for some old reviews. */
+const reviewSchema = z.object({
+  id: z.number().int(),
+  body: z.string().nullable().optional(),
+  user: z.object({ login: z.string(), type: z.string().optional() }).nullable(),
+  commit_id: z.string().nullable().optional()
 });
 
 const createdSchema = z.object({ id: z.number().int(), html_url: z.string() });
@@ -179,6 +188,25 @@ export class OctokitPullRequestReviews implements PullRequestReviews {
         commitId: comment.commit_id,
         inReplyToId: comment.in_reply_to_id,
         createdAt: comment.created_at
+      }));
+  }
+
+  /** GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews (docs.github.com/en/rest/pulls/reviews, read 2026-11-25). */
+  async listReviews(pullNumber: number): Promise<PostedReview[]> {
+    const reviews = await this.octokit.paginate(this.octokit.rest.pulls.listReviews, {
+      ...this.repo,
+      pull_number: pullNumber,
+      per_page: 100
+    });
+    return z
+      .array(reviewSchema)
+      .parse(reviews)
+      .map((review) => ({
+        id: review.id,
+        body: review.body ?? '',
+        login: review.user?.login ?? 'ghost',
+        userType: accountType(review.user?.type),
+        commitId: review.commit_id ?? null
       }));
   }
 

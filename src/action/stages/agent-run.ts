@@ -7,6 +7,8 @@ import type { AcceptedRequest, ActionContext, RunProgress } from './action-conte
 import { prepareWorkspace, type PreparedWorkspace } from './prepare-workspace.js';
 import { finishedWork, reportRun, stateFileOf, type KindReport } from './report.js';
 import { runAgentTurns, type AgentRun } from './run-agent.js';
+import { reviewsOf } from './review-boundary.js';
+import { answerInReviewThread } from './thread-reply.js';
 import { runTracked } from './tracked-run.js';
 import { uploadRecord } from './upload-record.js';
 
@@ -43,6 +45,9 @@ export async function agentRun(
     progress.step = kind.publishStep;
     const published = await kind.publish(workspace, agent);
     await recordAndReport(action, start, { workspace, agent, published, tracking }, progress);
+    // A request made in a review thread is answered there too (the report is on the conversation).
+    if (action.event.kind === 'pull_request_review_comment')
+      await answerInReviewThread(action, reviewsOf(action), agent.session.result, tracking?.id);
   });
 }
 
@@ -80,7 +85,8 @@ async function recordAndReport(
       agent,
       artifact,
       tracking,
-      ...(published.report ? { kind: published.report } : {})
+      ...(published.report ? { kind: published.report } : {}),
+      ...(published.review ? { review: published.review } : {})
     },
     progress
   );

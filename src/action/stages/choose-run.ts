@@ -6,7 +6,9 @@ import { publishOutputs } from '../outputs.js';
 import type { AcceptedRequest, ActionContext } from './action-context.js';
 import { fixRun } from './fix-run.js';
 import { planRun } from './plan-run.js';
+import { reviewRun } from './review-run.js';
 import { startRun } from './start-on-thread.js';
+import type { ActionEvent } from '../../github/event.js';
 
 /**
  * Which kind of run the request gets: a fix, a plan, the approved plan carried out, or a review. The
@@ -39,9 +41,20 @@ export async function runRequest(action: ActionContext, request: AcceptedRequest
         { ...start, task: approvedPlanTask(choice.plan, choice.changes) },
         { commitTitle: start.originalTask }
       );
-    case 'review':
-      // Review mode is built next; until then a review request runs as the task it states.
-      return fixRun(action, request, start);
+    case 'review': {
+      const pull = pullRequestOf(action.event);
+      if (pull === undefined)
+        return refuse(
+          action,
+          request,
+          {
+            run: 'refused',
+            reason: `${settings.triggerPhrase} review works on a pull request, and this is not one: comment it on the pull request to review`
+          },
+          undefined
+        );
+      return reviewRun(action, request, start, pull, choice.focus);
+    }
     case 'refused':
       return refuse(action, request, choice, start.refusal);
   }
@@ -64,4 +77,18 @@ async function refuse(
       .createComment(request.thread, action.redact(text))
       .catch((error: unknown) => core.warning(`Could not reply: ${errorMessage(error)}`));
   publishOutputs({ conclusion: 'refused', noChangeReason: `refused: ${reason}` });
+}
+
+/** The pull request the event is about, if any: the thread a review is posted on. */
+function pullRequestOf(event: ActionEvent): number | undefined {
+  switch (event.kind) {
+    case 'issue_comment':
+      return event.issue.isPullRequest ? event.issue.number : undefined;
+    case 'pull_request':
+    case 'pull_request_review':
+    case 'pull_request_review_comment':
+      return event.pullRequest.number;
+    default:
+      return undefined;
+  }
 }

@@ -1,0 +1,94 @@
+import * as core from '@actions/core';
+import type { RunStart } from '../../followup/follow-up.js';
+import type { GitRepository } from '../../git/repository.js';
+import { GitCommitSource } from '../../instructions/git-source.js';
+import { FindingsCollector } from '../../review/findings-collector.js';
+import { postReview, type ReviewOutcome } from '../../review/post-review.js';
+import { readReviewContext } from '../../review/review-context.js';
+import { reviewMode } from '../../review/review-mode.js';
+import { renderReviewSection } from '../../review/review-report.js';
+import { reviewTask } from '../../review/review-task.js';
+import { reviewsOf } from './review-boundary.js';
+import type { AcceptedRequest, ActionContext } from './action-context.js';
+import { agentRun } from './agent-run.js';
+
+/** A head file larger than this is not read for suggestions (they then stay plain text). */
+const MAX_HEAD_FILE_BYTES = 1024 * 1024;
+
+/**
+ * `/agent review [focus]` on a pull request, or a pull request event with review_on_pull_request: a
+ * read-only run whose findings are posted as one review at the head the agent read. The earlier
+ * review comments and threads are read first, so that nothing is said twice and fixed threads close.
+ */
+export async function reviewRun(
+  action: ActionContext,
+  request: AcceptedRequest,
+  start: RunStart,
+  pullNumber: number,
+  focus: string | undefined
+): Promise<void> {
+  const settings = action.config.github;
+  const reviews = reviewsOf(action);
+  const context = await readReviewContext(reviews, pullNumber, settings.botName, (line) =>
+    action.commands.warning(action.redact(line))
+  );
+  const collector = new FindingsCollector();
+  const task = reviewTask(context, { botLogin: settings.botName, focus });
+  let outcome: ReviewOutcome | undefined;
+  await agentRun(
+    action,
+    request,
+    { ...start, task },
+    {
+      mode: reviewMode(context, collector),
+      publishStep: 'posting the review',
+      publish: async (workspace) => {
+        outcome = await postReview(reviews, context, collector, {
+          botLogin: settings.botName,
+          redact: action.redact,
+          focus,
+          event: settings.reviewEvent,
+          readHead: await headReader(workspace.git, context.headSha, collector)
+        });
+        core.info(action.redact(reviewLogLine(outcome)));
+        return {
+          changes: { kind: 'read-only', mode: 'review' },
+          report: {
+            mode: 'review',
+            answerHeading: 'Review summary',
+            section: renderReviewSection(outcome, settings.triggerPhrase)
+          },
+          review: outcome
+        };
+      }
+    }
+  );
+}
+
+/**
+ * The head's text of each file a finding names, read from git at the reviewed commit (not from the
+ * working tree, which the agent's commands may have changed), for the suggestions' check.
+ */
+async function headReader(
+  git: GitRepository,
+  headSha: string,
+  collector: FindingsCollector
+): Promise<(path: string) => string | undefined> {
+  const source = new GitCommitSource(git, headSha, `commit ${headSha}`);
+  const texts = new Map<string, string | undefined>();
+  for (const path of new Set(collector.findings.map((finding) => finding.path))) {
+    const entry = await source.entry(path, MAX_HEAD_FILE_BYTES).catch(() => undefined);
+    texts.set(
+      path,
+      entry?.kind === 'file' && entry.size <= MAX_HEAD_FILE_BYTES ? entry.bytes.toString('utf8') : undefined
+    );
+  }
+  return (path) => texts.get(path);
+}
+
+function reviewLogLine(outcome: ReviewOutcome): string {
+  const { summary } = outcome;
+  return outcome.review
+    ? `compact-agent posted review ${outcome.review.id}: ${summary.inline} line comments, ${summary.inBody} in the body, ${summary.alreadySaid} already said.`
+    : `compact-agent posted no review: nothing new (${summary.alreadySaid} already said).`;
+}
