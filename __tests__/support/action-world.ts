@@ -18,6 +18,7 @@ import {
   type FakeGitHub,
   type FakeGitHubOptions
 } from '../../test-support/fake-github/index.js';
+import { expectNoContractViolations } from '../../test-support/github-contract/index.js';
 import { createRepoWithRemote, type RepoWithRemote } from './temp-repo.js';
 import { webhookExample } from './webhook-examples.js';
 
@@ -39,7 +40,10 @@ export interface ActionWorld {
   cloneOrigin(branch?: string): string;
   /** The model calls (POST /v1/messages) the fake Anthropic has answered so far. */
   modelCalls(): number;
-  /** Stops the fakes and deletes the checkout, its remote and the clones. */
+  /**
+   * Stops the fakes and deletes the checkout, its remote and the clones; then fails if anything
+   * the run sent GitHub, or the fake answered, broke GitHub's OpenAPI description.
+   */
   close(): Promise<void>;
 }
 
@@ -99,6 +103,7 @@ export async function startActionWorld(options: ActionWorldOptions = {}): Promis
       await Promise.all([github.close(), artifacts.close(), anthropic.close()]);
       repo.remove();
       for (const clone of clones) rmSync(clone, { recursive: true, force: true });
+      expectNoContractViolations(github);
     }
   };
 }

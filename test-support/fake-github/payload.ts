@@ -157,19 +157,20 @@ export function stateFromPayload(payload: unknown, options: PayloadSeedOptions =
     const head = obj(pr.head);
     const base = obj(pr.base);
     const headRepo = obj(head?.repo);
+    const headSeed: PullSeed['head'] = {
+      ref: str(head?.ref) ?? `patch-${number}`,
+      sha: str(head?.sha) ?? fakeSha(`head:${number}`),
+      repo:
+        head && 'repo' in head && head.repo === null
+          ? null
+          : { full_name: str(headRepo?.full_name) ?? `${owner.login}/${name}` }
+    };
     const pull: PullSeed = {
       number,
       title: str(pr.title) ?? '',
       body: str(pr.body) ?? null,
       user: user(pr.user) ?? 'ghost',
-      head: {
-        ref: str(head?.ref) ?? `patch-${number}`,
-        sha: str(head?.sha) ?? fakeSha(`head:${number}`),
-        repo:
-          head && 'repo' in head && head.repo === null
-            ? null
-            : { full_name: str(headRepo?.full_name) ?? `${owner.login}/${name}` }
-      },
+      head: headSeed,
       base: { ref: str(base?.ref) ?? defaultBranch, ...(str(base?.sha) ? { sha: str(base?.sha) } : {}) },
       draft: pr.draft === true,
       state: pr.state === 'closed' ? 'closed' : 'open',
@@ -180,6 +181,8 @@ export function stateFromPayload(payload: unknown, options: PayloadSeedOptions =
       files: options.files ?? [],
       ...options.pull
     };
+    // A partial head from the options (a branch name) keeps the payload's sha: GitHub always sends one.
+    if (options.pull?.head) pull.head = { ...headSeed, ...options.pull.head };
     const a = association(pr.author_association);
     if (a && !options.pull?.author_association) pull.author_association = a;
     const created = time(pr.created_at);
@@ -218,10 +221,10 @@ export function stateFromPayload(payload: unknown, options: PayloadSeedOptions =
         title: issueSeed.title,
         body: issueSeed.body ?? null,
         user: issueSeed.user,
-        head: { ref: `patch-${number}`, sha: fakeSha(`head:${number}`) },
         base: { ref: defaultBranch },
         files: options.files ?? [],
-        ...options.pull
+        ...options.pull,
+        head: { ref: `patch-${number}`, sha: fakeSha(`head:${number}`), ...options.pull?.head }
       });
     }
     return seed;
