@@ -1,7 +1,8 @@
 /**
- * Review mode end to end: the action (from src/) on a pull request with a known defect, against the
- * fake GitHub (which checks every request and answer against GitHub's OpenAPI description, and
- * refuses line comments off the diff as github.com does) and a scripted model.
+ * Review mode end to end: the action (the built one in the first test, from src/ in the others) on
+ * a pull request with a known defect, against the fake GitHub (which checks every request and answer
+ * against GitHub's OpenAPI description, and refuses line comments off the diff as github.com does)
+ * and a scripted model.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -112,13 +113,14 @@ async function reviewWorld(senderPermission: 'write' | 'read' = 'write') {
   return { world, pull };
 }
 
-async function review(world: ActionWorld, commentId: number, runId: string) {
+/** `/agent review` on the pull request; `built` runs dist/index.js, as a workflow does, instead of src/. */
+async function review(world: ActionWorld, commentId: number, runId: string, built = false) {
   return world.run({
     eventName: 'issue_comment',
     payload: reviewComment(commentId),
     workspace: world.cloneOrigin(),
     runId,
-    entry: ACTION_FROM_SOURCE
+    ...(built ? {} : { entry: ACTION_FROM_SOURCE })
   });
 }
 
@@ -126,7 +128,7 @@ it('posts one review (a line comment with a suggestion that applies, the off-dif
   const { world, pull } = await reviewWorld();
   const remoteBefore = world.repo.remoteGit('for-each-ref', '--format=%(refname) %(objectname)');
 
-  const first = await review(world, 11, '201');
+  const first = await review(world, 11, '201', true);
   expect(first.code).toBe(0);
   expect(first.outputs.conclusion).toBe('success');
   const reviews = world.github.reviews(PULL);
@@ -155,7 +157,7 @@ it('posts one review (a line comment with a suggestion that applies, the off-dif
   expect(report).toContain('### Review summary');
   expect(report).toContain('1 on the diff, 1 in its body');
 
-  const second = await review(world, 12, '202');
+  const second = await review(world, 12, '202', true);
   expect(second.code).toBe(0);
   expect(world.github.reviews(PULL)).toHaveLength(1);
   expect(world.github.reviewComments(PULL)).toHaveLength(1);
@@ -260,5 +262,49 @@ it("reviews a fork's pull request on a maintainer's comment, from its head, and 
   expect(world.github.reviews(PULL)).toHaveLength(1);
   expect(world.github.reviewComments(PULL)[0]).toMatchObject({ path: 'src/word-count.js', line: 8 });
   expect(world.repo.remoteGit('for-each-ref', '--format=%(refname) %(objectname)')).toBe(remoteBefore);
+  expectNoContractViolations(world.github);
+});
+
+it('answers a request made inside a review thread in that thread, with a link to the full report', async () => {
+  const payload = examplePayload(
+    'pull_request_review_comment',
+    'created',
+    '/agent why does this line matter?'
+  );
+  const pr = payload.pull_request as {
+    head: { ref: string; repo: { full_name: string } };
+    base: { ref: string };
+  };
+  pr.head.ref = 'main';
+  pr.head.repo.full_name = (payload.repository as { full_name: string }).full_name;
+  pr.base.ref = 'main';
+  const commentId = (payload.comment as { id: number }).id;
+  const world = await startWorld({
+    seed: EXAMPLE,
+    github: stateFromPayload(payload, { senderPermission: 'write' }),
+    anthropic: { script: () => reply(text('It keeps countWords from counting empty words.')) }
+  });
+  const run = await world.run({
+    eventName: 'pull_request_review_comment',
+    payload,
+    workspace: world.cloneOrigin(),
+    entry: ACTION_FROM_SOURCE
+  });
+  expect(run.code).toBe(0);
+  const pullNumber = (payload.pull_request as { number: number }).number;
+  const replies = world.github
+    .reviewComments(pullNumber)
+    .filter((comment) => comment.inReplyTo === commentId);
+  expect(replies).toHaveLength(1);
+  const report = world.github.createdComments.at(-1)!;
+  expect(replies[0]!.body).toBe(
+    [
+      '✅ Done.',
+      '',
+      '> It keeps countWords from counting empty words.',
+      '',
+      `The full report: https://github.com/${world.github.repo.full_name}/pull/${pullNumber}#issuecomment-${report.id}`
+    ].join('\n')
+  );
   expectNoContractViolations(world.github);
 });
