@@ -73,3 +73,11 @@ it('names the field of a malformed pull_request payload', () => {
     /The pull_request event payload is not valid: pull_request\.number/
   );
 });
+
+it('refuses pull_request_target, and says why and what to use instead', () => {
+  const payload = webhookExample('pull_request', 'opened');
+  const decision = decideTrigger(parseEvent('pull_request_target', payload), settings);
+  expect(!decision.run && decision.reason).toMatch(
+    /^compact-agent does not run on pull_request_target: .*secrets.*pull_request \(review_on_pull_request\).*\/agent review comment$/
+  );
+});

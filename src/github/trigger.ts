@@ -68,6 +68,13 @@ export function decideTrigger(event: ActionEvent, settings: TriggerSettings): Tr
         ? { run: true, task: settings.prompt }
         : skip(`a ${event.kind} run needs the prompt or prompt_file input`);
     case 'other':
+      if (event.name === 'pull_request_target')
+        return skip(
+          "compact-agent does not run on pull_request_target: that event gives the workflow the repository's " +
+            "secrets, and an agent that checks out and runs a fork's code with them hands them to the fork. " +
+            "Review same-repository pull requests on pull_request (review_on_pull_request), and a fork's with a " +
+            `maintainer's ${settings.triggerPhrase} review comment`
+        );
       return skip(
         `the ${event.name} event does not start the agent (it starts on ${STARTING_EVENTS}); ` +
           "remove it from the workflow's on: block, or skip this step for it with an if:"
