@@ -95,3 +95,19 @@ describe('chooseRun', () => {
     expect(chooseRun(requestKindOf('also fix the docs'), state('plan'), options)).toEqual({ run: 'fix' });
   });
 });
+
+describe('the system prompt of each mode', () => {
+  it('a read-only mode says so, adds its brief, and keeps the rules every run has', async () => {
+    const { buildSystemPrompt } = await import('../../src/agent/system-prompt.js');
+    const { PLAN_MODE } = await import('../../src/plan/plan-mode.js');
+    const fix = buildSystemPrompt();
+    const plan = buildSystemPrompt(undefined, PLAN_MODE);
+    expect(fix).toContain('Change files with edit_file');
+    expect(fix).not.toContain('read-only');
+    expect(plan).toContain('This run is read-only: write_file and edit_file are not offered');
+    expect(plan).not.toContain('Change files with edit_file');
+    expect(plan.endsWith(PLAN_MODE.brief!)).toBe(true);
+    for (const rule of ['All paths are relative', '<untrusted-data>', 'call `compact`'])
+      for (const prompt of [fix, plan]) expect(prompt.split(rule)).toHaveLength(2);
+  });
+});
