@@ -150,6 +150,39 @@ describe("publishing the agent's changes", () => {
     expect(repo.remoteGit('rev-list', '--count', 'changes').trim()).toBe('3');
   });
 
+  it("takes a pull request whose fork was deleted for a fork's, even when its branch is named like ours", async () => {
+    // The fork's branch was `main`; GitHub keeps its head as refs/pull/1/head and answers head.repo null.
+    repo.write('FORK.md', 'from the fork\n');
+    repo.git('add', '-A');
+    repo.git('commit', '-q', '-m', 'fork work');
+    repo.git('push', '-q', 'origin', 'HEAD:refs/pull/1/head');
+    repo.git('reset', '-q', '--hard', 'HEAD~1');
+    const mainBefore = repo.remoteGit('rev-parse', 'main').trim();
+    const payload = webhookExample('issue_comment', 'created');
+    (payload.issue as Record<string, unknown>).pull_request = { url: 'x' };
+    api.pullRequest = {
+      number: 1,
+      title: 't',
+      body: '',
+      headRef: 'main',
+      headRepoFullName: undefined,
+      baseRef: 'main'
+    };
+    const target = await prepareWorkTarget(parseEvent('issue_comment', payload), api, git, {
+      branchPrefix: 'agent/',
+      shortId: 'x',
+      defaultBranch: 'main',
+      repositoryFullName: 'Codertocat/Hello-World'
+    });
+    expect(target).toEqual({ kind: 'fork', pullNumber: 1, headRepo: '(a deleted fork)' });
+    expect(existsSync(path.join(repo.root, 'FORK.md'))).toBe(true);
+    const base = await git.head();
+    repo.write('README.md', '# changed on the deleted fork\n');
+    const outcome = await publishChanges(target, base, git, api, options({ runDir: createTempDir() }));
+    expect(outcome.kind).toBe('patch');
+    expect(repo.remoteGit('rev-parse', 'main').trim()).toBe(mainBefore);
+  });
+
   it('for a fork, pushes nothing and keeps the patch in the outcome (the report and the artifact take it from there)', async () => {
     const runDir = createTempDir();
     const base = await git.head();

@@ -57,9 +57,11 @@ export async function prepareWorkTarget(
 ): Promise<WorkTarget> {
   const pull = await pullRequestOf(event, api);
   if (pull) {
-    if (pull.headRepoFullName !== undefined && pull.headRepoFullName !== options.repositoryFullName) {
+    // A deleted head repository (GitHub answers `head.repo: null`) was a fork's: its branch name may
+    // be one of ours (`develop`), and pushing to that would write the fork's work into our branch.
+    if (pull.headRepoFullName !== options.repositoryFullName) {
       await git.checkoutFromOrigin(`pull/${pull.number}/head`, undefined);
-      return { kind: 'fork', pullNumber: pull.number, headRepo: pull.headRepoFullName };
+      return { kind: 'fork', pullNumber: pull.number, headRepo: pull.headRepoFullName ?? '(a deleted fork)' };
     }
     await git.checkoutFromOrigin(pull.headRef, pull.headRef);
     return { kind: 'pull-request-branch', branch: pull.headRef, pullNumber: pull.number };
