@@ -52,9 +52,10 @@ describe('resolutionCandidates', () => {
     thread('T0', [])
   ];
 
-  it("lists the bot's own unresolved outdated threads, not ones it answered already", () => {
+  it("lists the bot's own unresolved outdated findings that nobody answered yet", () => {
     const candidates = resolutionCandidates(threads, comments, BOT);
-    expect(candidates.map((c) => c.threadId)).toEqual(['T1', 'T8']);
+    // T6: the bot answered already; T8: a person replied, a discussion the model does not see.
+    expect(candidates.map((c) => c.threadId)).toEqual(['T1']);
     expect(candidates[0]).toEqual({
       threadId: 'T1',
       commentId: 1,
@@ -66,15 +67,17 @@ describe('resolutionCandidates', () => {
 
   it('describes them for the task, one a line, without suggestion blocks or markers', () => {
     const text = describeCandidates(resolutionCandidates(threads, comments, BOT));
-    expect(text).toBe(
-      `- comment_id 1: index.js (was line 50): "${BODY}"\n- comment_id 8: index.js (was line 50): "${BODY}"`
-    );
+    expect(text).toBe(`- comment_id 1: index.js (was line 50): "${BODY}"`);
+  });
+
+  it("leaves out a bot comment without the action's marker (another workflow's, as github-actions[bot])", () => {
+    expect(resolutionCandidates([thread('T', [1])], [comment(1, { body: BODY })], BOT)).toEqual([]);
   });
 
   it('cuts a long excerpt', () => {
     const [candidate] = resolutionCandidates(
       [thread('T', [1])],
-      [comment(1, { body: 'word '.repeat(100) })],
+      [comment(1, { body: `${'word '.repeat(100)}\n\n${fingerprintMarker('0123456789abcdef')}` })],
       BOT
     );
     expect([...candidate!.excerpt]).toHaveLength(200);

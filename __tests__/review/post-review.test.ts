@@ -9,6 +9,7 @@ import {
 } from '../../src/github/review-api.js';
 import type { Finding } from '../../src/review/finding.js';
 import { FindingsCollector } from '../../src/review/findings-collector.js';
+import { findingFingerprint, fingerprintMarker } from '../../src/review/fingerprint.js';
 import { postReview } from '../../src/review/post-review.js';
 import type { ReviewContext } from '../../src/review/review-context.js';
 import { readReviewContext } from '../../src/review/review-context.js';
@@ -24,6 +25,7 @@ class MemoryReviews implements PullRequestReviews {
   readonly replies: { commentId: number; body: string }[] = [];
   readonly resolvedThreads: string[] = [];
   rejectInlineOnce: string | undefined;
+  rejectAll: string | undefined;
   resolveForbidden = false;
   threadsFail = false;
 
@@ -39,6 +41,7 @@ class MemoryReviews implements PullRequestReviews {
   listReviewComments = async () => this.comments;
   listReviews = async () => this.reviews;
   async createReview(_pull: number, review: NewReview) {
+    if (this.rejectAll !== undefined) throw new ReviewRejectedError(this.rejectAll);
     if (this.rejectInlineOnce !== undefined && review.comments.length > 0) {
       const message = this.rejectInlineOnce;
       this.rejectInlineOnce = undefined;
@@ -93,6 +96,7 @@ async function run(reviews: MemoryReviews, findings: Finding[], resolutions: num
     botLogin: BOT,
     redact: (text) => text,
     focus: undefined,
+    assessment: 'One regression in parse.',
     event: 'COMMENT',
     readHead: (path) => (path === MS_PATH ? msHead : undefined)
   });
@@ -110,12 +114,25 @@ it('posts one review: the diff finding inline with an applicable suggestion, the
   expect(review!.comments[0]!.body).toContain(
     '```suggestion\n  if (str.length > 100) {\n    return undefined;\n```'
   );
+  expect(review!.body).toContain('> One regression in parse.');
   expect(review!.body).toContain('index.js:30');
   expect(review!.body).toContain('line 30 is not part of the diff');
   expect(outcome.summary).toMatchObject({ inline: 1, inBody: 1, alreadySaid: 0 });
   expect(renderReviewSection(outcome, '/agent')).toContain(
     'Posted [one review](https://github.com/o/r/pull/7#pullrequestreview-901): 1 on the diff, 1 in its body.'
   );
+});
+
+it('keeps the findings for the report when GitHub takes no review at all', async () => {
+  const reviews = new MemoryReviews(files);
+  reviews.rejectAll = 'Unprocessable Entity: Can not request changes on your own pull request';
+  const outcome = await run(reviews, [onDiff, offDiff]);
+  expect(reviews.created).toHaveLength(0);
+  expect(outcome.postError).toBe('Unprocessable Entity: Can not request changes on your own pull request');
+  const section = renderReviewSection(outcome, '/agent');
+  expect(section).toContain('❌ The review could not be posted: Unprocessable Entity');
+  expect(section).toContain('Findings not posted (2)');
+  expect(section).toContain('index.js:50-51: Raising the limit to 1000');
 });
 
 it('posts the findings again in the body alone when GitHub refuses the line comments (422)', async () => {
@@ -184,7 +201,7 @@ it("does not carry a body finding again that an earlier review of the bot's had 
 describe('earlier threads the new code fixes', () => {
   const earlier: PostedReviewComment = {
     id: 6001,
-    body: 'The limit check is gone.',
+    body: `The limit check is gone.\n\n${fingerprintMarker(findingFingerprint(MS_PATH, 'The limit check is gone.'))}`,
     login: BOT,
     userType: 'Bot',
     path: MS_PATH,

@@ -1,6 +1,6 @@
 import { inlineText } from '../github/neutralize.js';
 import type { PostedReviewComment, ReviewThread } from '../github/review-api.js';
-import { defuseAllMarkers } from './fingerprint.js';
+import { defuseAllMarkers, readFingerprint } from './fingerprint.js';
 import { commentProse } from './repeat-check.js';
 
 /**
@@ -35,7 +35,9 @@ export function resolutionCandidates(
     const [firstId, ...replyIds] = thread.commentIds;
     const first = firstId === undefined ? undefined : byId.get(firstId);
     if (first === undefined || !isOwn(first) || thread.isResolved || !thread.isOutdated) return [];
-    if (replyIds.some((id) => isOwn(byId.get(id)))) return [];
+    // Only the action's own findings (their marker), and only threads nobody has answered: a person's
+    // reply is a discussion the model does not see, and the bot's own is a "Fixed in" already sent.
+    if (readFingerprint(first.body) === undefined || replyIds.length > 0) return [];
     return [
       {
         threadId: thread.id,

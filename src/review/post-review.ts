@@ -1,6 +1,6 @@
 import { errorFirstLine } from '../errors/error-message.js';
 import { ReviewRejectedError, type PullRequestReviews, type ReviewEvent } from '../github/review-api.js';
-import type { Finding } from './finding.js';
+import { location, type Finding } from './finding.js';
 import type { FindingsCollector } from './findings-collector.js';
 import { planResolution } from './fixed-threads.js';
 import { placeFindings, type PlacedFinding, type ReadHead } from './placement.js';
@@ -19,12 +19,18 @@ export interface ReviewOutcome {
   readonly replied: number;
   /** Threads neither resolved nor answered, with why. */
   readonly resolutionProblems: readonly string[];
+  /** GitHub took no review at all (a second refusal, a 403): the report lists the findings instead. */
+  readonly postError: string | undefined;
+  /** Every finding the agent recorded, where it would have gone: for the report when nothing was posted. */
+  readonly findings: readonly string[];
 }
 
 export interface PostReviewOptions {
   readonly botLogin: string;
   readonly redact: (text: string) => string;
   readonly focus: string | undefined;
+  /** The model's overall assessment (its final answer): the review body starts with it. */
+  readonly assessment: string;
   /** What a review with new findings is; one without is never posted. */
   readonly event: Exclude<ReviewEvent, 'APPROVE'>;
   /** The head's text of a file (for suggestions), read from git at the reviewed commit. */
@@ -45,15 +51,43 @@ export async function postReview(
   const placed = placeFindings(collector.findings, context.files.diffs, options.readHead);
   let refusedInline: string | undefined;
   let posted: Awaited<ReturnType<typeof postOnce>>;
+  const findings = placed.map((item) => `${location(item.finding)}: ${excerpt(item.finding.body)}`);
   try {
-    posted = await postOnce(reviews, context, placed, options);
+    try {
+      posted = await postOnce(reviews, context, placed, options);
+    } catch (error) {
+      if (!(error instanceof ReviewRejectedError)) throw error;
+      refusedInline = errorFirstLine(error);
+      // Once more, with no line to refuse and as a plain comment (GitHub refuses to request changes
+      // on a pull request its author opened, which is the bot's own).
+      posted = await postOnce(reviews, context, allInBody(placed, refusedInline), {
+        ...options,
+        event: 'COMMENT'
+      });
+    }
   } catch (error) {
-    if (!(error instanceof ReviewRejectedError)) throw error;
-    refusedInline = errorFirstLine(error);
-    posted = await postOnce(reviews, context, allInBody(placed, refusedInline), options);
+    // The agent's work is not lost with the post: the run still uploads its record and reports.
+    const summary = postOnceSummary(context, placed, options);
+    return {
+      review: undefined,
+      summary,
+      refusedInline,
+      resolved: 0,
+      replied: 0,
+      resolutionProblems: [],
+      postError: errorFirstLine(error),
+      findings
+    };
   }
   const threads = await resolveThreads(reviews, context, collector, options.redact);
-  return { review: posted.review, summary: posted.summary, refusedInline, ...threads };
+  return {
+    review: posted.review,
+    summary: posted.summary,
+    refusedInline,
+    ...threads,
+    postError: undefined,
+    findings
+  };
 }
 
 async function postOnce(
@@ -62,18 +96,30 @@ async function postOnce(
   placed: readonly PlacedFinding[],
   options: PostReviewOptions
 ): Promise<{ review: { id: number; url: string } | undefined; summary: ReviewSummary }> {
-  const checked = checkRepeats(placed, context.earlierComments, options.botLogin, context.earlierReviews);
-  const { review, summary } = assembleReview({
-    commitId: context.headSha,
-    checked,
-    skippedFiles: context.files.skipped,
-    reviewedFileCount: context.files.reviewed.length,
-    redact: options.redact,
-    focus: options.focus
-  });
+  const { review, summary } = assemble(context, placed, options);
   if (review === undefined) return { review: undefined, summary };
   const created = await reviews.createReview(context.pullNumber, { ...review, event: options.event });
   return { review: created, summary };
+}
+
+function assemble(context: ReviewContext, placed: readonly PlacedFinding[], options: PostReviewOptions) {
+  return assembleReview({
+    commitId: context.headSha,
+    checked: checkRepeats(placed, context.earlierComments, options.botLogin, context.earlierReviews),
+    skippedFiles: context.files.skipped,
+    reviewedFileCount: context.files.reviewed.length,
+    redact: options.redact,
+    focus: options.focus,
+    assessment: options.assessment
+  });
+}
+
+function postOnceSummary(
+  context: ReviewContext,
+  placed: readonly PlacedFinding[],
+  options: PostReviewOptions
+) {
+  return assemble(context, placed, options).summary;
 }
 
 /** Every finding in the body, with GitHub's reason; suggestions become plain text there. */
@@ -124,4 +170,10 @@ async function resolveThreads(
     }
   }
   return { resolved, replied, resolutionProblems };
+}
+
+const FINDING_EXCERPT_CHARS = 500;
+
+function excerpt(text: string): string {
+  return text.length <= FINDING_EXCERPT_CHARS ? text : `${text.slice(0, FINDING_EXCERPT_CHARS - 1)}…`;
 }

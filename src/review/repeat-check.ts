@@ -5,10 +5,10 @@ import { findingFingerprint, normalizeText, readFingerprint } from './fingerprin
 import type { PlacedFinding } from './placement.js';
 
 /**
- * "Never the same comment twice": a finding is already said when an earlier comment of the action's
- * own bot stands on the same file, side and overlapping lines and says the same thing. A comment
- * with a fingerprint marker says the same thing exactly when the fingerprints match; one without
- * (posted before markers, or edited) is compared by its words.
+ * "Never the same comment twice": a finding is already said when an earlier finding of the action
+ * (the bot's comment that ends with its fingerprint marker) stands on the same file, side and
+ * overlapping lines and says the same thing: the same fingerprint, or nearly the same words (a later
+ * run rewording it). A comment without the marker is never the action's finding, whoever posted it.
  *
  * Words: the sets of lower-cased word tokens, similar when their Jaccard index (shared / all) is at
  * least 0.8. Word sets ignore order, punctuation and markup, so a re-run that words a finding a
@@ -105,13 +105,14 @@ function novelty(
   if (index !== -1) return { kind: 'repeated-in-run', index };
   for (const comment of own) {
     if (!onSameLines(finding, comment)) continue;
+    // Only a comment with the action's marker is one of its findings: the default bot_name,
+    // github-actions[bot], is every GITHUB_TOKEN workflow's, and theirs must not silence ours.
     const marked = readFingerprint(comment.body);
-    if (marked !== undefined && marked === fingerprint) {
-      return { kind: 'already-said', commentId: comment.id, by: 'fingerprint' };
-    }
-    if (marked === undefined && similar(finding.body, commentProse(comment.body))) {
+    if (marked === undefined) continue;
+    if (marked === fingerprint) return { kind: 'already-said', commentId: comment.id, by: 'fingerprint' };
+    // The same finding worded a little differently by a later run.
+    if (similar(finding.body, commentProse(comment.body)))
       return { kind: 'already-said', commentId: comment.id, by: 'similar words' };
-    }
   }
   return { kind: 'new' };
 }

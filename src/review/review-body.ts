@@ -26,6 +26,8 @@ export interface ReviewInput {
   readonly redact: Redact;
   /** The `/agent review <focus>` words, if any. */
   readonly focus?: string | undefined;
+  /** The model's overall assessment (its final answer), quoted after the counts. */
+  readonly assessment?: string;
   /** Room for the body; GitHub's limit less a margin by default. */
   readonly maxBodyChars?: number;
 }
@@ -57,11 +59,15 @@ export function assembleReview(input: ReviewInput): AssembledReview {
   const inBody = fresh.filter((item) => item.placed.where === 'body');
   const sections = [
     summaryLine(input, inline.length, inBody.length),
+    input.assessment?.trim()
+      ? quoteBlock(defuseAllMarkers(input.redact(input.assessment.replace(/\r\n?/g, '\n'))))
+      : '',
     ...inBody.map((item, index) => bodyFinding(item, input.redact, index === 0)),
     ...skippedSection(input)
   ];
-  const body = fitSections(sections, input.maxBodyChars ?? MAX_BODY_CHARS, CUT_NOTE);
-  const summary = summarize(input, inline.length, inBody, body !== sections.join('\n\n'));
+  const kept = sections.filter((section) => section !== '');
+  const body = fitSections(kept, input.maxBodyChars ?? MAX_BODY_CHARS, CUT_NOTE);
+  const summary = summarize(input, inline.length, inBody, body !== kept.join('\n\n'));
   if (inline.length === 0 && inBody.length === 0) return { review: undefined, summary };
   const comments = inline.map((item) => reviewComment(item, input.redact));
   return { review: { commitId: input.commitId, body, event: 'COMMENT', comments }, summary };

@@ -10,11 +10,13 @@ export function renderReviewSection(outcome: ReviewOutcome, phrase: string): str
   const lines = [
     '### Review',
     '',
-    outcome.review
-      ? `Posted [one review](${outcome.review.url}): ${summary.inline} on the diff, ${summary.inBody} in its body.`
-      : summary.alreadySaid > 0
-        ? `No review posted: every finding was already said in an earlier review (${summary.alreadySaid}).`
-        : 'No review posted: the agent recorded no finding.',
+    outcome.postError !== undefined
+      ? `❌ The review could not be posted: ${inlineText(outcome.postError)}. Its findings are listed below; ask for the review again once that is fixed.`
+      : outcome.review
+        ? `Posted [one review](${outcome.review.url}): ${summary.inline} on the diff, ${summary.inBody} in its body.`
+        : summary.alreadySaid > 0
+          ? `No review posted: every finding was already said in an earlier review (${summary.alreadySaid}).`
+          : 'No review posted: the agent recorded no finding.',
     `Already said, not posted again: ${summary.alreadySaid}.` +
       (summary.repeatedInRun > 0
         ? ` Recorded twice in this run, posted once: ${summary.repeatedInRun}.`
@@ -27,6 +29,12 @@ export function renderReviewSection(outcome: ReviewOutcome, phrase: string): str
       : ''
   ].filter((line, index) => index < 2 || line !== '');
   const details = [
+    outcome.postError !== undefined
+      ? list(
+          'Findings not posted',
+          outcome.findings.map((item) => inlineText(item))
+        )
+      : '',
     list(
       'In the body, not on the diff',
       summary.bodyFindings.map((item) => `${codeSpan(item.location)}: ${inlineText(item.reason)}`)

@@ -14,10 +14,20 @@ import { uploadRecord } from './upload-record.js';
 
 /** What a kind of run does with the agent's work: push it, post a plan, post a review. */
 export interface RunKind {
-  readonly mode: RunMode;
+  /**
+   * The run's mode (read-only or not, its rules and tools), and its own task when it has one: decided
+   * once the workspace is checked out (a review reads its pull request then, and checks that head).
+   */
+  prepare(workspace: PreparedWorkspace, progress: RunProgress): Promise<PreparedKind>;
   /** Names the publishing step in the progress line and in a fault report. */
   readonly publishStep: string;
   publish(workspace: PreparedWorkspace, agent: AgentRun): Promise<Published>;
+}
+
+export interface PreparedKind {
+  readonly mode: RunMode;
+  /** Replaces the start's task in the first message; the thread's context still follows it. */
+  readonly task?: string;
 }
 
 export interface Published {
@@ -26,6 +36,8 @@ export interface Published {
   readonly report?: KindReport;
   /** A review run's review, for the outputs. */
   readonly review?: ReviewOutcome;
+  /** Publishing failed after the agent's work was done: the run is recorded and reported, then fails with this. */
+  readonly failure?: string;
 }
 
 /**
@@ -40,8 +52,11 @@ export async function agentRun(
   kind: RunKind
 ): Promise<void> {
   await runTracked(action, request, async (progress, tracking) => {
-    const workspace = await prepareWorkspace(action, request, start, progress);
-    const agent = await runAgentTurns(action, start, workspace, tracking, progress, kind.mode);
+    const checkout = await prepareWorkspace(action, request, start, progress);
+    const { mode, task } = await kind.prepare(checkout, progress);
+    const workspace =
+      task === undefined ? checkout : { ...checkout, firstMessage: firstMessageOf(task, checkout) };
+    const agent = await runAgentTurns(action, start, workspace, tracking, progress, mode);
     progress.step = kind.publishStep;
     const published = await kind.publish(workspace, agent);
     await recordAndReport(action, start, { workspace, agent, published, tracking }, progress);
@@ -86,8 +101,13 @@ async function recordAndReport(
       artifact,
       tracking,
       ...(published.report ? { kind: published.report } : {}),
-      ...(published.review ? { review: published.review } : {})
+      ...(published.review ? { review: published.review } : {}),
+      ...(published.failure !== undefined ? { failure: published.failure } : {})
     },
     progress
   );
+}
+
+function firstMessageOf(task: string, workspace: PreparedWorkspace): string {
+  return workspace.threadContext === '' ? task : `${task}\n\n${workspace.threadContext}`;
 }

@@ -15,7 +15,7 @@ export async function fixRun(
   options: { readonly commitTitle?: string } = {}
 ): Promise<void> {
   await agentRun(action, request, start, {
-    mode: FIX_MODE,
+    prepare: async () => ({ mode: FIX_MODE }),
     publishStep: 'publishing the changes',
     publish: async (workspace, agent) => ({
       changes: await publishWork(action, request, start, workspace, agent, options.commitTitle)

@@ -17,7 +17,7 @@ export async function planRun(
 ): Promise<void> {
   const phrase = action.config.github.triggerPhrase;
   await agentRun(action, request, start, {
-    mode: PLAN_MODE,
+    prepare: async () => ({ mode: PLAN_MODE }),
     publishStep: 'posting the plan',
     publish: async () => ({
       changes: { kind: 'read-only', mode: 'plan' },

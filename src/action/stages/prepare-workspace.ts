@@ -27,6 +27,8 @@ export interface PreparedWorkspace {
   readonly note: FollowUpNote | undefined;
   /** The first message: the task (or the resume task), then the thread as context. */
   readonly firstMessage: string;
+  /** The thread as context ('' when there is none), for a kind of run that states its own task. */
+  readonly threadContext: string;
   /** The repository's instruction files for the system prompt; undefined when instruction_files is none. */
   readonly instructions: RepositoryInstructions | undefined;
 }
@@ -76,7 +78,7 @@ export async function prepareWorkspace(
     isTrusted: settings.includeUntrustedComments ? async () => true : writeAccessCheck(request.permissions)
   });
   const firstMessage = threadContext ? `${start.task}\n\n${threadContext}` : start.task;
-  return { git, target, defaultBranch, baseCommit, note, firstMessage, instructions };
+  return { git, target, defaultBranch, baseCommit, note, firstMessage, threadContext, instructions };
 }
 
 /**

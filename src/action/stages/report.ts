@@ -81,11 +81,13 @@ export async function reportRun(
     readonly tracking: TrackingComment | undefined;
     readonly kind?: KindReport;
     readonly review?: ReviewOutcome;
+    /** The kind's publishing failed (a review GitHub would not take): reported, then the step fails. */
+    readonly failure?: string;
   },
   progress: RunProgress
 ): Promise<void> {
   const { runner, redact } = action;
-  const { work, changes, workspace, agent, artifact, tracking, kind, review } = parts;
+  const { work, changes, workspace, agent, artifact, tracking, kind, review, failure } = parts;
   const { session, runnerFiles } = agent;
   const link = runUrl(runner);
   const hiddenState = embedForReport(carriedStateOf({ ...work, artifact }), redact);
@@ -111,7 +113,7 @@ export async function reportRun(
   progress.step = 'setting the outputs';
   publishOutputs(
     {
-      conclusion: session.result.stopReason === 'success' ? 'success' : 'failure',
+      conclusion: session.result.stopReason === 'success' && failure === undefined ? 'success' : 'failure',
       session,
       changes,
       artifact,
@@ -120,7 +122,8 @@ export async function reportRun(
     },
     guardedOutputs(runnerFiles)
   );
-  if (session.result.stopReason !== 'success') {
+  if (failure !== undefined) core.setFailed(redact(failure));
+  else if (session.result.stopReason !== 'success') {
     core.setFailed(
       redact(
         `compact-agent stopped with ${session.result.stopReason}: ${session.result.error ?? session.result.summary}`

@@ -4,7 +4,7 @@ import type { GitRepository } from '../../git/repository.js';
 import { GitCommitSource } from '../../instructions/git-source.js';
 import { FindingsCollector } from '../../review/findings-collector.js';
 import { postReview, type ReviewOutcome } from '../../review/post-review.js';
-import { readReviewContext } from '../../review/review-context.js';
+import { readReviewContext, type ReviewContext } from '../../review/review-context.js';
 import { reviewMode } from '../../review/review-mode.js';
 import { renderReviewSection } from '../../review/review-report.js';
 import { reviewTask } from '../../review/review-task.js';
@@ -29,39 +29,58 @@ export async function reviewRun(
 ): Promise<void> {
   const settings = action.config.github;
   const reviews = reviewsOf(action);
-  const context = await readReviewContext(reviews, pullNumber, settings.botName, (line) =>
-    action.commands.warning(action.redact(line))
-  );
   const collector = new FindingsCollector();
-  const task = reviewTask(context, { botLogin: settings.botName, focus });
-  let outcome: ReviewOutcome | undefined;
-  await agentRun(
-    action,
-    request,
-    { ...start, task },
-    {
-      mode: reviewMode(context, collector),
-      publishStep: 'posting the review',
-      publish: async (workspace) => {
-        outcome = await postReview(reviews, context, collector, {
-          botLogin: settings.botName,
-          redact: action.redact,
-          focus,
-          event: settings.reviewEvent,
-          readHead: await headReader(workspace.git, context.headSha, collector)
-        });
-        core.info(action.redact(reviewLogLine(outcome)));
-        return {
-          changes: { kind: 'read-only', mode: 'review' },
-          report: {
-            mode: 'review',
-            answerHeading: 'Review summary',
-            section: renderReviewSection(outcome, settings.triggerPhrase)
-          },
-          review: outcome
-        };
-      }
+  let context: ReviewContext | undefined;
+  await agentRun(action, request, start, {
+    prepare: async (workspace, progress) => {
+      progress.step = 'reading the pull request to review';
+      context = await readReviewContext(reviews, pullNumber, settings.botName, (line) =>
+        action.commands.warning(action.redact(line))
+      );
+      checkReviewedHead(context, workspace.baseCommit);
+      return {
+        mode: reviewMode(context, collector),
+        task: reviewTask(context, { botLogin: settings.botName, focus })
+      };
+    },
+    publishStep: 'posting the review',
+    publish: async (workspace, agent) => {
+      if (context === undefined) throw new Error('the review was published before it was prepared');
+      const outcome = await postReview(reviews, context, collector, {
+        botLogin: settings.botName,
+        redact: action.redact,
+        focus,
+        assessment: agent.session.result.summary,
+        event: settings.reviewEvent,
+        readHead: await headReader(workspace.git, context.headSha, collector)
+      });
+      if (outcome.postError === undefined) core.info(action.redact(reviewLogLine(outcome)));
+      return {
+        changes: { kind: 'read-only', mode: 'review' },
+        report: {
+          mode: 'review',
+          answerHeading: 'Review summary',
+          section: renderReviewSection(outcome, settings.triggerPhrase)
+        },
+        review: outcome,
+        // The record and the report still follow: the findings are in the report, the step fails.
+        ...(outcome.postError !== undefined
+          ? { failure: `The review could not be posted: ${outcome.postError}` }
+          : {})
+      };
     }
+  });
+}
+
+/**
+ * The agent reads the checkout; GitHub anchors the review at the head it names. When someone pushed
+ * between the two reads they differ, and the review would describe code the agent never saw.
+ */
+function checkReviewedHead(context: ReviewContext, checkedOut: string): void {
+  if (context.headSha === checkedOut) return;
+  throw new Error(
+    `the pull request's head moved while the review started (GitHub names ${context.headSha.slice(0, 12)}, ` +
+      `the checkout is ${checkedOut.slice(0, 12)}); nothing was reviewed. Ask for the review again.`
   );
 }
 
