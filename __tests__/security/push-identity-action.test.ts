@@ -21,6 +21,14 @@ const RUN_ID = '2727';
 
 describe('the action pushes with github_token when it is an App token', () => {
   const newToken = () => `ghs_${randomBytes(18).toString('hex')}`;
+  /**
+   * An installation token in the stateless format GitHub began rolling out on 2026-04-27
+   * (`ghs_<app id>_<JWT>`, longer than 40 characters, with dots): what create-github-app-token mints now.
+   */
+  const statelessAppToken = () => {
+    const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    return `ghs_1234567_${part({ alg: 'RS256', typ: 'JWT' })}.${part({ iss: 1234567, exp: 1_900_000_000 })}.${randomBytes(32).toString('base64url')}`;
+  };
   let server: AuthenticatedGitServer | undefined;
   let probe: string;
   beforeEach(() => {
@@ -78,7 +86,7 @@ describe('the action pushes with github_token when it is an App token', () => {
   }
 
   it('the push carries the App token; the agent, the config, the transcript, the outputs and the report never hold it', async () => {
-    const appToken = newToken();
+    const appToken = statelessAppToken();
     const workflowToken = newToken();
     const { world, run } = await runWith({ githubToken: appToken, checkoutToken: workflowToken });
 
