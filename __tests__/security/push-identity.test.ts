@@ -134,6 +134,27 @@ describe('the push credential: github_token or the checkout', () => {
     expect(receivePacks()).toEqual([]);
   });
 
+  it('a push github_token may not make fails with the hint the run passes, and never falls back to the checkout’s', async () => {
+    // The remote takes the checkout's token only: as GitHub refuses an App without Contents write.
+    await checkout(workflowToken, workflowToken);
+    const { guard, base } = await guarded(appToken);
+    repo.write('README.md', '# changed\n');
+    const outcome = await publishChanges(
+      { kind: 'new-branch', branch: 'agent/1-identity', base: 'main', issueNumber: 1 },
+      base,
+      guard.git,
+      new MemoryGitHub(),
+      publishOptions(guard, { readOnlyFolders: [], pushFailureHint: 'check the App' })
+    );
+    expect(outcome).toMatchObject({ kind: 'failed' });
+    expect(outcome.kind === 'failed' && outcome.error).toMatch(
+      /^git push origin .* failed: .*\(check the App\)$/s
+    );
+    expect(holdsAny(JSON.stringify(outcome), [appToken, workflowToken])).toEqual([]);
+    expect(server!.attempts.some((attempt) => attempt.authorized)).toBe(false);
+    expect(repo.remoteGit('branch', '--list', '--format=%(refname:short)').trim()).toBe('main');
+  });
+
   it('a remote that is not HTTP gets no header: the checkout’s entries stay as they were', async () => {
     // origin is the bare repository's path: no HTTP, so no header could carry github_token.
     repo.git('config', 'http.https://github.com/.extraheader', basicAuthHeader(workflowToken));
