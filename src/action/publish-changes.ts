@@ -33,6 +33,8 @@ export interface PublishOptions {
   readonly reclaimRepository: () => void;
   /** The person who asked, credited with a Co-authored-by trailer. */
   readonly coAuthor?: CoAuthor;
+  /** Added to a failed push's error: what to check about the credential it carried. */
+  readonly pushFailureHint?: string;
 }
 
 /**
@@ -147,7 +149,12 @@ async function send(
       };
     }
     await git.moveBranchTo(target.branch, commit);
-    await git.push(target.branch, options.defaultBranch);
+    try {
+      await git.push(target.branch, options.defaultBranch);
+    } catch (error) {
+      if (!options.pushFailureHint) throw error;
+      throw new Error(`${errorMessage(error)} (${options.pushFailureHint})`);
+    }
     if (target.kind === 'pull-request-branch' || options.pullRequestType === 'branch') {
       return {
         kind: 'pushed',

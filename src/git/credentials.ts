@@ -43,3 +43,71 @@ export async function takeCredentials(git: GitRepository): Promise<TakenCredenti
     for (const key of keys) await git.run(['config', '--file', file, '--unset-all', key]);
   return { entries, files: [...origins.keys()] };
 }
+
+/** Which credential the action's push carries (said in the log, so a run that starts no CI can be told apart). */
+export type PushCredentialSource = 'github_token' | 'checkout' | 'none';
+
+export interface PushCredential {
+  readonly source: PushCredentialSource;
+  /** Config for the push alone, given through its environment (see GitRepository.push). */
+  readonly entries: readonly ConfigEntry[];
+}
+
+/**
+ * GitHub takes a token over HTTPS as Basic auth with the user `x-access-token` (how actions/checkout
+ * writes its header, and how GitHub documents an installation token's git access).
+ */
+export function basicAuthHeader(token: string): string {
+  return `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}`;
+}
+
+/**
+ * What the push authenticates with. `github_token` when it is given and is not the token the
+ * checkout persisted: its default, `${{ github.token }}`, is the checkout's default too, so a token
+ * that differs was chosen for this action (an App token, whose pushes start the repository's
+ * workflows; the workflow's GITHUB_TOKEN starts none). Otherwise the checkout's header, as it was.
+ * The header is scoped to the push URL's origin, as the checkout scopes its own, and the empty
+ * values first drop any header git would otherwise add (an empty extraheader resets the list).
+ */
+export async function pushCredential(
+  git: GitRepository,
+  taken: TakenCredentials,
+  token: string | undefined
+): Promise<PushCredential> {
+  const fallback: PushCredential = {
+    source: taken.entries.length > 0 ? 'checkout' : 'none',
+    entries: taken.entries
+  };
+  if (!token || taken.entries.some((entry) => tokenOfHeader(entry.value) === token)) return fallback;
+  const origin = await pushOrigin(git);
+  if (origin === undefined) return fallback; // ssh or a path: no HTTP header to give
+  const key = `http.${origin}.extraheader`;
+  return {
+    source: 'github_token',
+    entries: [
+      { key: 'http.extraheader', value: '' },
+      { key, value: '' },
+      { key, value: basicAuthHeader(token) }
+    ]
+  };
+}
+
+/** `scheme://host[:port]/` of origin's push URL when it is HTTP(S), without any user or password in it. */
+async function pushOrigin(git: GitRepository): Promise<string | undefined> {
+  let url: URL;
+  try {
+    url = new URL((await git.run(['remote', 'get-url', '--push', 'origin'])).trim());
+  } catch {
+    return undefined; // no origin, or not a URL (scp-like ssh, a path)
+  }
+  return url.protocol === 'https:' || url.protocol === 'http:' ? `${url.protocol}//${url.host}/` : undefined;
+}
+
+/** The token in a checkout's `AUTHORIZATION: basic base64(x-access-token:<token>)` header. */
+function tokenOfHeader(value: string | undefined): string | undefined {
+  const basic = /^\s*authorization:\s*basic\s+(\S+)\s*$/i.exec(value ?? '');
+  if (!basic) return undefined;
+  const decoded = Buffer.from(basic[1]!, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return colon < 0 ? undefined : decoded.slice(colon + 1);
+}

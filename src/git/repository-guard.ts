@@ -3,7 +3,7 @@ import path from 'node:path';
 import { replaceFile } from '../files/unfollowed-file.js';
 import { identify, readRegularFile, sameInodeProblem, type FileIdentity } from '../security/file-identity.js';
 import { isSafeConfigKey, parseConfigList, renderConfig } from './config-snapshot.js';
-import { takeCredentials } from './credentials.js';
+import { pushCredential, takeCredentials, type PushCredentialSource } from './credentials.js';
 import type { GitRepository } from './repository.js';
 
 /** Config files git reads from the git folder (config.worktree only with extensions.worktreeConfig). */
@@ -22,10 +22,12 @@ export class RepositoryTamperedError extends Error {
 }
 
 export interface RepositoryGuard {
-  /** The repository for the action's own commit and push: its push carries the checkout's credential. */
+  /** The repository for the action's own commit and push: its push carries the credential below. */
   readonly git: GitRepository;
-  /** Files the credential was taken out of (not written back). */
+  /** Files the checkout's credential was taken out of (not written back). */
   readonly credentialFiles: readonly string[];
+  /** What the push authenticates with: `github_token`, the checkout's credential, or nothing. */
+  readonly pushCredential: PushCredentialSource;
   /**
    * Called after the agent's turns, before the action's own git commands: checks that .git is the
    * folder it was, refuses redirecting files that appeared, and rewrites the config files from the
@@ -39,8 +41,14 @@ export interface RepositoryGuard {
  * the action throws them away: the repository's config is rebuilt from what the workflow left,
  * minus every key that runs a program or redirects data (see isSafeConfigKey).
  */
-export async function guardRepository(git: GitRepository): Promise<RepositoryGuard> {
+export async function guardRepository(
+  git: GitRepository,
+  /** The `github_token` input: the push's credential when it is not the checkout's (see pushCredential). */
+  pushToken?: string
+): Promise<RepositoryGuard> {
   const credentials = await takeCredentials(git);
+  // Decided now, from the workflow's remote, before the agent can touch the config.
+  const push = await pushCredential(git, credentials, pushToken);
   const gitDir = await git.gitDir();
   const dotGit = path.join(git.root, '.git');
   const pinned = new Map<string, FileIdentity>();
@@ -55,8 +63,9 @@ export async function guardRepository(git: GitRepository): Promise<RepositoryGua
   );
 
   return {
-    git: git.withPushConfig(credentials.entries),
+    git: git.withPushConfig(push.entries),
     credentialFiles: credentials.files,
+    pushCredential: push.source,
     reclaim: () => {
       for (const [folder, before] of pinned) {
         const problem = sameInodeProblem(before, identify(folder));

@@ -23,7 +23,7 @@ export interface GitOptions {
   readonly binary?: TrustedGit;
   /** The action's own environment: only proxy settings are taken from it. */
   readonly sourceEnv?: NodeJS.ProcessEnv;
-  /** Config given to `push` alone, through the environment (the checkout's extraheader). */
+  /** Config given to `push` alone, through the environment (the credential's extraheader). */
   readonly pushConfig?: readonly ConfigEntry[];
   /** How long one command may take before it is killed (default 5 minutes). */
   readonly timeoutMs?: number;
@@ -258,7 +258,8 @@ export class GitRepository {
 
   /**
    * The only push there is: the branch to the same branch on origin, never forced, never the
-   * default branch. The push config (the credential) goes to this one command, in its environment.
+   * default branch. The push config (the credential: github_token's header or the checkout's) goes
+   * to this one command, in its environment: never to a file, never to another command.
    */
   async push(branch: string, defaultBranch: string): Promise<void> {
     if (branch === defaultBranch)

@@ -39,7 +39,8 @@ export async function publishWork(
     excludedPaths: [`${TRANSCRIPTS}/`],
     containsSecret: (text) => redact(text) !== text,
     reclaimRepository: guard.reclaim,
-    ...(actor ? { coAuthor: actor } : {})
+    ...(actor ? { coAuthor: actor } : {}),
+    ...(guard.pushCredential === 'github_token' ? { pushFailureHint: GITHUB_TOKEN_PUSH_HINT } : {})
   });
   if (changes.kind === 'pushed' && changes.pullRequestError) {
     core.warning(
@@ -50,6 +51,11 @@ export async function publishWork(
   }
   return changes;
 }
+
+/** A push with github_token fails for reasons of that token's: say which, where the failure is read. */
+const GITHUB_TOKEN_PUSH_HINT =
+  "the push used github_token, not the checkout's credential: a GitHub App needs Contents read and write " +
+  'on this repository (and Workflows for changes under .github/workflows/), and its token expires an hour after it was made';
 
 function commitTitle(task: string): string {
   const first = task.split('\n')[0]!.trim();

@@ -11,6 +11,15 @@ import { TRANSCRIPTS, type ActionContext, type RunProgress } from './action-cont
 import type { PreparedWorkspace } from './prepare-workspace.js';
 import { warnRestoredRunnerFiles } from './runner-output.js';
 
+/** Said in the log: a push with the workflow's GITHUB_TOKEN starts no workflow (no CI on the PR). */
+const PUSH_CREDENTIAL_NOTE: Record<RepositoryGuard['pushCredential'], string> = {
+  github_token:
+    'The push will authenticate with github_token (it is not the token actions/checkout persisted).',
+  checkout:
+    "The push will authenticate with actions/checkout's credential (github_token is that same token, or the remote is not HTTP).",
+  none: "The push will carry no credential of the action's: origin is not an HTTP(S) URL, and actions/checkout persisted none."
+};
+
 /** The agent's turns, and what the action kept from the agent's reach while they ran. */
 export interface AgentRun {
   readonly session: SessionOutcome;
@@ -40,7 +49,8 @@ export async function runAgentTurns(
   process.once('SIGTERM', onSignal);
   // Its warning (MCP ignored on a fork) is issued now, while the runner still reads commands.
   const agentConfig = agentConfigFor(workspace.target, config.agent, (line) => core.warning(line));
-  const guard = await guardRepository(workspace.git);
+  const guard = await guardRepository(workspace.git, config.github.token);
+  core.info(PUSH_CREDENTIAL_NOTE[guard.pushCredential]);
   const runnerFiles = guardRunnerFiles(env);
   progress.runnerFiles = runnerFiles;
   progress.step = "running the agent's turns";
