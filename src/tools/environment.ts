@@ -123,11 +123,6 @@ export function toolEnvironment(
   return { env, withheld: { secret: secret.sort(), unlisted: unlisted.sort() } };
 }
 
-/** Whether nothing was withheld worth telling anyone about. */
-export function nothingWithheld(withheld: WithheldVariables): boolean {
-  return withheld.secret.length === 0 && withheld.unlisted.length === 0;
-}
-
 function isBookkeeping(name: string): boolean {
   return UNLISTED_NAMES.has(name) || UNLISTED_PREFIXES.some((prefix) => name.startsWith(prefix));
 }
