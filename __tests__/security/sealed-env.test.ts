@@ -7,6 +7,7 @@ import {
   splitSecretEnv,
   type ProcessImage
 } from '../../src/security/sealed-env.js';
+import { toolEnvironment } from '../../src/tools/environment.js';
 
 const runnerEnv = (): NodeJS.ProcessEnv => ({
   PATH: '/usr/bin',
@@ -117,6 +118,30 @@ describe('sealSecretEnvironment', () => {
     expect(outcome.kind).toBe('unsealed');
     expect(env).toEqual(runnerEnv());
     expect(existsSync(path.dirname(file))).toBe(false);
+  });
+
+  it('brings back what set-up steps exported, so the toolchain reaches the shell and the secrets do not', () => {
+    const job: NodeJS.ProcessEnv = {
+      ...runnerEnv(),
+      JAVA_HOME: '/opt/java/17',
+      JAVA_HOME_17_X64: '/opt/java/17',
+      GOROOT: '/opt/go'
+    };
+    const { secrets, rest } = splitSecretEnv(job);
+    expect(Object.keys(rest)).not.toContain('JAVA_HOME'); // out of /proc/<pid>/environ like everything else
+    const env = { ...rest, [SEALED_ENV_VARIABLE]: sealedFile(JSON.stringify(secrets)) };
+    sealSecretEnvironment(secondPass(env));
+    const shell = toolEnvironment(env);
+    expect(shell.env).toMatchObject({
+      JAVA_HOME: '/opt/java/17',
+      JAVA_HOME_17_X64: '/opt/java/17',
+      GOROOT: '/opt/go'
+    });
+    expect(shell.withheld.secret).toEqual(['DB_PASS', 'GH_PAT']);
+    expect(shell.withheld.unlisted).toEqual(['DATABASE_URL']);
+    for (const value of [job.DB_PASS!, job.GH_PAT!, job.INPUT_GITHUB_TOKEN!, job.ACTIONS_RUNTIME_TOKEN!]) {
+      expect(JSON.stringify(shell.env)).not.toContain(value);
+    }
   });
 
   it('does not re-execute where it cannot: no process.execve (Node < 22.15), or no such program', () => {

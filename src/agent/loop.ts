@@ -8,6 +8,7 @@ import { promptTooLong } from '../model/errors.js';
 import { promptTokens } from '../model/usage.js';
 import { describeToolCall } from '../tools/describe-call.js';
 import type { McpServerRecord } from '../tools/mcp/index.js';
+import type { WithheldVariables } from '../tools/environment.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { Workspace } from '../tools/workspace.js';
 import type { InstructionsRecord, ThreadRecord } from '../transcript/events.js';
@@ -37,6 +38,8 @@ export interface AgentSettings {
   readonly instructions?: InstructionsRecord;
   /** When set, the run ends by asking for its answer as JSON matching this schema (src/structured/). */
   readonly outputSchema?: OutputSchema;
+  /** Recorded in run_start: the job's variables the shell did not get, by name. */
+  readonly withheldEnv?: WithheldVariables;
 }
 
 export interface ProgressUpdate {
@@ -403,7 +406,8 @@ function recordStart(run: Run): void {
     ...(deps.mcpServers && deps.mcpServers.length > 0 ? { mcp_servers: deps.mcpServers } : {}),
     ...(settings.thread ? { thread: settings.thread } : {}),
     ...(settings.mode ? { mode: settings.mode } : {}),
-    ...(settings.instructions ? { instructions: settings.instructions } : {})
+    ...(settings.instructions ? { instructions: settings.instructions } : {}),
+    ...(settings.withheldEnv ? { withheld_env: settings.withheldEnv } : {})
   });
 }
 

@@ -10,7 +10,7 @@ import { credentialFileInRepository } from '../security/cloud-credentials.js';
 import type { ModelClient } from '../model/model-client.js';
 import { RequestBuilder } from '../model/request-builder.js';
 import { thinkingSettings, type ThinkingEditPolicy } from '../model/thinking.js';
-import { buildToolEnvironment } from '../tools/environment.js';
+import { toolEnvironment, type ToolEnvironment, type WithheldVariables } from '../tools/environment.js';
 import { createDefaultTools } from '../tools/index.js';
 import { startMcpServers, type McpToolSet } from '../tools/mcp/index.js';
 import { Workspace } from '../tools/workspace.js';
@@ -81,6 +81,8 @@ export interface SessionOutcome {
    * them). Optional so that outcomes put together elsewhere (tests, fault paths) need not name it.
    */
   readonly deniedCalls?: readonly DeniedCall[];
+  /** The names of the job's variables the agent's shell did not get (the report lists them). */
+  readonly withheldEnv?: WithheldVariables;
 }
 
 /**
@@ -93,17 +95,17 @@ export async function runSession(options: SessionOptions): Promise<SessionOutcom
   // Before anything is written or called: a credentials file the agent could read or commit.
   const exposedCredentials = credentialFileInRepository(options.env, options.repoDir);
   if (exposedCredentials !== undefined) throw new Error(exposedCredentials);
-  const toolEnv = buildToolEnvironment(options.env, config.bashEnvPassthrough);
+  const shell = toolEnvironment(options.env, config.bashEnvPassthrough);
   // MCP servers get what the agent's own commands get: the tool environment, in the repository.
   const mcp = await startMcpServers(config.mcpServers, {
     cwd: options.repoDir,
-    env: toolEnv,
+    env: shell.env,
     callTimeoutMs: config.bashTimeoutMs,
     ...(options.signal ? { signal: options.signal } : {})
   });
   try {
     if (mcp.notice !== '') options.onNotice?.(mcp.notice);
-    return await runWithTools(options, toolEnv, mcp);
+    return await runWithTools(options, shell, mcp);
   } finally {
     await mcp.close();
   }
@@ -111,10 +113,11 @@ export async function runSession(options: SessionOptions): Promise<SessionOutcom
 
 async function runWithTools(
   options: SessionOptions,
-  toolEnv: NodeJS.ProcessEnv,
+  shell: ToolEnvironment,
   mcp: McpToolSet
 ): Promise<SessionOutcome> {
   const { config } = options;
+  const withheld = [...shell.withheld.secret, ...shell.withheld.unlisted];
   const runDir = path.join(options.transcriptsDir, options.runId);
   const redact = options.redact ?? ((text: string) => text);
   // The writer's own words may hold a pasted key or token: the model is never sent it.
@@ -146,7 +149,8 @@ async function runWithTools(
           ...options.instructions,
           files: options.instructions.files.map((file) => ({ ...file, text: redact(file.text) }))
         },
-        mode
+        mode,
+        withheld
       ),
       tools: tools.definitions,
       thinking: thinkingSettings(config.modelSpec, config.effort, options.thinkingEditPolicy)
@@ -174,14 +178,15 @@ async function runWithTools(
         ...(config.outputSchema ? { outputSchema: config.outputSchema } : {}),
         // The transcript writer redacts every line it writes, this record too.
         ...(options.thread ? { thread: options.thread } : {}),
-        ...(options.instructions ? { instructions: instructionsRecordOf(options.instructions) } : {})
+        ...(options.instructions ? { instructions: instructionsRecordOf(options.instructions) } : {}),
+        ...(withheld.length > 0 ? { withheldEnv: shell.withheld } : {})
       },
       {
         model,
         requests,
         tools,
         workspace,
-        toolEnv,
+        toolEnv: shell.env,
         mcpServers: mcp.servers,
         transcript,
         compactor,
@@ -198,7 +203,8 @@ async function runWithTools(
       transcriptPath: transcript.path,
       compactionLogPath: compactionLog.path,
       records: { runDir, transcript, compactionLog, files: written.entries() },
-      deniedCalls: tools.deniedCalls()
+      deniedCalls: tools.deniedCalls(),
+      ...(withheld.length > 0 ? { withheldEnv: shell.withheld } : {})
     };
   } finally {
     transcript.close();

@@ -7,9 +7,13 @@ import { FIX_MODE, type RunMode } from './run-mode.js';
  */
 export function buildSystemPrompt(
   instructions?: RepositoryInstructions,
-  mode: Pick<RunMode, 'readOnly' | 'brief'> = FIX_MODE
+  mode: Pick<RunMode, 'readOnly' | 'brief'> = FIX_MODE,
+  withheldEnv: readonly string[] = []
 ): string {
-  const own = (mode.readOnly ? readOnlyPrompt(mode.brief) : fixPrompt()).join('\n');
+  const own = [
+    ...(mode.readOnly ? readOnlyPrompt(mode.brief) : fixPrompt()),
+    ...withheldLine(withheldEnv)
+  ].join('\n');
   if (!instructions || instructions.files.length === 0) return own;
   return [own, '', repositoryInstructionsSection(instructions)].join('\n');
 }
@@ -56,6 +60,24 @@ function readOnlyPrompt(brief: string | undefined): string[] {
     '- Do not commit, push or create branches, and do not change files with bash either.',
     ...COMMON_RULES,
     ...(brief ? ['', brief] : [])
+  ];
+}
+
+/** At most this many names: the line says how many more there are. */
+const MAX_WITHHELD_NAMES = 40;
+
+/**
+ * Which of the job's variables the shell lacks, fixed when the run starts (so the cached prefix stays
+ * the same all run): a command that fails for want of one is then explained, not worked around.
+ */
+function withheldLine(names: readonly string[]): string[] {
+  if (names.length === 0) return [];
+  const shown = names.slice(0, MAX_WITHHELD_NAMES).join(', ');
+  const more = names.length > MAX_WITHHELD_NAMES ? ` and ${names.length - MAX_WITHHELD_NAMES} more` : '';
+  return [
+    '',
+    `These variables of the job were withheld from your shell: ${shown}${more}. If a command fails for want of`,
+    'one, say so in your summary instead of working around it.'
   ];
 }
 

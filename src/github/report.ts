@@ -5,6 +5,7 @@ import { renderChart } from './context-chart.js';
 import { fitSections, MAX_BODY_CHARS } from './fit-body.js';
 import type { RepositoryInstructions } from '../instructions/instruction-files.js';
 import { codeSpan, fence, inlineText, quoteBlock } from './neutralize.js';
+import type { WithheldVariables } from '../tools/environment.js';
 import type { DeniedCall } from '../tools/limits/denied.js';
 
 export { MAX_BODY_CHARS, renderChart };
@@ -58,6 +59,8 @@ export interface ReportInput {
   readonly reserveChars?: number;
   /** Tool calls the tool limits refused (allowed_tools, allowed_bash_commands, ...), grouped. */
   readonly deniedCalls?: readonly DeniedCall[];
+  /** The job's variables the agent's shell did not get, by name. */
+  readonly withheldEnv?: WithheldVariables;
   /** What the model's answer is: a `Summary` of the work by default, a `Plan` for a plan run. */
   readonly answerHeading?: string;
   /** The run kind's own section after the answer (how to approve a plan; a review's findings), Markdown the action wrote. */
@@ -91,6 +94,7 @@ export function renderReport(input: ReportInput): string {
     `### Changes\n\n${renderChanges(input.changes)}`,
     `### Usage\n\n${renderUsage(result)}`,
     renderDeniedCalls(input.deniedCalls ?? []),
+    input.withheldEnv ? renderWithheldEnv(input.withheldEnv) : '',
     input.instructions ? renderInstructions(input.instructions) : '',
     renderCompactions(result.compactionLog),
     renderChart(result.contextTokensPerTurn, result.compactionLog, result.compactionThresholdTokens),
@@ -210,6 +214,27 @@ function renderDeniedCalls(calls: readonly DeniedCall[]): string {
     '| --- | --- | --- | ---: |',
     ...calls.map((call) => `| ${cell(call.tool)} | ${cell(call.head)} | ${cell(call.rule)} | ${call.count} |`)
   ].join('\n');
+}
+
+/** At most this many names per group in the report; the transcript's run_start has them all. */
+const MAX_WITHHELD_NAMES = 20;
+
+/**
+ * Which of the job's variables the agent's shell did not get (names only), so that a test that failed
+ * for want of one is explained, and a variable that is no secret can be passed with bash_env_passthrough.
+ */
+function renderWithheldEnv(withheld: WithheldVariables): string {
+  const names = (list: readonly string[]) => {
+    const more = list.length > MAX_WITHHELD_NAMES ? ` and ${list.length - MAX_WITHHELD_NAMES} more` : '';
+    return list.slice(0, MAX_WITHHELD_NAMES).map(codeSpan).join(', ') + more;
+  };
+  const groups = [
+    withheld.secret.length > 0 ? `${names(withheld.secret)} (secrets and the action's own)` : '',
+    withheld.unlisted.length > 0
+      ? `${names(withheld.unlisted)} (on no list; \`bash_env_passthrough\` can pass them)`
+      : ''
+  ].filter((group) => group !== '');
+  return groups.length === 0 ? '' : `🔒 Withheld from the agent's shell: ${groups.join('; ')}.`;
 }
 
 function renderCompactions(log: readonly CompactionEvent[]): string {

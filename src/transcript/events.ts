@@ -108,7 +108,9 @@ const runStartEvent = z.object({
   /** The repository's instruction files in system_prompt (absent when the run read none: switched off, or older). */
   instructions: instructionsRecord.optional(),
   /** A read-only run (a plan or a review: nothing published); absent for a run that changes the repository. */
-  mode: z.enum(['plan', 'review']).optional()
+  mode: z.enum(['plan', 'review']).optional(),
+  /** The names (never the values) of the job's variables the agent's shell did not get; absent when none. */
+  withheld_env: z.object({ secret: readonlyStrings, unlisted: readonlyStrings }).optional()
 });
 
 const messageEvent = z.object({

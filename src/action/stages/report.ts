@@ -101,6 +101,7 @@ export async function reportRun(
       transcriptDir: path.relative(runner.workspace, session.runDir),
       transcriptHead: session.records.transcript.head,
       ...(session.deniedCalls ? { deniedCalls: session.deniedCalls } : {}),
+      ...(session.withheldEnv ? { withheldEnv: session.withheldEnv } : {}),
       ...(workspace.instructions ? { instructions: workspace.instructions } : {}),
       ...(note ? { followUp: renderFollowUp(note, { runUrl: link, costUsd: session.result.costUsd }) } : {}),
       ...(kind ? { answerHeading: kind.answerHeading, kindSection: kind.section } : {}),
