@@ -23,6 +23,33 @@ function isRunning(pid: number): boolean {
 }
 
 describe('the action with mcp_config', () => {
+  it('starts no MCP server for a read-only plan run, and says so', async () => {
+    const payload = examplePayload('issue_comment', 'created', '/agent plan add one and two');
+    const world = await startWorld({
+      github: stateFromPayload(payload, { senderPermission: 'write' }),
+      anthropic: { script: scriptFrom([reply(text('## Goal\nAdd them.'))]) }
+    });
+    const run = await world.run({
+      eventName: 'issue_comment',
+      payload,
+      inputs: {
+        mcp_config: JSON.stringify({
+          mcpServers: { calc: { command: process.execPath, args: [CALC_SERVER] } }
+        })
+      },
+      entry: ACTION_FROM_SOURCE
+    });
+    expect(run.outputs.conclusion).toBe('success');
+    expect(run.stdout).toContain(
+      'This plan run is read-only, so the MCP servers of mcp_config (calc) are not started.'
+    );
+    expect(run.stdout).not.toContain('MCP servers: calc (');
+    const request = world.anthropic.requests.find((record) => record.path === '/v1/messages')!.request!;
+    expect((request.tools ?? []).map((tool) => tool.name).filter((name) => name.startsWith('mcp__'))).toEqual(
+      []
+    );
+  });
+
   it("gives the agent the server's tools, none of the action's secrets, redacts the server's key, and stops it", async () => {
     const payload = examplePayload('issue_comment', 'created', '/agent add one and two');
     const world = await startWorld({

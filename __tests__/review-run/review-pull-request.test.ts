@@ -308,3 +308,64 @@ it('answers a request made inside a review thread in that thread, with a link to
   );
   expectNoContractViolations(world.github);
 });
+
+it("answers a request that is itself a reply in a thread on the thread's top comment (GitHub takes no reply to a reply)", async () => {
+  const payload = examplePayload('pull_request_review_comment', 'created', '/agent is this still needed?');
+  const pr = payload.pull_request as {
+    number: number;
+    head: { ref: string; repo: { full_name: string } };
+    base: { ref: string };
+  };
+  pr.head.ref = 'main';
+  pr.head.repo.full_name = (payload.repository as { full_name: string }).full_name;
+  pr.base.ref = 'main';
+  const world = await startWorld({
+    seed: EXAMPLE,
+    github: stateFromPayload(payload, { senderPermission: 'write' }),
+    anthropic: { script: () => reply(text('Yes: countLines relies on it.')) }
+  });
+  const top = world.github.addReviewComment(pr.number, {
+    user: 'octocat',
+    body: 'Why split here?',
+    path: 'src/word-count.js',
+    line: 8
+  });
+  (payload.comment as Record<string, unknown>).in_reply_to_id = top.id;
+  const run = await world.run({
+    eventName: 'pull_request_review_comment',
+    payload,
+    workspace: world.cloneOrigin(),
+    entry: ACTION_FROM_SOURCE
+  });
+  expect(run.code).toBe(0);
+  const replies = world.github
+    .reviewComments(pr.number)
+    .filter((comment) => comment.body.startsWith('✅ Done.'));
+  expect(replies).toHaveLength(1);
+  expect(replies[0]!.inReplyTo).toBe(top.id);
+  expect(run.stderr).not.toContain('Could not answer in the review thread');
+  expectNoContractViolations(world.github);
+});
+
+it('reviews on a push only for people with write access, and refuses the others without a word on the thread', async () => {
+  const payload = examplePayload('pull_request', 'synchronize');
+  const pr = payload.pull_request as Record<string, unknown> & { head: { repo: { full_name: string } } };
+  pr.head.repo.full_name = (payload.repository as { full_name: string }).full_name;
+  pr.draft = false;
+  const world = await startWorld({
+    seed: EXAMPLE,
+    github: stateFromPayload(payload, { senderPermission: 'read' }),
+    anthropic: { script: reviewer }
+  });
+  const run = await world.run({
+    eventName: 'pull_request',
+    payload,
+    inputs: { review_on_pull_request: 'true' },
+    workspace: world.cloneOrigin(),
+    entry: ACTION_FROM_SOURCE
+  });
+  expect(run.outputs.conclusion).toBe('refused');
+  expect(world.modelCalls()).toBe(0);
+  expect(world.github.createdComments).toHaveLength(0);
+  expect(run.stdout).toContain('compact-agent refused:');
+});

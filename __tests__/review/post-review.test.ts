@@ -242,3 +242,12 @@ describe('earlier threads the new code fixes', () => {
     );
   });
 });
+
+it('keeps a lone carriage return from opening a fence that would swallow the suggestion and marker', async () => {
+  const reviews = new MemoryReviews(files);
+  await run(reviews, [{ ...onDiff, body: 'x\r```js\rmore' }]);
+  const body = reviews.created[0]!.comments[0]!.body;
+  expect(body).not.toContain('\r');
+  // The model's open fence is closed before the suggestion, which stays a block of its own.
+  expect(body).toMatch(/x\n```js\nmore\n```\n\n```suggestion\n/);
+});

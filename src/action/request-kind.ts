@@ -1,4 +1,5 @@
 import type { CarriedState } from '../followup/carried-state.js';
+import type { ActionEvent } from '../github/event.js';
 
 /**
  * What a request asks for, read from its first word: `plan <task>`, `go [changes]` (approve the
@@ -12,7 +13,9 @@ export type RequestKind =
   | { readonly kind: 'review'; readonly focus: string | undefined };
 
 export function requestKindOf(task: string): RequestKind {
-  const verb = /^(plan|go|review)\b[\s:,.;-]*/i.exec(task.trim());
+  // The verb stands alone: followed by a blank, a colon or a comma, or nothing (`go-live`, `Plan.md`
+  // and `review-bot` are no verbs).
+  const verb = /^(plan|go|review)(?:$|[\s:,]+)/i.exec(task.trim());
   if (!verb) return { kind: 'fix', task };
   const rest = task.trim().slice(verb[0].length).trim();
   switch (verb[1]!.toLowerCase()) {
@@ -23,6 +26,25 @@ export function requestKindOf(task: string): RequestKind {
       return { kind: 'go', changes: rest === '' ? undefined : rest };
     default:
       return { kind: 'review', focus: rest === '' ? undefined : rest };
+  }
+}
+
+/**
+ * Whether the request's first word may be a verb: only when a person typed it after the trigger
+ * phrase (a comment, a review, an issue body that asks). A workflow's prompt and an issue's text taken
+ * whole (a label, an assignment) are tasks as they stand: "Review the dependencies" is work to do.
+ */
+export function mayHoldVerb(event: ActionEvent): boolean {
+  switch (event.kind) {
+    case 'issue_comment':
+    case 'pull_request_review_comment':
+    case 'pull_request_review':
+    case 'pull_request':
+      return true;
+    case 'issues':
+      return event.action === 'opened' || event.action === 'edited';
+    default:
+      return false;
   }
 }
 
@@ -64,14 +86,18 @@ export function chooseRun(
     case 'plan':
       return { run: 'plan', why: 'asked' };
     case 'go':
-      return plan
-        ? { run: 'approved-plan', plan, changes: kind.changes }
-        : {
-            run: 'refused',
-            reason:
-              `there is no plan on this thread to approve: the latest run here was ${previous ? `a ${previous.mode ?? 'fix'} run` : 'none'}. ` +
-              `Ask for one with \`${options.phrase} plan <task>\`, or ask for the change itself with \`${options.phrase} <task>\``
-          };
+      if (plan) return { run: 'approved-plan', plan, changes: kind.changes };
+      // `/agent go through every file and …` is a task when there is no plan to approve.
+      if (kind.changes !== undefined)
+        return options.requirePlanApproval && options.onThread
+          ? { run: 'plan', why: 'required' }
+          : { run: 'fix' };
+      return {
+        run: 'refused',
+        reason:
+          `there is no plan on this thread to approve (${previous ? `the latest run here was a ${previous.mode ?? 'fix'} run` : 'no run of compact-agent has reported here'}). ` +
+          `Ask for one with \`${options.phrase} plan <task>\`, or ask for the change itself with \`${options.phrase} <task>\``
+      };
     case 'fix': {
       // The same `continue` followUpRequest reads (previous-run.ts): after a plan, its rest are changes to it.
       const continued = /^continue\b[\s:,.-]*/i.exec(kind.task.trim());

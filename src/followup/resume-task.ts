@@ -1,3 +1,4 @@
+import { visiblePlan } from '../plan/visible-plan.js';
 import type { CarriedState } from './carried-state.js';
 
 /**
@@ -26,7 +27,7 @@ export function resumeTask(previous: CarriedState, request: string): string {
  * access approved it as it stands: it is the task now, inside its JSON string.
  */
 export function approvedPlanTask(plan: CarriedState, changes: string | undefined): string {
-  return resumeMessage(plan, { approved_plan: plan.summary }, [
+  return resumeMessage(plan, { approved_plan: visiblePlan(plan.summary) }, [
     'A maintainer approved the plan recorded above (`approved_plan`, for the original task `original_task`).',
     'Carry it out now: make the changes, run the tests it names, and say in your summary where you departed from it.',
     ...(changes === undefined

@@ -62,6 +62,8 @@ export type ActionEvent =
         readonly path: string;
         readonly line: number | undefined;
         readonly diffHunk: string;
+        /** The thread's top comment when this one is a reply (GitHub takes replies to that one only). */
+        readonly inReplyTo: number | undefined;
       };
       readonly sender: Actor;
     }
@@ -146,7 +148,8 @@ const schemas = {
       path: z.string(),
       line: z.number().int().nullable().optional(),
       original_line: z.number().int().nullable().optional(),
-      diff_hunk: z.string().default('')
+      diff_hunk: z.string().default(''),
+      in_reply_to_id: z.number().int().optional()
     }),
     repository,
     sender: user
@@ -221,7 +224,8 @@ export function parseEvent(eventName: string, payload: unknown): ActionEvent {
           ...toComment(event.comment),
           path: event.comment.path,
           line: event.comment.line ?? event.comment.original_line ?? undefined,
-          diffHunk: event.comment.diff_hunk
+          diffHunk: event.comment.diff_hunk,
+          inReplyTo: event.comment.in_reply_to_id
         },
         sender: event.sender
       };

@@ -36,7 +36,8 @@ export function inlineText(text: string): string {
  * next section is never swallowed.
  */
 export function quoteBlock(text: string, lead = ''): string {
-  const lines = defuse(text.trimEnd()).split(/\r?\n/);
+  // A lone CR ends a line for GitHub's markdown too: split there, or it would start a block of its own.
+  const lines = defuse(text.trimEnd()).split(/\r\n?|\n/);
   lines[0] = `${lead}${lines[0]}`;
   return lines.map((line) => (line === '' ? '>' : `> ${line}`)).join('\n');
 }

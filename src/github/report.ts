@@ -63,6 +63,8 @@ export interface ReportInput {
   readonly withheldEnv?: WithheldVariables;
   /** What the model's answer is: a `Summary` of the work by default, a `Plan` for a plan run. */
   readonly answerHeading?: string;
+  /** The answer as it is to be shown, when the kind of run shows it otherwise (a plan, made visible). */
+  readonly answerText?: string;
   /** The run kind's own section after the answer (how to approve a plan; a review's findings), Markdown the action wrote. */
   readonly kindSection?: string;
 }
@@ -86,7 +88,7 @@ export function renderReport(input: ReportInput): string {
     `${result.cancelled ? '🛑 Cancelled' : STATUS[result.stopReason]} · \`${result.stopReason}\` · ${formatDuration(result.durationMs)} · [workflow run](${input.runUrl})`,
     result.error ? quoteBlock(result.error, '**What failed:** ') : '',
     input.followUp ?? '',
-    `### ${input.answerHeading ?? 'Summary'}\n\n${result.summary ? quoteBlock(result.summary) : '_The model gave no summary._'}`,
+    `### ${input.answerHeading ?? 'Summary'}\n\n${(input.answerText ?? result.summary) ? quoteBlock(input.answerText ?? result.summary) : '_The model gave no summary._'}`,
     input.kindSection ?? '',
     result.structuredOutput !== undefined
       ? `<details><summary>Structured output (json_schema)</summary>\n\n${fence(result.structuredOutput, 'json')}\n\n</details>`

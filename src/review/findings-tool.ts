@@ -72,10 +72,14 @@ function checkRepositoryFile(path: string, workspace: Workspace, diffs: Readonly
   );
 }
 
+const MAX_HEAD_BYTES = 1024 * 1024;
+
 function headText(workspace: Workspace, path: string): string | undefined {
   try {
     const absolute = workspace.resolveForRead(path);
-    if (!isFile(absolute)) return undefined;
+    // Only to tell the model whether its suggestion applies: a huge file (the agent can plant one) is
+    // not read, and the suggestion is checked again at publishing against the reviewed commit.
+    if (!isFile(absolute) || statSync(absolute).size > MAX_HEAD_BYTES) return undefined;
     const bytes = readFileSync(absolute);
     return bytes.subarray(0, 8000).includes(0) ? undefined : bytes.toString('utf8');
   } catch {

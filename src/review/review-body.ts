@@ -101,7 +101,8 @@ export function inlineCommentBody(item: CheckedFinding, redact: Redact): string 
  * code fence it left open closed, so the suggestion and the marker after it are not swallowed.
  */
 function modelMarkdown(text: string, redact: Redact): string {
-  const defused = defuse(defuseAllMarkers(redact(text)));
+  // Lines as GitHub's markdown ends them (a lone CR too), so an open fence is seen and closed.
+  const defused = defuse(defuseAllMarkers(redact(text))).replace(/\r\n?/g, '\n');
   const fences = new FenceTracker();
   for (const line of defused.split('\n')) fences.read(line);
   return fences.open === undefined ? defused : `${defused}\n${fences.open.marker}`;

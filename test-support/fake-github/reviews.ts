@@ -219,6 +219,18 @@ export class FakeReviewRoutes {
     const s = this.ctx.state;
     const parent = s.reviewComments.get(commentId);
     if (!s.pulls.has(pullNumber) || !parent || parent.pullNumber !== pullNumber) return notFound(doc);
+    // The API description: comment_id "must be the ID of a top-level review comment, not a reply to
+    // that comment. Replies to replies are not supported." (the answer's exact wording is ours).
+    if (parent.inReplyTo !== undefined) {
+      return {
+        status: 422,
+        body: {
+          message: 'Validation Failed: replies to replies are not supported; reply to the top-level comment',
+          documentation_url: doc,
+          status: '422'
+        }
+      };
+    }
     const text = isObject(body) && typeof body.body === 'string' ? body.body : '';
     if (text.trim() === '') {
       return {

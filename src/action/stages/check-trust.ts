@@ -42,7 +42,9 @@ export async function checkTrust(
     const check = await checkActor(permissions, actor, settings.allowedBots);
     if (!check.allowed) {
       core.info(`compact-agent refused: ${check.reason}.`);
-      await say(`🚫 compact-agent did not start: ${check.reason}.`);
+      // A push to a pull request asks for nothing in words: no reply, or a bot's pull request would
+      // get one on every push.
+      if (event.kind !== 'pull_request') await say(`🚫 compact-agent did not start: ${check.reason}.`);
       publishOutputs({ conclusion: 'refused', noChangeReason: `refused: ${check.reason}` });
       return undefined;
     }

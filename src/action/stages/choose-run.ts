@@ -1,7 +1,14 @@
 import * as core from '@actions/core';
 import { approvedPlanTask } from '../../followup/resume-task.js';
 import { errorMessage } from '../../errors/error-message.js';
-import { chooseRun, requestKindOf, requestText, type RunChoice } from '../request-kind.js';
+import {
+  chooseRun,
+  mayHoldVerb,
+  requestKindOf,
+  requestText,
+  type RequestKind,
+  type RunChoice
+} from '../request-kind.js';
 import { publishOutputs } from '../outputs.js';
 import type { AcceptedRequest, ActionContext } from './action-context.js';
 import { fixRun } from './fix-run.js';
@@ -17,13 +24,18 @@ import type { ActionEvent } from '../../github/event.js';
  */
 export async function runRequest(action: ActionContext, request: AcceptedRequest): Promise<void> {
   const settings = action.config.github;
-  const kind = requestKindOf(request.task);
-  const start = await startRun(action, { ...request, task: requestText(kind) });
+  const kind: RequestKind = mayHoldVerb(action.event)
+    ? requestKindOf(request.task)
+    : { kind: 'fix', task: request.task };
+  let start = await startRun(action, { ...request, task: requestText(kind) });
   const choice = chooseRun(kind, start.previous, {
     requirePlanApproval: settings.requirePlanApproval,
     onThread: request.thread !== undefined,
     phrase: settings.triggerPhrase
   });
+  // `go …` with no plan to approve is a task in its own words (the thread's reads are shared).
+  if (kind.kind === 'go' && (choice.run === 'fix' || choice.run === 'plan'))
+    start = await startRun(action, request);
   if (settings.requirePlanApproval && request.thread === undefined)
     core.warning(
       'require_plan_approval is on, but this run has no issue or pull request to post a plan on and be approved ' +

@@ -26,6 +26,8 @@ export interface KindReport {
   readonly mode: 'plan' | 'review';
   readonly answerHeading: string;
   readonly section: string;
+  /** Turns the model's answer into what the report shows (a plan: made visible, as it is approved). */
+  readonly answer?: (summary: string) => string;
 }
 
 export function finishedWork(
@@ -105,6 +107,7 @@ export async function reportRun(
       ...(workspace.instructions ? { instructions: workspace.instructions } : {}),
       ...(note ? { followUp: renderFollowUp(note, { runUrl: link, costUsd: session.result.costUsd }) } : {}),
       ...(kind ? { answerHeading: kind.answerHeading, kindSection: kind.section } : {}),
+      ...(kind?.answer ? { answerText: kind.answer(session.result.summary) } : {}),
       reserveChars: hiddenState.length + 2
     })
   );

@@ -1,6 +1,7 @@
 import * as core from '@actions/core';
 import path from 'node:path';
 import type { RunMode } from '../../agent/run-mode.js';
+import type { AgentConfig } from '../../config/inputs.js';
 import { runSession, type SessionOutcome } from '../../agent/session.js';
 import { threadRecordOf, type RunStart } from '../../followup/follow-up.js';
 import { guardRepository, type RepositoryGuard } from '../../git/repository-guard.js';
@@ -48,7 +49,10 @@ export async function runAgentTurns(
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   // Its warning (MCP ignored on a fork) is issued now, while the runner still reads commands.
-  const agentConfig = agentConfigFor(workspace.target, config.agent, (line) => core.warning(line));
+  const agentConfig = readOnlyConfig(
+    agentConfigFor(workspace.target, config.agent, (line) => core.warning(line)),
+    mode
+  );
   const guard = await guardRepository(workspace.git, config.github.token);
   core.info(PUSH_CREDENTIAL_NOTE[guard.pushCredential]);
   const runnerFiles = guardRunnerFiles(env);
@@ -82,4 +86,16 @@ export async function runAgentTurns(
     await action.commands.resume();
     warnRestoredRunnerFiles(runnerFiles);
   }
+}
+
+/**
+ * A plan or a review starts no MCP server: a server's tools can change things outside the repository
+ * (a tracker, a deployment), which a read-only run promises not to do. Said in the log, once.
+ */
+function readOnlyConfig(config: AgentConfig, mode: RunMode): AgentConfig {
+  if (!mode.readOnly || config.mcpServers.length === 0) return config;
+  core.info(
+    `This ${mode.name} run is read-only, so the MCP servers of mcp_config (${config.mcpServers.map((server) => server.name).join(', ')}) are not started.`
+  );
+  return { ...config, mcpServers: [] };
 }

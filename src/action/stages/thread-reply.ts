@@ -34,7 +34,7 @@ export async function answerInReviewThread(
     `${status}\n\n${summary.trim() === '' ? '_No summary._' : quoteBlock(defuseMarkers(summary))}${report}`
   );
   await reviews
-    .replyToReviewComment(pull, event.comment.id, body)
+    .replyToReviewComment(pull, event.comment.inReplyTo ?? event.comment.id, body)
     .catch((error: unknown) =>
       action.commands.warning(action.redact(`Could not answer in the review thread: ${errorMessage(error)}`))
     );
