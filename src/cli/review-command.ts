@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { newRunId } from '../agent/run-id.js';
 import { runSession, type SessionOutcome } from '../agent/session.js';
-import { InputError, parseAgentConfig, type AgentConfig } from '../config/inputs.js';
+import type { AgentConfig } from '../config/inputs.js';
 import { GitRepository } from '../git/repository.js';
 import { readInstructionsForRun } from '../instructions/for-run.js';
 import { describeInstructions } from '../instructions/instruction-files.js';
@@ -18,14 +18,13 @@ import { localReviewTask } from '../review/local-task.js';
 import { placeFindings } from '../review/placement.js';
 import type { ReviewContext } from '../review/review-context.js';
 import { reviewMode } from '../review/review-mode.js';
-import { credentialFileInRepository } from '../security/cloud-credentials.js';
 import { isSecretName, knownSecrets, Redactor } from '../security/redactor.js';
 import { mcpServerSecrets } from '../tools/mcp/config.js';
 import { McpStartError } from '../tools/mcp/index.js';
-import { CLI_INPUT_NAMING, cliInputReader } from './args.js';
 import type { CliCommand, CliIo, Invocation } from './command.js';
 import { EXIT, usageError } from './exit-codes.js';
 import { progressPrinter } from './progress.js';
+import { agentConfigOfFlags } from './agent-config.js';
 import { checkRepoFolder } from './repo-check.js';
 import { RUN_COMMAND } from './run-command.js';
 
@@ -181,15 +180,7 @@ async function validateReview(invocation: Invocation, env: NodeJS.ProcessEnv): P
   const { values } = invocation;
   const repoDir = await checkRepoFolder(values.get('repo') ?? '.', false);
   const format = parseFormat(values.get('format'));
-  let config: AgentConfig;
-  try {
-    config = parseAgentConfig(cliInputReader(values, invocation.switches), env, CLI_INPUT_NAMING);
-  } catch (error) {
-    if (error instanceof InputError) throw usageError(error.problems.join(' '));
-    throw error;
-  }
-  const exposedCredentials = credentialFileInRepository(env, repoDir);
-  if (exposedCredentials !== undefined) throw usageError(exposedCredentials);
+  const config = agentConfigOfFlags(invocation, env, repoDir);
   const baseRef = values.get('base')?.trim() ?? '';
   if (baseRef === '') {
     throw usageError(

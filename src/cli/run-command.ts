@@ -2,12 +2,12 @@ import { access, constants, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { newRunId } from '../agent/run-id.js';
 import { runSession, type SessionOutcome } from '../agent/session.js';
-import { InputError, parseAgentConfig, type AgentConfig } from '../config/inputs.js';
-import { CLI_INPUT_NAMING, cliInputReader } from './args.js';
+import type { AgentConfig } from '../config/inputs.js';
 import type { CliCommand, CliIo, Invocation } from './command.js';
 import { EXIT, usageError } from './exit-codes.js';
 import { McpStartError } from '../tools/mcp/index.js';
 import { progressPrinter } from './progress.js';
+import { agentConfigOfFlags } from './agent-config.js';
 import { checkRepoFolder } from './repo-check.js';
 import { writeRegularFile } from '../security/safe-file.js';
 import type { CarriedState } from '../followup/carried-state.js';
@@ -16,7 +16,6 @@ import { carriedStateOf } from '../followup/run-state.js';
 import { workOfTranscript } from '../followup/transcript-work.js';
 import { loadCarriedState, StateNotFoundError, STATE_FILE, stateFileText } from '../followup/state-file.js';
 import { isSecretName, knownSecrets, Redactor } from '../security/redactor.js';
-import { credentialFileInRepository } from '../security/cloud-credentials.js';
 import { mcpServerSecrets } from '../tools/mcp/config.js';
 import { readRegularFile, unreadableReason } from '../files/bounded-file.js';
 import { MAX_PROMPT_FILE_BYTES } from '../files/prompt-file-limit.js';
@@ -216,15 +215,7 @@ export async function runCommand(invocation: Invocation, io: CliIo): Promise<num
 async function validateRun(invocation: Invocation, env: NodeJS.ProcessEnv): Promise<ValidatedRun> {
   const { values } = invocation;
   const repoDir = await checkRepoFolder(values.get('repo') ?? '.', invocation.switches.has('allow-non-git'));
-  let config: AgentConfig;
-  try {
-    config = parseAgentConfig(cliInputReader(values, invocation.switches), env, CLI_INPUT_NAMING);
-  } catch (error) {
-    if (error instanceof InputError) throw usageError(error.problems.join(' '));
-    throw error;
-  }
-  const exposedCredentials = credentialFileInRepository(env, repoDir);
-  if (exposedCredentials !== undefined) throw usageError(exposedCredentials);
+  const config = agentConfigOfFlags(invocation, env, repoDir);
   const task = await readTask(values);
   const transcripts = values.get('transcripts');
   const transcriptsDir = path.resolve(transcripts ?? path.join(repoDir, '.transcripts'));
