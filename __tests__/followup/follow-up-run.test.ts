@@ -211,16 +211,23 @@ describe('finding the previous run on a thread', () => {
   it('reads `/agent continue` as an explicit follow-up, and the text after it as the request', () => {
     expect(followUpRequest('continue: also handle negatives')).toEqual({
       explicit: true,
-      request: 'also handle negatives'
+      request: 'also handle negatives',
+      said: 'also handle negatives'
     });
     expect(followUpRequest('continue')).toEqual({
       explicit: true,
-      request: 'Continue the work where it stopped.'
+      request: 'Continue the work where it stopped.',
+      said: ''
     });
-    expect(followUpRequest('continuewith x')).toEqual({ explicit: false, request: 'continuewith x' });
+    expect(followUpRequest('continuewith x')).toEqual({
+      explicit: false,
+      request: 'continuewith x',
+      said: 'continuewith x'
+    });
     expect(followUpRequest('also handle negatives')).toEqual({
       explicit: false,
-      request: 'also handle negatives'
+      request: 'also handle negatives',
+      said: 'also handle negatives'
     });
   });
 

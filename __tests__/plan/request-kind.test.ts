@@ -154,3 +154,31 @@ describe('the plan a maintainer approves is the plan the report shows', () => {
     expect(task).not.toMatch(/\p{Cf}/u);
   });
 });
+
+describe('restartWith', () => {
+  it('gives a start another request without reading the thread again', async () => {
+    const { restartWith } = await import('../../src/followup/follow-up.js');
+    const fresh = {
+      task: 'go: x',
+      originalTask: 'go: x',
+      request: 'go: x',
+      previous: undefined,
+      refusal: undefined
+    };
+    expect(restartWith(fresh, 'go through every file')).toEqual({
+      ...fresh,
+      task: 'go through every file',
+      originalTask: 'go through every file',
+      request: 'go through every file'
+    });
+    const previous = state(undefined);
+    const followed = restartWith(
+      { ...fresh, originalTask: previous.task, previous },
+      'go through every file'
+    );
+    expect(followed.request).toBe('go through every file');
+    expect(followed.previous).toBe(previous);
+    expect(followed.task).toContain('<previous-run>');
+    expect(followed.task).toMatch(/<current-request>[\s\S]*go through every file[\s\S]*<\/current-request>/);
+  });
+});

@@ -180,3 +180,15 @@ describe('which variables hold a secret', () => {
     expect(redactor.redact('key wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY')).not.toContain('wJalrXUtnFEMI');
   });
 });
+
+it('knows secrets named by their last word (SIGNING_KEY, DB_PASS, GH_PAT), as the shell does', async () => {
+  const { knownSecrets, isSecretName } = await import('../../src/security/redactor.js');
+  const env = {
+    SIGNING_KEY: 'k3y-material-0001',
+    DB_PASS: 'hunter2hunter2',
+    GH_PAT: 'pat-0123456789',
+    KEYBOARD: 'us-layout-qwerty'
+  };
+  expect(knownSecrets(env, [])).toEqual(['k3y-material-0001', 'hunter2hunter2', 'pat-0123456789']);
+  expect(isSecretName('KEYBOARD')).toBe(false);
+});

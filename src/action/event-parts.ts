@@ -19,6 +19,20 @@ export function threadOf(event: ActionEvent, reportIssue: number | undefined): n
   }
 }
 
+/** The pull request the event is about, if any: a PR thread's comment, a review, a pull_request event. */
+export function pullRequestNumberOf(event: ActionEvent): number | undefined {
+  switch (event.kind) {
+    case 'issue_comment':
+      return event.issue.isPullRequest ? event.issue.number : undefined;
+    case 'pull_request':
+    case 'pull_request_review':
+    case 'pull_request_review_comment':
+      return event.pullRequest.number;
+    default:
+      return undefined;
+  }
+}
+
 /** Who asked: the commenter or reviewer, or whoever opened, labeled or assigned the issue. */
 export function actorOf(event: ActionEvent): Actor | undefined {
   switch (event.kind) {

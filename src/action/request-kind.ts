@@ -1,4 +1,5 @@
 import type { CarriedState } from '../followup/carried-state.js';
+import { followUpRequest } from '../followup/previous-run.js';
 import type { ActionEvent } from '../github/event.js';
 
 /**
@@ -99,12 +100,10 @@ export function chooseRun(
           `Ask for one with \`${options.phrase} plan <task>\`, or ask for the change itself with \`${options.phrase} <task>\``
       };
     case 'fix': {
-      // The same `continue` followUpRequest reads (previous-run.ts): after a plan, its rest are changes to it.
-      const continued = /^continue\b[\s:,.-]*/i.exec(kind.task.trim());
-      if (plan && continued) {
-        const changes = kind.task.trim().slice(continued[0].length).trim();
-        return { run: 'approved-plan', plan, changes: changes === '' ? undefined : changes };
-      }
+      // After a plan, `continue …` approves it, and its rest are changes to it.
+      const continued = followUpRequest(kind.task);
+      if (plan && continued.explicit)
+        return { run: 'approved-plan', plan, changes: continued.said === '' ? undefined : continued.said };
       return options.requirePlanApproval && options.onThread
         ? { run: 'plan', why: 'required' }
         : { run: 'fix' };

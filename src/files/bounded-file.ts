@@ -64,8 +64,8 @@ export function checkRegularFile(file: string, info: Stats, maxBytes: number): v
     throw new UnreadableFileError(file, 'too-big', describeTooBig(info.size, maxBytes));
 }
 
-/** Never more than the size checked, even if the file grows while it is read. */
-async function readAll(handle: FileHandle, size: number): Promise<Buffer> {
+/** The first `size` bytes at most, however the file changes while it is read. */
+export async function readAll(handle: FileHandle, size: number): Promise<Buffer> {
   const buffer = Buffer.alloc(size);
   let filled = 0;
   while (filled < buffer.length) {

@@ -28,6 +28,16 @@ export function threadRecordOf(start: RunStart): ThreadRecord {
 }
 
 /**
+ * The same start for another request text, from what was already read of the thread (its comments,
+ * the previous run's artifact): nothing is read again.
+ */
+export function restartWith(start: RunStart, task: string): RunStart {
+  if (start.previous === undefined) return { ...start, task, originalTask: task, request: task };
+  const { request } = followUpRequest(task);
+  return { ...start, task: resumeTask(start.previous, request), request };
+}
+
+/**
  * Looks for the previous run on the thread. Found: the task becomes the resume task (the previous
  * run as data, the request as the instruction). `/agent continue` with nothing to continue, a
  * state refused, or a thread that cannot be read: a fresh run with the request as the task.

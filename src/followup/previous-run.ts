@@ -44,9 +44,14 @@ export async function findPreviousRun(
  * The request of a follow-up: `/agent continue: also X` asks for "also X". Any other request on a
  * thread with a previous run is a follow-up as it stands.
  */
-export function followUpRequest(task: string): { readonly explicit: boolean; readonly request: string } {
+export function followUpRequest(task: string): {
+  readonly explicit: boolean;
+  readonly request: string;
+  /** What followed `continue`, as written ('' for a bare `continue`). */
+  readonly said: string;
+} {
   const match = /^continue\b[\s:,.-]*/i.exec(task.trim());
-  if (!match) return { explicit: false, request: task.trim() };
+  if (!match) return { explicit: false, request: task.trim(), said: task.trim() };
   const rest = task.trim().slice(match[0].length).trim();
-  return { explicit: true, request: rest === '' ? 'Continue the work where it stopped.' : rest };
+  return { explicit: true, request: rest === '' ? 'Continue the work where it stopped.' : rest, said: rest };
 }

@@ -11,13 +11,17 @@
 export const STATE_MARKER_NAME = 'compact-agent-state';
 export const TRACKING_MARKER = '<!-- compact-agent-tracking -->';
 
-const JOINER = '\u2060';
-/** Any spelling of a marker's name, in any case: the readers match case-sensitively, the runner may not. */
-const MARKER_NAME = /compact-agent-(?=state|tracking)/gi;
+/** The invisible word joiner that breaks a spelling; text compared by what it says drops it again. */
+export const MARKER_JOINER = '\u2060';
+/**
+ * Any spelling of a marker's name, in any case: the readers match case-sensitively, the runner may
+ * not. `finding` is the fingerprint each review comment carries (src/review/fingerprint.ts).
+ */
+const MARKER_NAME = /compact-agent-(?=state|tracking|finding)/gi;
 
 /** Text others wrote, with every spelling of a marker's name broken (invisibly) so it reads as none. */
 export function defuseMarkers(text: string): string {
-  return text.replace(MARKER_NAME, (prefix) => `${prefix}${JOINER}`);
+  return text.replace(MARKER_NAME, (prefix) => `${prefix}${MARKER_JOINER}`);
 }
 
 /** How many times a state marker's name occurs in a body, in any case and wherever it stands. */

@@ -6,6 +6,7 @@ import {
   describeTooBig,
   isMissingPath
 } from '../files/file-problem.js';
+import { readAll } from '../files/bounded-file.js';
 import { openFailure, openFlags } from '../files/unfollowed-file.js';
 import { MAX_INSTRUCTION_FILE_READ_BYTES, type InstructionSource, type SourceEntry } from './source.js';
 
@@ -41,7 +42,7 @@ export class CheckoutSource implements InstructionSource {
       if (!info.isFile()) return { kind: 'refused', reason: describeEntryKind(info) };
       if (info.size > MAX_INSTRUCTION_FILE_READ_BYTES)
         return { kind: 'refused', reason: describeTooBig(info.size, MAX_INSTRUCTION_FILE_READ_BYTES) };
-      return { kind: 'file', size: info.size, bytes: await readStart(handle, Math.min(info.size, maxBytes)) };
+      return { kind: 'file', size: info.size, bytes: await readAll(handle, Math.min(info.size, maxBytes)) };
     } finally {
       await handle.close();
     }
@@ -63,16 +64,4 @@ export class CheckoutSource implements InstructionSource {
       return { kind: 'refused', reason: describeFileError(error, 'folder') };
     }
   }
-}
-
-/** The first `size` bytes, however the file changes while it is read. */
-async function readStart(handle: FileHandle, size: number): Promise<Buffer> {
-  const buffer = Buffer.alloc(size);
-  let filled = 0;
-  while (filled < size) {
-    const { bytesRead } = await handle.read(buffer, filled, size - filled, filled);
-    if (bytesRead === 0) break;
-    filled += bytesRead;
-  }
-  return buffer.subarray(0, filled);
 }

@@ -1,5 +1,6 @@
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { z } from 'zod';
+import { readRegularFileSync } from '../files/bounded-file-sync.js';
 import { defineTool, type Tool } from '../tools/tool.js';
 import { ToolError } from '../tools/tool-error.js';
 import type { Workspace } from '../tools/workspace.js';
@@ -77,10 +78,9 @@ const MAX_HEAD_BYTES = 1024 * 1024;
 function headText(workspace: Workspace, path: string): string | undefined {
   try {
     const absolute = workspace.resolveForRead(path);
-    // Only to tell the model whether its suggestion applies: a huge file (the agent can plant one) is
-    // not read, and the suggestion is checked again at publishing against the reviewed commit.
-    if (!isFile(absolute) || statSync(absolute).size > MAX_HEAD_BYTES) return undefined;
-    const bytes = readFileSync(absolute);
+    // Only to tell the model whether its suggestion applies: a huge file (the agent can plant one) or a
+    // FIFO is not read, and the suggestion is checked again at publishing against the reviewed commit.
+    const bytes = readRegularFileSync(absolute, MAX_HEAD_BYTES);
     return bytes.subarray(0, 8000).includes(0) ? undefined : bytes.toString('utf8');
   } catch {
     return undefined;

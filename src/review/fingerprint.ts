@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { defuseMarkers } from '../github/hidden-markers.js';
+import { MARKER_JOINER } from '../github/hidden-markers.js';
 
 /**
  * Each review comment the action posts ends with a hidden fingerprint of what it says, so a later
@@ -10,8 +10,6 @@ import { defuseMarkers } from '../github/hidden-markers.js';
  */
 export const FINDING_MARKER_NAME = 'compact-agent-finding';
 
-const JOINER = '\u2060';
-const FINDING_NAME = /compact-agent-(?=finding)/gi;
 const LAST_LINE_MARKER = /(?:^|\n)<!-- compact-agent-finding:([0-9a-f]{16}) -->\s*$/;
 
 /** The 16-hex fingerprint of a finding: what it says about which file, not where or how it is dressed. */
@@ -31,12 +29,7 @@ export function readFingerprint(commentBody: string): string | undefined {
   return LAST_LINE_MARKER.exec(commentBody)?.[1];
 }
 
-/** Text others wrote with every spelling of the action's marker names broken (invisibly). */
-export function defuseAllMarkers(text: string): string {
-  return defuseMarkers(text).replace(FINDING_NAME, (prefix) => `${prefix}${JOINER}`);
-}
-
 /** Case, spacing and the invisible joiners of defusing do not change what a text says. */
 export function normalizeText(text: string): string {
-  return text.normalize('NFKC').replaceAll(JOINER, '').toLowerCase().replace(/\s+/g, ' ').trim();
+  return text.normalize('NFKC').replaceAll(MARKER_JOINER, '').toLowerCase().replace(/\s+/g, ' ').trim();
 }

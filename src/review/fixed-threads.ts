@@ -1,6 +1,8 @@
 import { inlineText } from '../github/neutralize.js';
 import type { PostedReviewComment, ReviewThread } from '../github/review-api.js';
-import { defuseAllMarkers, readFingerprint } from './fingerprint.js';
+import { isActionBotComment } from '../github/bot-author.js';
+import { defuseMarkers } from '../github/hidden-markers.js';
+import { readFingerprint } from './fingerprint.js';
 import { commentProse } from './repeat-check.js';
 
 /**
@@ -30,7 +32,7 @@ export function resolutionCandidates(
 ): ResolutionCandidate[] {
   const byId = new Map(comments.map((comment) => [comment.id, comment] as const));
   const isOwn = (comment: PostedReviewComment | undefined) =>
-    comment !== undefined && comment.login === botLogin && comment.userType === 'Bot';
+    comment !== undefined && isActionBotComment(comment, botLogin);
   return threads.flatMap((thread) => {
     const [firstId, ...replyIds] = thread.commentIds;
     const first = firstId === undefined ? undefined : byId.get(firstId);
@@ -81,7 +83,7 @@ export function planResolution(
 ): ResolutionPlan | undefined {
   const candidate = candidates.find((item) => item.commentId === request.commentId);
   if (candidate === undefined) return undefined;
-  const reason = inlineText(defuseAllMarkers(redact(request.reason)));
+  const reason = inlineText(defuseMarkers(redact(request.reason)));
   return {
     threadId: candidate.threadId,
     commentId: candidate.commentId,

@@ -67,7 +67,7 @@ export async function postReview(
     }
   } catch (error) {
     // The agent's work is not lost with the post: the run still uploads its record and reports.
-    const summary = postOnceSummary(context, placed, options);
+    const { summary } = assemble(context, placed, options);
     return {
       review: undefined,
       summary,
@@ -112,14 +112,6 @@ function assemble(context: ReviewContext, placed: readonly PlacedFinding[], opti
     focus: options.focus,
     assessment: options.assessment
   });
-}
-
-function postOnceSummary(
-  context: ReviewContext,
-  placed: readonly PlacedFinding[],
-  options: PostReviewOptions
-) {
-  return assemble(context, placed, options).summary;
 }
 
 /** Every finding in the body, with GitHub's reason; suggestions become plain text there. */

@@ -1,4 +1,5 @@
 import type { PostedReview, PostedReviewComment } from '../github/review-api.js';
+import { isActionBotComment } from '../github/bot-author.js';
 import { FenceTracker } from '../github/code-fence.js';
 import { firstLine, type Finding } from './finding.js';
 import { findingFingerprint, normalizeText, readFingerprint } from './fingerprint.js';
@@ -70,7 +71,7 @@ const BODY_MARKER = /^<!-- compact-agent-finding:([0-9a-f]{16}) -->$/gm;
 function bodyFingerprints(reviews: readonly PostedReview[], botLogin: string): Map<string, number> {
   const found = new Map<string, number>();
   for (const review of reviews) {
-    if (review.login !== botLogin || review.userType !== 'Bot') continue;
+    if (!isActionBotComment(review, botLogin)) continue;
     for (const match of review.body.matchAll(BODY_MARKER))
       if (!found.has(match[1]!)) found.set(match[1]!, review.id);
   }
@@ -86,7 +87,7 @@ export function ownFindingComments(
   botLogin: string
 ): PostedReviewComment[] {
   return earlier.filter(
-    (comment) => comment.login === botLogin && comment.userType === 'Bot' && comment.inReplyToId === undefined
+    (comment) => isActionBotComment(comment, botLogin) && comment.inReplyToId === undefined
   );
 }
 

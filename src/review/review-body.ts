@@ -4,7 +4,8 @@ import { GITHUB_COMMENT_LIMIT } from '../github/comment-limit.js';
 import { codeSpan, defuse, inlineText, quoteBlock } from '../github/neutralize.js';
 import type { NewReview, NewReviewComment } from '../github/review-api.js';
 import { location } from './finding.js';
-import { defuseAllMarkers, fingerprintMarker } from './fingerprint.js';
+import { defuseMarkers } from '../github/hidden-markers.js';
+import { fingerprintMarker } from './fingerprint.js';
 import { suggestionMarkdown, type PlacedSuggestion } from './placement.js';
 import type { CheckedFinding } from './repeat-check.js';
 import type { SkippedFile } from './reviewed-files.js';
@@ -60,7 +61,7 @@ export function assembleReview(input: ReviewInput): AssembledReview {
   const sections = [
     summaryLine(input, inline.length, inBody.length),
     input.assessment?.trim()
-      ? quoteBlock(defuseAllMarkers(input.redact(input.assessment.replace(/\r\n?/g, '\n'))))
+      ? quoteBlock(defuseMarkers(input.redact(input.assessment.replace(/\r\n?/g, '\n'))))
       : '',
     ...inBody.map((item, index) => bodyFinding(item, input.redact, index === 0)),
     ...skippedSection(input)
@@ -102,7 +103,7 @@ export function inlineCommentBody(item: CheckedFinding, redact: Redact): string 
  */
 function modelMarkdown(text: string, redact: Redact): string {
   // Lines as GitHub's markdown ends them (a lone CR too), so an open fence is seen and closed.
-  const defused = defuse(defuseAllMarkers(redact(text))).replace(/\r\n?/g, '\n');
+  const defused = defuse(defuseMarkers(redact(text))).replace(/\r\n?/g, '\n');
   const fences = new FenceTracker();
   for (const line of defused.split('\n')) fences.read(line);
   return fences.open === undefined ? defused : `${defused}\n${fences.open.marker}`;
@@ -118,9 +119,9 @@ function cleanSuggestion(suggestion: PlacedSuggestion, redact: Redact): PlacedSu
   if (suggestion.kind === 'applicable') {
     return redacted === suggestion.text
       ? suggestion
-      : { kind: 'plain', text: defuseAllMarkers(redacted), reason: 'it held text the action redacts' };
+      : { kind: 'plain', text: defuseMarkers(redacted), reason: 'it held text the action redacts' };
   }
-  return { ...suggestion, text: defuseAllMarkers(redacted) };
+  return { ...suggestion, text: defuseMarkers(redacted) };
 }
 
 function summaryLine(input: ReviewInput, inline: number, inBody: number): string {
@@ -141,7 +142,7 @@ function bodyFinding(item: CheckedFinding, redact: Redact, first: boolean): stri
   const lines = [
     `${heading}${untrustedCode(location(placed.finding), redact)}: ${reason}.`,
     '',
-    quoteBlock(defuseAllMarkers(redact(placed.finding.body)))
+    quoteBlock(defuseMarkers(redact(placed.finding.body)))
   ];
   if (placed.suggestion !== undefined) {
     lines.push('', suggestionMarkdown(cleanSuggestion(placed.suggestion, redact), placed.finding));
@@ -194,11 +195,11 @@ function summarize(
 }
 
 function untrustedCode(text: string, redact: Redact): string {
-  return codeSpan(defuseAllMarkers(redact(text)));
+  return codeSpan(defuseMarkers(redact(text)));
 }
 
 function untrustedInline(text: string, redact: Redact): string {
-  return inlineText(defuseAllMarkers(redact(text)));
+  return inlineText(defuseMarkers(redact(text)));
 }
 
 function count(n: number, one: string, many: string): string {

@@ -1,3 +1,4 @@
+import { fence } from '../github/neutralize.js';
 import { describeCandidates } from './fixed-threads.js';
 import { commentProse, ownFindingComments } from './repeat-check.js';
 import type { ReviewContext } from './review-context.js';
@@ -50,8 +51,7 @@ function patchesSection(context: ReviewContext): string {
   let used = 0;
   for (const file of context.files.reviewed) {
     const patch = file.patch ?? '';
-    const fence = '`'.repeat(Math.max(3, longestBacktickRun(patch) + 1));
-    const block = `${file.filename} (${file.status}):\n${fence}diff\n${patch}\n${fence}`;
+    const block = `${file.filename} (${file.status}):\n${fence(patch, 'diff')}`;
     if (used + block.length > MAX_TASK_PATCH_CHARS) listed.push(file.filename);
     else {
       blocks.push(block);
@@ -82,8 +82,4 @@ const EXCERPT_CHARS = 160;
 function excerpt(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length <= EXCERPT_CHARS ? flat : `${flat.slice(0, EXCERPT_CHARS - 1)}…`;
-}
-
-function longestBacktickRun(text: string): number {
-  return Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
 }

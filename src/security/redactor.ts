@@ -90,10 +90,12 @@ const LOCATION_NAME = /(_FILE|_DIR|_DIRECTORY|_PATH|^GOOGLE_APPLICATION_CREDENTI
 
 /** Whether a variable's name says it holds a secret. */
 export function isSecretName(name: string): boolean {
-  return SECRET_NAME.test(name) && !NOT_SECRET.has(name);
+  return (SECRET_NAME.test(name) || SECRET_SUFFIX.test(name)) && !NOT_SECRET.has(name);
 }
 
 const SECRET_NAME = /(TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|PRIVATE_?KEY|CREDENTIAL)/i;
+/** Secrets named by their last word: SIGNING_KEY, DB_PASS, GH_PAT, GPG_PASSPHRASE. */
+const SECRET_SUFFIX = /_(?:KEY|PASS|PAT|PASSPHRASE)$/i;
 /** Names that match the pattern but hold no secret (URLs, paths, flags). */
 const NOT_SECRET = new Set([
   'ACTIONS_ID_TOKEN_REQUEST_URL',

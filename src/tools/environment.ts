@@ -37,8 +37,6 @@ const SAFE_PREFIXES = ['LC_'];
 const ACTION_CREDENTIALS = ['GITHUB_TOKEN', 'GH_TOKEN', 'ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN'];
 /** Inputs (INPUT_*) carry the tokens as given; ACTIONS_* mint OIDC tokens and reach the artifact service. */
 const REFUSED_PREFIXES = ['INPUT_', 'ACTIONS_'];
-/** Suffixes of secrets the redactor's name rule does not catch (SIGNING_KEY, DB_PASS, GH_PAT). */
-const SECRET_SUFFIX = /_(?:TOKEN|KEY|SECRET|PASSWORD|PASS|PAT|PASSPHRASE)$/i;
 
 /**
  * The runner's and the action's bookkeeping: never passed (but for the few SAFE_VARIABLES), and not
@@ -60,14 +58,9 @@ export interface ToolEnvironment {
   readonly withheld: WithheldVariables;
 }
 
-/** Whether a variable's name says it holds a secret: the redactor's rule, common suffixes, credentials. */
+/** Whether a variable's name says it holds a secret: the redactor's rule, and the credentials we know. */
 function isSecretVariable(name: string): boolean {
-  return (
-    CLOUD_CREDENTIAL_VARIABLES.includes(name) ||
-    ACTION_CREDENTIALS.includes(name) ||
-    isSecretName(name) ||
-    SECRET_SUFFIX.test(name)
-  );
+  return CLOUD_CREDENTIAL_VARIABLES.includes(name) || ACTION_CREDENTIALS.includes(name) || isSecretName(name);
 }
 
 /** Whether a variable's name says it is a secret or the action's own; such a one never reaches the shell. */
@@ -128,16 +121,13 @@ function isBookkeeping(name: string): boolean {
 }
 
 /**
- * The values the job holds as secrets: what the redactor knows by name, and the value of every
- * variable named as a secret but a location (GOOGLE_APPLICATION_CREDENTIALS=/path/key.json names a
- * file; the secret is in it). Short values would match ordinary text, as in the redactor.
+ * The values the job holds as secrets: the redactor's (by name, locations of a secret left out) and
+ * the credentials we know by name whose names say nothing (AWS_ACCESS_KEY_ID).
  */
 function secretValuesOf(source: NodeJS.ProcessEnv): string[] {
-  const named = Object.entries(source).flatMap(([name, value]) =>
-    value !== undefined && isSecretVariable(name) && !(LOCATION_NAME.test(name) && isPathValue(value))
-      ? [value]
-      : []
-  );
-  return [...new Set([...knownSecrets(source, []), ...named])].filter((value) => value.length >= 8);
+  // A path (GOOGLE_APPLICATION_CREDENTIALS=/path/key.json) names where a secret is, and is none.
+  const known = [...CLOUD_CREDENTIAL_VARIABLES, ...ACTION_CREDENTIALS]
+    .map((name) => source[name])
+    .filter((value) => value !== undefined && !isPathValue(value));
+  return [...new Set(knownSecrets(source, known))];
 }
-const LOCATION_NAME = /(_FILE|_DIR|_DIRECTORY|_PATH|^GOOGLE_APPLICATION_CREDENTIALS)$/i;

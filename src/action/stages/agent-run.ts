@@ -4,7 +4,7 @@ import type { ChangesOutcome } from '../../github/report.js';
 import type { TrackingComment } from '../../github/tracking-comment.js';
 import type { ReviewOutcome } from '../../review/post-review.js';
 import type { AcceptedRequest, ActionContext, RunProgress } from './action-context.js';
-import { prepareWorkspace, type PreparedWorkspace } from './prepare-workspace.js';
+import { firstMessageOf, prepareWorkspace, type PreparedWorkspace } from './prepare-workspace.js';
 import { finishedWork, reportRun, stateFileOf, type KindReport } from './report.js';
 import { runAgentTurns, type AgentRun } from './run-agent.js';
 import { reviewsOf } from './review-boundary.js';
@@ -55,7 +55,9 @@ export async function agentRun(
     const checkout = await prepareWorkspace(action, request, start, progress);
     const { mode, task } = await kind.prepare(checkout, progress);
     const workspace =
-      task === undefined ? checkout : { ...checkout, firstMessage: firstMessageOf(task, checkout) };
+      task === undefined
+        ? checkout
+        : { ...checkout, firstMessage: firstMessageOf(task, checkout.threadContext) };
     const agent = await runAgentTurns(action, start, workspace, tracking, progress, mode);
     progress.step = kind.publishStep;
     const published = await kind.publish(workspace, agent);
@@ -106,8 +108,4 @@ async function recordAndReport(
     },
     progress
   );
-}
-
-function firstMessageOf(task: string, workspace: PreparedWorkspace): string {
-  return workspace.threadContext === '' ? task : `${task}\n\n${workspace.threadContext}`;
 }

@@ -1,4 +1,5 @@
 import * as core from '@actions/core';
+import { restartWith } from '../../followup/follow-up.js';
 import { approvedPlanTask } from '../../followup/resume-task.js';
 import { errorMessage } from '../../errors/error-message.js';
 import {
@@ -15,7 +16,7 @@ import { fixRun } from './fix-run.js';
 import { planRun } from './plan-run.js';
 import { reviewRun } from './review-run.js';
 import { startRun } from './start-on-thread.js';
-import type { ActionEvent } from '../../github/event.js';
+import { pullRequestNumberOf } from '../event-parts.js';
 
 /**
  * Which kind of run the request gets: a fix, a plan, the approved plan carried out, or a review. The
@@ -33,9 +34,9 @@ export async function runRequest(action: ActionContext, request: AcceptedRequest
     onThread: request.thread !== undefined,
     phrase: settings.triggerPhrase
   });
-  // `go …` with no plan to approve is a task in its own words (the thread's reads are shared).
+  // `go …` with no plan to approve is a task in its own words.
   if (kind.kind === 'go' && (choice.run === 'fix' || choice.run === 'plan'))
-    start = await startRun(action, request);
+    start = restartWith(start, request.task);
   if (settings.requirePlanApproval && request.thread === undefined)
     core.warning(
       'require_plan_approval is on, but this run has no issue or pull request to post a plan on and be approved ' +
@@ -54,7 +55,7 @@ export async function runRequest(action: ActionContext, request: AcceptedRequest
         { commitTitle: start.originalTask }
       );
     case 'review': {
-      const pull = pullRequestOf(action.event);
+      const pull = pullRequestNumberOf(action.event);
       if (pull === undefined)
         return refuse(
           action,
@@ -89,18 +90,4 @@ async function refuse(
       .createComment(request.thread, action.redact(text))
       .catch((error: unknown) => core.warning(`Could not reply: ${errorMessage(error)}`));
   publishOutputs({ conclusion: 'refused', noChangeReason: `refused: ${reason}` });
-}
-
-/** The pull request the event is about, if any: the thread a review is posted on. */
-function pullRequestOf(event: ActionEvent): number | undefined {
-  switch (event.kind) {
-    case 'issue_comment':
-      return event.issue.isPullRequest ? event.issue.number : undefined;
-    case 'pull_request':
-    case 'pull_request_review':
-    case 'pull_request_review_comment':
-      return event.pullRequest.number;
-    default:
-      return undefined;
-  }
 }

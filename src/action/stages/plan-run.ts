@@ -22,7 +22,7 @@ export async function planRun(
     publishStep: 'posting the plan',
     publish: async () => ({
       changes: { kind: 'read-only', mode: 'plan' },
-      report: { mode: 'plan', answerHeading: 'Plan', section: approvalHint(phrase, why), answer: visiblePlan }
+      report: { answerHeading: 'Plan', section: approvalHint(phrase, why), answer: visiblePlan }
     })
   });
 }

@@ -77,7 +77,7 @@ export async function prepareWorkspace(
     skipCommentId: commentIdOf(event),
     isTrusted: settings.includeUntrustedComments ? async () => true : writeAccessCheck(request.permissions)
   });
-  const firstMessage = threadContext ? `${start.task}\n\n${threadContext}` : start.task;
+  const firstMessage = firstMessageOf(start.task, threadContext);
   return { git, target, defaultBranch, baseCommit, note, firstMessage, threadContext, instructions };
 }
 
@@ -139,4 +139,9 @@ async function followUpTarget(
     target: continued.target,
     note: { kind: 'continued', previous, whereNote: continued.note, source: start.source }
   };
+}
+
+/** A run's first message: its task, then the thread as context when there is one. */
+export function firstMessageOf(task: string, threadContext: string): string {
+  return threadContext === '' ? task : `${task}\n\n${threadContext}`;
 }

@@ -23,7 +23,6 @@ export type FinishedWork = Omit<FinishedRun, 'artifact'>;
 
 /** A read-only run's own parts of the report and of the state it leaves. */
 export interface KindReport {
-  readonly mode: 'plan' | 'review';
   readonly answerHeading: string;
   readonly section: string;
   /** Turns the model's answer into what the report shows (a plan: made visible, as it is approved). */

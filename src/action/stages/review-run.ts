@@ -58,7 +58,6 @@ export async function reviewRun(
       return {
         changes: { kind: 'read-only', mode: 'review' },
         report: {
-          mode: 'review',
           answerHeading: 'Review summary',
           section: renderReviewSection(outcome, settings.triggerPhrase)
         },

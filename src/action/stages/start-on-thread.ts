@@ -1,7 +1,6 @@
 import { botIdentity } from '../../github/bot-author.js';
-import type { ActionEvent } from '../../github/event.js';
 import { startOnThread, type RunStart } from '../../followup/follow-up.js';
-import { repositoryOf } from '../event-parts.js';
+import { pullRequestNumberOf, repositoryOf } from '../event-parts.js';
 import type { AcceptedRequest, ActionContext } from './action-context.js';
 
 /**
@@ -22,7 +21,7 @@ export async function startRun(action: ActionContext, request: AcceptedRequest):
     return { task, originalTask: task, request: task, previous: undefined, refusal: undefined };
   const repository = repositoryOf(event, runner);
   const bot = botIdentity(settings.botName, settings.botEmail);
-  const pullRequest = pullRequestThread(event);
+  const pullRequest = pullRequestNumberOf(event);
   return startOnThread(request.api, thread, {
     botLogin: settings.botName,
     ...(bot.id !== undefined ? { botId: bot.id } : {}),
@@ -33,11 +32,4 @@ export async function startRun(action: ActionContext, request: AcceptedRequest):
     ...(event.repository.id !== undefined ? { repositoryId: event.repository.id } : {}),
     ...(pullRequest !== undefined ? { pullRequest } : {})
   });
-}
-
-function pullRequestThread(event: ActionEvent): number | undefined {
-  if (event.kind === 'pull_request_review_comment' || event.kind === 'pull_request_review')
-    return event.pullRequest.number;
-  if (event.kind === 'issue_comment' && event.issue.isPullRequest) return event.issue.number;
-  return undefined;
 }
