@@ -3,6 +3,7 @@ import type { PostedReviewComment, ReviewThread } from '../github/review-api.js'
 import { isActionBotComment } from '../github/bot-author.js';
 import { defuseMarkers } from '../github/hidden-markers.js';
 import { readFingerprint } from './fingerprint.js';
+import { excerpt } from './excerpt.js';
 import { commentProse } from './repeat-check.js';
 
 /**
@@ -46,7 +47,7 @@ export function resolutionCandidates(
         commentId: first.id,
         path: first.path,
         originalLine: first.originalLine,
-        excerpt: excerpt(first.body)
+        excerpt: excerpt(commentProse(first.body), EXCERPT_CHARS)
       }
     ];
   });
@@ -89,11 +90,4 @@ export function planResolution(
     commentId: candidate.commentId,
     replyIfResolveFails: `Fixed in ${headSha}${reason === '' ? '.' : `: ${reason}`}`
   };
-}
-
-function excerpt(body: string): string {
-  const characters = [...commentProse(body).replace(/\s+/g, ' ').trim()];
-  return characters.length <= EXCERPT_CHARS
-    ? characters.join('')
-    : `${characters.slice(0, EXCERPT_CHARS - 1).join('')}…`;
 }

@@ -104,7 +104,7 @@ function unapplicableReason(
   return undefined;
 }
 
-function plainSuggestion(finding: Finding, reason: string): PlacedSuggestion | undefined {
+export function plainSuggestion(finding: Finding, reason: string): PlacedSuggestion | undefined {
   return finding.suggestion === undefined ? undefined : { kind: 'plain', text: finding.suggestion, reason };
 }
 

@@ -1,9 +1,10 @@
 import { errorFirstLine } from '../errors/error-message.js';
 import { ReviewRejectedError, type PullRequestReviews, type ReviewEvent } from '../github/review-api.js';
-import { location, type Finding } from './finding.js';
+import { excerpt } from './excerpt.js';
+import { location } from './finding.js';
 import type { FindingsCollector } from './findings-collector.js';
 import { planResolution } from './fixed-threads.js';
-import { placeFindings, type PlacedFinding, type ReadHead } from './placement.js';
+import { placeFindings, plainSuggestion, type PlacedFinding, type ReadHead } from './placement.js';
 import { checkRepeats } from './repeat-check.js';
 import { assembleReview, type ReviewSummary } from './review-body.js';
 import type { ReviewContext } from './review-context.js';
@@ -51,7 +52,9 @@ export async function postReview(
   const placed = placeFindings(collector.findings, context.files.diffs, options.readHead);
   let refusedInline: string | undefined;
   let posted: Awaited<ReturnType<typeof postOnce>>;
-  const findings = placed.map((item) => `${location(item.finding)}: ${excerpt(item.finding.body)}`);
+  const findings = placed.map(
+    (item) => `${location(item.finding)}: ${excerpt(item.finding.body, FINDING_EXCERPT_CHARS)}`
+  );
   try {
     try {
       posted = await postOnce(reviews, context, placed, options);
@@ -123,15 +126,9 @@ function allInBody(placed: readonly PlacedFinding[], reason: string): PlacedFind
           where: 'body',
           finding: item.finding,
           reason: `GitHub refused the review's line comments (${reason})`,
-          suggestion: plainOf(item.finding)
+          suggestion: plainSuggestion(item.finding, 'GitHub refused the line comments')
         }
   );
-}
-
-function plainOf(finding: Finding): PlacedFinding['suggestion'] {
-  return finding.suggestion === undefined
-    ? undefined
-    : { kind: 'plain', text: finding.suggestion, reason: 'GitHub refused the line comments' };
 }
 
 /** The threads the model said are fixed: resolved, or answered when the token may not resolve. */
@@ -165,7 +162,3 @@ async function resolveThreads(
 }
 
 const FINDING_EXCERPT_CHARS = 500;
-
-function excerpt(text: string): string {
-  return text.length <= FINDING_EXCERPT_CHARS ? text : `${text.slice(0, FINDING_EXCERPT_CHARS - 1)}…`;
-}

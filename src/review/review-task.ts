@@ -1,4 +1,5 @@
 import { fence } from '../github/neutralize.js';
+import { excerpt } from './excerpt.js';
 import { describeCandidates } from './fixed-threads.js';
 import { commentProse, ownFindingComments } from './repeat-check.js';
 import type { ReviewContext } from './review-context.js';
@@ -71,15 +72,10 @@ function alreadyPostedSection(context: ReviewContext, botLogin: string): string 
   if (own.length === 0) return '';
   const lines = own.slice(0, MAX_LISTED_FINDINGS).map((comment) => {
     const where = comment.line === null ? `${comment.path} (outdated)` : `${comment.path}:${comment.line}`;
-    return `- ${where}: "${excerpt(commentProse(comment.body))}"`;
+    return `- ${where}: "${excerpt(commentProse(comment.body), EXCERPT_CHARS)}"`;
   });
   return `Findings already posted on this pull request (do not record them again):\n${lines.join('\n')}`;
 }
 
 const MAX_LISTED_FINDINGS = 100;
 const EXCERPT_CHARS = 160;
-
-function excerpt(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length <= EXCERPT_CHARS ? flat : `${flat.slice(0, EXCERPT_CHARS - 1)}…`;
-}
