@@ -44,11 +44,11 @@ export function allHeadingsOf(markdown: string): Heading[] {
       continue;
     }
     if (fence) continue;
-    const heading = /^(#{1,6}) +(.+?) *#* *$/.exec(line);
-    if (heading) found.push({ level: heading[1].length, text: plainHeading(heading[2]) });
+    const [, hashes, text] = /^(#{1,6}) +(.+?) *#* *$/.exec(line) ?? [];
+    if (hashes && text) found.push({ level: hashes.length, text: plainHeading(text) });
   }
   const anchors = anchorsOf(found.map((heading) => heading.text));
-  return found.map((heading, index) => ({ ...heading, anchor: anchors[index] }));
+  return found.map((heading, index) => ({ ...heading, anchor: anchors[index] ?? '' }));
 }
 
 /** The `##` and `###` headings: what the contents list. */
