@@ -1,11 +1,15 @@
 import { parseBooleanInput } from './boolean-input.js';
 import { branchNameProblem } from './branch-name.js';
 import { InputError, parseAgentConfig, type AgentConfig, type InputReader } from './inputs.js';
+import { LIMIT_DEFAULTS, readLimitSettings, type LimitSettings } from './thread-budget-input.js';
 
 export type PullRequestType = 'draft' | 'ready' | 'branch';
 
-/** The inputs of the GitHub round trip: who may start a run, and where its work and report go. */
-export interface GitHubSettings {
+/**
+ * The inputs of the GitHub round trip: who may start a run, where its work and report go, and what
+ * a thread may spend across its follow-ups.
+ */
+export interface GitHubSettings extends LimitSettings {
   readonly token: string;
   readonly triggerPhrase: string;
   readonly labelTrigger: string | undefined;
@@ -54,7 +58,8 @@ export const GITHUB_DEFAULTS = {
   include_untrusted_comments: false,
   require_plan_approval: false,
   review_on_pull_request: false,
-  review_event: 'comment'
+  review_event: 'comment',
+  ...LIMIT_DEFAULTS
 } as const;
 
 /** All the action's inputs, checked together: every problem is reported at once, before any call. */
@@ -131,7 +136,8 @@ function readGitHubSettings(read: InputReader, env: NodeJS.ProcessEnv, problems:
       GITHUB_DEFAULTS.review_on_pull_request,
       problems
     ),
-    reviewEvent: reviewEvent(read, problems)
+    reviewEvent: reviewEvent(read, problems),
+    ...readLimitSettings(read, problems)
   };
 }
 
