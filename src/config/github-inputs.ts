@@ -1,6 +1,12 @@
 import { parseBooleanInput } from './boolean-input.js';
 import { branchNameProblem } from './branch-name.js';
-import { InputError, parseAgentConfig, type AgentConfig, type InputReader } from './inputs.js';
+import {
+  INPUT_DEFAULTS,
+  InputError,
+  parseAgentConfig,
+  type AgentConfig,
+  type InputReader
+} from './inputs.js';
 import { LIMIT_DEFAULTS, readLimitSettings, type LimitSettings } from './thread-budget-input.js';
 
 export type PullRequestType = 'draft' | 'ready' | 'branch';
@@ -72,12 +78,19 @@ export function parseActionConfig(read: InputReader, env: NodeJS.ProcessEnv): Ac
     if (!(error instanceof InputError)) throw error;
     problems.push(...error.problems);
   }
-  const github = readGitHubSettings(read, env, problems);
+  const github: GitHubSettings = {
+    ...readGitHubSettings(read, env, problems),
+    ...readLimitSettings(read, problems, agent?.limits.maxBudgetUsd ?? INPUT_DEFAULTS.max_budget_usd)
+  };
   if (problems.length > 0 || !agent) throw new InputError(problems);
   return { agent, github };
 }
 
-function readGitHubSettings(read: InputReader, env: NodeJS.ProcessEnv, problems: string[]): GitHubSettings {
+function readGitHubSettings(
+  read: InputReader,
+  env: NodeJS.ProcessEnv,
+  problems: string[]
+): Omit<GitHubSettings, keyof LimitSettings> {
   const token = read('github_token').trim() || env.GITHUB_TOKEN?.trim() || '';
   if (token === '')
     problems.push('No GitHub token: set the input github_token (its default is `${{ github.token }}`).');
@@ -136,8 +149,7 @@ function readGitHubSettings(read: InputReader, env: NodeJS.ProcessEnv, problems:
       GITHUB_DEFAULTS.review_on_pull_request,
       problems
     ),
-    reviewEvent: reviewEvent(read, problems),
-    ...readLimitSettings(read, problems)
+    reviewEvent: reviewEvent(read, problems)
   };
 }
 
