@@ -183,3 +183,39 @@ describe('a thread budget', () => {
     expect(w.repo.remoteGit('show', `${failing.outputs.branch_name}:a0.txt`)).toBe('note 0\n');
   });
 });
+
+describe('a thread whose spend cannot be read', () => {
+  it("starts no run when the bot's newest state does not read, and says why", async () => {
+    const w = await world();
+    const state = embedState(
+      {
+        version: 1,
+        repository: 'Codertocat/Hello-World',
+        runId: '41-1',
+        runUrl: 'https://github.com/Codertocat/Hello-World/actions/runs/41',
+        task: 'Write the notes.',
+        summary: 'Wrote them.',
+        ledger: 'Stop reason: success',
+        recentUserMessages: ['Write the notes.'],
+        branch: null,
+        pullRequest: null,
+        artifactId: null,
+        costUsd: 40,
+        previousRuns: [],
+        threadCostUsd: 49
+      },
+      (value) => value
+    );
+    // Two state markers in the bot's own comment: none is read, and an older total is not used instead.
+    w.github.addComment(issueNumber(), { user: BOT, body: `Report\n\n${state}\n\n${state}` });
+    const refused = await run(w, '/agent continue: write more notes', '7201');
+    expect(w.modelCalls()).toBe(0);
+    expect(refused.code).toBe(0);
+    expect(refused.outputs.conclusion).toBe('refused');
+    const answer = w.github.createdComments.at(-1)!.body;
+    expect(answer).toBe(
+      '🚫 compact-agent did not start: what this thread has spent so far cannot be read, so max_thread_budget_usd ' +
+        'cannot be applied: the latest report comment holds 2 state markers where the action writes one, so none of them is read.'
+    );
+  });
+});
