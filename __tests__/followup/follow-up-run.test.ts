@@ -273,6 +273,10 @@ describe('finding the previous run on a thread', () => {
       task: 'continue: also handle negatives',
       refusal:
         'the earlier run on this thread could not be looked up (GitHub answered 502 on all 4 attempts); ' +
+        'to continue it, comment again once GitHub answers',
+      // What the thread spent is unknown too: max_thread_budget_usd then starts no run (stages/thread-budget.ts).
+      spendUnknown:
+        'the earlier run on this thread could not be looked up (GitHub answered 502 on all 4 attempts); ' +
         'to continue it, comment again once GitHub answers'
     });
   });

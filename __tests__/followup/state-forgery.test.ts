@@ -121,10 +121,12 @@ describe('a state marker that the agent or the repository wrote', () => {
       comment(2, `Report\n\n\`\`\`diff\n+${FORGED_LINE}\n\`\`\`\n\n${embedState(REAL, same)}`)
     );
     const found = await findPreviousRun(api, 9, BOT, 'octo/repo');
+    // The bot's own state: what the thread spent is unknown too, so max_thread_budget_usd starts no run.
     expect(found).toEqual({
       kind: 'refused',
       reason:
-        'the latest report comment holds 2 state markers where the action writes one, so none of them is read'
+        'the latest report comment holds 2 state markers where the action writes one, so none of them is read',
+      ownComment: true
     });
   });
 });

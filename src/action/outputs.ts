@@ -1,13 +1,22 @@
 import * as core from '@actions/core';
+import type { LimitName } from '../agent/limits.js';
 import type { SessionOutcome } from '../agent/session.js';
 import { countCompactions } from '../compaction/compaction-count.js';
 import type { ArtifactOutcome, ChangesOutcome } from '../github/report.js';
 import type { ReviewOutcome } from '../review/post-review.js';
 
-export type Conclusion = 'success' | 'failure' | 'skipped' | 'refused';
+/**
+ * How the run ended, for a later step. `limit`: it stopped at a limit (its partial work published
+ * and reported as any run's), or its thread's budget was spent before it started; `limit` says which.
+ */
+export type Conclusion = 'success' | 'limit' | 'failure' | 'skipped' | 'refused';
 
 export interface RunOutputs {
   readonly conclusion: Conclusion;
+  /** The limit a `limit` conclusion is about. */
+  readonly limit?: LimitName;
+  /** What the thread's runs cost in all, this one included (see followup/thread-budget.ts). */
+  readonly threadCostUsd?: number;
   readonly session?: SessionOutcome;
   readonly changes?: ChangesOutcome;
   readonly artifact?: ArtifactOutcome;
@@ -24,6 +33,8 @@ export interface RunOutputs {
 /** Every output action.yml declares, in its order (a test checks the two agree). */
 export const OUTPUT_NAMES = [
   'conclusion',
+  'limit',
+  'thread_cost_usd',
   'stop_reason',
   'num_turns',
   'compaction_count',
@@ -64,6 +75,8 @@ export function publishOutputs(outputs: RunOutputs, setOutput: OutputSink = core
 /** The outputs a run has values for; the others are empty. */
 export function outputValues(outputs: RunOutputs): Partial<Record<OutputName, string | number>> {
   const values: Partial<Record<OutputName, string | number>> = { conclusion: outputs.conclusion };
+  if (outputs.limit !== undefined) values.limit = outputs.limit;
+  if (outputs.threadCostUsd !== undefined) values.thread_cost_usd = outputs.threadCostUsd.toFixed(6);
   const session = outputs.session;
   if (session) {
     const result = session.result;

@@ -44,6 +44,8 @@ export const ACTION_INPUT_NAMES: readonly string[] = [
   'max_turns',
   'timeout_minutes',
   'max_budget_usd',
+  'max_thread_budget_usd',
+  'fail_on_limit',
   'api_max_retries',
   'api_stall_timeout_seconds',
   'bash_timeout_seconds',

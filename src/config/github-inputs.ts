@@ -1,11 +1,21 @@
 import { parseBooleanInput } from './boolean-input.js';
 import { branchNameProblem } from './branch-name.js';
-import { InputError, parseAgentConfig, type AgentConfig, type InputReader } from './inputs.js';
+import {
+  INPUT_DEFAULTS,
+  InputError,
+  parseAgentConfig,
+  type AgentConfig,
+  type InputReader
+} from './inputs.js';
+import { LIMIT_DEFAULTS, readLimitSettings, type LimitSettings } from './thread-budget-input.js';
 
 export type PullRequestType = 'draft' | 'ready' | 'branch';
 
-/** The inputs of the GitHub round trip: who may start a run, and where its work and report go. */
-export interface GitHubSettings {
+/**
+ * The inputs of the GitHub round trip: who may start a run, where its work and report go, and what
+ * a thread may spend across its follow-ups.
+ */
+export interface GitHubSettings extends LimitSettings {
   readonly token: string;
   readonly triggerPhrase: string;
   readonly labelTrigger: string | undefined;
@@ -54,7 +64,8 @@ export const GITHUB_DEFAULTS = {
   include_untrusted_comments: false,
   require_plan_approval: false,
   review_on_pull_request: false,
-  review_event: 'comment'
+  review_event: 'comment',
+  ...LIMIT_DEFAULTS
 } as const;
 
 /** All the action's inputs, checked together: every problem is reported at once, before any call. */
@@ -67,12 +78,19 @@ export function parseActionConfig(read: InputReader, env: NodeJS.ProcessEnv): Ac
     if (!(error instanceof InputError)) throw error;
     problems.push(...error.problems);
   }
-  const github = readGitHubSettings(read, env, problems);
+  const github: GitHubSettings = {
+    ...readGitHubSettings(read, env, problems),
+    ...readLimitSettings(read, problems, agent?.limits.maxBudgetUsd ?? INPUT_DEFAULTS.max_budget_usd)
+  };
   if (problems.length > 0 || !agent) throw new InputError(problems);
   return { agent, github };
 }
 
-function readGitHubSettings(read: InputReader, env: NodeJS.ProcessEnv, problems: string[]): GitHubSettings {
+function readGitHubSettings(
+  read: InputReader,
+  env: NodeJS.ProcessEnv,
+  problems: string[]
+): Omit<GitHubSettings, keyof LimitSettings> {
   const token = read('github_token').trim() || env.GITHUB_TOKEN?.trim() || '';
   if (token === '')
     problems.push('No GitHub token: set the input github_token (its default is `${{ github.token }}`).');

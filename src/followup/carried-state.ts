@@ -69,7 +69,13 @@ export const carriedStateSchema = z.object({
     .optional(),
   costUsd: z.number().nonnegative().finite(),
   /** The runs before this one, oldest first: the report shows the run-by-run and cumulative cost. */
-  previousRuns: z.array(previousRunSchema).max(CARRIED_LIMITS.previousRuns)
+  previousRuns: z.array(previousRunSchema).max(CARRIED_LIMITS.previousRuns),
+  /**
+   * What the thread's runs up to and including this one cost in all: previousRuns keeps only the
+   * last few, and max_thread_budget_usd caps the whole (see thread-budget.ts). Optional, so states
+   * written before it was added still read (their total is summed from previousRuns).
+   */
+  threadCostUsd: z.number().nonnegative().finite().optional()
 });
 
 export type CarriedState = z.infer<typeof carriedStateSchema>;

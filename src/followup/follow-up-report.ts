@@ -1,5 +1,6 @@
 import { inlineText } from '../github/neutralize.js';
 import type { CarriedState } from './carried-state.js';
+import { threadSpentUsd } from './thread-budget.js';
 
 /** How this run relates to the runs before it on the thread, for the top of its report. */
 export type FollowUpNote =
@@ -14,7 +15,10 @@ export type FollowUpNote =
     };
 
 /** The report's follow-up section: the previous run(s) linked, and the run-by-run and cumulative cost. */
-export function renderFollowUp(note: FollowUpNote, thisRun: { runUrl: string; costUsd: number }): string {
+export function renderFollowUp(
+  note: FollowUpNote,
+  thisRun: { runUrl: string; costUsd: number; threadBudgetUsd?: number }
+): string {
   if (note.kind === 'fresh-after-refusal')
     return `ℹ️ Started fresh, without the state of an earlier run: ${inlineText(note.reason)}.`;
   const runs = [
@@ -22,7 +26,8 @@ export function renderFollowUp(note: FollowUpNote, thisRun: { runUrl: string; co
     { runUrl: note.previous.runUrl, costUsd: note.previous.costUsd },
     { runUrl: thisRun.runUrl, costUsd: thisRun.costUsd }
   ];
-  const total = runs.reduce((sum, run) => sum + run.costUsd, 0);
+  // The thread's carried total: the rows list only the last runs (CARRIED_LIMITS.previousRuns).
+  const total = threadSpentUsd(note.previous) + thisRun.costUsd;
   const shown = (url: string, text: string) => {
     const own = ownRunLink(url, thisRun.runUrl);
     return own === undefined ? `${text} (link not shown: not a run of this repository)` : `[${text}](${own})`;
@@ -40,8 +45,13 @@ export function renderFollowUp(note: FollowUpNote, thisRun: { runUrl: string; co
       '| ---: | --- | ---: |',
       ...rows,
       `| | **cumulative** | **$${total.toFixed(4)}** |`
-    ].join('\n')
-  ].join('\n\n');
+    ].join('\n'),
+    thisRun.threadBudgetUsd === undefined
+      ? ''
+      : `The thread's budget (\`max_thread_budget_usd\`) is $${thisRun.threadBudgetUsd}: $${Math.max(0, thisRun.threadBudgetUsd - total).toFixed(4)} of it is left.`
+  ]
+    .filter((part) => part !== '')
+    .join('\n\n');
 }
 
 const RUNS_PATH = '/actions/runs/';

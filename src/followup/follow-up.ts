@@ -20,6 +20,11 @@ export interface RunStart {
   readonly refusal: string | undefined;
   /** For a follow-up: one sentence for the report on where the previous run's state came from. */
   readonly source?: string;
+  /**
+   * Why what the thread spent so far is not known (the thread could not be read, or the bot's own
+   * newest state did not read): the thread's budget cannot be applied, so no run starts.
+   */
+  readonly spendUnknown?: string;
 }
 
 /** What the run's transcript records of its thread: the original task and the requests so far. */
@@ -74,11 +79,11 @@ export async function startOnThread(
     if (found.kind === 'none' && options.pullRequest !== undefined)
       found = await previousRunOfAgentPullRequest(api, options.pullRequest, options);
   } catch (error) {
-    return fresh(
-      `the earlier run on this thread could not be looked up (${errorMessage(error)}); to continue it, comment again once GitHub answers`
-    );
+    const reason = `the earlier run on this thread could not be looked up (${errorMessage(error)}); to continue it, comment again once GitHub answers`;
+    return { ...fresh(reason), spendUnknown: reason };
   }
-  if (found.kind === 'refused') return fresh(found.reason);
+  if (found.kind === 'refused')
+    return found.ownComment ? { ...fresh(found.reason), spendUnknown: found.reason } : fresh(found.reason);
   if (found.kind === 'none')
     return fresh(
       explicit ? `there is no earlier run of compact-agent on this thread to continue` : undefined

@@ -5,8 +5,11 @@ import { extractState, type CarriedState } from './carried-state.js';
 export type PreviousRun =
   | { readonly kind: 'found'; readonly state: CarriedState; readonly commentId: number }
   | { readonly kind: 'none' }
-  /** A state was there but not trusted: the run starts fresh, and its report says why. */
-  | { readonly kind: 'refused'; readonly reason: string };
+  /**
+   * A state was there but not trusted: the run starts fresh, and its report says why. `ownComment`:
+   * it was the bot's own newest state, so what the thread spent so far cannot be read either.
+   */
+  | { readonly kind: 'refused'; readonly reason: string; readonly ownComment?: boolean };
 
 /**
  * The latest run of this action on the thread: the newest comment by the bot account whose state
@@ -27,7 +30,8 @@ export async function findPreviousRun(
     const extracted = extractState(comment, botLogin);
     if (extracted.kind === 'none') continue;
     if (extracted.kind === 'refused') {
-      if (isActionBotComment(comment, botLogin)) return { kind: 'refused', reason: extracted.reason };
+      if (isActionBotComment(comment, botLogin))
+        return { kind: 'refused', reason: extracted.reason, ownComment: true };
       refusal ??= extracted.reason;
       continue;
     }

@@ -10,6 +10,7 @@ import {
   requestsSoFar,
   type CarriedState
 } from './carried-state.js';
+import { threadSpentUsd } from './thread-budget.js';
 
 /** What the end of a run knows, from which the state for the next run is built. */
 export interface FinishedRun {
@@ -59,7 +60,8 @@ export function carriedStateOf(run: FinishedRun): CarriedState {
       ? [...previous.previousRuns, { runUrl: previous.runUrl, costUsd: previous.costUsd }].slice(
           -CARRIED_LIMITS.previousRuns
         )
-      : []
+      : [],
+    threadCostUsd: threadSpentUsd(previous) + run.result.costUsd
   };
 }
 

@@ -16,6 +16,7 @@ import { fixRun } from './fix-run.js';
 import { planRun } from './plan-run.js';
 import { reviewRun } from './review-run.js';
 import { startRun } from './start-on-thread.js';
+import { withinThreadBudget } from './thread-budget.js';
 import { pullRequestNumberOf } from '../event-parts.js';
 
 /**
@@ -23,8 +24,9 @@ import { pullRequestNumberOf } from '../event-parts.js';
  * request's first word says most of it; the thread's previous run says whether there is a plan to
  * approve; require_plan_approval turns a task into a plan first.
  */
-export async function runRequest(action: ActionContext, request: AcceptedRequest): Promise<void> {
-  const settings = action.config.github;
+export async function runRequest(thisAction: ActionContext, request: AcceptedRequest): Promise<void> {
+  const settings = thisAction.config.github;
+  let action = thisAction;
   const kind: RequestKind = mayHoldVerb(action.event)
     ? requestKindOf(request.task)
     : { kind: 'fix', task: request.task };
@@ -42,6 +44,12 @@ export async function runRequest(action: ActionContext, request: AcceptedRequest
       'require_plan_approval is on, but this run has no issue or pull request to post a plan on and be approved ' +
         'on, so it runs the task directly. Set report_issue to plan first.'
     );
+  if (choice.run !== 'refused') {
+    // The thread's budget, before any model call: the run's own budget is what is left of it.
+    const budgeted = await withinThreadBudget(action, request, start);
+    if (budgeted === undefined) return;
+    action = budgeted;
+  }
   switch (choice.run) {
     case 'fix':
       return fixRun(action, request, start);

@@ -4,11 +4,13 @@ import type { SessionOutcome } from '../../agent/session.js';
 import type { RunStart } from '../../followup/follow-up.js';
 import { renderFollowUp } from '../../followup/follow-up-report.js';
 import { carriedStateOf, embedForReport, type FinishedRun } from '../../followup/run-state.js';
+import { threadSpentUsd } from '../../followup/thread-budget.js';
 import { stateFileText } from '../../followup/state-file.js';
 import { workOfTranscript } from '../../followup/transcript-work.js';
 import { renderReport, type ArtifactOutcome, type ChangesOutcome } from '../../github/report.js';
 import type { TrackingComment } from '../../github/tracking-comment.js';
 import type { ReviewOutcome } from '../../review/post-review.js';
+import { finishedConclusion } from '../conclusion.js';
 import { repositoryOf } from '../event-parts.js';
 import { publishOutputs } from '../outputs.js';
 import { runUrl } from '../runner-env.js';
@@ -68,8 +70,8 @@ export function stateFileOf(work: FinishedWork, redact: (text: string) => string
 
 /**
  * The last stage: the tracking comment becomes the report (with the state for the next run as its
- * hidden last block), the job summary gets the same report, every output is set, and a run that did
- * not succeed fails the step.
+ * hidden last block), the job summary gets the same report, every output is set, and a run that
+ * failed fails the step (one that stopped at a limit only with fail_on_limit: see conclusion.ts).
  */
 export async function reportRun(
   action: ActionContext,
@@ -104,7 +106,15 @@ export async function reportRun(
       ...(session.deniedCalls ? { deniedCalls: session.deniedCalls } : {}),
       ...(session.withheldEnv ? { withheldEnv: session.withheldEnv } : {}),
       ...(workspace.instructions ? { instructions: workspace.instructions } : {}),
-      ...(note ? { followUp: renderFollowUp(note, { runUrl: link, costUsd: session.result.costUsd }) } : {}),
+      ...(note
+        ? {
+            followUp: renderFollowUp(note, {
+              runUrl: link,
+              costUsd: session.result.costUsd,
+              threadBudgetUsd: action.config.github.maxThreadBudgetUsd
+            })
+          }
+        : {}),
       ...(kind ? { answerHeading: kind.answerHeading, kindSection: kind.section } : {}),
       ...(kind?.answer ? { answerText: kind.answer(session.result.summary) } : {}),
       reserveChars: hiddenState.length + 2
@@ -114,9 +124,16 @@ export async function reportRun(
   progress.reported = true;
   writeJobSummary(runnerFiles, report);
   progress.step = 'setting the outputs';
+  const ended = finishedConclusion(session.result, {
+    limits: action.config.agent.limits,
+    failOnLimit: action.config.github.failOnLimit,
+    publishFailure: failure
+  });
   publishOutputs(
     {
-      conclusion: session.result.stopReason === 'success' && failure === undefined ? 'success' : 'failure',
+      conclusion: ended.conclusion,
+      ...(ended.limit !== undefined ? { limit: ended.limit } : {}),
+      threadCostUsd: threadSpentUsd(work.previous) + session.result.costUsd,
       session,
       changes,
       artifact,
@@ -125,14 +142,14 @@ export async function reportRun(
     },
     guardedOutputs(runnerFiles)
   );
-  if (failure !== undefined) core.setFailed(redact(failure));
-  else if (session.result.stopReason !== 'success') {
-    core.setFailed(
+  if (ended.failStep !== undefined) core.setFailed(redact(ended.failStep));
+  else if (ended.conclusion === 'limit')
+    core.warning(
       redact(
-        `compact-agent stopped with ${session.result.stopReason}: ${session.result.error ?? session.result.summary}`
+        `compact-agent stopped at a limit (${ended.limit}); its work so far is published and reported. ` +
+          'Set fail_on_limit: true to fail the step when this happens.'
       )
     );
-  }
 }
 
 /** The branch and PR the next run continues: what was pushed now, else what this run continued. */
