@@ -76,7 +76,9 @@ export function taskOf(history: readonly MessageParam[]): string {
   const block = blocksOf(first)[0];
   if (block?.type === 'text') return block.text;
   if ((block as { type: string } | undefined)?.type !== 'compaction') return '';
+  // Only user messages: ours. A reply could imitate the wrapper (an injected model) and take the task.
   for (let index = history.length - 1; index > 0; index--) {
+    if (history[index]!.role !== 'user') continue;
     for (const part of blocksOf(history[index]!)) {
       if (part.type === 'text' && part.text.startsWith(KEPT_TASK_OPEN) && part.text.endsWith(KEPT_TASK_CLOSE))
         return part.text.slice(KEPT_TASK_OPEN.length, part.text.length - KEPT_TASK_CLOSE.length);

@@ -204,9 +204,14 @@ export function defaultCompactionSummary(request: ParsedRequest, instructions: s
 }
 
 /**
- * Usage of a compaction answer. The docs we could read are silent on it for on-demand compaction
- * (the threshold page reports its summarizing step in `usage.iterations`). The fake's choice, here
- * only: the request's prompt is billed as input through the usage model (so cached prefixes are
- * read), the summary as output tokens, in the top-level usage like any message.
+ * Where the docs are silent (read 2026-11-26), the fake's choices, here only:
+ * - Usage of a compaction answer: not documented for on-demand compaction (the SDK documents
+ *   `usage.iterations` compaction entries for threshold compaction only). The request's prompt is
+ *   billed as input through the usage model (so a cached prefix is read), the summary as output
+ *   tokens, in the top-level usage like any message.
+ * - Caching after the swap: not documented. The block is an ordinary first block of the prompt for
+ *   the usage model, so the first request after a swap writes a new prefix (nothing before the
+ *   block matches the old cache) and later ones read it.
+ * - The signature in a stream: not documented; it comes with content_block_start (sse.ts).
  */
 export const COMPACTION_USAGE_CHOICE = 'top-level usage: prompt as input (usage model), summary as output';
