@@ -1,8 +1,12 @@
-import type { MessageParam, ToolUseBlockParam } from '@anthropic-ai/sdk/resources/messages';
+import type {
+  ContentBlockParam,
+  MessageParam,
+  ToolUseBlockParam
+} from '@anthropic-ai/sdk/resources/messages';
 import { CompactionPipeline } from '../../src/compaction/pipeline.js';
 import { compactionSettings, type CompactionOptions } from '../../src/compaction/settings.js';
 import type { CompactionEvent } from '../../src/compaction/compactor.js';
-import { taskOf } from '../../src/compaction/history.js';
+import { keptTaskText, taskOf } from '../../src/compaction/history.js';
 import { resolveModelSpec } from '../../src/config/models.js';
 import { AnthropicModelClient } from '../../src/model/anthropic-client.js';
 import { RequestBuilder } from '../../src/model/request-builder.js';
@@ -197,6 +201,57 @@ describe('compaction_engine api: micro in the same pass', () => {
     expect(plain(last)).toContain(TASK);
     expect(out.history).toHaveLength(3);
     expect(out.thinkingBlocksDropped).toBeUndefined();
+  });
+});
+
+describe('compaction_engine api: an overflow after the swap', () => {
+  it('is ours: the summary request carries the block (with its beta), the rebuild starts with the task again', async () => {
+    const model = new BlockModel();
+    const requests = builder('claude-sonnet-5-5');
+    const compactor = new CompactionPipeline(
+      compactionSettings({
+        contextWindow: 100_000,
+        maxOutputTokens: 4000,
+        engine: 'api',
+        thresholdTokens: 20_000
+      }),
+      {
+        model,
+        requests,
+        prices: resolveModelSpec('claude-sonnet-5-5').prices,
+        store: new MemoryStore(),
+        now: () => 0
+      }
+    );
+    // After an API compaction: the block, the kept turn, its results with our parts, more turns.
+    const [kept, results] = thinkingTurn(1, 300);
+    const history: MessageParam[] = [
+      {
+        role: 'assistant',
+        content: [asContentBlock({ type: 'compaction', content: 'Earlier work.', signature: 'sig' })]
+      },
+      kept!,
+      {
+        role: 'user',
+        content: [...(results!.content as ContentBlockParam[]), { type: 'text', text: keptTaskText(TASK) }]
+      }
+    ];
+    for (let i = 2; i <= 5; i++) history.push(...thinkingTurn(i, 8_000));
+    const out = await compactor.compact(
+      history,
+      { kind: 'overflow', actualTokens: 120_000, maximumTokens: 100_000 },
+      { turn: 6, lastUsage: undefined }
+    );
+    const summaryRequest = model.requests.at(-1)!;
+    expect(summaryRequest.compaction).toBeUndefined();
+    expect(summaryRequest.betas).toContain('compact-2026-09-04');
+    expect(out.events.map((e) => e.layer)).toEqual(['auto']);
+    expect(out.history[0]!.role).toBe('user');
+    expect((out.history[0]!.content as { type: string; text?: string }[])[0]).toEqual({
+      type: 'text',
+      text: TASK
+    });
+    expect(JSON.stringify(out.history)).not.toContain('"type":"compaction"');
   });
 });
 
