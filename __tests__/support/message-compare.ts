@@ -42,6 +42,8 @@ export function replyAsMessage(content: readonly WireContentBlock[]): Comparable
           return [{ type: 'thinking', thinking: block.thinking, signature: block.signature }];
         case 'redacted_thinking':
           return [{ type: 'redacted_thinking', data: block.data }];
+        case 'compaction':
+          return [block];
       }
     })
   };

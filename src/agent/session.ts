@@ -4,7 +4,9 @@ import type { ModelSpec } from '../config/models.js';
 import type { Compactor } from '../compaction/compactor.js';
 import { CompactionPipeline } from '../compaction/pipeline.js';
 import { RunFolderStore } from '../compaction/run-folder-store.js';
-import { compactionSettings, type CompactionOptions } from '../compaction/settings.js';
+import { compactionSettings, type CompactionEngine, type CompactionOptions } from '../compaction/settings.js';
+import { chooseCompactionEngine } from '../compaction/engine-choice.js';
+import { createCompactionCapabilityLookup } from '../model/provider-client.js';
 import { createModelClient } from '../model/anthropic-client.js';
 import { credentialFileInRepository } from '../security/cloud-credentials.js';
 import type { ModelClient } from '../model/model-client.js';
@@ -167,7 +169,9 @@ async function runWithTools(
       ),
       config
     };
-    const compactor = options.compactor ? options.compactor(parts) : defaultCompactor(parts, now);
+    const compactor = options.compactor
+      ? options.compactor(parts)
+      : defaultCompactor(parts, now, { engine: await compactionEngineFor(config, options.onNotice) });
     const result = await runAgent(
       task,
       {
@@ -210,6 +214,23 @@ async function runWithTools(
     transcript.close();
     compactionLog.close();
   }
+}
+
+/** `compaction_engine` resolved for this run (auto asks the Models API once, before the first turn). */
+async function compactionEngineFor(
+  config: AgentConfig,
+  onNotice: ((line: string) => void) | undefined
+): Promise<CompactionEngine> {
+  const auto = config.compactionEngine === 'auto' && config.provider.kind === 'anthropic';
+  const decision = await chooseCompactionEngine(
+    config.compactionEngine,
+    config.provider.kind,
+    config.requestModel,
+    auto ? createCompactionCapabilityLookup(config) : undefined
+  );
+  if (config.compactionEngine === 'auto')
+    onNotice?.(`Compaction engine: ${decision.engine} (${decision.why}).`);
+  return decision.engine;
 }
 
 /** What compaction's rule takes from the model: its window, output cap, cache-read price ratio and cache minimum. */

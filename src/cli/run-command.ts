@@ -47,6 +47,7 @@ const CONFIG_FLAGS = [
   'compaction-keep-tail',
   'restore-recent-files',
   'max-compactions',
+  'compaction-engine',
   'aws-region',
   'vertex-project-id',
   'vertex-region',
@@ -97,6 +98,8 @@ Flags:
   --compaction-threshold-tokens N, --micro-keep-recent N, --micro-clear-at-least N,
   --micro-preserve-tools A,B, --compaction-keep-tail N, --restore-recent-files N,
   --max-compactions N        compaction settings (see the README)
+  --compaction-engine E      who writes the summaries: client (ours, default), api (the API's
+                             on-demand compaction, keeps the kept turns' thinking) or auto
   --mcp-config FILE          MCP servers whose tools the agent gets: a JSON file (or inline JSON)
                              {"mcpServers": {"NAME": {"command": ..., "args": [...], "env": {...}}}}
   --allowed-tools A,B        offer only these tools (bash, read_file, ..., mcp__<server>__<tool>)

@@ -44,6 +44,15 @@ export class CompactionRun {
     return dropped;
   }
 
+  /**
+   * Takes `next` as the whole history WITHOUT removing thinking: only for a history the API itself
+   * rebuilt (its compaction block first, kept turns unchanged), whose kept thinking stays valid.
+   */
+  adoptApiCompaction(next: MessageParam[]): void {
+    this.editedFrom = 0;
+    this.history = next;
+  }
+
   event(
     fields: Partial<CompactionEvent> &
       Pick<CompactionEvent, 'layer' | 'reason' | 'tokens_before' | 'tokens_after'>

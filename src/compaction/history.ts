@@ -58,12 +58,33 @@ export function toolExchangesFrom(history: readonly MessageParam[], from: number
   return exchanges;
 }
 
-/** The first text of the first message: where the task always stands. */
+const KEPT_TASK_OPEN = '<task note="the task as given, kept verbatim after the API\'s compaction">\n';
+const KEPT_TASK_CLOSE = '\n</task>';
+
+/** The task as it stands after an API compaction (the block must come first, so the task follows it). */
+export function keptTaskText(task: string): string {
+  return `${KEPT_TASK_OPEN}${task}${KEPT_TASK_CLOSE}`;
+}
+
+/**
+ * The task: the first text of the first message, or, once the API's compaction block stands first,
+ * the latest task our rebuild put back after it (keptTaskText).
+ */
 export function taskOf(history: readonly MessageParam[]): string {
   const first = history[0];
   if (!first) return '';
   const block = blocksOf(first)[0];
-  return block?.type === 'text' ? block.text : '';
+  if (block?.type === 'text') return block.text;
+  if ((block as { type: string } | undefined)?.type !== 'compaction') return '';
+  // Only user messages: ours. A reply could imitate the wrapper (an injected model) and take the task.
+  for (let index = history.length - 1; index > 0; index--) {
+    if (history[index]!.role !== 'user') continue;
+    for (const part of blocksOf(history[index]!)) {
+      if (part.type === 'text' && part.text.startsWith(KEPT_TASK_OPEN) && part.text.endsWith(KEPT_TASK_CLOSE))
+        return part.text.slice(KEPT_TASK_OPEN.length, part.text.length - KEPT_TASK_CLOSE.length);
+    }
+  }
+  return '';
 }
 
 /** A path as tool inputs name it, compared by compaction: `./a` and `a//b` are `a` and `a/b`. */

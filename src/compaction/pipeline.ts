@@ -9,6 +9,8 @@ import { microStep } from './steps/micro-step.js';
 import { duplicateStep } from './steps/duplicate-step.js';
 import { autoStep, manualStep, overflowStep } from './steps/summary-steps.js';
 import { Summarizer, type SummarizerDependencies } from './summarizer.js';
+import { ApiSummarizer } from './api-summarizer.js';
+import { apiAutoStep, apiManualStep } from './steps/api-steps.js';
 import { recordWork } from './work-ledger.js';
 
 export type { CompactionStore } from './compaction-store.js';
@@ -30,14 +32,17 @@ export class CompactionPipeline implements Compactor {
   ) {
     this.state = new CompactionState(settings, deps.requests.prefixChars());
     const summarizer = new Summarizer(deps);
-    this.steps = [
-      spillStep(deps.store.spill),
-      duplicateStep(),
-      microStep(deps.now),
-      autoStep(summarizer),
-      manualStep(summarizer),
-      overflowStep(summarizer)
-    ];
+    this.steps =
+      settings.engine === 'api'
+        ? apiEngineSteps(deps, summarizer)
+        : [
+            spillStep(deps.store.spill),
+            duplicateStep(),
+            microStep(deps.now),
+            autoStep(summarizer),
+            manualStep(summarizer),
+            overflowStep(summarizer)
+          ];
   }
 
   get thresholdTokens(): number {
@@ -69,4 +74,21 @@ export class CompactionPipeline implements Compactor {
     }
     return run.result(estimated);
   }
+}
+
+/**
+ * The API engine: the API's compaction first (before anything edits sent history, see api-steps.ts),
+ * then the usual edits; an overflow is still ours (the request that overflowed cannot be sent again
+ * to be compacted), and so is any compaction the API could not do.
+ */
+function apiEngineSteps(deps: CompactionDependencies, summarizer: Summarizer): CompactionStep[] {
+  const api = new ApiSummarizer(deps, summarizer);
+  return [
+    spillStep(deps.store.spill),
+    apiAutoStep(api),
+    duplicateStep(),
+    microStep(deps.now),
+    apiManualStep(api),
+    overflowStep(summarizer)
+  ];
 }

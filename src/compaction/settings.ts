@@ -34,7 +34,14 @@ export interface CompactionSettings {
    * a fresh request with the history pasted in (the benchmark's ablation; never better).
    */
   readonly summaryPrefixReuse: boolean;
+  /**
+   * Who writes the summary of auto and manual compaction: our summarizer (`client`), or the API's
+   * on-demand compaction (`api`, see api-summarizer.ts). `auto` is resolved before (engine-choice.ts).
+   */
+  readonly engine: CompactionEngine;
 }
+
+export type CompactionEngine = 'client' | 'api';
 
 /**
  * Defaults chosen on `npm run bench` with its need model (BENCHMARKS.md, "Choosing the threshold"):
@@ -110,6 +117,7 @@ export interface CompactionOptions extends CompactionTunables {
   readonly minCacheableTokens?: number;
   readonly layers?: { readonly micro: boolean; readonly auto: boolean };
   readonly summaryPrefixReuse?: boolean;
+  readonly engine?: CompactionEngine;
 }
 
 /** Fills in every setting from the few the user can set. Floors scale down with small thresholds. */
@@ -147,7 +155,8 @@ export function compactionSettings(options: CompactionOptions): CompactionSettin
     summaryAttempts: 2,
     spill: { maxResultChars: 50_000, previewChars: 2_000 },
     layers: options.layers ?? { micro: true, auto: true },
-    summaryPrefixReuse: options.summaryPrefixReuse ?? true
+    summaryPrefixReuse: options.summaryPrefixReuse ?? true,
+    engine: options.engine ?? 'client'
   };
 }
 

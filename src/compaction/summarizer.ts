@@ -60,7 +60,7 @@ export class Summarizer {
     const started = this.deps.now();
     const before = state.tokensOf(run);
     const unseen = this.unseenTurn(call);
-    const segment = this.deps.store.saveSegment(++this.segments, run.history);
+    const segment = this.saveSegment(run.history);
     const gate = breakerAllows(this.breaker, this.breakerSettings(call), context.turn);
     const overBudget = this.summaries >= state.settings.maxCompactions;
     let summary: { text: string; usage: TokenUsage } | undefined;
@@ -104,6 +104,11 @@ export class Summarizer {
       focus: focus ?? null,
       ...(summary ? { summary: summary.text } : {})
     });
+  }
+
+  /** Saves the history before a compaction as the next segment (one numbering for both engines). */
+  saveSegment(history: readonly MessageParam[]): string {
+    return this.deps.store.saveSegment(++this.segments, history);
   }
 
   /**
@@ -263,7 +268,7 @@ export class Summarizer {
         task: taskOf(history),
         header,
         ledger,
-        files: this.restoreFiles(state, tail, plan.files, readFile),
+        files: restoreFiles(state, tail, plan.files, readFile),
         tail
       });
       const tokens = meter.estimateRequest(next);
@@ -272,27 +277,27 @@ export class Summarizer {
     }
     return rebuilt!;
   }
+}
 
-  /** Up to `count` recently read files that the tail does not already show, re-read from disk. */
-  private restoreFiles(
-    state: StepCall['state'],
-    tail: readonly MessageParam[],
-    count: number,
-    readFile: (path: string, maxTokens: number) => string | undefined
-  ): RestoredFile[] {
-    if (count === 0) return [];
-    const { settings, meter } = state;
-    const inTail = filesShownIn(tail);
-    const files: RestoredFile[] = [];
-    let budget = settings.maxRestoredTokens;
-    for (const path of [...state.work.recentReads].reverse()) {
-      if (files.length >= count || budget <= 0) break;
-      if (inTail.has(normalizedPath(path))) continue;
-      const text = readFile(path, Math.min(settings.maxFileTokens, budget));
-      if (text === undefined) continue;
-      budget -= meter.estimate(text.length);
-      files.push({ path, text });
-    }
-    return files;
+/** Up to `count` recently read files that the tail does not already show, re-read from disk. */
+export function restoreFiles(
+  state: StepCall['state'],
+  tail: readonly MessageParam[],
+  count: number,
+  readFile: (path: string, maxTokens: number) => string | undefined
+): RestoredFile[] {
+  if (count === 0) return [];
+  const { settings, meter } = state;
+  const inTail = filesShownIn(tail);
+  const files: RestoredFile[] = [];
+  let budget = settings.maxRestoredTokens;
+  for (const path of [...state.work.recentReads].reverse()) {
+    if (files.length >= count || budget <= 0) break;
+    if (inTail.has(normalizedPath(path))) continue;
+    const text = readFile(path, Math.min(settings.maxFileTokens, budget));
+    if (text === undefined) continue;
+    budget -= meter.estimate(text.length);
+    files.push({ path, text });
   }
+  return files;
 }

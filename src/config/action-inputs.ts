@@ -63,7 +63,8 @@ export const ACTION_INPUT_NAMES: readonly string[] = [
   'micro_preserve_tools',
   'compaction_keep_tail',
   'restore_recent_files',
-  'max_compactions'
+  'max_compactions',
+  'compaction_engine'
 ];
 
 /**

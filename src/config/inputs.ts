@@ -13,6 +13,7 @@ import { parseBooleanInput } from './boolean-input.js';
 import { parseInstructionFiles } from './instruction-files-input.js';
 import type { RunLimits } from '../agent/limits.js';
 import type { CompactionTunables } from '../compaction/settings.js';
+import { parseCompactionEngine, type CompactionEngineChoice } from './compaction-engine-input.js';
 import { readMcpConfig, type McpServerConfig } from '../tools/mcp/config.js';
 import { readToolLimits, type ToolLimits } from '../tools/limits/config.js';
 import type { OutputSchema } from '../structured/output-schema.js';
@@ -43,6 +44,8 @@ export interface AgentConfig {
   readonly allowWorkflowChanges: boolean;
   readonly prompt: string | undefined;
   readonly compaction: CompactionInputs;
+  /** Who writes the summaries (`compaction_engine`; absent: client); `auto` is resolved when the run starts. */
+  readonly compactionEngine?: CompactionEngineChoice;
   /** MCP servers whose tools join the agent's (`mcp_config`, `--mcp-config`); none by default. */
   readonly mcpServers: readonly McpServerConfig[];
   /** Tools offered and bash commands allowed (allowed_tools, disallowed_tools, *_bash_commands); none by default. */
@@ -93,7 +96,9 @@ export const INPUT_DEFAULTS = {
   use_vertex: false,
   allow_workflow_changes: false,
   // Codex, OpenHands, Jules and Cursor read AGENTS.md; Claude Code CLAUDE.md; Copilot its own file.
-  instruction_files: 'AGENTS.md,CLAUDE.md,.github/copilot-instructions.md'
+  instruction_files: 'AGENTS.md,CLAUDE.md,.github/copilot-instructions.md',
+  // Our summarizer until the bench measures the API's engine (issue 25, part 4).
+  compaction_engine: 'client'
 } as const;
 
 /** A bad input: the message says which input, what was given and what is expected. */
@@ -189,6 +194,19 @@ export function parseAgentConfig(
     problems
   );
   const outputSchema = parseJsonSchemaInput(read('json_schema'), name('json_schema'), problems);
+  const compactionEngine = parseCompactionEngine(
+    read('compaction_engine'),
+    name('compaction_engine'),
+    INPUT_DEFAULTS.compaction_engine,
+    problems
+  );
+
+  if (compactionEngine === 'api' && provider && provider.kind !== 'anthropic') {
+    problems.push(
+      `${name('compaction_engine')} is api, but the API's on-demand compaction is used only on the Claude API ` +
+        `(this run uses ${provider.kind}): set it to auto or client.`
+    );
+  }
 
   if (problems.length > 0 || !modelSpec || !wire || !provider) throw new InputError(problems);
   return {
@@ -209,6 +227,7 @@ export function parseAgentConfig(
     allowWorkflowChanges,
     prompt,
     compaction: withoutUndefined(compaction),
+    compactionEngine,
     mcpServers: mcp.ok ? mcp.servers : [],
     toolLimits,
     instructionFiles,

@@ -5,6 +5,7 @@ import type { MessagesStreamer } from './messages-streamer.js';
 import type { ModelCallHooks, ModelClient, ModelReply, ModelRequest } from './model-client.js';
 import { createSdkClient } from './provider-client.js';
 import { fromApiUsage } from './usage.js';
+import { asContentBlock, compactionBlockOf } from './compaction-block.js';
 
 /** The first-party API by key (tests, the bench): its SDK client is built like the run's, defaults included. */
 export interface AnthropicClientOptions extends StreamRetryOptions {
@@ -86,6 +87,24 @@ export class AnthropicModelClient implements ModelClient {
     }
   }
 
+  /**
+   * The beta stream: only it accumulates the `compaction` block (`compaction_delta`). Its answer is
+   * read as a Message: our toParam keeps the block, the rest of the shape is the same.
+   */
+  private compactionStream(
+    body: Record<string, unknown>,
+    compaction: NonNullable<ModelRequest['compaction']>,
+    options: { signal: AbortSignal; headers?: Record<string, string> }
+  ) {
+    const beta = this.client.beta;
+    if (!beta) throw new OnDemandCompactionUnavailableError();
+    // Our request types are the non-beta SDK's; the beta endpoint takes the same JSON plus `compaction`.
+    return beta.messages.stream(
+      { ...body, compaction } as unknown as Parameters<typeof beta.messages.stream>[0],
+      options
+    );
+  }
+
   /** One streamed attempt, dropped when no event arrives for `stallTimeoutMs` (the API sends pings). */
   private async streamOnce(request: ModelRequest, signal: AbortSignal | undefined): Promise<Message> {
     const stalled = new AbortController();
@@ -95,21 +114,27 @@ export class AnthropicModelClient implements ModelClient {
       timer = setTimeout(() => stalled.abort(), this.stallTimeoutMs);
     };
     rearm();
-    const stream = this.client.messages.stream(
-      {
-        model: request.model,
-        max_tokens: request.maxTokens,
-        system: [...request.system],
-        tools: [...request.tools],
-        messages: [...request.messages],
-        ...(request.thinking ? { thinking: request.thinking } : {}),
-        ...(request.effort ? { output_config: { effort: request.effort } } : {})
-      },
-      {
-        signal: signal ? AbortSignal.any([signal, stalled.signal]) : stalled.signal,
-        ...(request.betas?.length ? { headers: { 'anthropic-beta': request.betas.join(',') } } : {})
-      }
-    );
+    const body = {
+      model: request.model,
+      max_tokens: request.maxTokens,
+      system: [...request.system],
+      tools: [...request.tools],
+      messages: [...request.messages],
+      ...(request.thinking ? { thinking: request.thinking } : {}),
+      ...(request.effort ? { output_config: { effort: request.effort } } : {})
+    };
+    const options = {
+      signal: signal ? AbortSignal.any([signal, stalled.signal]) : stalled.signal,
+      ...(request.betas?.length ? { headers: { 'anthropic-beta': request.betas.join(',') } } : {})
+    };
+    // The two streams share the surface we use; the beta one's message is read as a Message.
+    const stream: Pick<ReturnType<MessagesStreamer['messages']['stream']>, 'finalMessage'> & {
+      on(event: 'streamEvent', listener: () => void): unknown;
+    } = request.compaction
+      ? (this.compactionStream(body, request.compaction, options) as unknown as ReturnType<
+          MessagesStreamer['messages']['stream']
+        >)
+      : this.client.messages.stream(body, options);
     stream.on('streamEvent', rearm);
     try {
       return await stream.finalMessage();
@@ -119,6 +144,14 @@ export class AnthropicModelClient implements ModelClient {
     } finally {
       clearTimeout(timer);
     }
+  }
+}
+
+/** The SDK's client without the beta surface (a cloud SDK): on-demand compaction cannot run there. */
+export class OnDemandCompactionUnavailableError extends Error {
+  constructor() {
+    super('On-demand compaction needs the first-party Claude API client; this provider has no beta surface.');
+    this.name = 'OnDemandCompactionUnavailableError';
   }
 }
 
@@ -157,7 +190,10 @@ function toParam(block: ContentBlock): ContentBlockParam[] {
       return [{ type: 'thinking', thinking: block.thinking, signature: block.signature }];
     case 'redacted_thinking':
       return [{ type: 'redacted_thinking', data: block.data }];
-    default:
-      return [];
+    default: {
+      // Sent back unchanged, as the API returned it (the non-beta types do not list it).
+      const compaction = compactionBlockOf(block);
+      return compaction ? [asContentBlock(compaction)] : [];
+    }
   }
 }

@@ -7,4 +7,9 @@ import type Anthropic from '@anthropic-ai/sdk';
  */
 export interface MessagesStreamer {
   readonly messages: Pick<Anthropic['messages'], 'stream'>;
+  /**
+   * The beta surface, for on-demand compaction (its answer's `compaction` block and
+   * `compaction_delta` are only in the beta stream's types and accumulator). First-party only.
+   */
+  readonly beta?: { readonly messages: Pick<Anthropic['beta']['messages'], 'stream'> };
 }

@@ -7,6 +7,7 @@ import type {
   Tool as ToolDefinition
 } from '@anthropic-ai/sdk/resources/messages';
 import type { Effort } from '../config/model-catalog.js';
+import type { OnDemandCompaction } from './compaction-block.js';
 import type { TokenUsage } from './usage.js';
 
 /** One request to the model, already carrying its cache breakpoints. */
@@ -22,6 +23,8 @@ export interface ModelRequest {
   readonly effort?: Effort;
   /** Beta features, sent as the `anthropic-beta` header. */
   readonly betas?: readonly string[];
+  /** An on-demand compaction request: the answer is one compaction block (see compaction-block.ts). */
+  readonly compaction?: OnDemandCompaction;
   // No tool_choice: the 5.5 generation refuses forced tool use, and `auto` is the default anyway.
 }
 

@@ -4,6 +4,7 @@ import { AnthropicVertex } from '@anthropic-ai/vertex-sdk';
 import { OAuth2Client } from 'google-auth-library';
 import type { AgentConfig } from '../config/inputs.js';
 import type { MessagesStreamer } from './messages-streamer.js';
+import type { CompactionCapabilityLookup } from '../compaction/engine-choice.js';
 
 /**
  * The API version each cloud takes in the body, as its docs require ("Claude on Amazon Bedrock
@@ -59,6 +60,26 @@ export function createSdkClient(connection: SdkConnection): MessagesStreamer {
         ...common
       });
   }
+}
+
+/**
+ * The Models API on the Claude API, for `compaction_engine: auto`: `capabilities.compaction` of one
+ * model (SDK 1.12 BetaModelInfo: `{supported, summarize: {supported}}`).
+ */
+export function createCompactionCapabilityLookup(connection: SdkConnection): CompactionCapabilityLookup {
+  const client = new Anthropic({
+    apiKey: connection.apiKey,
+    ...(connection.baseURL !== undefined ? { baseURL: connection.baseURL } : {}),
+    maxRetries: connection.apiMaxRetries,
+    timeout: 30_000
+  });
+  return {
+    async supportsOnDemandCompaction(model: string): Promise<boolean> {
+      const info = await client.beta.models.retrieve(model);
+      const compaction = info.capabilities?.compaction;
+      return compaction?.supported === true && compaction.summarize?.supported === true;
+    }
+  };
 }
 
 /** A Google auth client that only presents the token it was given (no refresh, no file, no network). */

@@ -2,6 +2,7 @@ import type { MessageParam, Tool as ToolDefinition } from '@anthropic-ai/sdk/res
 import { systemWithBreakpoint, withMessageBreakpoints } from './cache-breakpoints.js';
 import type { ModelRequest } from './model-client.js';
 import { THINKING_BINDING_BETA, type ThinkingSettings } from './thinking.js';
+import { ON_DEMAND_COMPACTION_BETA, startsWithCompaction } from './compaction-block.js';
 
 export interface RequestShape {
   readonly model: string;
@@ -31,6 +32,11 @@ export class RequestBuilder {
     editedFrom?: number
   ): ModelRequest {
     const thinking = this.shape.thinking;
+    // The compaction beta goes on every request that carries the block (compaction-thinking-blocks).
+    const betas = [
+      ...(thinking?.editPolicy === 'drop_block' ? [THINKING_BINDING_BETA] : []),
+      ...(startsWithCompaction(history) ? [ON_DEMAND_COMPACTION_BETA] : [])
+    ];
     return {
       model: this.shape.model,
       maxTokens,
@@ -39,7 +45,20 @@ export class RequestBuilder {
       messages: withMessageBreakpoints(history, editedFrom),
       ...(thinking?.thinking ? { thinking: thinking.thinking } : {}),
       ...(thinking?.effort ? { effort: thinking.effort } : {}),
-      ...(thinking?.editPolicy === 'drop_block' ? { betas: [THINKING_BINDING_BETA] } : {})
+      ...(betas.length > 0 ? { betas } : {})
+    };
+  }
+
+  /**
+   * An on-demand compaction of `history`: the same system, tools and thinking settings as a turn
+   * (so the cached prefix is read and kept thinking stays valid), plus the compaction field and beta.
+   */
+  buildCompaction(history: readonly MessageParam[], maxTokens: number, instructions?: string): ModelRequest {
+    const request = this.build(history, maxTokens);
+    return {
+      ...request,
+      betas: [...new Set([...(request.betas ?? []), ON_DEMAND_COMPACTION_BETA])],
+      compaction: { type: 'summarize', ...(instructions ? { instructions } : {}) }
     };
   }
 

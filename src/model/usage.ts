@@ -15,8 +15,11 @@ export interface TokenUsage {
 
 export const NO_USAGE: TokenUsage = { input: 0, cacheWrite: 0, cacheWrite1h: 0, cacheRead: 0, output: 0 };
 
-/** usage.cache_creation splits the writes by TTL; older answers only carry the total. */
-export function fromApiUsage(usage: Usage): TokenUsage {
+/** The usage fields one billed step reports (the top level, or one entry of `usage.iterations`). */
+type StepUsage = Pick<Usage, 'input_tokens' | 'output_tokens'> &
+  Partial<Pick<Usage, 'cache_creation_input_tokens' | 'cache_read_input_tokens' | 'cache_creation'>>;
+
+function stepUsage(usage: StepUsage): TokenUsage {
   const total = usage.cache_creation_input_tokens ?? 0;
   const oneHour = usage.cache_creation?.ephemeral_1h_input_tokens ?? 0;
   return {
@@ -26,6 +29,28 @@ export function fromApiUsage(usage: Usage): TokenUsage {
     cacheRead: usage.cache_read_input_tokens ?? 0,
     output: usage.output_tokens
   };
+}
+
+/**
+ * usage.cache_creation splits the writes by TTL; older answers only carry the total.
+ * `usage.iterations` (beta, SDK 1.12 BetaIterationsUsage): "A `compaction` entry's tokens are not
+ * included in the top-level `usage` fields" — the server-side summary of threshold compaction
+ * (compact_20260112) is billed on top, so it is added here. The non-beta types do not list the
+ * field: it is read defensively.
+ */
+export function fromApiUsage(usage: Usage): TokenUsage {
+  const top = stepUsage(usage);
+  const iterations: unknown = (usage as { iterations?: unknown }).iterations;
+  if (!Array.isArray(iterations)) return top;
+  return iterations
+    .filter(isCompactionIteration)
+    .reduce((sum: TokenUsage, entry) => addUsage(sum, stepUsage(entry)), top);
+}
+
+function isCompactionIteration(entry: unknown): entry is StepUsage {
+  if (typeof entry !== 'object' || entry === null) return false;
+  const { type, input_tokens, output_tokens } = entry as Record<string, unknown>;
+  return type === 'compaction' && typeof input_tokens === 'number' && typeof output_tokens === 'number';
 }
 
 export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {

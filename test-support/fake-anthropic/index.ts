@@ -17,3 +17,5 @@ export * from './prompt-cache.js';
 export * from './model-rules.js';
 export * from './thinking-binding.js';
 export * from './billing.js';
+export * from './compaction.js';
+export * from './models-route.js';

@@ -31,7 +31,7 @@ import type {
 } from './types.js';
 import { noCacheUsage, type UsageModel } from './usage.js';
 import { parseRequest } from './validate.js';
-import { findModel, type CatalogueRow } from '../../src/config/model-catalog.js';
+import { findModel, MODEL_CATALOGUE, type CatalogueRow } from '../../src/config/model-catalog.js';
 import { billedUsd } from './billing.js';
 import { betasOf, dropsInvalidBlocks, lookUpModel, modelErrorText, refusedParameter } from './model-rules.js';
 import {
@@ -42,6 +42,14 @@ import {
   type InvalidThinkingBlock
 } from './thinking-binding.js';
 import { closeLoopback, flattenHeaders, listenOnLoopback } from '../loopback.js';
+import {
+  checkCompactionBlocks,
+  checkCompactionRequest,
+  compactionConfig,
+  defaultCompactionSummary,
+  type CompactionViolation
+} from './compaction.js';
+import { modelInfo, MODELS_ROUTE } from './models-route.js';
 
 /** The real API's body limit (413 request_too_large above it). */
 export const MAX_BODY_BYTES = 32 * 1024 * 1024;
@@ -70,6 +78,11 @@ export interface FakeAnthropicOptions {
   contextWindowExceededAt?: number | readonly number[];
   /** Clock handed to the usage model (cache TTLs). Default Date.now. */
   clock?: () => number;
+  /**
+   * The summary of an on-demand compaction request (`compaction: {type: "summarize"}`). Compaction
+   * requests do not consume a script call. Default: defaultCompactionSummary (compaction.ts).
+   */
+  compactionSummary?: (request: ParsedRequest, instructions: string | undefined) => string;
   port?: number;
 }
 
@@ -98,6 +111,8 @@ interface AnsweredRequest {
   reportTransformations: boolean;
   dropped: readonly InvalidThinkingBlock[];
 }
+
+const MODEL_IDS = MODEL_CATALOGUE.map((row) => row.id);
 
 const defaultScript: Script = () => ({
   content: [{ type: 'text', text: 'Hello from the fake Anthropic API.' }]
@@ -320,6 +335,8 @@ class FakeAnthropicServer implements FakeAnthropic {
 
     const read = await readBody(req, this.options.maxBodyBytes ?? MAX_BODY_BYTES);
     if (read.kind === 'aborted') return;
+    const modelsPath = req.method === 'GET' ? MODELS_ROUTE.exec(url.pathname) : null;
+    if (modelsPath) return this.answerModels(req, res, record, modelsPath[1]);
     const endpoint = req.method === 'POST' ? ROUTES[url.pathname] : undefined;
     if (endpoint === undefined)
       return this.reject(res, record, 404, 'not_found_error', 'not_found', 'Not Found');
@@ -380,6 +397,10 @@ class FakeAnthropicServer implements FakeAnthropic {
       return this.sendJson(res, 200, { input_tokens: inputTokens });
     }
     const betas = betasOf(record.headers['anthropic-beta']);
+    const compactionRefusal =
+      checkCompactionRequest(request, betas) ??
+      checkCompactionBlocks(request, betas, (block) => this.binder.verifyCompaction(block));
+    if (compactionRefusal) return this.rejectCompaction(res, record, compactionRefusal);
     const refusal = refusedParameter(request, found.row, betas);
     if (refusal) return this.rejectWith(res, record, refusal);
 
@@ -389,7 +410,103 @@ class FakeAnthropicServer implements FakeAnthropic {
     if (bound.dropped.length > 0) record.droppedThinking = droppedTransformations(bound.dropped);
     const seenSegments =
       bound.dropped.length > 0 ? renderPrompt(bound.seen, this.tokenCounter) : promptSegments(request);
+    const compaction = compactionConfig(request);
+    if (compaction) return this.answerCompaction(res, record, bound, seenSegments, compaction.instructions);
     return this.answerMessages(req, res, record, bound, seenSegments);
+  }
+
+  /** GET /v1/models and /v1/models/{id}: the catalogue's rows, with the compaction capability. */
+  private answerModels(
+    req: IncomingMessage,
+    res: ServerResponse,
+    record: RecordedRequest,
+    id: string | undefined
+  ): void {
+    if (apiKeyOf(req.headers) === undefined)
+      return this.reject(
+        res,
+        record,
+        401,
+        'authentication_error',
+        'authentication',
+        'x-api-key header is required'
+      );
+    if (id === undefined) {
+      const data = MODEL_IDS.map(modelInfo);
+      return this.sendJson(res, 200, {
+        data,
+        has_more: false,
+        first_id: data[0]?.id ?? null,
+        last_id: data.at(-1)?.id ?? null
+      });
+    }
+    const found = lookUpModel(decodeURIComponent(id));
+    if ('violation' in found) return this.rejectWith(res, record, found.violation);
+    return this.sendJson(res, 200, modelInfo(found.row.id));
+  }
+
+  /**
+   * An on-demand compaction: one compaction block (readable summary + signature), stop_reason
+   * "compaction", no reply and no script call. Usage: see COMPACTION_USAGE_CHOICE (compaction.ts).
+   */
+  private async answerCompaction(
+    res: ServerResponse,
+    record: RecordedRequest,
+    answering: AnsweredRequest,
+    segments: PromptSegment[],
+    instructions: string | undefined
+  ): Promise<void> {
+    const request = answering.seen;
+    const summary = (this.options.compactionSummary ?? defaultCompactionSummary)(request, instructions);
+    const block: WireContentBlock = {
+      type: 'compaction',
+      content: summary,
+      encrypted_content: null,
+      signature: this.binder.signCompaction(answering.sent, summary)
+    };
+    const input = (this.options.usageModel ?? noCacheUsage)({
+      request,
+      segments,
+      promptTokens: sumTokens(segments),
+      callIndex: this.calls,
+      now: (this.options.clock ?? Date.now)()
+    });
+    const usage: WireUsage = {
+      input_tokens: input.input_tokens,
+      cache_creation_input_tokens: input.cache_creation_input_tokens,
+      cache_read_input_tokens: input.cache_read_input_tokens,
+      cache_creation: input.cache_creation ?? {
+        ephemeral_5m_input_tokens: input.cache_creation_input_tokens,
+        ephemeral_1h_input_tokens: 0
+      },
+      output_tokens: this.tokenCounter.count(summary),
+      service_tier: 'standard'
+    };
+    const message = this.message(request, [block], 'compaction', usage);
+    record.compaction = { summary, summarizedMessages: request.messages.length };
+    record.response = {
+      kind: 'message',
+      status: 200,
+      stream: request.stream,
+      message,
+      usage,
+      billedUsd: billedUsd(usage, answering.row)
+    };
+    if (request.stream) await this.writeStream(res, messageEvents(message), 0);
+    else this.sendJson(res, 200, message);
+  }
+
+  private rejectCompaction(res: ServerResponse, record: RecordedRequest, refusal: CompactionViolation): void {
+    record.rejected = { kind: refusal.kind, message: refusal.message };
+    this.sendError(
+      res,
+      record,
+      refusal.status,
+      refusal.errorType,
+      refusal.message,
+      {},
+      refusal.errorCode ? { error_code: refusal.errorCode } : undefined
+    );
   }
 
   /**
@@ -649,7 +766,8 @@ class FakeAnthropicServer implements FakeAnthropic {
     status: number,
     errorType: string,
     message: string,
-    headers: Record<string, string> = {}
+    headers: Record<string, string> = {},
+    details?: { error_code: string }
   ): void {
     record.response = { kind: 'error', status, errorType, message };
     const requestId = newRequestId();
@@ -658,7 +776,7 @@ class FakeAnthropicServer implements FakeAnthropic {
       status >= 400 && status < 500 && ![408, 409, 429].includes(status) ? { 'x-should-retry': 'false' } : {};
     const body = JSON.stringify({
       type: 'error',
-      error: { type: errorType, message },
+      error: { type: errorType, message, ...(details ? { details } : {}) },
       request_id: requestId
     });
     res.writeHead(status, {

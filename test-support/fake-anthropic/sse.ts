@@ -46,6 +46,11 @@ function blockStart(block: WireContentBlock): WireContentBlock {
     case 'redacted_thinking':
       // Arrives whole in content_block_start, with no deltas.
       return block;
+    case 'compaction':
+      // The SDK's BetaMessageStream takes content from one compaction_delta ("the delta carries the
+      // block's final value"); how the signature travels is not documented: the fake's choice is to
+      // announce it with the block.
+      return { ...block, content: null, encrypted_content: null };
   }
 }
 
@@ -66,6 +71,10 @@ function blockDeltas(block: WireContentBlock, partialJson?: string): unknown[] {
       ];
     case 'redacted_thinking':
       return [];
+    case 'compaction':
+      return [
+        { type: 'compaction_delta', content: block.content, encrypted_content: block.encrypted_content }
+      ];
   }
 }
 

@@ -17,6 +17,7 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type {
   BindingReason,
+  CompactionBlockParam,
   ContentBlockParam,
   JsonObject,
   MessageParam,
@@ -38,6 +39,21 @@ export interface InvalidThinkingBlock {
 }
 
 const SIGNATURE_VERSION = 'fake-thinking-v1';
+const COMPACTION_VERSION = 'fake-compaction-v1';
+
+/** What a compaction block's signature records: enough to continue the prefix of its kept turns. */
+interface CompactionPayload {
+  v: typeof COMPACTION_VERSION;
+  m: string;
+  /** The prefix digest after the summarized messages (system, tools and every summarized block). */
+  d: string;
+  /** The digest of system + tools when it was written: they must not change afterwards. */
+  hd: string;
+  /** The role of the last summarized message: the first kept one must have the other role. */
+  r: Role;
+  /** HMAC of the above and of the summary text. */
+  h: string;
+}
 
 interface SignaturePayload {
   v: typeof SIGNATURE_VERSION;
@@ -107,17 +123,30 @@ function canonicalSystem(system: string | TextBlockParam[] | undefined): unknown
 /** A running hash of a prompt prefix, extended one block at a time (linear in the conversation). */
 class PrefixChain {
   private digest: string;
+  /** The digest of system + tools alone. */
+  readonly head: string;
 
   constructor(head: Pick<ParsedRequest, 'system' | 'tools'>) {
-    this.digest = createHash('sha256')
+    this.head = createHash('sha256')
       .update(
         canonicalJson({ system: canonicalSystem(head.system), tools: head.tools ?? ([] as ToolParam[]) })
       )
       .digest('hex');
+    this.digest = this.head;
   }
 
   get current(): string {
     return this.digest;
+  }
+
+  /** Continue from a prefix a compaction block stands for (the summarized messages). */
+  resume(digest: string): void {
+    this.digest = digest;
+  }
+
+  /** A condition of the kept turns failed: nothing signed before matches any more. */
+  poison(): void {
+    this.digest = createHash('sha256').update('broken').update(this.digest).digest('hex');
   }
 
   append(role: Role, block: ContentBlockParam | WireContentBlock): void {
@@ -150,9 +179,99 @@ export function redactedThinkingText(data: string): string {
   return decode(data)?.t ?? '';
 }
 
+function decodeCompaction(value: string | null | undefined): CompactionPayload | undefined {
+  if (!value) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(value, 'base64').toString('utf8'));
+    if (typeof parsed !== 'object' || parsed === null) return undefined;
+    const { v, m, d, hd, r, h } = parsed as Record<string, unknown>;
+    if (v !== COMPACTION_VERSION || typeof m !== 'string' || typeof d !== 'string') return undefined;
+    if (typeof hd !== 'string' || (r !== 'user' && r !== 'assistant') || typeof h !== 'string')
+      return undefined;
+    return { v, m, d, hd, r, h };
+  } catch {
+    return undefined;
+  }
+}
+
 /** Signs what the fake sends and checks what comes back; one per server (its secret). */
 export class ThinkingBinder {
   constructor(private readonly secret: Buffer = randomBytes(32)) {}
+
+  private compactionMac(payload: Omit<CompactionPayload, 'h'>, content: string): string {
+    return createHmac('sha256', this.secret)
+      .update(JSON.stringify([payload.m, payload.d, payload.hd, payload.r, content]))
+      .digest('base64url');
+  }
+
+  /**
+   * The signature of a compaction block written for `request`: it records where the summarized
+   * prefix ended, so thinking in the kept turns that follow the block stays valid (the docs'
+   * conditions are checked when the block comes back, in `verify`).
+   */
+  signCompaction(request: ParsedRequest, content: string): string {
+    const chain = this.chainOver(request);
+    const last = request.messages.at(-1)!;
+    const payload = {
+      v: COMPACTION_VERSION,
+      m: request.model,
+      d: chain.current,
+      hd: chain.head,
+      r: last.role
+    } as const;
+    return Buffer.from(JSON.stringify({ ...payload, h: this.compactionMac(payload, content) })).toString(
+      'base64'
+    );
+  }
+
+  /** Whether a returned compaction block is ours and unchanged. */
+  verifyCompaction(block: CompactionBlockParam): 'ok' | 'content_mismatch' | 'invalid' {
+    const payload = decodeCompaction(block.signature);
+    if (!payload) return 'invalid';
+    return payload.h === this.compactionMac(payload, block.content ?? '') ? 'ok' : 'content_mismatch';
+  }
+
+  /**
+   * Starts the chain of a request. A request that opens with a (verified) compaction block continues
+   * from the prefix the block summarized, so kept turns keep their thinking; when `system` or `tools`
+   * changed since, the chain is broken instead. Returns the block's last summarized role.
+   */
+  private startChain(request: ParsedRequest): { chain: PrefixChain; skipFirst: boolean; role?: Role } {
+    const chain = new PrefixChain(request);
+    const first = request.messages[0];
+    const block = first ? blocksOf(first)[0] : undefined;
+    if (block?.type !== 'compaction') return { chain, skipFirst: false };
+    const payload = decodeCompaction(block.signature);
+    if (!payload) {
+      chain.poison();
+      return { chain, skipFirst: true };
+    }
+    const headChanged = payload.hd !== chain.head;
+    chain.resume(payload.d);
+    if (headChanged) chain.poison();
+    return { chain, skipFirst: true, role: payload.r };
+  }
+
+  /** Walks the request's blocks with the chain, applying the kept-turn role rule after a block. */
+  private walk(
+    request: ParsedRequest,
+    visit: (chain: PrefixChain, role: Role, block: ContentBlockParam, m: number, k: number) => void
+  ): PrefixChain {
+    const { chain, skipFirst, role } = this.startChain(request);
+    request.messages.forEach((message: MessageParam, messageIndex) => {
+      const blocks = blocksOf(message);
+      // The first kept message with the summarized one's role would be merged into it by the API.
+      const firstKept =
+        skipFirst && (messageIndex === 1 ? blocksOf(request.messages[0]!).length === 1 : false);
+      if (firstKept && role !== undefined && message.role === role) chain.poison();
+      blocks.forEach((block, blockIndex) => {
+        if (skipFirst && messageIndex === 0 && blockIndex === 0) return;
+        visit(chain, message.role, block, messageIndex, blockIndex);
+        chain.append(message.role, block);
+      });
+    });
+    return chain;
+  }
 
   private mac(model: string, prefix: string, text: string): string {
     return createHmac('sha256', this.secret)
@@ -189,15 +308,11 @@ export class ThinkingBinder {
   /** Every replayed thinking / redacted_thinking block that fails the model or the prefix check, in order. */
   verify(request: ParsedRequest): InvalidThinkingBlock[] {
     const invalid: InvalidThinkingBlock[] = [];
-    const chain = new PrefixChain(request);
-    request.messages.forEach((message: MessageParam, messageIndex) => {
-      blocksOf(message).forEach((block, blockIndex) => {
-        if (block.type === 'thinking' || block.type === 'redacted_thinking') {
-          const reason = this.check(request.model, chain.current, block);
-          if (reason) invalid.push({ messageIndex, blockIndex, reason });
-        }
-        chain.append(message.role, block);
-      });
+    this.walk(request, (chain, _role, block, messageIndex, blockIndex) => {
+      if (block.type === 'thinking' || block.type === 'redacted_thinking') {
+        const reason = this.check(request.model, chain.current, block);
+        if (reason) invalid.push({ messageIndex, blockIndex, reason });
+      }
     });
     return invalid;
   }
@@ -217,10 +332,7 @@ export class ThinkingBinder {
   }
 
   private chainOver(request: ParsedRequest): PrefixChain {
-    const chain = new PrefixChain(request);
-    for (const message of request.messages)
-      for (const block of blocksOf(message)) chain.append(message.role, block);
-    return chain;
+    return this.walk(request, () => undefined);
   }
 }
 

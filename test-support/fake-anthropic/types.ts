@@ -82,8 +82,22 @@ export interface OtherBlockParam {
   [key: string]: unknown;
 }
 
+/**
+ * A `compaction` block sent back first in `messages` (SDK 1.12 BetaCompactionBlockParam): the
+ * readable summary and the signature the fake wrote, both to be returned unchanged.
+ */
+export interface CompactionBlockParam {
+  type: 'compaction';
+  content?: string | null;
+  encrypted_content?: string | null;
+  signature?: string | null;
+  tool_changes?: unknown;
+  cache_control?: CacheControl | null;
+}
+
 export type ContentBlockParam =
   | TextBlockParam
+  | CompactionBlockParam
   | ToolUseBlockParam
   | ToolResultBlockParam
   | ThinkingBlockParam
@@ -133,7 +147,9 @@ export type StopReason =
   | 'stop_sequence'
   | 'pause_turn'
   | 'refusal'
-  | 'model_context_window_exceeded';
+  | 'model_context_window_exceeded'
+  /** On-demand compaction: the answer holds only the compaction block. */
+  | 'compaction';
 
 /** What a script returns: the model's content; ids and usage are filled in by the server. */
 export type ReplyBlock =
@@ -180,7 +196,13 @@ export type WireContentBlock =
   | { type: 'text'; text: string; citations: null }
   | { type: 'tool_use'; id: string; name: string; input: JsonObject; caller: { type: 'direct' } }
   | { type: 'thinking'; thinking: string; signature: string }
-  | { type: 'redacted_thinking'; data: string };
+  | { type: 'redacted_thinking'; data: string }
+  | {
+      type: 'compaction';
+      content: string | null;
+      encrypted_content: string | null;
+      signature: string;
+    };
 
 export interface CacheCreationBreakdown {
   ephemeral_5m_input_tokens: number;
@@ -316,6 +338,8 @@ export interface RecordedRequest {
   rejected?: { kind: RejectionKind; message: string };
   /** Replayed thinking blocks dropped before the model saw them (drop_block, or another model's block). */
   droppedThinking?: ThinkingDroppedTransformation[];
+  /** An on-demand compaction request that was answered with a compaction block (no script call). */
+  compaction?: { summary: string; summarizedMessages: number };
 }
 
 /**
@@ -333,4 +357,6 @@ export type RejectionKind =
   | 'beta_required'
   | 'authentication'
   | 'too_large'
-  | 'not_found';
+  | 'not_found'
+  /** A compaction request or a compaction block the API refuses (see compaction.ts). */
+  | 'compaction';

@@ -117,7 +117,8 @@ const MESSAGES_FIELDS = new Set([
   'user_profile_id',
   'workspace_id',
   'context_management',
-  'mcp_servers'
+  'mcp_servers',
+  'compaction'
 ]);
 const COUNT_TOKENS_FIELDS = new Set([
   'model',
@@ -131,11 +132,14 @@ const COUNT_TOKENS_FIELDS = new Set([
   'output_format',
   'speed',
   'context_management',
-  'mcp_servers'
+  'mcp_servers',
+  // SDK 1.12: "count_tokens accepts this parameter and ignores it".
+  'compaction'
 ]);
 
 const MESSAGE_BLOCK_TYPES = [
   'text',
+  'compaction',
   'image',
   'document',
   'search_result',
@@ -165,7 +169,8 @@ const BLOCK_FIELDS: Record<string, ReadonlySet<string>> = {
   tool_use: new Set(['type', 'id', 'name', 'input', 'cache_control', 'caller', 'toolset_name']),
   tool_result: new Set(['type', 'tool_use_id', 'content', 'is_error', 'cache_control', 'toolset_name']),
   thinking: new Set(['type', 'thinking', 'signature']),
-  redacted_thinking: new Set(['type', 'data'])
+  redacted_thinking: new Set(['type', 'data']),
+  compaction: new Set(['type', 'content', 'encrypted_content', 'signature', 'tool_changes', 'cache_control'])
 };
 const TOOL_CHOICE_TYPES = ['auto', 'any', 'tool', 'none'] as const;
 const THINKING_TYPES = ['enabled', 'disabled', 'adaptive', 'between_tools'] as const;
@@ -247,9 +252,13 @@ function parseOrThrow(body: unknown, options: ValidateOptions): ParsedRequest {
   const tools = 'tools' in body && body.tools !== null ? parseTools(body.tools) : undefined;
 
   if (messages.length === 0) reject(errorText.messagesEmpty);
-  if (messages[0]?.role !== 'user') reject(errorText.firstMessageNotUser);
+  // A compaction block stands first, in the assistant message the compaction answered with.
+  if (messages[0]?.role !== 'user' && blocksOf(messages[0]!)[0]?.type !== 'compaction')
+    reject(errorText.firstMessageNotUser);
   checkContent(messages);
-  checkToolPairing(messages);
+  // A compaction request ending on an open tool call gets its own refusal (compaction.ts).
+  const compacting = 'compaction' in body && body.compaction !== null;
+  checkToolPairing(messages, compacting);
 
   const breakpoints =
     countCacheControls(messages, system, tools) + ('cache_control' in body && body.cache_control ? 1 : 0);
@@ -392,6 +401,13 @@ function parseBlock(value: unknown, path: string): ContentBlockParam {
     case 'redacted_thinking':
       if (typeof value.data !== 'string') reject(errorText.notA(`${path}.redacted_thinking.data`, 'string'));
       break;
+    case 'compaction':
+      for (const field of ['content', 'encrypted_content', 'signature'] as const) {
+        const v = value[field];
+        if (v !== undefined && v !== null && typeof v !== 'string')
+          reject(errorText.notA(`${path}.compaction.${field}`, 'string'));
+      }
+      break;
     default:
       break;
   }
@@ -521,7 +537,7 @@ function toTurns(messages: readonly MessageParam[]): Turn[] {
   return turns;
 }
 
-function checkToolPairing(messages: readonly MessageParam[]): void {
+function checkToolPairing(messages: readonly MessageParam[], openLastTurnAllowed = false): void {
   const turns = toTurns(messages);
   const allToolUseIds = new Set<string>();
   turns.forEach((turn, t) => {
@@ -547,6 +563,7 @@ function checkToolPairing(messages: readonly MessageParam[]): void {
       allToolUseIds.add(use.id);
     }
     const next = turns[t + 1];
+    if (!next && openLastTurnAllowed) return;
     const results = new Set<string>();
     for (const { block } of next?.items ?? [])
       if (block.type === 'tool_result') results.add(block.tool_use_id);

@@ -3,31 +3,35 @@ import { renderWorkLedger } from '../work-ledger.js';
 import type { Summarizer } from '../summarizer.js';
 import type { CompactionStep, StepCall } from './step.js';
 
-/** Auto-compaction: past the threshold, and only when the rebuild would free enough to be worth it. */
+/**
+ * Why auto-compaction should run now, or undefined: past the threshold, and only when the rebuild
+ * would free enough to be worth it. Shared by both engines.
+ */
+export function autoCompactionDue({ run, state }: StepCall): string | undefined {
+  const { settings, meter } = state;
+  const tokens = state.tokensOf(run);
+  if (tokens <= settings.thresholdTokens) return undefined;
+  // A cheap upper estimate of the history after a compaction: summary budget, the ledger as it is
+  // now, restored files and tail.
+  const ledger = meter.estimate(renderWorkLedger(state.work, undefined).length);
+  const expectedAfter =
+    meter.estimate(taskOf(run.history).length) +
+    2_000 +
+    ledger +
+    settings.keepTailTokens +
+    settings.maxRestoredTokens;
+  if (tokens - expectedAfter < settings.minSavingsTokens) return undefined;
+  return `context ~${tokens} tokens > threshold ${settings.thresholdTokens}`;
+}
+
+/** Auto-compaction by our summarizer. */
 export function autoStep(summarizer: Summarizer): CompactionStep {
   return {
     name: 'auto',
     appliesTo: (trigger, state) => trigger.kind === 'before_request' && state.settings.layers.auto,
     async run(call: StepCall) {
-      const { run, state } = call;
-      const { settings, meter } = state;
-      const tokens = state.tokensOf(run);
-      if (tokens <= settings.thresholdTokens) return;
-      // A cheap upper estimate of the history after a compaction: summary budget, ledger, files, tail.
-      // Summary budget, the ledger as it is now, restored files and tail.
-      const ledger = meter.estimate(renderWorkLedger(state.work, undefined).length);
-      const expectedAfter =
-        meter.estimate(taskOf(run.history).length) +
-        2_000 +
-        ledger +
-        settings.keepTailTokens +
-        settings.maxRestoredTokens;
-      if (tokens - expectedAfter < settings.minSavingsTokens) return;
-      await summarizer.summarize(
-        call,
-        'auto',
-        `context ~${tokens} tokens > threshold ${settings.thresholdTokens}`
-      );
+      const reason = autoCompactionDue(call);
+      if (reason !== undefined) await summarizer.summarize(call, 'auto', reason);
     }
   };
 }
