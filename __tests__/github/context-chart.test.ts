@@ -58,7 +58,9 @@ describe('the context chart', () => {
     const listed = parse(renderChart(perTurn, many, 8000)).caption;
     expect(listed.match(/^- turn \d+: manual/gm)).toHaveLength(20);
     expect(listed).toContain('- … and 5 more (the compaction log above has them all)');
-    expect(parse(renderChart(perTurn, [event(1, 'micro')], 8000)).caption).not.toContain('Summary compactions');
+    expect(parse(renderChart(perTurn, [event(1, 'micro')], 8000)).caption).not.toContain(
+      'Summary compactions'
+    );
   });
 
   it('is folded: it explains the run, it is not what a developer reads first', () => {

@@ -131,9 +131,7 @@ describe('the top of the report: what a developer reads', () => {
     expect(top).toContain(
       '⚠️ No pull request: GitHub Actions is not permitted to create or approve pull requests. Open it from'
     );
-    expect(top).toContain(
-      '[compare and create](https://github.com/octo/repo/compare/main...agent/1-abc)'
-    );
+    expect(top).toContain('[compare and create](https://github.com/octo/repo/compare/main...agent/1-abc)');
     expect(CREATE_PULL_REQUESTS_SETTING).toBe('Allow GitHub Actions to create and approve pull requests');
     expect(top).toContain(`**${CREATE_PULL_REQUESTS_SETTING}**`);
     expect(report).toContain('Pushed to `agent/1-abc`, without a pull request (see the top).');
@@ -153,7 +151,9 @@ describe('the top of the report: what a developer reads', () => {
       '🧪 Tests: the last test run, `pytest` (turn 2), ⏱️ timed out.'
     );
     const many = Array.from({ length: 6 }, (_, turn) => ({ command: `go test ./${turn}`, exit: '2', turn }));
-    expect(renderTests(many)).toContain('Before it: `go test ./4` ❌ failed (exit 2); `go test ./3` ❌ failed (exit 2); and 3 earlier.');
+    expect(renderTests(many)).toContain(
+      'Before it: `go test ./4` ❌ failed (exit 2); `go test ./3` ❌ failed (exit 2); and 3 earlier.'
+    );
     expect(renderTests([])).toBe('🧪 Tests: the agent ran no command that looked like a test run.');
   });
 

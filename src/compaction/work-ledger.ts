@@ -73,7 +73,9 @@ export function recordWork(ledger: WorkLedger, history: readonly MessageParam[],
 
 /** A bash result's exit code as the bash tool writes it, 'timeout' for a timed-out command, else undefined. */
 export function exitCodeOf(resultText: string): string | undefined {
-  return /^exit code: (\S+)/.exec(resultText)?.[1] ?? (resultText.startsWith('timed out') ? 'timeout' : undefined);
+  return (
+    /^exit code: (\S+)/.exec(resultText)?.[1] ?? (resultText.startsWith('timed out') ? 'timeout' : undefined)
+  );
 }
 
 /** Whether a shell command looks like a test run (npm test, jest, pytest, go test, …): a guess by its words. */

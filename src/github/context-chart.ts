@@ -97,10 +97,12 @@ export function renderChart(
 function summaryList(log: readonly CompactionEvent[]): string[] {
   const summaries = log.filter(isSummary);
   if (summaries.length === 0) return [];
-  const listed = summaries.slice(0, MAX_LISTED_COMPACTIONS).map(
-    (event) =>
-      `- turn ${event.turn + 1}: ${event.layer}, ${n(event.tokens_before)} → ${n(event.tokens_after)} tokens`
-  );
+  const listed = summaries
+    .slice(0, MAX_LISTED_COMPACTIONS)
+    .map(
+      (event) =>
+        `- turn ${event.turn + 1}: ${event.layer}, ${n(event.tokens_before)} → ${n(event.tokens_after)} tokens`
+    );
   const more = summaries.length - listed.length;
   return [
     '',
