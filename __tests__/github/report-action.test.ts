@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { parseTranscript } from '../../src/audit/parse-transcript.js';
 import { wordStatsFixer } from '../../demo/word-stats-fixer.js';
 import { ACTION_FROM_SOURCE } from '../../test-support/action-runner.js';
 import { stateFromPayload } from '../../test-support/fake-github/index.js';
@@ -65,5 +67,14 @@ describe('the report of a run whose pull request GitHub refused', () => {
       report.indexOf('### Changes')
     );
     expect(report).toContain('| turns | uncached input |');
+
+    // The transcript's run_start records where the run is on GitHub, for the audit page's links.
+    const transcript = readFileSync(path.join(run.outputs.transcript_dir!, 'transcript.jsonl'), 'utf8');
+    const repository = `https://github.com/${world.github.repo.full_name}`;
+    expect(parseTranscript(transcript).thread?.links).toEqual({
+      thread: `${repository}/issues/1`,
+      run: `${repository}/actions/runs/4242`,
+      pull_request: `${repository}/pulls?q=${encodeURIComponent(`is:pr head:${branch}`)}`
+    });
   });
 });
