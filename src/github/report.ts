@@ -87,8 +87,8 @@ type ReportSection = (input: ReportInput) => string;
 /**
  * The report's sections in order. First what a developer reads (status, who asked and what, the pull
  * request, the tests, the cost, the answer, the changes and what the run was refused), then, folded,
- * what explains the run (compactions, the chart, usage, the transcript's head). A new section goes
- * where it belongs in this list.
+ * what explains the run (compactions, the chart, usage, the transcript's head), and last the link to
+ * the transcript artifact. A new section goes where it belongs in this list.
  */
 const SECTIONS: readonly ReportSection[] = [
   statusLine,
@@ -113,8 +113,8 @@ const SECTIONS: readonly ReportSection[] = [
       input.result.compactionThresholdTokens
     ),
   (input) => renderUsage(input.result),
-  (input) => renderArtifact(input.artifact, input.transcriptDir, input.runUrl),
-  transcriptHead
+  transcriptHead,
+  (input) => renderArtifact(input.artifact, input.transcriptDir, input.runUrl)
 ];
 
 const STATUS: Readonly<Record<RunResult['stopReason'], string>> = {
@@ -173,7 +173,7 @@ function structuredOutput({ result }: ReportInput): string {
 
 function transcriptHead({ transcriptHead: head }: ReportInput): string {
   return head
-    ? `<details><summary>Transcript head</summary>\n\n\`${head}\`: \`compact-agent transcript verify <artifact.zip> --head <this>\` checks a copy of the transcript against it.\n\n</details>`
+    ? `<details><summary>Transcript head</summary>\n\n🔗 Transcript head: \`${head}\` (\`compact-agent transcript verify <artifact.zip> --head <this>\` checks a copy of the transcript against it)\n\n</details>`
     : '';
 }
 
