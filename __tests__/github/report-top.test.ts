@@ -157,6 +157,27 @@ describe('the top of the report: what a developer reads', () => {
     expect(renderTests([])).toBe('🧪 Tests: the agent ran no command that looked like a test run.');
   });
 
+  it('points to the Changes section when the work was not pushed', () => {
+    const patch = renderReport({
+      ...base,
+      changes: {
+        kind: 'patch',
+        reason: 'the pull request comes from the fork @x/y',
+        diffStat: ' a | 1 +',
+        patch: '+a'
+      }
+    });
+    expect(patch.split('\n\n')[2]).toBe(
+      '📎 Not pushed: the pull request comes from the fork @\u2060x/y. The patch is under Changes.'
+    );
+    const failed = renderReport({
+      ...base,
+      changes: { kind: 'failed', error: 'push refused', diffStat: '' }
+    });
+    expect(failed.split('\n\n')[2]).toBe('⚠️ The changes could not be pushed: Changes below says why.');
+    expect(failed).toContain('⚠️ The changes could not be pushed: push refused');
+  });
+
   it('shows no tests line for a read-only run that ran none', () => {
     const review = renderReport({ ...base, changes: { kind: 'read-only', mode: 'review' }, testRuns: [] });
     expect(review).not.toContain('🧪');

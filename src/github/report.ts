@@ -139,8 +139,14 @@ function statusLine({ result, runUrl }: ReportInput): string {
   return `${result.cancelled ? '🛑 Cancelled' : STATUS[result.stopReason]} · \`${result.stopReason}\` · ${formatDuration(result.durationMs)} · [workflow run](${runUrl})`;
 }
 
-/** The pull request, or the compare link and the setting when GitHub would not open it. */
+/**
+ * The pull request, or the compare link and the setting when GitHub would not open it; for work that
+ * was not pushed, a pointer to the Changes section that says why (and holds a fork's patch).
+ */
 function where({ changes, repositoryUrl }: ReportInput): string {
+  if (changes.kind === 'patch')
+    return `📎 Not pushed: ${inlineText(changes.reason)}. The patch is under Changes.`;
+  if (changes.kind === 'failed') return '⚠️ The changes could not be pushed: Changes below says why.';
   if (changes.kind !== 'pushed') return '';
   return renderWhere({
     pullRequestUrl: changes.pullRequestUrl,
