@@ -157,6 +157,20 @@ describe('the top of the report: what a developer reads', () => {
     expect(renderTests([])).toBe('🧪 Tests: the agent ran no command that looked like a test run.');
   });
 
+  it('names the branch when a push needed no pull request (its own branch, or pull_request_type branch)', () => {
+    const report = renderReport({
+      ...base,
+      changes: {
+        kind: 'pushed',
+        branch: 'fix/parser',
+        diffStat: '',
+        pullRequestUrl: undefined,
+        pullRequestError: undefined
+      }
+    });
+    expect(report.split('\n\n')[2]).toBe('🌿 Pushed to `fix/parser`.');
+  });
+
   it('points to the Changes section when the work was not pushed', () => {
     const patch = renderReport({
       ...base,

@@ -48,12 +48,14 @@ function oneLine(request: string): string {
  * from which anyone with write access opens it by hand, and the setting that usually refused it.
  */
 export function renderWhere(where: {
+  readonly branch: string;
   readonly pullRequestUrl: string | undefined;
   readonly pullRequestError: string | undefined;
   readonly compareUrl: string | undefined;
 }): string {
   if (where.pullRequestUrl) return `🔀 Pull request: ${where.pullRequestUrl}`;
-  if (where.pullRequestError === undefined) return '';
+  // A push to a pull request's own branch, or pull_request_type `branch`: no pull request to open.
+  if (where.pullRequestError === undefined) return `🌿 Pushed to ${codeSpan(where.branch)}.`;
   return [
     `⚠️ No pull request: ${inlineText(where.pullRequestError).replace(/\.$/, '')}.`,
     where.compareUrl ? `Open it from the pushed branch: [compare and create](${where.compareUrl}).` : '',

@@ -149,6 +149,7 @@ function where({ changes, repositoryUrl }: ReportInput): string {
   if (changes.kind === 'failed') return '⚠️ The changes could not be pushed: Changes below says why.';
   if (changes.kind !== 'pushed') return '';
   return renderWhere({
+    branch: changes.branch,
     pullRequestUrl: changes.pullRequestUrl,
     pullRequestError: changes.pullRequestError,
     compareUrl:
