@@ -189,9 +189,11 @@ export function renderFaultReport(fault: {
   step: string;
   error: string | undefined;
   runUrl: string;
+  requester?: string;
 }): string {
   return [
     `❌ Failed while ${fault.step} · [workflow run](${fault.runUrl})`,
+    ...(fault.requester !== undefined ? [renderRequest(fault.requester, undefined)] : []),
     quoteBlock(fault.error ?? 'the run ended without a report', '**What failed:** '),
     "The agent's work, if any, was not published. The workflow run's log has the details."
   ].join('\n\n');
