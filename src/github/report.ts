@@ -127,8 +127,8 @@ const STATUS: Readonly<Record<RunResult['stopReason'], string>> = {
 
 /**
  * The final report: the tracking comment's last text and the job summary. What the model wrote (its
- * summary, file names, errors that quote them) is neutralized: it closes no issue, pings nobody and
- * renders no HTML.
+ * summary, file names, errors that quote them) and what the person asked are neutralized: they close
+ * no issue, ping nobody and render no HTML. The one mention is the requester's, written by the action.
  */
 export function renderReport(input: ReportInput): string {
   const sections = SECTIONS.map((section) => section(input)).filter((section) => section !== '');
