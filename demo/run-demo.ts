@@ -14,7 +14,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runAction } from '../test-support/action-runner.js';
+import { ACTION_FROM_SOURCE, runAction } from '../test-support/action-runner.js';
 import {
   blocksOf,
   createPromptCache,
@@ -30,6 +30,11 @@ import { createWordStatsSession } from './word-stats-session.js';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const COMMENT = '/agent the word count test fails on text with several spaces; please fix it';
+/**
+ * `--from-source` runs the action from src/ (through tsx) instead of dist/: what `npm run
+ * screenshot:audit` uses, so the screenshot shows this checkout's code before dist/ is rebuilt.
+ */
+const FROM_SOURCE = process.argv.includes('--from-source');
 
 function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
@@ -117,7 +122,8 @@ async function main(): Promise<number> {
       workspace,
       github,
       artifacts,
-      anthropicUrl: anthropic.url
+      anthropicUrl: anthropic.url,
+      ...(FROM_SOURCE ? { entry: ACTION_FROM_SOURCE } : {})
     });
     const report = github.createdComments[0];
     console.log(

@@ -54,6 +54,15 @@ describe('a step that throws after the agent ran', () => {
     name: 'agent-transcripts-42-1'
   } as const;
 
+  it('mentions who asked, once, whether or not the agent ran', () => {
+    const where = { runUrl: RUN_URL, workspace, requester: 'alice' };
+    const after = reportAfterFault({ step: 'publishing', fault: 'boom', session }, where);
+    expect(after.split('\n\n')[1]).toBe('Asked by @alice.');
+    const before = reportAfterFault({ step: 'preparing the workspace', fault: 'boom' }, where);
+    expect(before.split('\n\n')[1]).toBe('Asked by @alice.');
+    for (const report of [after, before]) expect(report.match(/@alice/g)).toHaveLength(1);
+  });
+
   it('after the upload: the report links the artifact and names the transcript head; the outputs keep the artifact id', () => {
     const run = {
       step: 'posting the report',

@@ -97,7 +97,7 @@ describe('a run with spills, micro clears, a manual and an auto compaction', () 
     for (const body of [comment, run.summary]) {
       expect(body).toMatch(/y-axis "tokens" 0 --> \d+/);
       expect(body).toContain(`line [${'4000, '.repeat(3)}`);
-      expect(body).toContain('red line: the auto-compaction threshold, 4,000 tokens');
+      expect(body).toContain('Red line: the auto-compaction threshold, 4,000 tokens');
       expect(body).toMatch(
         /Model: Claude Sonnet 5\.5 \(`claude-sonnet-5-5`\); cost at list prices in effect since \d{4}-\d\d-\d\d/
       );

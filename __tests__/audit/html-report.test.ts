@@ -107,9 +107,10 @@ describe('renderHtmlReport', () => {
     expect(html).toContain('<span class="ok">success</span>');
     // The task's first lines, escaped (the backticks stay; nothing else needs escaping there).
     expect(html).toContain('The nightly `reconcile` job times out on large accounts (issue #412)');
-    expect(html).toContain('Whole task (9 lines)');
+    // Nine lines, no thread record: the request is the task; its first six show, the rest fold.
+    expect(html).toContain('<summary>The whole request</summary>');
     // Tokens per class, cost and duration.
-    for (const label of ['input', 'cache write', 'cache read', 'output']) {
+    for (const label of ['uncached input', 'cache write', 'cache read', 'output']) {
       expect(html).toContain(`<dt>Tokens: ${label}</dt>`);
     }
     expect(html).toContain(`<dd>${audit.usage.cache_read.toLocaleString('en-US')}</dd>`);

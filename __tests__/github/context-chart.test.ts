@@ -35,50 +35,64 @@ describe('the context chart', () => {
     expect(lower.yAxis).toEqual([0, 50_000]);
   });
 
-  it('draws the threshold as a flat line, the context over it, and pins the summary compactions', () => {
+  it('draws the threshold as a flat line and the context over it, and no compaction as a series', () => {
     const chart = parse(renderChart(perTurn, log, 8000));
-    const [pins, threshold, context] = chart.lines;
-    expect(context).toEqual(perTurn);
-    expect(threshold).toEqual(perTurn.map(() => 8000));
-    // The auto compaction logged at turn 4 came before turn 5's request: index 4 rises to the top.
-    // The micro clears and the spill are not pinned: the pin line is the context line elsewhere.
-    expect(pins).toEqual(perTurn.map((value, index) => (index === 4 ? 10_000 : value)));
-    // One colour per series, in their order: the context line last, in blue, over the others.
-    expect(chart.palette).toEqual(['#bf8700', '#cf222e', '#218bff']);
-    expect(chart.caption).toContain('red line: the auto-compaction threshold, 8,000 tokens');
+    // Two series only: the threshold and the context. Nothing rises to the top of the chart.
+    expect(chart.lines).toEqual([perTurn.map(() => 8000), perTurn]);
+    expect(chart.lines.flat()).not.toContain(chart.yAxis![1]);
+    // One colour per series, in their order: the context line last, in blue, over the threshold.
+    expect(chart.palette).toEqual(['#cf222e', '#218bff']);
+    expect(chart.caption).toContain('Red line: the auto-compaction threshold, 8,000 tokens');
     expect(chart.caption).toContain('blue line: context tokens sent (one point per turn)');
+  });
+
+  it('lists the summary compactions under the chart, at the turn where the line drops', () => {
+    const chart = parse(renderChart(perTurn, log, 8000));
+    // The auto compaction logged at turn 4 came before turn 5's request; micro clears and the spill
+    // are counted in the title, not listed.
+    expect(chart.caption).toContain(
+      'Summary compactions (each a drop of the blue line):\n\n- turn 5: auto, 9,000 → 2,000 tokens'
+    );
+    expect(chart.caption).not.toMatch(/micro|spill/);
+    const many = Array.from({ length: 25 }, (_, index) => event(index, 'manual'));
+    const listed = parse(renderChart(perTurn, many, 8000)).caption;
+    expect(listed.match(/^- turn \d+: manual/gm)).toHaveLength(20);
+    expect(listed).toContain('- … and 5 more (the compaction log above has them all)');
+    expect(parse(renderChart(perTurn, [event(1, 'micro')], 8000)).caption).not.toContain(
+      'Summary compactions'
+    );
+  });
+
+  it('is folded: it explains the run, it is not what a developer reads first', () => {
+    const chart = renderChart(perTurn, log, 8000);
+    expect(chart.startsWith('<details><summary>')).toBe(true);
+    expect(chart).not.toContain('<details open>');
+    expect(chart.endsWith('</details>')).toBe(true);
   });
 
   it('names the one count of compactions, spills included, in the title and the summary', () => {
     const chart = renderChart(perTurn, log, 8000);
     expect(parse(chart).title).toBe('Context tokens per turn · compactions: 4 (micro 2, auto 1, spill 1)');
     expect(chart).toMatch(
-      /^<details open><summary>Context tokens per turn · compactions: 4 \(micro 2, auto 1, spill 1\)<\/summary>/
+      /^<details><summary>Context tokens per turn · compactions: 4 \(micro 2, auto 1, spill 1\)<\/summary>/
     );
   });
 
-  it('keeps the palette in step with the series when there is no threshold and no pin', () => {
+  it('keeps the palette in step with the series when there is no threshold', () => {
     const chart = parse(renderChart(perTurn, [event(1, 'micro')], undefined));
     expect(chart.lines).toEqual([perTurn]);
     expect(chart.palette).toEqual(['#218bff']);
     expect(chart.yAxis).toEqual([0, 10_000]);
   });
 
-  it('buckets a long run to its peaks and leaves out pins too close to read', () => {
+  it('buckets a long run to its peaks', () => {
     const long = Array.from({ length: 1000 }, (_, turn) => (turn === 500 ? 39_000 : 10_000 + turn));
-    const sparse = parse(renderChart(long, [event(100, 'auto'), event(700, 'manual')], 40_000));
-    expect(sparse.lines[2]!.length).toBeLessThanOrEqual(150);
-    expect(sparse.lines[2]).toContain(39_000);
-    expect(sparse.lines[0]!.filter((value) => value === 50_000)).toHaveLength(2);
-    expect(sparse.caption).toContain('the highest of each 7 turns');
-    const dense = renderChart(
-      long,
-      Array.from({ length: 200 }, (_, index) => event(index * 5, 'auto')),
-      40_000
-    );
-    expect(parse(dense).lines).toHaveLength(2);
-    expect(parse(dense).palette).toEqual(['#cf222e', '#218bff']);
-    expect(dense).toContain('too close together at this scale to pin');
+    const chart = parse(renderChart(long, [event(100, 'auto'), event(700, 'manual')], 40_000));
+    expect(chart.lines[1]!.length).toBeLessThanOrEqual(150);
+    expect(chart.lines[1]).toContain(39_000);
+    expect(chart.caption).toContain('the highest of each 7 turns');
+    expect(chart.caption).toContain('- turn 101: auto');
+    expect(chart.caption).toContain('- turn 701: manual');
   });
 
   it('rounds the axis up to a readable number', () => {

@@ -163,6 +163,10 @@ describe('a real report cut to fit', () => {
     // The short sections survive whole: the usage table, the model and the links.
     expect(report.includes('| 1200 | 10 | 0 | 0 | 5 | $0.0100 |')).toBe(true);
     expect(report.includes('Model: Claude Sonnet 5.5')).toBe(true);
-    expect(report.includes(`Transcript head: \`${'f'.repeat(64)}\``)).toBe(true);
+    expect(
+      report.includes(
+        `<details><summary>Transcript head</summary>\n\n🔗 Transcript head: \`${'f'.repeat(64)}\``
+      )
+    ).toBe(true);
   });
 });

@@ -502,8 +502,10 @@ describe('GitHub faults during the final report', () => {
     expect(w.github.createdPulls).toEqual([]);
     expect(run.outputs.pr_url).toBe(''); // every output is set, empty when there is none
     const report = w.github.createdComments[0]!.body;
-    expect(report).toContain(`Pushed to \`${branch}\`.`);
-    expect(report).toMatch(/⚠️ The pull request could not be opened: .+/);
+    expect(report).toContain(`Pushed to \`${branch}\`, without a pull request (see the top).`);
+    expect(report).toMatch(
+      /⚠️ No pull request: .+ Open it from the pushed branch: \[compare and create\]\(.+\/compare\/main\.\.\.agent\/1-[0-9a-f]{6}\)/
+    );
   });
 });
 

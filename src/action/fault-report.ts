@@ -19,15 +19,25 @@ export interface FaultedRun {
 
 const NOT_REACHED = 'the run failed before this step';
 
+/** Where the faulted run is, and who asked for it (mentioned once, so they hear the run ended). */
+export interface FaultWhere {
+  readonly runUrl: string;
+  readonly workspace: string;
+  readonly requester?: string;
+}
+
 /**
  * The report of a run whose step threw: what failed, and everything the run still has. Once the
  * agent's turns ended that is the full report, with the artifact and the transcript head when they
  * exist (the transcript is whole even though a later step failed).
  */
-export function reportAfterFault(run: FaultedRun, where: { runUrl: string; workspace: string }): string {
+export function reportAfterFault(run: FaultedRun, where: FaultWhere): string {
   const fault = `${run.step} failed: ${run.fault ?? 'the run ended without a report'}`;
-  if (!run.session) return renderFaultReport({ step: run.step, error: run.fault, runUrl: where.runUrl });
+  const asked = where.requester !== undefined ? { requester: where.requester } : {};
+  if (!run.session)
+    return renderFaultReport({ step: run.step, error: run.fault, runUrl: where.runUrl, ...asked });
   return renderReport({
+    ...asked,
     result: { ...run.session.result, stopReason: 'error_during_execution', error: fault },
     runUrl: where.runUrl,
     changes: run.changes ?? { kind: 'failed', error: NOT_REACHED, diffStat: '' },
@@ -66,7 +76,7 @@ export interface FaultSinks {
  */
 export async function publishAfterFault(
   run: FaultedRun,
-  where: { runUrl: string; workspace: string },
+  where: FaultWhere,
   sinks: FaultSinks
 ): Promise<void> {
   try {

@@ -168,6 +168,7 @@ async function send(
       return {
         kind: 'pushed',
         branch: target.branch,
+        base: target.base,
         diffStat,
         ...(await updatePullRequest(target.pullNumber, target.issueNumber, api, options))
       };
@@ -175,6 +176,7 @@ async function send(
     return {
       kind: 'pushed',
       branch: target.branch,
+      base: target.base,
       diffStat,
       ...(await openPullRequest(target, api, options))
     };

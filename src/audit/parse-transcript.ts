@@ -9,6 +9,7 @@ import {
   type UsageRecord
 } from '../transcript/events.js';
 import { lineEnvelope } from '../transcript/line-envelope.js';
+import { netFilesChanged } from './net-files.js';
 import type { AuditToolCall, AuditToolStats, AuditTurn, RunAudit, SkippedLine } from './run-audit.js';
 
 type Line = TranscriptLine;
@@ -17,7 +18,6 @@ type ResponseLine = Extract<Line, { type: 'response' }>;
 type ToolResultLine = Extract<Line, { type: 'tool_result' }>;
 
 const NO_USAGE: UsageRecord = { input: 0, cache_write: 0, cache_read: 0, output: 0 };
-const FILE_WRITERS = new Set(['write_file', 'edit_file']);
 
 /**
  * Reads a transcript into a RunAudit. Each line is checked against the events' schema (events.ts),
@@ -108,7 +108,11 @@ function buildAudit(events: readonly Line[], skippedLines: SkippedLine[], lineCo
   return {
     runId: start?.run_id,
     task: start?.task,
-    thread: start?.thread && { originalTask: start.thread.original_task, requests: start.thread.requests },
+    thread: start?.thread && {
+      originalTask: start.thread.original_task,
+      requests: start.thread.requests,
+      links: start.thread.links ?? {}
+    },
     model: start?.model,
     stopReason: end?.stop_reason,
     error: end?.error ?? undefined,
@@ -123,7 +127,7 @@ function buildAudit(events: readonly Line[], skippedLines: SkippedLine[], lineCo
     contextTokensPerTurn,
     compactions,
     toolStats: toolStats(turns),
-    filesChanged: filesChanged(turns),
+    filesChanged: netFilesChanged(turns),
     timeline: turns,
     incomplete: end === undefined,
     skippedLines,
@@ -272,16 +276,6 @@ function toolStats(turns: readonly AuditTurn[]): AuditToolStats[] {
   return [...stats.entries()]
     .map(([name, entry]) => ({ name, ...entry }))
     .sort((a, b) => b.calls - a.calls || a.name.localeCompare(b.name));
-}
-
-function filesChanged(turns: readonly AuditTurn[]): string[] {
-  const files = new Set<string>();
-  for (const call of turns.flatMap((turn) => turn.toolCalls)) {
-    const path = (call.input as { path?: unknown } | null)?.path;
-    if (FILE_WRITERS.has(call.name) && !call.isError && call.output !== undefined && typeof path === 'string')
-      files.add(path);
-  }
-  return [...files].sort();
 }
 
 function elapsed(events: readonly Line[]): number | undefined {

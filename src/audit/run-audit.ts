@@ -43,7 +43,14 @@ export interface RunAudit {
   readonly runId: string | undefined;
   readonly task: string | undefined;
   /** What the run's thread asked, as run_start recorded it (absent outside a thread, or when malformed). */
-  readonly thread: { readonly originalTask: string; readonly requests: readonly string[] } | undefined;
+  readonly thread:
+    | {
+        readonly originalTask: string;
+        readonly requests: readonly string[];
+        /** The thread, the workflow run and the pull request on GitHub, as run_start recorded them (older runs: none). */
+        readonly links: { readonly thread?: string; readonly run?: string; readonly pull_request?: string };
+      }
+    | undefined;
   readonly model: string | undefined;
   readonly stopReason: string | undefined;
   readonly error: string | undefined;
@@ -60,7 +67,7 @@ export interface RunAudit {
   readonly contextTokensPerTurn: readonly { readonly turn: number; readonly tokens: number }[];
   readonly compactions: readonly CompactionEvent[];
   readonly toolStats: readonly AuditToolStats[];
-  /** Paths written or edited successfully by the file tools. */
+  /** The files changed on balance (written by the file tools, less what the shell removed): see net-files.ts. */
   readonly filesChanged: readonly string[];
   readonly timeline: readonly AuditTurn[];
   /** True when the transcript has no run_end line (a crash, a kill, or a truncated file). */

@@ -38,7 +38,7 @@ export function renderTerminalSummary(audit: RunAudit, source: string): string {
     }`,
     `Task: ${firstLines(audit.task ?? '(not recorded)', 3)}`,
     ...(audit.error ? [`Error: ${audit.error}`] : []),
-    `Tokens: input ${n(u.input)} · cache write ${n(u.cache_write)} · cache read ${n(u.cache_read)} · output ${n(u.output)} · cost $${audit.costUsd.toFixed(4)}`,
+    `Tokens: uncached input ${n(u.input)} · cache write ${n(u.cache_write)} · cache read ${n(u.cache_read)} · output ${n(u.output)} · cost $${audit.costUsd.toFixed(4)}`,
     '',
     `Compactions (${audit.compactions.length}):`,
     ...(audit.compactions.length === 0

@@ -59,17 +59,28 @@ export function recordWork(ledger: WorkLedger, history: readonly MessageParam[],
     }
     if (use.name !== 'bash' || typeof input.command !== 'string') continue;
     const text = toolResultText(result);
-    const exit =
-      /^exit code: (\S+)/.exec(text)?.[1] ?? (text.startsWith('timed out') ? 'timeout' : undefined);
+    const exit = exitCodeOf(text);
     if (exit === undefined) continue;
     const command = input.command.trim();
     if (exit !== '0') {
       ledger.failedCommands.push({ command, exit, turn, head: firstLines(text, FAILURE_LINES) });
       if (ledger.failedCommands.length > MAX_FAILED_COMMANDS) ledger.failedCommands.shift();
     }
-    if (TEST_COMMAND.test(command)) ledger.latestTest = { command, exit, turn, tail: lastLines(text, 6) };
+    if (looksLikeTestRun(command)) ledger.latestTest = { command, exit, turn, tail: lastLines(text, 6) };
   }
   ledger.indexedUpTo = history.length;
+}
+
+/** A bash result's exit code as the bash tool writes it, 'timeout' for a timed-out command, else undefined. */
+export function exitCodeOf(resultText: string): string | undefined {
+  return (
+    /^exit code: (\S+)/.exec(resultText)?.[1] ?? (resultText.startsWith('timed out') ? 'timeout' : undefined)
+  );
+}
+
+/** Whether a shell command looks like a test run (npm test, jest, pytest, go test, …): a guess by its words. */
+export function looksLikeTestRun(command: string): boolean {
+  return TEST_COMMAND.test(command);
 }
 
 function noteRecentRead(ledger: WorkLedger, path: string): void {

@@ -4,7 +4,14 @@ import type {
   ToolUseBlockParam
 } from '@anthropic-ai/sdk/resources/messages';
 import { parseTranscript } from '../audit/parse-transcript.js';
-import { emptyWorkLedger, recordWork, type CommandOutcome } from '../compaction/work-ledger.js';
+import {
+  emptyWorkLedger,
+  exitCodeOf,
+  looksLikeTestRun,
+  recordWork,
+  type CommandOutcome
+} from '../compaction/work-ledger.js';
+import type { AuditTurn } from '../audit/run-audit.js';
 
 /** What a finished run's transcript says about its work, for the run that continues it. */
 export interface TranscriptWork {
@@ -15,6 +22,8 @@ export interface TranscriptWork {
   readonly filesChanged: readonly string[];
   /** Commands that failed, oldest first, each with the first lines of its output. */
   readonly failedCommands: readonly CommandOutcome[];
+  /** Every bash command that looked like a test run, in order, with its exit code (the report's tests line). */
+  readonly testRuns: readonly CommandOutcome[];
   /**
    * The thread's original task and what people asked, from the structured record the action wrote
    * in run_start (never parsed out of the first message, which quotes what the model wrote).
@@ -60,7 +69,23 @@ export function workOfTranscript(text: string): TranscriptWork {
     error: audit.error,
     filesChanged: [...ledger.filesWritten].sort(),
     failedCommands: ledger.failedCommands,
+    testRuns: testRunsOf(audit.timeline),
     task: audit.thread?.originalTask,
     requests: audit.thread?.requests ?? []
   };
+}
+
+/** The bash calls that looked like test runs (the ledger's own test), with the exit code each got. */
+function testRunsOf(timeline: readonly AuditTurn[]): CommandOutcome[] {
+  const runs: CommandOutcome[] = [];
+  for (const turn of timeline) {
+    for (const call of turn.toolCalls) {
+      const command = (call.input as { command?: unknown } | null)?.command;
+      if (call.name !== 'bash' || typeof command !== 'string' || call.output === undefined) continue;
+      const exit = exitCodeOf(call.output);
+      if (exit !== undefined && looksLikeTestRun(command.trim()))
+        runs.push({ command: command.trim(), exit, turn: turn.turn });
+    }
+  }
+  return runs;
 }

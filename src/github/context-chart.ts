@@ -3,12 +3,14 @@ import { countCompactions, describeCompactionCount } from '../compaction/compact
 
 /** Enough points to show every drop on a page; a longer run shows the highest of each bucket. */
 const MAX_CHART_POINTS = 150;
+/** Summary compactions listed under the chart by turn; more are counted. */
+const MAX_LISTED_COMPACTIONS = 20;
 
 /**
  * One colour per series, in the order the series are written: mermaid's xychart takes the n-th
  * colour of `plotColorPalette` for its n-th plot. GitHub's blue and red read on light and dark pages.
  */
-const COLOURS = { marker: '#bf8700', threshold: '#cf222e', context: '#218bff' } as const;
+const COLOURS = { threshold: '#cf222e', context: '#218bff' } as const;
 
 interface Series {
   readonly statement: string;
@@ -18,26 +20,21 @@ interface Series {
 
 /**
  * Context tokens per turn as a mermaid xychart, each compaction a drop, written for GitHub's
- * renderer from mermaid's own page (https://mermaid.js.org/syntax/xyChart.html, its source
- * packages/mermaid/src/docs/syntax/xyChart.md and the xychart code, read 2026-11-23), and checked
- * by rendering it with @mermaid-js/mermaid-cli 11 (mermaid 11.17):
+ * renderer from mermaid's own page (https://mermaid.js.org/syntax/xyChart.html, read 2026-11-23 and
+ * again 2026-11-26), and checked by rendering it with @mermaid-js/mermaid-cli 11 (mermaid 11.17):
  * - `y-axis "tokens" 0 --> max`: an explicit range, so the axis starts at 0 and the threshold fits;
  * - the auto-compaction threshold is a second, flat `line`;
- * - summary compactions (auto, manual, fallback) are pins: a third line that runs under the context
- *   line and rises to the top of the chart at each turn with one. xychart has only lines and bars,
- *   no markers; bars on a numeric x-axis are two thirds of a tick interval wide (several turns), so
- *   they blur where the compaction was, and a bar series of zeros draws a strip along the x-axis.
- *   Micro clears and spills are too frequent to pin (every few turns: the pins merge into a flat
- *   line); they show as the line's small drops and in the count in the title. Summaries closer
- *   together than every fourth point are not pinned either, for the same reason;
+ * - xychart has two plot types, `bar` and `line`, and no markers, annotations or legend (the page
+ *   lists no other; a legend is an open request, mermaid-js/mermaid#5326). So the compactions are
+ *   not drawn as a series (a line pinned to the top read as data): the summary compactions (auto,
+ *   manual, fallback) are listed under the chart by turn, each a drop of the context line there;
+ *   micro clears and spills are counted in the title;
  * - the colours come from the frontmatter `config.themeVariables.xyChart.plotColorPalette`, the
- *   n-th colour for the n-th plot. The line width cannot be set: xychart draws every line 2 px wide
- *   (`strokeWidth: 2` in xychartDb.ts), so the context line shows by its colour, drawn last, on top.
- * xychart draws no legend, so the caption under the chart says which line is which. `xychart-beta`
- * is the keyword every mermaid since 10.5 accepts (newer ones also take `xychart`). GitHub's renderer
- * is one of those newer ones: it drew an `xychart` with a y range in PrefectHQ/prefect#20764
- * (2026-02-19); frontmatter `config:` is read since mermaid-js/mermaid#4750 (August 2023). That is
- * what was checked: the chart itself was rendered with mermaid-cli, not on github.com.
+ *   n-th colour for the n-th plot. The line width cannot be set (xychart draws every line 2 px
+ *   wide), so the context line shows by its colour, drawn last, on top.
+ * The chart is folded: it explains the run, it is not what a developer reads first. `xychart-beta`
+ * is the keyword every mermaid since 10.5 accepts (newer ones also take `xychart`); frontmatter
+ * `config:` is read since mermaid-js/mermaid#4750 (August 2023).
  */
 export function renderChart(
   perTurn: readonly number[],
@@ -50,20 +47,7 @@ export function renderChart(
   const yMax = niceCeiling(Math.max(...points, thresholdTokens ?? 0) * 1.1);
   const count = describeCompactionCount(countCompactions(log));
   const per = step > 1 ? `the highest of each ${step} turns` : 'one point per turn';
-  const pinned = pinnedBuckets(log, perTurn.length, step);
-  // Pins closer than every fourth point merge into a zigzag that hides the line: left out then.
-  const pinsReadable = pinned.size > 0 && pinned.size <= points.length / 4;
   const series: Series[] = [
-    ...(pinsReadable
-      ? [
-          {
-            statement: `line [${points.map((value, index) => (pinned.has(index) ? yMax : value)).join(', ')}]`,
-            colour: COLOURS.marker,
-            legend:
-              'yellow pins: summary compactions (auto, manual, fallback), at the first turn sent after each'
-          }
-        ]
-      : []),
     ...(thresholdTokens !== undefined
       ? [
           {
@@ -80,7 +64,7 @@ export function renderChart(
     }
   ];
   return [
-    `<details open><summary>Context tokens per turn · compactions: ${count}</summary>`,
+    `<details><summary>Context tokens per turn · compactions: ${count}</summary>`,
     '',
     '```mermaid',
     '---',
@@ -98,10 +82,35 @@ export function renderChart(
     ...series.map((s) => `  ${s.statement}`),
     '```',
     '',
-    `${capitalize(series.map((s) => s.legend).join('; '))}.${pinned.size > 0 && !pinsReadable ? ' The summary compactions are too close together at this scale to pin: each is a drop of the blue line.' : ''}`,
+    `${capitalize(series.map((s) => s.legend).join('; '))}.`,
+    ...summaryList(log),
     '',
     '</details>'
   ].join('\n');
+}
+
+/**
+ * The summary compactions as a list under the chart: at which turn's request each took effect, and
+ * how far it brought the context down. An event logged at turn t (t turns answered) happened before
+ * the request of turn t + 1: that is where the line drops.
+ */
+function summaryList(log: readonly CompactionEvent[]): string[] {
+  const summaries = log.filter(isSummary);
+  if (summaries.length === 0) return [];
+  const listed = summaries
+    .slice(0, MAX_LISTED_COMPACTIONS)
+    .map(
+      (event) =>
+        `- turn ${event.turn + 1}: ${event.layer}, ${n(event.tokens_before)} → ${n(event.tokens_after)} tokens`
+    );
+  const more = summaries.length - listed.length;
+  return [
+    '',
+    'Summary compactions (each a drop of the blue line):',
+    '',
+    ...listed,
+    ...(more > 0 ? [`- … and ${more} more (the compaction log above has them all)`] : [])
+  ];
 }
 
 /** The highest value of each bucket of `step` turns, so a long run keeps its peaks. */
@@ -112,19 +121,8 @@ function bucketPeaks(perTurn: readonly number[], step: number): number[] {
   return points;
 }
 
-/**
- * The points that hold a summary compaction. An event logged at turn t (t turns answered) happened
- * before the request of turn t + 1, which is index t of the per-turn sizes.
- */
-function pinnedBuckets(log: readonly CompactionEvent[], turns: number, step: number): Set<number> {
-  const pinned = new Set<number>();
-  for (const event of log.filter(isPinned))
-    pinned.add(Math.floor(Math.min(Math.max(event.turn, 0), turns - 1) / step));
-  return pinned;
-}
-
-/** The layers that rewrite the history into a summary: the big drops the chart pins. */
-function isPinned(event: Pick<CompactionEvent, 'layer'>): boolean {
+/** The layers that rewrite the history into a summary: the big drops of the chart. */
+function isSummary(event: Pick<CompactionEvent, 'layer'>): boolean {
   return event.layer === 'auto' || event.layer === 'manual' || event.layer === 'fallback';
 }
 

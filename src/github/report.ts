@@ -1,12 +1,14 @@
 import type { RunResult } from '../agent/run-result.js';
 import type { CompactionEvent } from '../compaction/compactor.js';
 import { countCompactions, describeCompactionCount } from '../compaction/compaction-count.js';
+import type { CommandOutcome } from '../compaction/work-ledger.js';
 import { renderChart } from './context-chart.js';
 import { fitSections, MAX_BODY_CHARS } from './fit-body.js';
 import type { RepositoryInstructions } from '../instructions/instruction-files.js';
 import { codeSpan, fence, inlineText, quoteBlock } from './neutralize.js';
 import type { WithheldVariables } from '../tools/environment.js';
 import type { DeniedCall } from '../tools/limits/denied.js';
+import { compareUrl, renderRequest, renderTests, renderWhere } from './report-top.js';
 
 export { MAX_BODY_CHARS, renderChart };
 
@@ -17,6 +19,8 @@ export type ChangesOutcome = (
   | {
       readonly kind: 'pushed';
       readonly branch: string;
+      /** The branch the pull request targets (its compare link's base), when known. */
+      readonly base?: string;
       readonly diffStat: string;
       readonly pullRequestUrl: string | undefined;
       /** The pull request opened or updated, when its number is known (carried to a follow-up). */
@@ -67,7 +71,51 @@ export interface ReportInput {
   readonly answerText?: string;
   /** The run kind's own section after the answer (how to approve a plan; a review's findings), Markdown the action wrote. */
   readonly kindSection?: string;
+  /** Who asked, by login: mentioned once, at the top, so that GitHub tells them the run ended. */
+  readonly requester?: string;
+  /** What the person asked in this run (never the prompt the action built around it): one line at the top. */
+  readonly request?: string;
+  /** `GITHUB_SERVER_URL/owner/repo`: the compare link of a branch whose pull request GitHub refused is built on it. */
+  readonly repositoryUrl?: string;
+  /** Bash commands that looked like test runs, in order, with their exit codes (from the transcript). */
+  readonly testRuns?: readonly CommandOutcome[];
 }
+
+/** One part of the report, '' when it has nothing to say. */
+type ReportSection = (input: ReportInput) => string;
+
+/**
+ * The report's sections in order. First what a developer reads (status, who asked and what, the pull
+ * request, the tests, the cost, the answer, the changes and what the run was refused), then, folded,
+ * what explains the run (compactions, the chart, usage, the transcript's head), and last the link to
+ * the transcript artifact. A new section goes where it belongs in this list.
+ */
+const SECTIONS: readonly ReportSection[] = [
+  statusLine,
+  (input) => renderRequest(input.requester, input.request),
+  (input) => (input.result.error ? quoteBlock(input.result.error, '**What failed:** ') : ''),
+  where,
+  tests,
+  costLine,
+  (input) => input.followUp ?? '',
+  answer,
+  (input) => input.kindSection ?? '',
+  structuredOutput,
+  (input) => `### Changes\n\n${renderChanges(input.changes)}`,
+  (input) => renderDeniedCalls(input.deniedCalls ?? []),
+  (input) => (input.withheldEnv ? renderWithheldEnv(input.withheldEnv) : ''),
+  (input) => (input.instructions ? renderInstructions(input.instructions) : ''),
+  (input) => renderCompactions(input.result.compactionLog),
+  (input) =>
+    renderChart(
+      input.result.contextTokensPerTurn,
+      input.result.compactionLog,
+      input.result.compactionThresholdTokens
+    ),
+  (input) => renderUsage(input.result),
+  transcriptHead,
+  (input) => renderArtifact(input.artifact, input.transcriptDir, input.runUrl)
+];
 
 const STATUS: Readonly<Record<RunResult['stopReason'], string>> = {
   success: '✅ Done',
@@ -79,33 +127,61 @@ const STATUS: Readonly<Record<RunResult['stopReason'], string>> = {
 
 /**
  * The final report: the tracking comment's last text and the job summary. What the model wrote (its
- * summary, file names, errors that quote them) is neutralized: it closes no issue, pings nobody and
- * renders no HTML.
+ * summary, file names, errors that quote them) and what the person asked are neutralized: they close
+ * no issue, ping nobody and render no HTML. The one mention is the requester's, written by the action.
  */
 export function renderReport(input: ReportInput): string {
-  const { result } = input;
-  const sections = [
-    `${result.cancelled ? '🛑 Cancelled' : STATUS[result.stopReason]} · \`${result.stopReason}\` · ${formatDuration(result.durationMs)} · [workflow run](${input.runUrl})`,
-    result.error ? quoteBlock(result.error, '**What failed:** ') : '',
-    input.followUp ?? '',
-    `### ${input.answerHeading ?? 'Summary'}\n\n${(input.answerText ?? result.summary) ? quoteBlock(input.answerText ?? result.summary) : '_The model gave no summary._'}`,
-    input.kindSection ?? '',
-    result.structuredOutput !== undefined
-      ? `<details><summary>Structured output (json_schema)</summary>\n\n${fence(result.structuredOutput, 'json')}\n\n</details>`
-      : '',
-    `### Changes\n\n${renderChanges(input.changes)}`,
-    `### Usage\n\n${renderUsage(result)}`,
-    renderDeniedCalls(input.deniedCalls ?? []),
-    input.withheldEnv ? renderWithheldEnv(input.withheldEnv) : '',
-    input.instructions ? renderInstructions(input.instructions) : '',
-    renderCompactions(result.compactionLog),
-    renderChart(result.contextTokensPerTurn, result.compactionLog, result.compactionThresholdTokens),
-    renderArtifact(input.artifact, input.transcriptDir, input.runUrl),
-    input.transcriptHead
-      ? `🔗 Transcript head: \`${input.transcriptHead}\` (\`compact-agent transcript verify <artifact.zip> --head <this>\`)`
-      : ''
-  ].filter((section) => section !== '');
+  const sections = SECTIONS.map((section) => section(input)).filter((section) => section !== '');
   return fitBody(sections, input.artifact, MAX_BODY_CHARS - (input.reserveChars ?? 0));
+}
+
+function statusLine({ result, runUrl }: ReportInput): string {
+  return `${result.cancelled ? '🛑 Cancelled' : STATUS[result.stopReason]} · \`${result.stopReason}\` · ${formatDuration(result.durationMs)} · [workflow run](${runUrl})`;
+}
+
+/**
+ * The pull request, or the compare link and the setting when GitHub would not open it; for work that
+ * was not pushed, a pointer to the Changes section that says why (and holds a fork's patch).
+ */
+function where({ changes, repositoryUrl }: ReportInput): string {
+  if (changes.kind === 'patch')
+    return `📎 Not pushed: ${inlineText(changes.reason)}. The patch is under Changes.`;
+  if (changes.kind === 'failed') return '⚠️ The changes could not be pushed: Changes below says why.';
+  if (changes.kind !== 'pushed') return '';
+  return renderWhere({
+    branch: changes.branch,
+    pullRequestUrl: changes.pullRequestUrl,
+    pullRequestError: changes.pullRequestError,
+    compareUrl:
+      repositoryUrl && changes.base ? compareUrl(repositoryUrl, changes.base, changes.branch) : undefined
+  });
+}
+
+/** A read-only run (a plan, a review) tests nothing of its own: its line shows only when it ran tests. */
+function tests({ testRuns, changes }: ReportInput): string {
+  if (testRuns === undefined) return '';
+  return changes.kind === 'read-only' && testRuns.length === 0 ? '' : renderTests(testRuns);
+}
+
+function costLine({ result }: ReportInput): string {
+  return `💰 Cost: $${result.costUsd.toFixed(4)} over ${result.turns} turn${result.turns === 1 ? '' : 's'} (usage below).`;
+}
+
+function answer(input: ReportInput): string {
+  const text = input.answerText ?? input.result.summary;
+  return `### ${input.answerHeading ?? 'Summary'}\n\n${text ? quoteBlock(text) : '_The model gave no summary._'}`;
+}
+
+function structuredOutput({ result }: ReportInput): string {
+  return result.structuredOutput !== undefined
+    ? `<details><summary>Structured output (json_schema)</summary>\n\n${fence(result.structuredOutput, 'json')}\n\n</details>`
+    : '';
+}
+
+function transcriptHead({ transcriptHead: head }: ReportInput): string {
+  return head
+    ? `<details><summary>Transcript head</summary>\n\n🔗 Transcript head: \`${head}\` (\`compact-agent transcript verify <artifact.zip> --head <this>\` checks a copy of the transcript against it)\n\n</details>`
+    : '';
 }
 
 /** The report of a run that failed before its agent's turns ended: what failed, and the run to look at. */
@@ -113,9 +189,11 @@ export function renderFaultReport(fault: {
   step: string;
   error: string | undefined;
   runUrl: string;
+  requester?: string;
 }): string {
   return [
     `❌ Failed while ${fault.step} · [workflow run](${fault.runUrl})`,
+    ...(fault.requester !== undefined ? [renderRequest(fault.requester, undefined)] : []),
     quoteBlock(fault.error ?? 'the run ended without a report', '**What failed:** '),
     "The agent's work, if any, was not published. The workflow run's log has the details."
   ].join('\n\n');
@@ -137,11 +215,7 @@ function renderPublished(changes: ChangesOutcome): string {
       return `None: a ${changes.mode} run is read-only, and nothing is pushed.`;
     case 'pushed':
       return [
-        `Pushed to ${codeSpan(changes.branch)}.`,
-        changes.pullRequestUrl ? `Pull request: ${changes.pullRequestUrl}` : '',
-        changes.pullRequestError
-          ? `⚠️ The pull request could not be opened: ${inlineText(changes.pullRequestError)}`
-          : '',
+        `Pushed to ${codeSpan(changes.branch)}${changes.pullRequestUrl ? '' : changes.pullRequestError ? ', without a pull request (see the top)' : ''}.`,
         fence(changes.diffStat)
       ]
         .filter((line) => line !== '')
@@ -182,14 +256,25 @@ function renderInstructions(instructions: RepositoryInstructions): string {
   );
 }
 
+/**
+ * The tokens by class, folded. The API's `input_tokens` is the uncached part of the input only: the
+ * tokens after the last cache breakpoint, with the cache's writes and reads counted apart in
+ * `cache_creation_input_tokens` and `cache_read_input_tokens` (Claude Docs, "Prompt caching", tracking
+ * cache performance: https://platform.claude.com/docs/en/build-with-claude/prompt-caching, read
+ * 2026-11-26). A well-cached run shows a small number there, so it is named "uncached input".
+ */
 function renderUsage(result: RunResult): string {
   const u = result.usage;
   return [
-    '| turns | input | cache write | cache read | output | cost |',
+    `<details><summary>Usage: ${n(u.input + u.cacheWrite + u.cacheRead)} input tokens (${n(u.cacheRead)} read from the cache), ${n(u.output)} output, $${result.costUsd.toFixed(4)}</summary>`,
+    '',
+    '| turns | uncached input | cache write | cache read | output | cost |',
     '| ---: | ---: | ---: | ---: | ---: | ---: |',
     `| ${result.turns} | ${n(u.input)} | ${n(u.cacheWrite)} | ${n(u.cacheRead)} | ${n(u.output)} | $${result.costUsd.toFixed(4)} |`,
     '',
-    pricingNote(result.model)
+    pricingNote(result.model),
+    '',
+    '</details>'
   ].join('\n');
 }
 

@@ -31,7 +31,22 @@ export type UsageRecord = z.infer<typeof usageRecord>;
  * reads these fields back; it never parses them out of the task's prose, which quotes text the model
  * and the repository wrote.
  */
-export const threadRecord = z.object({ original_task: z.string(), requests: readonlyStrings });
+export const threadRecord = z.object({
+  original_task: z.string(),
+  requests: readonlyStrings,
+  /**
+   * Where a reader of the record finds the run on GitHub (the audit page links them): the thread,
+   * the workflow run, and the pull request (its page when known at the start, else the search of
+   * pull requests from the run's branch). Optional: older transcripts have none.
+   */
+  links: z
+    .object({
+      thread: z.string().optional(),
+      run: z.string().optional(),
+      pull_request: z.string().optional()
+    })
+    .optional()
+});
 export type ThreadRecord = z.infer<typeof threadRecord>;
 
 const mcpServerRecord = z.object({

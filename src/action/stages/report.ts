@@ -6,12 +6,12 @@ import { renderFollowUp } from '../../followup/follow-up-report.js';
 import { carriedStateOf, embedForReport, type FinishedRun } from '../../followup/run-state.js';
 import { threadSpentUsd } from '../../followup/thread-budget.js';
 import { stateFileText } from '../../followup/state-file.js';
-import { workOfTranscript } from '../../followup/transcript-work.js';
+import { workOfTranscript, type TranscriptWork } from '../../followup/transcript-work.js';
 import { renderReport, type ArtifactOutcome, type ChangesOutcome } from '../../github/report.js';
 import type { TrackingComment } from '../../github/tracking-comment.js';
 import type { ReviewOutcome } from '../../review/post-review.js';
 import { finishedConclusion } from '../conclusion.js';
-import { repositoryOf } from '../event-parts.js';
+import { actorOf, repositoryOf } from '../event-parts.js';
 import { publishOutputs } from '../outputs.js';
 import { runUrl } from '../runner-env.js';
 import type { WorkTarget } from '../work-target.js';
@@ -21,7 +21,7 @@ import type { AgentRun } from './run-agent.js';
 import { guardedOutputs, writeJobSummary } from './runner-output.js';
 
 /** What a finished run knows before its artifact is uploaded: the state for the next run is built from it. */
-export type FinishedWork = Omit<FinishedRun, 'artifact'>;
+export type FinishedWork = Omit<FinishedRun, 'artifact'> & { readonly work: TranscriptWork };
 
 /** A read-only run's own parts of the report and of the state it leaves. */
 export interface KindReport {
@@ -95,6 +95,8 @@ export async function reportRun(
   const link = runUrl(runner);
   const hiddenState = embedForReport(carriedStateOf({ ...work, artifact }), redact);
   const note = workspace.note;
+  const repository = repositoryOf(action.event, runner);
+  const requester = actorOf(action.event);
   const report = redact(
     renderReport({
       result: session.result,
@@ -117,7 +119,12 @@ export async function reportRun(
         : {}),
       ...(kind ? { answerHeading: kind.answerHeading, kindSection: kind.section } : {}),
       ...(kind?.answer ? { answerText: kind.answer(session.result.summary) } : {}),
-      reserveChars: hiddenState.length + 2
+      reserveChars: hiddenState.length + 2,
+      // Who asked is mentioned once at the top (a bot's login, `name[bot]`, is named, not mentioned).
+      ...(requester ? { requester: requester.login } : {}),
+      request: work.request,
+      repositoryUrl: `${runner.serverUrl}/${repository.owner}/${repository.name}`,
+      testRuns: work.work.testRuns
     })
   );
   await tracking?.finish(report, { replacedByReport: true, state: hiddenState });

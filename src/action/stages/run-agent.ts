@@ -8,6 +8,7 @@ import { guardRepository, type RepositoryGuard } from '../../git/repository-guar
 import type { TrackingComment } from '../../github/tracking-comment.js';
 import { guardRunnerFiles, type RunnerFilesGuard } from '../../security/runner-files.js';
 import { agentConfigFor } from '../mcp-on-forks.js';
+import { runLinksOf } from '../run-links.js';
 import { TRANSCRIPTS, type ActionContext, type RunProgress } from './action-context.js';
 import type { PreparedWorkspace } from './prepare-workspace.js';
 import { warnRestoredRunnerFiles } from './runner-output.js';
@@ -66,7 +67,7 @@ export async function runAgentTurns(
       config: agentConfig,
       // runSession redacts the task (a pasted token) with `redact`, as everything the model is sent.
       task: workspace.firstMessage,
-      thread: threadRecordOf(start),
+      thread: { ...threadRecordOf(start), links: runLinksOf(action, workspace.target) },
       ...(workspace.instructions ? { instructions: workspace.instructions } : {}),
       mode,
       repoDir: runner.workspace,

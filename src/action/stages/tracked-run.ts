@@ -1,6 +1,7 @@
 import * as core from '@actions/core';
 import { errorMessage } from '../../errors/error-message.js';
 import { TrackingComment } from '../../github/tracking-comment.js';
+import { actorOf } from '../event-parts.js';
 import { publishAfterFault } from '../fault-report.js';
 import { runUrl } from '../runner-env.js';
 import type { AcceptedRequest, ActionContext, RunProgress } from './action-context.js';
@@ -55,7 +56,11 @@ async function finishAfterFault(
   const { runnerFiles } = progress;
   await publishAfterFault(
     progress,
-    { runUrl: runUrl(runner), workspace: runner.workspace },
+    {
+      runUrl: runUrl(runner),
+      workspace: runner.workspace,
+      ...(actorOf(action.event) ? { requester: actorOf(action.event)!.login } : {})
+    },
     {
       redact,
       postReport: async (report) => tracking?.finish(report, { replacedByReport: false }),

@@ -1,7 +1,9 @@
 import { describeCompactionCount } from '../../compaction/compaction-count.js';
 import { formatDuration, formatInt, formatTime, formatUsd } from './format.js';
 import { escapeHtml } from './html-text.js';
-import type { AuditPageModel, PageWarnings, TaskPreview } from './page-model.js';
+import type { AuditPageModel, PageWarnings } from './page-model.js';
+import type { PageLink } from './run-links.js';
+import type { TaskBox } from './task-box.js';
 
 /** The run at a glance: title, warnings, task, facts, tokens, error and the agent's summary. */
 export function renderHeader(model: AuditPageModel): string {
@@ -19,7 +21,8 @@ export function renderHeader(model: AuditPageModel): string {
     ['Compactions', escapeHtml(describeCompactionCount(model.compactionCount))]
   ];
   const tokens: Array<[string, number]> = [
-    ['input', h.usage.input],
+    // The API's input_tokens is the uncached part only (see renderUsage in src/github/report.ts).
+    ['uncached input', h.usage.input],
     ['cache write', h.usage.cache_write],
     ['cache read', h.usage.cache_read],
     ['output', h.usage.output]
@@ -27,6 +30,7 @@ export function renderHeader(model: AuditPageModel): string {
   return [
     '<header class="top">',
     `<h1>${escapeHtml(model.title)}</h1>`,
+    renderLinks(model.links),
     renderBanner(model.warnings),
     '<div class="task">',
     '<span class="label">Task</span>',
@@ -46,14 +50,30 @@ export function renderHeader(model: AuditPageModel): string {
   ].join('\n');
 }
 
-function renderTask(task: TaskPreview | undefined): string {
+function renderLinks(links: readonly PageLink[]): string {
+  if (links.length === 0) return '';
+  return `<nav class="run-links" aria-label="On GitHub">${links
+    .map(
+      (link) => `<a href="${escapeHtml(link.href)}" rel="noopener noreferrer">${escapeHtml(link.label)}</a>`
+    )
+    .join(' · ')}</nav>`;
+}
+
+/** The request in front; the thread's context, a follow-up's previous run and the original task folded. */
+function renderTask(task: TaskBox | undefined): string {
   if (!task) return '<p class="muted">(not recorded)</p>';
-  return (
-    `<pre class="task-text">${escapeHtml(task.preview)}${task.truncated ? '\n…' : ''}</pre>` +
-    (task.truncated
-      ? `<details class="more"><summary>Whole task (${formatInt(task.lineCount)} lines)</summary><pre>${escapeHtml(task.whole)}</pre></details>`
-      : '')
-  );
+  return [
+    `<pre class="task-text">${escapeHtml(task.requestPreview)}${task.requestTruncated ? '\n…' : ''}</pre>`,
+    task.requestTruncated
+      ? `<details class="more"><summary>The whole request</summary><pre>${escapeHtml(task.request)}</pre></details>`
+      : '',
+    task.originalTask !== undefined
+      ? `<details class="more"><summary>The thread's original task</summary><pre>${escapeHtml(task.originalTask)}</pre></details>`
+      : '',
+    task.firstMessage !== undefined
+      ? `<details class="more"><summary>What the model was given: the request with the thread's context (${formatInt(task.firstMessageLines)} lines)</summary><pre>${escapeHtml(task.firstMessage)}</pre></details>`
+      : ''
+  ].join('');
 }
 
 function renderBanner(warnings: PageWarnings): string {

@@ -5,6 +5,8 @@ import type { AuditToolCall, AuditToolStats, AuditTurn, RunAudit, SkippedLine } 
 import type { AuditPageData, PageToolCall } from './client-data.js';
 import { buildContextChart, type ContextChart } from './context-chart.js';
 import { formatInt } from './format.js';
+import { pageLinksOf, type PageLink } from './run-links.js';
+import { taskBoxOf, type TaskBox } from './task-box.js';
 
 export interface AuditPageOptions {
   /**
@@ -15,14 +17,14 @@ export interface AuditPageOptions {
 }
 
 export const DEFAULT_MAX_OUTPUT_CHARS = 12_000;
-/** Task lines shown before "Whole task". */
-const TASK_PREVIEW_LINES = 4;
 /** Skipped lines listed by number in the warning; the rest are counted. */
 const SKIPPED_LISTED = 20;
 
 /** Everything the audit page shows, computed from the parsed transcript; the template only writes markup. */
 export interface AuditPageModel {
   readonly title: string;
+  /** The thread, the workflow run and the pull request on GitHub, when run_start recorded them. */
+  readonly links: readonly PageLink[];
   readonly header: PageHeader;
   readonly warnings: PageWarnings;
   /** The one count of compactions (every event, spills included) the comment and summary show too. */
@@ -48,16 +50,9 @@ export interface PageHeader {
   readonly contextWindow: number | undefined;
   readonly thresholdTokens: number | undefined;
   readonly usage: UsageRecord;
-  readonly task: TaskPreview | undefined;
+  readonly task: TaskBox | undefined;
   readonly error: string | undefined;
   readonly summary: string | undefined;
-}
-
-export interface TaskPreview {
-  readonly whole: string;
-  readonly preview: string;
-  readonly lineCount: number;
-  readonly truncated: boolean;
 }
 
 export interface PageWarnings {
@@ -88,6 +83,7 @@ export function buildAuditPageModel(audit: RunAudit, options: AuditPageOptions =
   const chart = buildContextChart(audit);
   return {
     title: `compact-agent run ${audit.runId ?? '(no run id)'}`,
+    links: pageLinksOf(audit),
     header: header(audit),
     warnings: {
       incomplete: audit.incomplete,
@@ -126,19 +122,9 @@ function header(audit: RunAudit): PageHeader {
     contextWindow: audit.contextWindow,
     thresholdTokens: audit.compactionThresholdTokens,
     usage: audit.usage,
-    task: audit.task === undefined || audit.task === '' ? undefined : taskPreview(audit.task),
+    task: taskBoxOf(audit),
     error: audit.error,
     summary: audit.summary
-  };
-}
-
-function taskPreview(task: string): TaskPreview {
-  const lines = task.split('\n');
-  return {
-    whole: task,
-    preview: lines.slice(0, TASK_PREVIEW_LINES).join('\n'),
-    lineCount: lines.length,
-    truncated: lines.length > TASK_PREVIEW_LINES
   };
 }
 

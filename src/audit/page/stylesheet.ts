@@ -22,6 +22,8 @@ pre { white-space: pre-wrap; word-break: break-word; margin: 0; }
 .panel { background: var(--panel); border: 1px solid var(--line); border-radius: 8px; padding: 12px 14px; margin-bottom: 14px; }
 header.top { background: var(--panel); border: 1px solid var(--line); border-radius: 8px; padding: 14px 16px; margin-bottom: 14px; }
 .task { margin: 6px 0 10px; }
+.run-links { margin: 2px 0 8px; font-size: 14px; }
+.run-links a { color: var(--accent); }
 .label { font-size: 12px; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); }
 .task-text { font-family: inherit; font-size: 14px; background: #f2f4f8; border-radius: 6px; padding: 8px 10px; margin-top: 4px; }
 .facts { display: flex; flex-wrap: wrap; gap: 6px 22px; margin: 6px 0; }
