@@ -1,6 +1,9 @@
 import { noCompaction, type Compactor } from '../../src/compaction/compactor.js';
 import { defaultCompactor, type CompactorParts } from '../../src/agent/session.js';
 import type { ModelClient } from '../../src/model/model-client.js';
+import type { ServerSide } from '../server-side/server-side.js';
+import { PEER_STRATEGIES } from './peers.js';
+import { OUR_VARIANTS } from './our-variants.js';
 import { referenceCaching, ReferenceCompactor } from './reference.js';
 
 /** A compaction strategy the benchmark runs: how to build its compactor for one run. */
@@ -10,6 +13,8 @@ export interface Strategy {
   readonly build: (parts: CompactorParts, now: () => number) => Compactor;
   /** Changes what reaches the API, e.g. where the cache breakpoints go (default: as the loop sends it). */
   readonly wrapModel?: (model: ModelClient) => ModelClient;
+  /** What the API does on the server before the model reads the request (context editing, compaction), one per run. */
+  readonly serverSide?: () => ServerSide;
 }
 
 /** Every strategy, in the order the report lists them. */
@@ -47,5 +52,7 @@ export const STRATEGIES: readonly Strategy[] = [
     name: 'no-prefix-reuse',
     description: 'ours, the summary sent as a fresh request (history pasted as JSON)',
     build: (parts, now) => defaultCompactor(parts, now, { summaryPrefixReuse: false })
-  }
+  },
+  ...OUR_VARIANTS,
+  ...PEER_STRATEGIES
 ];
