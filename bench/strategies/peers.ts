@@ -12,6 +12,9 @@ import type { Strategy } from './index.js';
  * (our loop without compaction) sends its whole history and the bench's server view applies them
  * (server-side/).
  */
+/** Claude Code's default window, whatever the model's own (1M needs the `[1m]` model suffix). */
+const CLAUDE_CODE_WINDOW = 200_000;
+
 export const PEER_STRATEGIES: readonly Strategy[] = [
   {
     name: 'peer-api-threshold',
@@ -36,22 +39,23 @@ export const PEER_STRATEGIES: readonly Strategy[] = [
     serverSide: () => serverSide(new ClearToolUses(), new ThresholdCompaction())
   },
   {
-    // Claude Code auto-compacts near the end of the window: context window - min(max output, 20k)
-    // - 13k, about 967k tokens on a 1M-window model (dev.to "Claude Code /compact: what it costs
-    // and what survives", quoting Claude Code's prompt-caching docs, read 2026-11-26; the same rule
-    // in compaction.md). The summary is one request on the whole history, read from the cache while
-    // it is warm, and it re-reads recent files after it; it has no per-turn clearing while the cache
-    // is warm (its time-based clearing needs an idle gap the bench's 12-second turns never have).
+    // Claude Code auto-compacts at its effective window minus 13k, the effective window being the
+    // window minus min(max output, 20k) (anthropics/claude-code issue #31806, the function as read
+    // from the binary; the jojoprison/mnemo v1.2.16 release note gives the same rule; both read
+    // 2026-11-26). Its default window is 200k; a 1M window needs the model's `[1m]` suffix
+    // (xsyetopz/claudetto wiki "Compaction And Context", Claude Code 2.1.296, read 2026-11-26). So on
+    // Sonnet 5.5 by default: 200k - 20k - 13k = 167k. The summary is one request on the whole
+    // history, read from the cache while it is warm, and recent files are re-read after it (dev.to
+    // "Claude Code /compact: what it costs and what survives", 2026-11-26); ours does both the same
+    // way. No per-turn clearing while the cache is warm: its time-based clearing needs an idle gap
+    // the bench's 12-second turns never have.
     name: 'peer-claude-code',
     description:
-      "Claude Code's auto-compact: summary near the window's end (967k on 1M), files re-read after",
+      "Claude Code's auto-compact with its default 200k window: a summary at 167k, files re-read after",
     build: (parts, now) =>
       defaultCompactor(parts, now, {
         layers: { micro: false, auto: true },
-        thresholdTokens: autoCompactThreshold(
-          parts.config.modelSpec.contextWindow,
-          parts.config.modelSpec.maxOutputTokens
-        )
+        thresholdTokens: autoCompactThreshold(CLAUDE_CODE_WINDOW, parts.config.modelSpec.maxOutputTokens)
       })
   }
 ];
