@@ -173,6 +173,16 @@ describe('on-demand compaction for our engine (simulated)', () => {
   });
 });
 
+describe('on-demand compaction keeping more turns', () => {
+  it('keeps the last N assistant turns unchanged, thinking included', () => {
+    const edit = new OnDemandCompaction({ thresholdTokens: 5_000, keepTurns: 4 });
+    const sent = request(conversation(12));
+    const view = edit.apply(sent, tools('the summary'));
+    expect(view.request.messages.slice(1, -1)).toEqual(sent.messages.slice(-8, -1));
+    expect([...thinkingTagsIn(view.request.messages)]).toEqual([8, 9, 10, 11]);
+  });
+});
+
 describe('server-side strategies in a real run (the SDK against the fake, thinking checked)', () => {
   let stage: string;
   const runs = new Map<string, RunRecord>();

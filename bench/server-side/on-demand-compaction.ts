@@ -27,6 +27,11 @@ import { withMessages, type ServerEdit, type ServerTools, type ServerView } from
  */
 export interface OnDemandSettings {
   readonly thresholdTokens: number;
+  /**
+   * Assistant turns kept unchanged after the block (default 1, the turn the model has not seen the
+   * results of). More kept turns keep more of the model's recent thinking (compaction-keep-recent-turns).
+   */
+  readonly keepTurns?: number;
 }
 
 export class OnDemandCompaction implements ServerEdit {
@@ -41,7 +46,7 @@ export class OnDemandCompaction implements ServerEdit {
     // The ledger reads each result when it is new, before any later edit can clear it.
     recordWork(this.ledger, asSdkMessages(request.messages), this.requests++);
     const view = this.render(request);
-    const from = lastAssistantIndex(request.messages);
+    const from = keptFrom(request.messages, this.settings.keepTurns ?? 1);
     if (tools.count(view) <= this.settings.thresholdTokens || from <= 0)
       return { request: view, iterations: [], events: [] };
     const summary = tools.summarize(view);
@@ -71,9 +76,12 @@ export class OnDemandCompaction implements ServerEdit {
   }
 }
 
-function lastAssistantIndex(messages: readonly MessageParam[]): number {
-  for (let index = messages.length - 1; index >= 0; index--)
-    if (messages[index]!.role === 'assistant') return index;
+/** Where the kept turns start: the `turns`-th assistant message from the end (-1 when there are fewer). */
+function keptFrom(messages: readonly MessageParam[], turns: number): number {
+  let seen = 0;
+  for (let index = messages.length - 1; index >= 0; index--) {
+    if (messages[index]!.role === 'assistant' && ++seen === turns) return index;
+  }
   return -1;
 }
 

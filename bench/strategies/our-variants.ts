@@ -25,11 +25,12 @@ function variant(
   engine: 'client' | 'api',
   micro: 'client' | 'server',
   serverMicro: ClearToolUsesSettings = SERVER_MICRO,
-  threshold = THRESHOLD
+  threshold = THRESHOLD,
+  keepTurns = 1
 ): Strategy {
   const edits = (): ServerEdit[] => [
     ...(micro === 'server' ? [new ClearToolUses(serverMicro)] : []),
-    ...(engine === 'api' ? [new OnDemandCompaction({ thresholdTokens: threshold })] : [])
+    ...(engine === 'api' ? [new OnDemandCompaction({ thresholdTokens: threshold, keepTurns })] : [])
   ];
   return {
     name,
@@ -69,5 +70,14 @@ export const OUR_VARIANTS: readonly Strategy[] = [
     'server',
     { triggerTokens: 22_000, keepToolUses: 2, clearAtLeastTokens: 9_000 },
     30_000
+  ),
+  variant(
+    'ours-server-all-keep10',
+    'ours-server-all keeping the last 10 turns after the API summary (their thinking with them)',
+    'api',
+    'server',
+    SERVER_MICRO,
+    THRESHOLD,
+    10
   )
 ];
