@@ -159,7 +159,7 @@ describe('on-demand compaction for our engine (simulated)', () => {
   it('keeps the latest turn after the block, thinking included, and our task and ledger after its results', () => {
     const edit = new OnDemandCompaction({ thresholdTokens: 5_000 });
     const sent = request(conversation(12));
-    const view = edit.apply(sent, tools('the summary'));
+    const view = edit.apply(sent, tools('the summary'), sent);
     const [block, kept, results] = view.request.messages;
     expect(view.request.messages).toHaveLength(3);
     expect(block).toEqual({ role: 'user', content: [{ type: 'text', text: 'the summary' }] });
@@ -173,11 +173,28 @@ describe('on-demand compaction for our engine (simulated)', () => {
   });
 });
 
+describe('on-demand compaction after server-side clearing', () => {
+  it('summarizes the history as the client holds it: the compaction request carries no context_management', () => {
+    const helper = tools('the summary');
+    const side = serverSide(
+      new ClearToolUses({ triggerTokens: 3_000, keepToolUses: 2 }),
+      new OnDemandCompaction({ thresholdTokens: 2_000 })
+    );
+    const sent = request(conversation(12));
+    const view = side.view(sent, helper);
+    expect(view.events).toEqual(['server_clear', 'server_compact']);
+    expect(helper.summarized).toEqual([sent]);
+    expect(view.iterations[0]!.prompt).toBe(sent);
+    // What the model reads next is the cleared, compacted view.
+    expect(resultTexts(view.request.messages)).toEqual([resultTexts(sent.messages).at(-1)]);
+  });
+});
+
 describe('on-demand compaction keeping more turns', () => {
   it('keeps the last N assistant turns unchanged, thinking included', () => {
     const edit = new OnDemandCompaction({ thresholdTokens: 5_000, keepTurns: 4 });
     const sent = request(conversation(12));
-    const view = edit.apply(sent, tools('the summary'));
+    const view = edit.apply(sent, tools('the summary'), sent);
     expect(view.request.messages.slice(1, -1)).toEqual(sent.messages.slice(-8, -1));
     expect([...thinkingTagsIn(view.request.messages)]).toEqual([8, 9, 10, 11]);
   });

@@ -42,14 +42,17 @@ export class OnDemandCompaction implements ServerEdit {
 
   constructor(private readonly settings: OnDemandSettings) {}
 
-  apply(request: ParsedRequest, tools: ServerTools): ServerView {
-    // The ledger reads each result when it is new, before any later edit can clear it.
-    recordWork(this.ledger, asSdkMessages(request.messages), this.requests++);
+  apply(request: ParsedRequest, tools: ServerTools, sent: ParsedRequest): ServerView {
+    // The ledger reads each result as the client sent it, before any server-side clearing.
+    recordWork(this.ledger, asSdkMessages(sent.messages), this.requests++);
     const view = this.render(request);
     const from = keptFrom(request.messages, this.settings.keepTurns ?? 1);
     if (tools.count(view) <= this.settings.thresholdTokens || from <= 0)
       return { request: view, iterations: [], events: [] };
-    const summary = tools.summarize(view);
+    // The compaction request cannot carry context_management (compaction-on-demand): it reads the
+    // history as the client holds it, results the server had cleared included, mostly uncached.
+    const prompt = this.render(sent);
+    const summary = tools.summarize(prompt);
     this.block = {
       summary,
       from,
@@ -59,7 +62,7 @@ export class OnDemandCompaction implements ServerEdit {
     this.compactions++;
     return {
       request: this.render(request),
-      iterations: [{ prompt: view, summary }],
+      iterations: [{ prompt, summary }],
       events: ['server_compact']
     };
   }

@@ -35,9 +35,12 @@ export interface ServerTools {
   readonly summarize: (request: ParsedRequest) => string;
 }
 
-/** One server-side edit; edits apply in the order the request lists them, each to the last one's output. */
+/**
+ * One server-side edit; edits apply in the order the request lists them, each to the last one's
+ * output. `sent` is the request as the client sent it, before any edit.
+ */
 export interface ServerEdit {
-  apply(request: ParsedRequest, tools: ServerTools): ServerView;
+  apply(request: ParsedRequest, tools: ServerTools, sent: ParsedRequest): ServerView;
 }
 
 /** Edits applied in order (e.g. clear_tool_uses, then compact, as `context_management.edits` lists them). */
@@ -48,7 +51,7 @@ export function serverSide(...edits: ServerEdit[]): ServerSide {
       const iterations: SummaryIteration[] = [];
       const events: string[] = [];
       for (const edit of edits) {
-        const result = edit.apply(current, tools);
+        const result = edit.apply(current, tools, request);
         current = result.request;
         iterations.push(...result.iterations);
         events.push(...result.events);
