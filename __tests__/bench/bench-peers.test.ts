@@ -183,8 +183,10 @@ describe('on-demand compaction after server-side clearing', () => {
     const sent = request(conversation(12));
     const view = side.view(sent, helper);
     expect(view.events).toEqual(['server_clear', 'server_compact']);
-    expect(helper.summarized).toEqual([sent]);
-    expect(view.iterations[0]!.prompt).toBe(sent);
+    // Uncleared, and without the kept turn: the prefix the previous request sent.
+    const previous = request(sent.messages.slice(0, -2));
+    expect(helper.summarized).toEqual([previous]);
+    expect(view.iterations[0]!.prompt).toEqual(previous);
     // What the model reads next is the cleared, compacted view.
     expect(resultTexts(view.request.messages)).toEqual([resultTexts(sent.messages).at(-1)]);
   });

@@ -50,8 +50,10 @@ export class OnDemandCompaction implements ServerEdit {
     if (tools.count(view) <= this.settings.thresholdTokens || from <= 0)
       return { request: view, iterations: [], events: [] };
     // The compaction request cannot carry context_management (compaction-on-demand): it reads the
-    // history as the client holds it, results the server had cleared included, mostly uncached.
-    const prompt = this.render(sent);
+    // history as the client holds it, results the server had cleared included. It stops before the
+    // kept turns (they are not summarized), so it ends with the results the model last read: the
+    // previous request's prefix, as our summarizer sends it (the unseen turn kept out).
+    const prompt = withMessages(sent, this.render(sent).messages.slice(0, from - this.offset(sent)));
     const summary = tools.summarize(prompt);
     this.block = {
       summary,
@@ -65,6 +67,11 @@ export class OnDemandCompaction implements ServerEdit {
       iterations: [{ prompt, summary }],
       events: ['server_compact']
     };
+  }
+
+  /** How many messages rendering removes from the front (the summarized ones, less the block's). */
+  private offset(request: ParsedRequest): number {
+    return request.messages.length - this.render(request).messages.length;
   }
 
   private render(request: ParsedRequest): ParsedRequest {
