@@ -1,21 +1,11 @@
-import { noCompaction, type Compactor } from '../../src/compaction/compactor.js';
-import { defaultCompactor, type CompactorParts } from '../../src/agent/session.js';
-import type { ModelClient } from '../../src/model/model-client.js';
-import type { ServerSide } from '../server-side/server-side.js';
+import { noCompaction } from '../../src/compaction/compactor.js';
+import { defaultCompactor } from '../../src/agent/session.js';
+import type { Strategy } from './strategy.js';
 import { PEER_STRATEGIES } from './peers.js';
 import { OUR_VARIANTS } from './our-variants.js';
 import { referenceCaching, ReferenceCompactor } from './reference.js';
 
-/** A compaction strategy the benchmark runs: how to build its compactor for one run. */
-export interface Strategy {
-  readonly name: string;
-  readonly description: string;
-  readonly build: (parts: CompactorParts, now: () => number) => Compactor;
-  /** Changes what reaches the API, e.g. where the cache breakpoints go (default: as the loop sends it). */
-  readonly wrapModel?: (model: ModelClient) => ModelClient;
-  /** What the API does on the server before the model reads the request (context editing, compaction), one per run. */
-  readonly serverSide?: () => ServerSide;
-}
+export type { Strategy } from './strategy.js';
 
 /** Every strategy, in the order the report lists them. */
 export const STRATEGIES: readonly Strategy[] = [

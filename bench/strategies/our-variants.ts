@@ -2,7 +2,7 @@ import { defaultCompactor } from '../../src/agent/session.js';
 import { ClearToolUses, type ClearToolUsesSettings } from '../server-side/clear-tool-uses.js';
 import { OnDemandCompaction } from '../server-side/on-demand-compaction.js';
 import { serverSide, type ServerEdit } from '../server-side/server-side.js';
-import type { Strategy } from './index.js';
+import type { Strategy } from './strategy.js';
 
 /**
  * Ours with each engine and micro option (issue #25 part 4): the summary written by our summarizer

@@ -4,7 +4,7 @@ import { defaultCompactor } from '../../src/agent/session.js';
 import { ClearToolUses } from '../server-side/clear-tool-uses.js';
 import { serverSide } from '../server-side/server-side.js';
 import { ThresholdCompaction } from '../server-side/threshold-compaction.js';
-import type { Strategy } from './index.js';
+import type { Strategy } from './strategy.js';
 
 /**
  * The compaction a team would pick instead of ours, each from its own documentation and defaults
