@@ -15,7 +15,7 @@ export const THINKING_WINDOW = 10;
 
 const TAG = /^\[thinking T(\d+)\]/;
 
-/** The thinking block's text for the reply to agent request `index` (0-based), about 70 tokens. */
+/** The thinking block's text for the reply to agent request `index` (0-based), about 60 tokens. */
 export function thinkingText(index: number, calls: readonly PlannedCall[]): string {
   const plan = calls.length === 0 ? 'write the closing answer' : calls.map(describeCall).join(', then ');
   return [
