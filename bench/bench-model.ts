@@ -2,6 +2,7 @@ import {
   lastUserText,
   reply,
   text,
+  thinking,
   toolResultText,
   toolUse,
   type ParsedRequest,
@@ -10,6 +11,7 @@ import {
   unseenToolExchanges
 } from '../test-support/fake-anthropic/index.js';
 import { holdsFact, TASK_CONSTRAINTS, type NeedRecord, type NeedSchedule } from './needs.js';
+import { thinkingKeptShare, thinkingTagsIn, thinkingText } from './thinking.js';
 import type { WorkloadPlan } from './workload.js';
 
 /** The task of every benchmark run: the retention probe looks for it verbatim. */
@@ -42,6 +44,8 @@ export interface RetentionProbe {
 }
 
 export interface BenchScript extends Script {
+  /** The bench's model answers at once (never a promise). */
+  (request: ParsedRequest, ctx: { callIndex: number }): ScriptedReply;
   readonly probes: RetentionProbe[];
   /** Planned agent turns answered so far (re-fetch turns not counted). */
   readonly agentTurns: () => number;
@@ -49,6 +53,8 @@ export interface BenchScript extends Script {
   readonly needs: NeedRecord[];
   /** Model calls (the fake's callIndex) answered with a re-fetch instead of the planned turn. */
   readonly refetchCalls: Set<number>;
+  /** Per agent request from the 11th on: the share of the last 10 turns' thinking it carried (thinking.ts). */
+  readonly thinkingShares: number[];
 }
 
 /**
@@ -69,6 +75,7 @@ export function benchScript(plan: WorkloadPlan, turns: number, schedule?: NeedSc
   const needs: NeedRecord[] = [];
   const refetchCalls = new Set<number>();
   const probes: RetentionProbe[] = [];
+  const thinkingShares: number[] = [];
   const seen = new Set<string>();
   const changed = new Set<string>();
   let latestFailure: string | undefined;
@@ -126,20 +133,28 @@ export function benchScript(plan: WorkloadPlan, turns: number, schedule?: NeedSc
     observe(request);
     const context = JSON.stringify([request.system, request.messages]);
     probe(request, context);
-    requestIndex++;
+    const index = requestIndex++;
+    const share = thinkingKeptShare(index, thinkingTagsIn(request.messages));
+    if (share !== undefined) thinkingShares.push(share);
     const refetch = meetNeeds(context);
     if (refetch) {
       refetchCalls.add(callIndex);
-      return { answer: refetch, planned: false };
+      return { answer: withThinking(index, refetch), planned: false };
     }
     if (step >= turns - 1)
       return {
-        answer: reply(text(`Done after ${turns} turns: reviewed the files I read and noted it in each.`)),
+        answer: withThinking(
+          index,
+          reply(text(`Done after ${turns} turns: reviewed the files I read and noted it in each.`))
+        ),
         planned: true
       };
     const planned = plan.turn(step);
     return {
-      answer: reply(text(planned.text), ...planned.calls.map((call) => toolUse(call.name, call.input))),
+      answer: withThinking(
+        index,
+        reply(text(planned.text), ...planned.calls.map((call) => toolUse(call.name, call.input)))
+      ),
       planned: true
     };
   };
@@ -169,13 +184,21 @@ export function benchScript(plan: WorkloadPlan, turns: number, schedule?: NeedSc
       )
     );
 
-  const script: Script = (request, { callIndex }) => {
+  const script = (request: ParsedRequest, { callIndex }: { callIndex: number }): ScriptedReply => {
     if (isSummaryRequest(request)) return summaryTurn(request);
     const { answer, planned } = agentTurn(request, callIndex);
     if (planned) step++;
     return answer;
   };
-  return Object.assign(script, { probes, agentTurns: () => step, needs, refetchCalls });
+  return Object.assign(script, { probes, agentTurns: () => step, needs, refetchCalls, thinkingShares });
+}
+
+/** Every agent reply starts with the model's thinking (Sonnet 5.5 thinks adaptively by default). */
+function withThinking(index: number, answer: ScriptedReply): ScriptedReply {
+  const calls = answer.content.flatMap((block) =>
+    block.type === 'tool_use' ? [{ name: block.name, input: block.input }] : []
+  );
+  return { ...answer, content: [thinking(thinkingText(index, calls)), ...answer.content] };
 }
 
 /** The decisions stated anywhere in a request (the agent's texts, an earlier summary), in order, once each. */

@@ -1,6 +1,7 @@
 import type { ModelPrices } from '../src/config/models.js';
 import { costUsd, type TokenUsage } from '../src/model/usage.js';
 import { FACT_KINDS, type FactKind } from './needs.js';
+import { meanShare } from './thinking.js';
 import type { RequestRecord, RunRecord } from './run-strategy.js';
 
 /** The figures of one strategy at one size: the JSON the issue asks for, plus the detail behind it. */
@@ -49,6 +50,14 @@ export interface Figures {
   readonly lost_needs: number;
   readonly needs: number;
   readonly needs_by_kind: Readonly<Record<FactKind, NeedCounts>>;
+  /**
+   * For each agent request from the 11th on, the share of the thinking blocks written in the previous
+   * 10 turns that the model still reads, averaged (bench/thinking.ts). 1 with no compaction.
+   */
+  readonly thinking_kept_share: number;
+  /** Thinking the client stripped after its own edits of earlier history (blocks, tokens). */
+  readonly thinking_stripped_blocks: number;
+  readonly thinking_stripped_tokens: number;
 }
 
 export interface NeedCounts {
@@ -106,8 +115,9 @@ export function figuresOf(run: RunRecord, prices: ModelPrices, floorUsd: number)
       ? [Math.abs(record.estimate - record.promptTokens) / record.promptTokens]
       : []
   );
-  const byLayer: Record<string, number> = {};
+  const byLayer: Record<string, number> = { ...run.serverEvents };
   for (const event of run.compactions) byLayer[event.layer] = (byLayer[event.layer] ?? 0) + 1;
+  const compactions = Object.values(byLayer).reduce((sum, count) => sum + count, 0);
   const retention = retentionOf(run);
   return {
     usd,
@@ -116,7 +126,7 @@ export function figuresOf(run: RunRecord, prices: ModelPrices, floorUsd: number)
     peak_context: Math.max(0, ...run.requests.map((record) => record.promptTokens)),
     overflows: run.overflows,
     first_overflow_turn: run.firstOverflowTurn ?? null,
-    compactions: run.compactions.length,
+    compactions,
     compactions_by_layer: byLayer,
     summary_share: usd > 0 ? summaryUsd / usd : 0,
     estimator_error: errors.length > 0 ? errors.reduce((a, b) => a + b, 0) / errors.length : null,
@@ -133,7 +143,10 @@ export function figuresOf(run: RunRecord, prices: ModelPrices, floorUsd: number)
     extra_turns: run.requests.filter((record) => record.refetch).length,
     lost_needs: run.needs.filter((need) => need.outcome === 'lost').length,
     needs: run.needs.length,
-    needs_by_kind: needsByKind(run)
+    needs_by_kind: needsByKind(run),
+    thinking_kept_share: meanShare(run.thinkingShares),
+    thinking_stripped_blocks: run.thinkingStrippedBlocks,
+    thinking_stripped_tokens: Math.round(run.thinkingStrippedTokens)
   };
 }
 

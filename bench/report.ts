@@ -29,7 +29,9 @@ export function renderTable(results: Results): string {
     'needs',
     'reread',
     'extra turns',
-    'lost'
+    'lost',
+    'thinking kept',
+    'thinking stripped'
   ];
   const rows = Object.entries(results).flatMap(([strategy, sizes]) =>
     Object.entries(sizes).map(([size, f]) => [
@@ -53,7 +55,9 @@ export function renderTable(results: Results): string {
       String(f.needs),
       share(f.reread_share),
       String(f.extra_turns),
-      String(f.lost_needs)
+      String(f.lost_needs),
+      f.thinking_kept_share.toFixed(2),
+      thousands(f.thinking_stripped_tokens)
     ])
   );
   const widths = header.map((title, column) =>

@@ -10,11 +10,17 @@ import { AnthropicModelClient } from '../src/model/anthropic-client.js';
 import type { ModelClient } from '../src/model/model-client.js';
 import {
   createPromptCache,
+  renderPrompt,
   startFakeAnthropic,
+  sumTokens,
+  type MessageParam,
   type ParsedRequest,
-  type TokenCounter
+  type TokenCounter,
+  type UsageContext
 } from '../test-support/fake-anthropic/index.js';
+import type { MessageParam as SdkMessageParam } from '@anthropic-ai/sdk/resources/messages';
 import { BENCH_TASK, benchScript, isSummaryRequest, type RetentionProbe } from './bench-model.js';
+import type { ServerTools, ServerView } from './server-side/server-side.js';
 import { NeedSchedule, type NeedRecord } from './needs.js';
 import type { Strategy } from './strategies/index.js';
 import type { SeedFile, WorkloadPlan } from './workload.js';
@@ -35,6 +41,8 @@ export interface RequestRecord {
   readonly newTokens: number;
   /** Agent requests answered with a re-fetch of a forgotten fact: one extra turn. */
   readonly refetch: boolean;
+  /** The fake's call that this record bills (undefined: a summary step the server ran inside a call). */
+  readonly callIndex?: number;
 }
 
 /** Everything measured in one run of one strategy. */
@@ -53,6 +61,13 @@ export interface RunRecord {
   readonly probes: readonly RetentionProbe[];
   /** Every need of the run and what it took (empty when run without needs). */
   readonly needs: readonly NeedRecord[];
+  /** Per agent request from the 11th on: the share of the last 10 turns' thinking it carried. */
+  readonly thinkingShares: readonly number[];
+  /** Thinking blocks the client stripped after its own edits, and their tokens. */
+  readonly thinkingStrippedBlocks: number;
+  readonly thinkingStrippedTokens: number;
+  /** Server-side edits by kind (server_clear, server_compact). */
+  readonly serverEvents: Readonly<Record<string, number>>;
 }
 
 export interface RunOptions {
@@ -82,6 +97,24 @@ export async function runStrategy(options: RunOptions): Promise<RunRecord> {
   const script = benchScript(options.plan, turns, schedule);
   const cache = createPromptCache();
   const records: RequestRecord[] = [];
+  const counter = options.tokenCounter;
+  const window = resolveModelSpec(model).contextWindow;
+  const server = strategy.serverSide?.();
+  // What the server made of each call's request (by callIndex), from the script to the usage model.
+  const views = new Map<number, ServerView>();
+  const serverEvents: Record<string, number> = {};
+  let serverOverflows = 0;
+  const serverTools: ServerTools = {
+    count: (request) => sumTokens(renderPrompt(request, counter)),
+    countText: (value) => counter.count(value),
+    summarize: (request) => {
+      clock += SECONDS_PER_CALL * 1000;
+      const answer = script(asSummaryRequest(request), { callIndex: -1 });
+      return answer.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n');
+    }
+  };
+  let thinkingStrippedBlocks = 0;
+  let thinkingStrippedTokens = 0;
   // Set by the compactor wrapper before each request, read by the usage model when it is answered.
   let pending: { estimate: number | undefined; compacted: boolean } = {
     estimate: undefined,
@@ -91,16 +124,28 @@ export async function runStrategy(options: RunOptions): Promise<RunRecord> {
   const fake = await startFakeAnthropic({
     recordBodies: false,
     tokenCounter: options.tokenCounter,
-    contextWindow: resolveModelSpec(model).contextWindow,
+    // With server-side edits the client sends its whole history; the window applies to the edited one.
+    contextWindow: server ? Number.MAX_SAFE_INTEGER : window,
     clock: () => clock,
     script: (request, context) => {
       clock += SECONDS_PER_CALL * 1000;
-      return script(request, context);
+      if (!server) return script(request, context);
+      const view = server.view(request, serverTools);
+      views.set(context.callIndex, view);
+      return script(view.request, context);
     },
-    usageModel: (context) => {
+    usageModel: (sent) => {
+      const view = views.get(sent.callIndex);
+      views.delete(sent.callIndex);
+      for (const iteration of view?.iterations ?? [])
+        records.push(billIteration(iteration.prompt, iteration.summary));
+      for (const event of view?.events ?? []) serverEvents[event] = (serverEvents[event] ?? 0) + 1;
+      const context = view ? seenContext(sent, view.request) : sent;
+      if (context.promptTokens > window) serverOverflows++;
       const usage = cache(context);
       const kind = isSummaryRequest(context.request) ? 'summary' : 'agent';
       records.push({
+        callIndex: sent.callIndex,
         kind,
         promptTokens: context.promptTokens,
         input: usage.input_tokens,
@@ -109,14 +154,37 @@ export async function runStrategy(options: RunOptions): Promise<RunRecord> {
         output: 0,
         afterCompaction: kind === 'agent' && pending.compacted,
         estimate: kind === 'agent' ? pending.estimate : undefined,
-        newTokens:
-          kind === 'agent' ? newTokensOf(context.request, context.segments, records.length === 0) : 0,
+        // What the client sent new, whatever the server did to it.
+        newTokens: kind === 'agent' ? newTokensOf(sent.request, sent.segments, records.length === 0) : 0,
         refetch: kind === 'agent' && script.refetchCalls.has(context.callIndex)
       });
       if (kind === 'agent') pending = { estimate: undefined, compacted: false };
       return usage;
     }
   });
+  /** The request as the model reads it after the server's edits, counted and cached as such. */
+  const seenContext = (sent: UsageContext, request: ParsedRequest): UsageContext => {
+    const segments = renderPrompt(request, counter);
+    return { ...sent, request, segments, promptTokens: sumTokens(segments) };
+  };
+  /** A summary step the server ran inside a request (threshold compaction's usage.iterations). */
+  const billIteration = (prompt: ParsedRequest, summary: string): RequestRecord => {
+    const segments = renderPrompt(prompt, counter);
+    const promptTokens = sumTokens(segments);
+    const usage = cache({ request: prompt, segments, promptTokens, callIndex: -1, now: clock });
+    return {
+      kind: 'summary',
+      promptTokens,
+      input: usage.input_tokens,
+      cacheWrite: usage.cache_creation_input_tokens,
+      cacheRead: usage.cache_read_input_tokens,
+      output: counter.count(summary),
+      afterCompaction: false,
+      estimate: undefined,
+      newTokens: 0,
+      refetch: false
+    };
+  };
   try {
     const inputs: Record<string, string> = {
       model,
@@ -130,6 +198,11 @@ export async function runStrategy(options: RunOptions): Promise<RunRecord> {
     const measured = (inner: Compactor): Compactor => ({
       async compact(history, trigger, context) {
         const result = await inner.compact(history, trigger, context);
+        const dropped = result.thinkingBlocksDropped ?? 0;
+        if (dropped > 0) {
+          thinkingStrippedBlocks += dropped;
+          thinkingStrippedTokens += dropped * meanRemovedThinkingTokens(history, result.history, counter);
+        }
         pending = {
           estimate: result.estimatedContextTokens,
           compacted: pending.compacted || result.events.length > 0
@@ -148,13 +221,17 @@ export async function runStrategy(options: RunOptions): Promise<RunRecord> {
       compactor: (parts) => measured(strategy.build(parts, () => clock)),
       now: () => clock
     });
-    // Output tokens come from the answers, in the same order as the usage model saw the requests.
+    // Output tokens come from the answers, matched by call (server summary steps carry their own).
     const answered = fake.requests.filter((request) => request.response?.kind === 'message');
-    answered.forEach((request, index) => {
-      const record = records[index];
+    const byCall = new Map(
+      records.flatMap((record) => (record.callIndex === undefined ? [] : [[record.callIndex, record]]))
+    );
+    for (const request of answered) {
+      const record = request.callIndex === null ? undefined : byCall.get(request.callIndex);
       if (record && request.response?.kind === 'message')
         record.output = request.response.usage.output_tokens;
-    });
+    }
+    const seqOfCall = new Map(answered.map((request) => [request.callIndex, request.seq]));
     const overflowed = fake.requests.filter(
       (request) => request.response?.kind === 'error' && /prompt is too long/.test(request.response.message)
     );
@@ -166,16 +243,23 @@ export async function runStrategy(options: RunOptions): Promise<RunRecord> {
       agentTurns: script.agentTurns(),
       stopReason: outcome.result.stopReason,
       requests: records,
-      overflows: overflowed.length,
+      overflows: overflowed.length + serverOverflows,
       firstOverflowTurn:
         firstOverflow === undefined
           ? undefined
           : records.filter(
-              (record, index) => record.kind === 'agent' && answered[index]!.seq < firstOverflow.seq
+              (record) =>
+                record.kind === 'agent' &&
+                record.callIndex !== undefined &&
+                (seqOfCall.get(record.callIndex) ?? Infinity) < firstOverflow.seq
             ).length,
       compactions: outcome.result.compactionLog,
       probes: script.probes,
-      needs: script.needs
+      needs: script.needs,
+      thinkingShares: script.thinkingShares,
+      thinkingStrippedBlocks,
+      thinkingStrippedTokens,
+      serverEvents
     };
   } finally {
     await fake.close();
@@ -220,4 +304,45 @@ function newTokensOf(
   return segments
     .filter((segment) => segment.messageIndex !== undefined && segment.messageIndex >= last - 1)
     .reduce((sum, segment) => sum + segment.tokens, 0);
+}
+
+/** The request with our summary instruction appended: the scripted model answers it with a summary. */
+function asSummaryRequest(request: ParsedRequest): ParsedRequest {
+  const instruction = {
+    type: 'text' as const,
+    text: '<compaction-request>Summarize the conversation.</compaction-request>'
+  };
+  const messages: MessageParam[] = [...request.messages];
+  const last = messages.at(-1);
+  if (last?.role === 'user')
+    messages[messages.length - 1] = {
+      ...last,
+      content: [
+        ...(typeof last.content === 'string'
+          ? [{ type: 'text' as const, text: last.content }]
+          : last.content),
+        instruction
+      ]
+    };
+  else messages.push({ role: 'user', content: [instruction] });
+  return { ...request, messages };
+}
+
+/** The mean tokens of the thinking blocks an edit removed (stripped ones and summarized ones alike). */
+function meanRemovedThinkingTokens(
+  before: readonly SdkMessageParam[],
+  after: readonly SdkMessageParam[],
+  counter: TokenCounter
+): number {
+  const thinkingOf = (history: readonly SdkMessageParam[]) =>
+    history.flatMap((message) =>
+      typeof message.content === 'string'
+        ? []
+        : message.content.flatMap((block) => (block.type === 'thinking' ? [block.thinking] : []))
+    );
+  const kept = new Set(thinkingOf(after));
+  const removed = thinkingOf(before).filter((text) => !kept.has(text));
+  return removed.length === 0
+    ? 0
+    : removed.reduce((sum, text) => sum + counter.count(text), 0) / removed.length;
 }

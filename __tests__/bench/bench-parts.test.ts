@@ -46,6 +46,10 @@ function runOf(requests: RequestRecord[], extra: Partial<RunRecord> = {}): RunRe
     compactions: [],
     probes: [],
     needs: [],
+    thinkingShares: [],
+    thinkingStrippedBlocks: 0,
+    thinkingStrippedTokens: 0,
+    serverEvents: {},
     ...extra
   };
 }

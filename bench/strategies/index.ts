@@ -1,16 +1,11 @@
-import { noCompaction, type Compactor } from '../../src/compaction/compactor.js';
-import { defaultCompactor, type CompactorParts } from '../../src/agent/session.js';
-import type { ModelClient } from '../../src/model/model-client.js';
+import { noCompaction } from '../../src/compaction/compactor.js';
+import { defaultCompactor } from '../../src/agent/session.js';
+import type { Strategy } from './strategy.js';
+import { PEER_STRATEGIES } from './peers.js';
+import { OUR_VARIANTS } from './our-variants.js';
 import { referenceCaching, ReferenceCompactor } from './reference.js';
 
-/** A compaction strategy the benchmark runs: how to build its compactor for one run. */
-export interface Strategy {
-  readonly name: string;
-  readonly description: string;
-  readonly build: (parts: CompactorParts, now: () => number) => Compactor;
-  /** Changes what reaches the API, e.g. where the cache breakpoints go (default: as the loop sends it). */
-  readonly wrapModel?: (model: ModelClient) => ModelClient;
-}
+export type { Strategy } from './strategy.js';
 
 /** Every strategy, in the order the report lists them. */
 export const STRATEGIES: readonly Strategy[] = [
@@ -47,5 +42,7 @@ export const STRATEGIES: readonly Strategy[] = [
     name: 'no-prefix-reuse',
     description: 'ours, the summary sent as a fresh request (history pasted as JSON)',
     build: (parts, now) => defaultCompactor(parts, now, { summaryPrefixReuse: false })
-  }
+  },
+  ...OUR_VARIANTS,
+  ...PEER_STRATEGIES
 ];

@@ -11,6 +11,7 @@ import { blocksOf, toolResultText } from '../../src/compaction/history.js';
 import type { CompactionStore } from '../../src/compaction/pipeline.js';
 import type { ModelPrices } from '../../src/config/models.js';
 import type { ModelClient, ModelRequest } from '../../src/model/model-client.js';
+import { countThinkingBlocks, stripThinkingFrom } from '../../src/model/thinking.js';
 import { costUsd, NO_USAGE, type TokenUsage } from '../../src/model/usage.js';
 
 /** The seed design's numbers (../shared/seeds): keep 3 results, 50k threshold, chars/4, 80k-char summary input. */
@@ -39,6 +40,8 @@ export function referenceEstimate(history: readonly MessageParam[]): number {
 export function referenceMicroCompact(history: readonly MessageParam[]): {
   history: MessageParam[];
   cleared: string[];
+  /** The first message it changed (undefined: none). */
+  editedFrom: number | undefined;
 } {
   const names = new Map<string, string>();
   const results: Array<{ message: number; block: number; result: ToolResultBlockParam }> = [];
@@ -51,6 +54,7 @@ export function referenceMicroCompact(history: readonly MessageParam[]): {
   });
   const next = [...history];
   const cleared: string[] = [];
+  let editedFrom: number | undefined;
   for (const { message, block, result } of results.slice(0, -REFERENCE.keepRecent)) {
     const text = toolResultText(result);
     if (text.length <= REFERENCE.minClearedChars || text.startsWith('[Previous: used ')) continue;
@@ -58,8 +62,9 @@ export function referenceMicroCompact(history: readonly MessageParam[]): {
     content[block] = { ...result, content: `[Previous: used ${names.get(result.tool_use_id) ?? 'unknown'}]` };
     next[message] = { ...next[message]!, content } as MessageParam;
     cleared.push(result.tool_use_id);
+    editedFrom ??= message;
   }
-  return { history: next, cleared };
+  return { history: next, cleared, editedFrom };
 }
 
 export interface ReferenceDependencies {
@@ -110,11 +115,15 @@ export class ReferenceCompactor implements Compactor {
       );
     };
 
+    let thinkingDropped = 0;
     if (trigger.kind === 'before_request') {
       const micro = referenceMicroCompact(current);
       if (micro.cleared.length > 0) {
         const before = estimate;
-        current = micro.history;
+        // The seed predates preserved thinking; run on a model that binds it, the edit must drop
+        // the thinking after it or every later request is refused (protocols.md, "Preserved thinking").
+        current = stripThinkingFrom(micro.history, micro.editedFrom ?? 0);
+        thinkingDropped += countThinkingBlocks(micro.history) - countThinkingBlocks(current);
         estimate = referenceEstimate(current);
         events.push(
           compactionEvent(context.turn, {
@@ -134,7 +143,13 @@ export class ReferenceCompactor implements Compactor {
     } else {
       await summarize('auto', 'the API answered prompt is too long');
     }
-    return { history: current, events, usage, estimatedContextTokens: estimate };
+    return {
+      history: current,
+      events,
+      usage,
+      estimatedContextTokens: estimate,
+      ...(thinkingDropped > 0 ? { thinkingBlocksDropped: thinkingDropped } : {})
+    };
   }
 
   private async autoCompact(

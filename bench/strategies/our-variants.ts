@@ -1,0 +1,83 @@
+import { defaultCompactor } from '../../src/agent/session.js';
+import { ClearToolUses, type ClearToolUsesSettings } from '../server-side/clear-tool-uses.js';
+import { OnDemandCompaction } from '../server-side/on-demand-compaction.js';
+import { serverSide, type ServerEdit } from '../server-side/server-side.js';
+import type { Strategy } from './strategy.js';
+
+/**
+ * Ours with each engine and micro option (issue #25 part 4): the summary written by our summarizer
+ * (`client`) or by the API on demand (`api`, simulated: server-side/on-demand-compaction.ts), and
+ * micro run by our code (`client`: an edit of our history, which invalidates the thinking after it)
+ * or by the API's context editing with our numbers (`server`: clear_tool_uses with keep 2 and
+ * clear_at_least at our floor; the client's history, and so its thinking, stays as it was sent).
+ */
+const THRESHOLD = 20_000;
+/** Server micro with the shipped micro numbers: keep 2, a 6k floor, clearing before the threshold. */
+export const SERVER_MICRO: ClearToolUsesSettings = {
+  triggerTokens: 14_000,
+  keepToolUses: 2,
+  clearAtLeastTokens: 6_000
+};
+
+function variant(
+  name: string,
+  description: string,
+  engine: 'client' | 'api',
+  micro: 'client' | 'server',
+  serverMicro: ClearToolUsesSettings = SERVER_MICRO,
+  threshold = THRESHOLD,
+  keepTurns = 1
+): Strategy {
+  const edits = (): ServerEdit[] => [
+    ...(micro === 'server' ? [new ClearToolUses(serverMicro)] : []),
+    ...(engine === 'api' ? [new OnDemandCompaction({ thresholdTokens: threshold, keepTurns })] : [])
+  ];
+  return {
+    name,
+    description,
+    build: (parts, now) =>
+      defaultCompactor(parts, now, {
+        thresholdTokens: threshold,
+        layers: { micro: micro === 'client', auto: engine === 'client' }
+      }),
+    ...(engine === 'api' || micro === 'server' ? { serverSide: () => serverSide(...edits()) } : {})
+  };
+}
+
+export const OUR_VARIANTS: readonly Strategy[] = [
+  variant('ours-api-engine', 'ours, summaries by the API on demand (simulated), micro ours', 'api', 'client'),
+  variant(
+    'ours-server-micro',
+    'ours, micro by the API (clear_tool_uses 14k / keep 2 / at least 6k), summaries ours',
+    'client',
+    'server'
+  ),
+  variant(
+    'ours-server-all',
+    'ours, micro by the API and summaries by the API on demand (simulated)',
+    'api',
+    'server'
+  ),
+  variant('ours-server-all-f10', 'ours-server-all with a 10k clearing floor (trigger 14k)', 'api', 'server', {
+    triggerTokens: 14_000,
+    keepToolUses: 2,
+    clearAtLeastTokens: 10_000
+  }),
+  variant(
+    'ours-server-all-t30',
+    'ours-server-all with the threshold at 30k (clearing from 22k, floor 9k)',
+    'api',
+    'server',
+    { triggerTokens: 22_000, keepToolUses: 2, clearAtLeastTokens: 9_000 },
+    30_000
+  ),
+  variant(
+    'ours-server-all-keep10',
+    'ours-server-all keeping the last 10 turns after the API summary (their thinking with them)',
+    'api',
+    'server',
+    SERVER_MICRO,
+    THRESHOLD,
+    10
+  )
+];
