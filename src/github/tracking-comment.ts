@@ -2,7 +2,7 @@ import type { GitHubApi, ThreadComment } from './github-api.js';
 import { isActionBotComment } from './bot-author.js';
 import { FenceTracker } from './code-fence.js';
 import { GITHUB_COMMENT_LIMIT } from './comment-limit.js';
-import { defuseMarkers, TRACKING_MARKER } from './hidden-markers.js';
+import { CLAIM_MARKER_NAME, defuseMarkers, TRACKING_MARKER } from './hidden-markers.js';
 import { codeSpan } from './neutralize.js';
 import { errorMessage as describe } from '../errors/error-message.js';
 
@@ -27,6 +27,22 @@ export interface TrackingOptions {
    * comment on the thread by the Bot account of that login is edited instead of posting a new one.
    */
   readonly reuseCommentBy?: string | undefined;
+  /** The comment in which this run claimed its request (src/action/stages/thread-queue.ts). */
+  readonly claim?: TrackingClaim | undefined;
+}
+
+/** What a claim says of its run: working, then served (a report) or failed (a fault report). */
+export type TrackingClaimState = 'working' | 'served' | 'failed';
+
+/**
+ * A run's claim on its request: a comment the run posted before it waited for its turn. The
+ * tracking comment takes it over, so the run shows in one comment; the claim's hidden marker stays in
+ * it and says at the end whether the request was served. A reused sticky comment cannot take it
+ * over: the claim then stays a comment of its own, and is edited to its end state with the report.
+ */
+export interface TrackingClaim {
+  readonly commentId: number;
+  readonly marker: (state: TrackingClaimState) => string;
 }
 
 /**
@@ -57,6 +73,9 @@ export class TrackingComment {
    */
   private carried = '';
   private reusedComment = false;
+  /** True once the claim comment is this tracking comment: its marker goes into every body. */
+  private claimAdopted = false;
+  private claimState: TrackingClaimState = 'working';
   edits = 0;
 
   constructor(
@@ -77,6 +96,7 @@ export class TrackingComment {
   async start(): Promise<void> {
     if (this.options.reuseCommentBy !== undefined && (await this.reuseEarlier(this.options.reuseCommentBy)))
       return;
+    if (await this.adoptClaim()) return;
     try {
       const created = await this.api.createComment(this.issueNumber, this.render(undefined));
       this.commentId = created.id;
@@ -115,6 +135,22 @@ export class TrackingComment {
     return true;
   }
 
+  /** The claim comment becomes the tracking comment; false (a new comment then) if it cannot be edited. */
+  private async adoptClaim(): Promise<boolean> {
+    const claim = this.options.claim;
+    if (claim === undefined) return false;
+    this.claimAdopted = true;
+    try {
+      await this.api.updateComment(claim.commentId, this.render(undefined));
+    } catch (error) {
+      this.claimAdopted = false;
+      this.options.warn(`Could not take over the claim comment ${claim.commentId} (${describe(error)}).`);
+      return false;
+    }
+    this.commentId = claim.commentId;
+    return true;
+  }
+
   /** Shows progress if the last edit is old enough (or `force`); a skipped update is superseded by the next. */
   update(progress: TrackedProgress, force = false): void {
     if (this.finished) return; // a late progress line must not overwrite the report
@@ -135,10 +171,12 @@ export class TrackingComment {
    */
   async finish(finalReport: string, earlierState: EarlierStateFate): Promise<void> {
     this.finished = true;
+    this.claimState = earlierState.replacedByReport ? 'served' : 'failed';
     const text = defuseMarkers(finalReport);
     const report = this.withMarker(text + this.stateAfter(text, earlierState));
     this.enqueue(report);
     await this.chain;
+    await this.endSeparateClaim();
     if (this.commentId !== undefined && this.lastEditSucceeded) return;
     const stale = this.commentId;
     try {
@@ -153,6 +191,22 @@ export class TrackingComment {
     } catch (error) {
       this.options.warn(`Could not post the report comment: ${describe(error)}`);
     }
+  }
+
+  /** A claim that stayed a comment of its own (a sticky comment was reused) says how the run ended. */
+  private async endSeparateClaim(): Promise<void> {
+    const claim = this.options.claim;
+    if (claim === undefined || this.claimAdopted) return;
+    const outcome =
+      this.claimState === 'served'
+        ? 'served this request: the report is in the comment it keeps on this thread'
+        : 'ended before it could serve this request: the comment it keeps on this thread says why';
+    await this.api
+      .updateComment(
+        claim.commentId,
+        `🤖 compact-agent ${outcome} · [workflow run](${this.options.runUrl})\n\n${claim.marker(this.claimState)}`
+      )
+      .catch((error: unknown) => this.options.warn(`Could not update the claim comment: ${describe(error)}`));
   }
 
   /** The hidden block that ends the report: its own state, or the earlier one when both fit in a comment. */
@@ -191,7 +245,8 @@ export class TrackingComment {
   }
 
   private withMarker(body: string): string {
-    return `${body}\n\n${TRACKING_MARKER}`;
+    const claim = this.claimAdopted && this.options.claim ? `${this.options.claim.marker(this.claimState)}\n` : '';
+    return `${body}\n\n${claim}${TRACKING_MARKER}`;
   }
 }
 
@@ -211,6 +266,9 @@ function hiddenBlocks(body: string): string {
     .split('\n')
     .map((line) => (fences.read(line) === 'outside' ? line : ''))
     .join('\n');
-  const blocks = (outsideCode.match(/<!--[\s\S]*?-->/g) ?? []).filter((block) => block !== TRACKING_MARKER);
+  // A claim belongs to the run that wrote it: a later run reusing the comment writes its own.
+  const blocks = (outsideCode.match(/<!--[\s\S]*?-->/g) ?? []).filter(
+    (block) => block !== TRACKING_MARKER && !block.startsWith(`<!-- ${CLAIM_MARKER_NAME} `)
+  );
   return blocks.map((block) => `\n\n${block}`).join('');
 }

@@ -16,6 +16,7 @@ import { fixRun } from './fix-run.js';
 import { planRun } from './plan-run.js';
 import { reviewRun } from './review-run.js';
 import { startRun } from './start-on-thread.js';
+import { takeTurn } from './thread-queue.js';
 import { pullRequestNumberOf } from '../event-parts.js';
 
 /**
@@ -23,8 +24,12 @@ import { pullRequestNumberOf } from '../event-parts.js';
  * request's first word says most of it; the thread's previous run says whether there is a plan to
  * approve; require_plan_approval turns a task into a plan first.
  */
-export async function runRequest(action: ActionContext, request: AcceptedRequest): Promise<void> {
+export async function runRequest(action: ActionContext, accepted: AcceptedRequest): Promise<void> {
   const settings = action.config.github;
+  // One run at a time on the thread, and one per request: before the thread's state is read.
+  const turn = await takeTurn(action, accepted);
+  if (!turn) return;
+  const request: AcceptedRequest = { ...turn.request, claim: turn.claim };
   const kind: RequestKind = mayHoldVerb(action.event)
     ? requestKindOf(request.task)
     : { kind: 'fix', task: request.task };
@@ -85,9 +90,14 @@ async function refuse(
       : `${choice.reason} (the earlier run's state was not used: ${stateRefusal})`;
   const text = `🚫 compact-agent did not start: ${reason}.`;
   core.info(action.redact(text));
-  if (request.thread !== undefined)
-    await request.api
-      .createComment(request.thread, action.redact(text))
-      .catch((error: unknown) => core.warning(`Could not reply: ${errorMessage(error)}`));
+  // The reply is the claim's end when the run holds one: the request was answered, not served.
+  const claim = request.claim;
+  const reply =
+    claim !== undefined
+      ? request.api.updateComment(claim.commentId, action.redact(`${text}\n\n${claim.marker('failed')}`))
+      : request.thread !== undefined
+        ? request.api.createComment(request.thread, action.redact(text))
+        : undefined;
+  await reply?.catch((error: unknown) => core.warning(`Could not reply: ${errorMessage(error)}`));
   publishOutputs({ conclusion: 'refused', noChangeReason: `refused: ${reason}` });
 }

@@ -1,0 +1,220 @@
+import * as core from '@actions/core';
+import { errorMessage } from '../../errors/error-message.js';
+import { withSharedThreadReads } from '../../followup/shared-thread-reads.js';
+import type { GitHubApi } from '../../github/github-api.js';
+import { OctokitGitHubApi } from '../../github/octokit-api.js';
+import { isLoopbackIpUrl } from '../../github/octokit-resilience.js';
+import { redactingGitHubApi } from '../../github/redacting-api.js';
+import type { TrackingClaim } from '../../github/tracking-comment.js';
+import { OctokitWorkflowRuns, type WorkflowRuns } from '../../github/workflow-runs.js';
+import {
+  claimMarker,
+  claimsOnThread,
+  earlierLiveClaims,
+  judgeDuplicate,
+  requestKeyOf,
+  type ClaimState,
+  type OwnClaim,
+  type ThreadClaim
+} from '../duplicate-trigger.js';
+import { repositoryOf } from '../event-parts.js';
+import { publishOutputs } from '../outputs.js';
+import { runUrl } from '../runner-env.js';
+import type { AcceptedRequest, ActionContext } from './action-context.js';
+
+/**
+ * How long a run waits for the runs before it on its thread, and how often it looks. The wait is
+ * bounded below the example workflow's 90-minute job timeout, so a run that gives up can still say so.
+ */
+export interface QueueTiming {
+  readonly pollMs: number;
+  readonly maxWaitMs: number;
+}
+export const QUEUE_TIMING: QueueTiming = { pollMs: 30_000, maxWaitMs: 80 * 60_000 };
+/**
+ * Tests shorten the polling, and only against a loopback API (a fake on the runner itself, never
+ * GitHub): a workflow cannot make the action poll GitHub faster through it.
+ */
+export const QUEUE_POLL_MS_VARIABLE = 'COMPACT_AGENT_QUEUE_POLL_MS';
+
+/** The run's turn on its thread: the request with fresh thread reads, and the claim the run holds. */
+export interface Turn {
+  readonly request: AcceptedRequest;
+  readonly claim: TrackingClaim | undefined;
+}
+
+/**
+ * One run at a time on a thread, in the order they asked, and one run per request. The workflow
+ * cannot express either: GitHub keeps one pending run per concurrency group (a third request evicts
+ * the second) and delivers an issue opened with the trigger label twice (opened, labeled); a
+ * re-run delivers its request again.
+ *
+ * The run claims its request with a comment (hidden: the request's key, its run and attempt, and
+ * "working"), then reads the thread's claims:
+ * - the request is served, or being served, by another run or an earlier attempt
+ *   (duplicate-trigger.ts): the claim becomes a short note that links that run, and the step succeeds;
+ * - runs that claimed before it still go on (the Actions API says whether): it waits for them,
+ *   saying so in its claim, up to a bound;
+ * - otherwise it is its turn: the claim becomes the run's tracking comment.
+ * Undefined when the run ends here. A run whose claim cannot be posted goes on unqueued, as before.
+ */
+export async function takeTurn(
+  action: ActionContext,
+  request: AcceptedRequest,
+  timing: QueueTiming = queueTiming(action)
+): Promise<Turn | undefined> {
+  const key = requestKeyOf(action.event);
+  const runId = Number(action.runner.runId);
+  const attempt = Number(action.runner.runAttempt);
+  const thread = request.thread;
+  if (thread === undefined || key === undefined) return { request, claim: undefined };
+  if (!Number.isSafeInteger(runId) || runId <= 0 || !Number.isSafeInteger(attempt) || attempt <= 0) {
+    core.info('Not in a workflow run (no numeric GITHUB_RUN_ID): runs on this thread are not queued.');
+    return { request, claim: undefined };
+  }
+  const api = freshApi(action);
+  const url = runUrl(action.runner);
+  const marker = (state: ClaimState) => claimMarker({ request: key, run: runId, attempt, state });
+  const say = (text: string, state: ClaimState) => `${text} · [workflow run](${url})\n\n${marker(state)}`;
+  let commentId: number;
+  try {
+    commentId = (await api.createComment(thread, say('🤖 compact-agent has this request', 'working'))).id;
+  } catch (error) {
+    core.warning(`Could not claim the request on #${thread} (${errorMessage(error)}); it is not queued.`);
+    return { request, claim: undefined };
+  }
+  const own: OwnClaim = { request: key, run: runId, attempt, commentId };
+  const runs = new OctokitWorkflowRuns(action.config.github.token, api.repository, action.runner.apiUrl, {
+    logger: { warning: action.commands.warning }
+  });
+  const waited = await waitForTurn({
+    api,
+    runs,
+    thread,
+    own,
+    timing,
+    url,
+    botLogin: action.config.github.botName
+  });
+  const edit = (body: string) =>
+    api
+      .updateComment(commentId, body)
+      .catch((error: unknown) => core.warning(`Could not update the claim comment: ${errorMessage(error)}`));
+  if (waited.kind === 'duplicate') {
+    const note =
+      `compact-agent did not run again: ${waited.why}, in [workflow run ${waited.servedBy.run}]` +
+      `(${runLink(url, waited.servedBy.run)}). To ask again, comment a new request`;
+    core.info(`${note}.`);
+    await edit(say(`ℹ️ ${note}`, 'duplicate'));
+    publishOutputs({ conclusion: 'skipped', noChangeReason: `skipped: ${waited.why}` });
+    return undefined;
+  }
+  if (waited.kind === 'gave-up') {
+    const message =
+      `compact-agent waited ${Math.round(timing.maxWaitMs / 60_000)} minutes for ${describeRuns(waited.blocking, url)} ` +
+      'on this thread to finish, and gave up. When it has finished, ask again (or cancel it if it hangs)';
+    await edit(say(`⚠️ ${message}.`, 'failed'));
+    core.setFailed(message);
+    publishOutputs({ conclusion: 'failure', noChangeReason: `did not start: ${message}` });
+    return undefined;
+  }
+  // The run goes on with fresh reads of the thread: the runs it waited for have changed it.
+  const next = { ...request, api: withSharedThreadReads(api) };
+  return { request: next, claim: { commentId, marker } };
+}
+
+type Waited =
+  | { readonly kind: 'turn' }
+  | { readonly kind: 'duplicate'; readonly servedBy: ThreadClaim; readonly why: string }
+  | { readonly kind: 'gave-up'; readonly blocking: readonly ThreadClaim[] };
+
+interface Queue {
+  readonly api: GitHubApi;
+  readonly runs: WorkflowRuns;
+  readonly thread: number;
+  readonly own: OwnClaim;
+  readonly timing: QueueTiming;
+  readonly url: string;
+  /** Only the action's own bot's claims count (bot_name). */
+  readonly botLogin: string;
+}
+
+/** Reads the thread's claims until it is this run's turn, it is a duplicate, or the bound is reached. */
+async function waitForTurn(queue: Queue): Promise<Waited> {
+  const { api, thread, own, timing } = queue;
+  const started = Date.now();
+  let shown = '';
+  for (;;) {
+    const claims = claimsOnThread(await api.listComments(thread), queue.botLogin);
+    const live = await liveness(queue.runs, claims);
+    const verdict = judgeDuplicate(claims, own, live);
+    if (verdict.duplicate) return { kind: 'duplicate', servedBy: verdict.servedBy, why: verdict.why };
+    const blocking = earlierLiveClaims(claims, own, live);
+    if (blocking.length === 0) return { kind: 'turn' };
+    const waitedMs = Date.now() - started;
+    if (waitedMs >= timing.maxWaitMs) return { kind: 'gave-up', blocking };
+    const progress =
+      `⏳ compact-agent has this request, and waits for ${describeRuns(blocking, queue.url)} on this thread ` +
+      `to finish first (${Math.floor(waitedMs / 60_000)} min so far; it gives up after ` +
+      `${Math.round(timing.maxWaitMs / 60_000)})`;
+    if (progress !== shown) {
+      shown = progress;
+      core.info(progress);
+      await api
+        .updateComment(
+          own.commentId,
+          `${progress} · [workflow run](${queue.url})\n\n${claimMarker({ ...own, state: 'working' })}`
+        )
+        .catch((error: unknown) => core.warning(`Could not show the wait: ${errorMessage(error)}`));
+    }
+    await new Promise((resolve) => setTimeout(resolve, timing.pollMs));
+  }
+}
+
+/**
+ * Which `working` claims' runs still go on, asked once per claim and look. An answer that cannot be
+ * had counts as live: waiting a little longer is better than two runs at once.
+ */
+async function liveness(
+  runs: WorkflowRuns,
+  claims: readonly ThreadClaim[]
+): Promise<(claim: ThreadClaim) => boolean> {
+  const states = new Map<string, boolean>();
+  for (const claim of claims) {
+    if (claim.state !== 'working') continue;
+    const id = `${claim.run}-${claim.attempt}`;
+    if (states.has(id)) continue;
+    const state = await runs.attemptState(claim.run, claim.attempt).catch((error: unknown) => {
+      core.warning(`Could not ask GitHub whether run ${claim.run} still goes on: ${errorMessage(error)}`);
+      return 'live' as const;
+    });
+    states.set(id, state === 'live');
+  }
+  return (claim) => states.get(`${claim.run}-${claim.attempt}`) ?? false;
+}
+
+/** The queue reads and writes the thread directly: the run's shared reads would be stale after a wait. */
+function freshApi(action: ActionContext): GitHubApi {
+  const { event, runner } = action;
+  const github = new OctokitGitHubApi(action.config.github.token, repositoryOf(event, runner), runner.apiUrl, {
+    logger: { warning: action.commands.warning }
+  });
+  return redactingGitHubApi(github, action.redact);
+}
+
+function runLink(ownRunUrl: string, run: number): string {
+  return ownRunUrl.replace(/\/actions\/runs\/[^/]+$/, `/actions/runs/${run}`);
+}
+
+function describeRuns(claims: readonly ThreadClaim[], url: string): string {
+  const links = [...new Set(claims.map((claim) => claim.run))].map(
+    (run) => `[workflow run ${run}](${runLink(url, run)})`
+  );
+  return links.length === 1 ? links[0]! : `${links.length} runs (${links.join(', ')})`;
+}
+
+function queueTiming(action: ActionContext): QueueTiming {
+  const poll = Number(action.env[QUEUE_POLL_MS_VARIABLE]);
+  if (!isLoopbackIpUrl(action.runner.apiUrl) || !Number.isSafeInteger(poll) || poll <= 0) return QUEUE_TIMING;
+  return { ...QUEUE_TIMING, pollMs: poll };
+}
