@@ -128,9 +128,9 @@ describe('the queue on a thread', () => {
     const mine = at(3, { ...own, state: 'working' });
     const later = at(4, { request: 'issue-comment:9', run: 23, attempt: 1, state: 'working' });
     expect(earlierLiveClaims([first, second, mine, later], own, always).map((c) => c.run)).toEqual([20, 21]);
-    expect(earlierLiveClaims([first, second, mine, later], own, (c) => c.run === 21).map((c) => c.run)).toEqual(
-      [21]
-    );
+    expect(
+      earlierLiveClaims([first, second, mine, later], own, (c) => c.run === 21).map((c) => c.run)
+    ).toEqual([21]);
   });
 
   it('does not wait for finished claims, nor for runs that are over without a report', () => {

@@ -1,5 +1,10 @@
 import { jest } from '@jest/globals';
-import { claimMarker, claimsOnThread, type Claim, type ThreadClaim } from '../../src/action/duplicate-trigger.js';
+import {
+  claimMarker,
+  claimsOnThread,
+  type Claim,
+  type ThreadClaim
+} from '../../src/action/duplicate-trigger.js';
 import { QUEUE_POLL_MS_VARIABLE } from '../../src/action/stages/thread-queue.js';
 import type { ThreadComment } from '../../src/github/github-api.js';
 import { ACTION_FROM_SOURCE, type ActionRun } from '../../test-support/action-runner.js';
@@ -61,7 +66,11 @@ interface RunAs {
 }
 
 /** A workflow run: GitHub says it is in progress while the action runs, and completed after. */
-async function workflowRun(world: ActionWorld, payload: Record<string, unknown>, as: RunAs): Promise<ActionRun> {
+async function workflowRun(
+  world: ActionWorld,
+  payload: Record<string, unknown>,
+  as: RunAs
+): Promise<ActionRun> {
   const attempt = as.attempt ?? 1;
   world.github.setWorkflowRun(as.runId, { attempt, status: 'in_progress' });
   try {
@@ -125,7 +134,14 @@ describe('two requests during one run', () => {
       expect(run.code).toBe(0);
       expect(run.outputs.conclusion).toBe('success');
     }
-    expect(log).toEqual(['TASK-A starts', 'TASK-A ends', 'TASK-B starts', 'TASK-B ends', 'TASK-C starts', 'TASK-C ends']);
+    expect(log).toEqual([
+      'TASK-A starts',
+      'TASK-A ends',
+      'TASK-B starts',
+      'TASK-B ends',
+      'TASK-C starts',
+      'TASK-C ends'
+    ]);
     const claims = claimsOn(world.github, thread);
     expect([301, 302, 303].map((run) => stateOf(claims, run))).toEqual(['served', 'served', 'served']);
     // Each claim became its run's report: one comment per request.
@@ -184,7 +200,9 @@ describe('a duplicate trigger', () => {
     expect(note).toContain(`/actions/runs/${served.run})`);
     expect(note).toContain('did not run again');
     const skipped = both.find((run) => run.outputs.conclusion === 'skipped')!;
-    expect(skipped.outputs.no_change_reason).toMatch(/^skipped: another workflow run (already served|is serving)/);
+    expect(skipped.outputs.no_change_reason).toMatch(
+      /^skipped: another workflow run (already served|is serving)/
+    );
   });
 });
 

@@ -68,7 +68,8 @@ function issue(action: 'opened' | 'labeled', body: string | null, label?: string
 describe('agent.yml', () => {
   const workflow = readWorkflow('agent.yml');
   const job = workflow.jobs.agent as WorkflowJob;
-  const runs = (event: string, payload: Record<string, unknown>) => jobRuns(job, githubContext(event, payload));
+  const runs = (event: string, payload: Record<string, unknown>) =>
+    jobRuns(job, githubContext(event, payload));
 
   it('a comment with /agent starts it; one without, or a stray mention elsewhere, does not', () => {
     expect(runs('issue_comment', comment('/agent fix the tests'))).toBe(true);

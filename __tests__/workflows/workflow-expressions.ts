@@ -7,7 +7,8 @@ import { parse } from 'yaml';
 /** A job of an example workflow, as far as the checks read it. */
 export interface WorkflowJob {
   readonly if?: string;
-  readonly concurrency?: string | { readonly group: string; readonly 'cancel-in-progress'?: string | boolean };
+  readonly concurrency?:
+    string | { readonly group: string; readonly 'cancel-in-progress'?: string | boolean };
   readonly 'timeout-minutes'?: number;
 }
 

@@ -245,7 +245,8 @@ export class TrackingComment {
   }
 
   private withMarker(body: string): string {
-    const claim = this.claimAdopted && this.options.claim ? `${this.options.claim.marker(this.claimState)}\n` : '';
+    const claim =
+      this.claimAdopted && this.options.claim ? `${this.options.claim.marker(this.claimState)}\n` : '';
     return `${body}\n\n${claim}${TRACKING_MARKER}`;
   }
 }

@@ -40,7 +40,12 @@ export class FakeWorkflowRunRoutes {
   /** Registers (or moves along) a run: its newest attempt, status and conclusion. */
   set(
     id: number,
-    update: { attempt?: number; status: FakeRunStatus; conclusion?: FakeWorkflowRun['conclusion']; event?: string }
+    update: {
+      attempt?: number;
+      status: FakeRunStatus;
+      conclusion?: FakeWorkflowRun['conclusion'];
+      event?: string;
+    }
   ): void {
     const known = this.runs.get(id);
     const run: FakeWorkflowRun = known ?? {

@@ -196,9 +196,14 @@ async function liveness(
 /** The queue reads and writes the thread directly: the run's shared reads would be stale after a wait. */
 function freshApi(action: ActionContext): GitHubApi {
   const { event, runner } = action;
-  const github = new OctokitGitHubApi(action.config.github.token, repositoryOf(event, runner), runner.apiUrl, {
-    logger: { warning: action.commands.warning }
-  });
+  const github = new OctokitGitHubApi(
+    action.config.github.token,
+    repositoryOf(event, runner),
+    runner.apiUrl,
+    {
+      logger: { warning: action.commands.warning }
+    }
+  );
   return redactingGitHubApi(github, action.redact);
 }
 
