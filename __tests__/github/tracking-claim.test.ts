@@ -1,22 +1,61 @@
 import { claimMarker, type ClaimState } from '../../src/action/duplicate-trigger.js';
-import { TRACKING_MARKER, TrackingComment } from '../../src/github/tracking-comment.js';
+import { claimStartBody, TRACKING_MARKER, TrackingComment } from '../../src/github/tracking-comment.js';
 import { MemoryGitHub } from '../support/memory-github.js';
 
 const BOT = 'github-actions[bot]';
 const marker = (state: ClaimState) => claimMarker({ request: 'issue-comment:7', run: 42, attempt: 1, state });
 
+const RUN_URL = 'https://github.com/o/r/actions/runs/42';
+
 function tracking(api: MemoryGitHub, claimId: number, sticky = false) {
+  const body = api.comments.get(claimId)!.body;
   return new TrackingComment(api, 5, {
-    runUrl: 'https://github.com/o/r/actions/runs/42',
+    runUrl: RUN_URL,
     minIntervalMs: 0,
     now: () => 0,
     warn: () => undefined,
     reuseCommentBy: sticky ? BOT : undefined,
-    claim: { commentId: claimId, marker }
+    claim: { commentId: claimId, body, marker }
   });
 }
 
 describe('the tracking comment and the run’s claim', () => {
+  it('a claim that still shows the start is taken over without an edit', async () => {
+    const api = new MemoryGitHub();
+    const claim = await api.createComment(5, claimStartBody(RUN_URL, marker('working')));
+    const comment = tracking(api, claim.id);
+    await comment.start();
+    expect(comment.id).toBe(claim.id);
+    expect(api.edits).toEqual([]);
+    expect(api.comments.get(claim.id)!.body).toContain('compact-agent is working on this');
+    expect(api.comments.get(claim.id)!.body.endsWith(TRACKING_MARKER)).toBe(true);
+  });
+
+  it('a sticky comment is never another run’s claim at work', async () => {
+    const api = new MemoryGitHub();
+    const waiting = claimMarker({ request: 'issue-comment:8', run: 43, attempt: 1, state: 'working' });
+    api.threadComments.push(
+      {
+        id: 900,
+        login: BOT,
+        userType: 'Bot',
+        body: `old report\n\n${TRACKING_MARKER}`,
+        createdAt: '2026-01-01T00:00:00Z'
+      },
+      {
+        id: 901,
+        login: BOT,
+        userType: 'Bot',
+        body: claimStartBody(RUN_URL, waiting),
+        createdAt: '2026-01-01T00:00:01Z'
+      }
+    );
+    const claim = await api.createComment(5, marker('working'));
+    const comment = tracking(api, claim.id, true);
+    await comment.start();
+    expect(comment.id).toBe(900);
+  });
+
   it('takes over the claim comment; the claim says working, then served with the report', async () => {
     const api = new MemoryGitHub();
     const claim = await api.createComment(5, `🤖 compact-agent has this request\n\n${marker('working')}`);

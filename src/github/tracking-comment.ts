@@ -42,7 +42,33 @@ export type TrackingClaimState = 'working' | 'served' | 'failed';
  */
 export interface TrackingClaim {
   readonly commentId: number;
+  /** The claim comment's body as the run last wrote it: taken over without an edit when it is the start. */
+  readonly body: string;
   readonly marker: (state: TrackingClaimState) => string;
+}
+
+/**
+ * The body a claim comment starts with: the tracking comment's own start, the claim's marker and
+ * the tracking marker. A run that needs not wait takes it over as it is, without an edit.
+ */
+export function claimStartBody(runUrl: string, claimMarker: string): string {
+  return `${defuseMarkers(workingText(runUrl, undefined))}\n\n${claimMarker}\n${TRACKING_MARKER}`;
+}
+
+/** The working comment's text (before its markers): the run's link, then its progress. */
+function workingText(runUrl: string, progress: TrackedProgress | undefined): string {
+  const lines = [`🤖 **compact-agent is working on this** · [workflow run](${runUrl})`, ''];
+  if (!progress) {
+    lines.push('Starting…');
+  } else {
+    lines.push(
+      `Turn ${progress.turn} · ${progress.contextTokens.toLocaleString('en-US')} context tokens · ` +
+        `${progress.compactions} compactions · $${progress.costUsd.toFixed(4)}`,
+      '',
+      `Now: ${codeSpan(progress.activity)}`
+    );
+  }
+  return lines.join('\n');
 }
 
 /**
@@ -117,7 +143,10 @@ export class TrackingComment {
       this.options.warn(`Could not look for an earlier report comment to reuse: ${describe(error)}`);
       return false;
     }
-    const earlier = comments.filter((comment) => isTrackingComment(comment, botLogin)).at(-1);
+    // Never a claim still at work: this run's own, or another's waiting for its turn.
+    const earlier = comments
+      .filter((comment) => isTrackingComment(comment, botLogin) && !holdsWorkingClaim(comment.body))
+      .at(-1);
     if (!earlier) return false;
     const carried = hiddenBlocks(earlier.body);
     this.carried = carried.length <= MAX_CARRIED_CHARS ? carried : '';
@@ -141,7 +170,8 @@ export class TrackingComment {
     if (claim === undefined) return false;
     this.claimAdopted = true;
     try {
-      await this.api.updateComment(claim.commentId, this.render(undefined));
+      const start = this.render(undefined);
+      if (claim.body !== start) await this.api.updateComment(claim.commentId, start);
     } catch (error) {
       this.claimAdopted = false;
       this.options.warn(`Could not take over the claim comment ${claim.commentId} (${describe(error)}).`);
@@ -230,18 +260,7 @@ export class TrackingComment {
   }
 
   private render(progress: TrackedProgress | undefined): string {
-    const lines = [`🤖 **compact-agent is working on this** · [workflow run](${this.options.runUrl})`, ''];
-    if (!progress) {
-      lines.push('Starting…');
-    } else {
-      lines.push(
-        `Turn ${progress.turn} · ${progress.contextTokens.toLocaleString('en-US')} context tokens · ` +
-          `${progress.compactions} compactions · $${progress.costUsd.toFixed(4)}`,
-        '',
-        `Now: ${codeSpan(progress.activity)}`
-      );
-    }
-    return this.withMarker(defuseMarkers(lines.join('\n')) + this.carried);
+    return this.withMarker(defuseMarkers(workingText(this.options.runUrl, progress)) + this.carried);
   }
 
   private withMarker(body: string): string {
@@ -254,6 +273,13 @@ export class TrackingComment {
 /** A comment this action's tracking comment wrote: by the bot account, and ending with the marker. */
 function isTrackingComment(comment: ThreadComment, botLogin: string): boolean {
   return isActionBotComment(comment, botLogin) && comment.body.trimEnd().endsWith(TRACKING_MARKER);
+}
+
+/** Whether a body holds a claim whose run has not ended (see src/action/duplicate-trigger.ts). */
+function holdsWorkingClaim(body: string): boolean {
+  return body
+    .split('\n')
+    .some((line) => line.startsWith(`<!-- ${CLAIM_MARKER_NAME} `) && line.includes('"state":"working"'));
 }
 
 /**

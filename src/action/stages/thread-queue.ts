@@ -5,7 +5,7 @@ import type { GitHubApi } from '../../github/github-api.js';
 import { OctokitGitHubApi } from '../../github/octokit-api.js';
 import { isLoopbackIpUrl } from '../../github/octokit-resilience.js';
 import { redactingGitHubApi } from '../../github/redacting-api.js';
-import type { TrackingClaim } from '../../github/tracking-comment.js';
+import { claimStartBody, type TrackingClaim } from '../../github/tracking-comment.js';
 import { OctokitWorkflowRuns, type WorkflowRuns } from '../../github/workflow-runs.js';
 import {
   claimMarker,
@@ -76,9 +76,11 @@ export async function takeTurn(
   const url = runUrl(action.runner);
   const marker = (state: ClaimState) => claimMarker({ request: key, run: runId, attempt, state });
   const say = (text: string, state: ClaimState) => `${text} · [workflow run](${url})\n\n${marker(state)}`;
+  // The claim starts as the tracking comment would: a run that needs not wait takes it over as it is.
+  const start = claimStartBody(url, marker('working'));
   let commentId: number;
   try {
-    commentId = (await api.createComment(thread, say('🤖 compact-agent has this request', 'working'))).id;
+    commentId = (await api.createComment(thread, start)).id;
   } catch (error) {
     core.warning(`Could not claim the request on #${thread} (${errorMessage(error)}); it is not queued.`);
     return { request, claim: undefined };
@@ -87,15 +89,10 @@ export async function takeTurn(
   const runs = new OctokitWorkflowRuns(action.config.github.token, api.repository, action.runner.apiUrl, {
     logger: { warning: action.commands.warning }
   });
-  const waited = await waitForTurn({
-    api,
-    runs,
-    thread,
-    own,
-    timing,
-    url,
-    botLogin: action.config.github.botName
-  });
+  const waited = await waitForTurn(
+    { api, runs, thread, own, timing, url, botLogin: action.config.github.botName },
+    start
+  );
   const edit = (body: string) =>
     api
       .updateComment(commentId, body)
@@ -120,11 +117,12 @@ export async function takeTurn(
   }
   // The run goes on with fresh reads of the thread: the runs it waited for have changed it.
   const next = { ...request, api: withSharedThreadReads(api) };
-  return { request: next, claim: { commentId, marker } };
+  return { request: next, claim: { commentId, body: waited.body, marker } };
 }
 
 type Waited =
-  | { readonly kind: 'turn' }
+  /** `body`: what the claim comment says now ('' when unknown, an edit having failed). */
+  | { readonly kind: 'turn'; readonly body: string }
   | { readonly kind: 'duplicate'; readonly servedBy: ThreadClaim; readonly why: string }
   | { readonly kind: 'gave-up'; readonly blocking: readonly ThreadClaim[] };
 
@@ -140,17 +138,18 @@ interface Queue {
 }
 
 /** Reads the thread's claims until it is this run's turn, it is a duplicate, or the bound is reached. */
-async function waitForTurn(queue: Queue): Promise<Waited> {
+async function waitForTurn(queue: Queue, start: string): Promise<Waited> {
   const { api, thread, own, timing } = queue;
   const started = Date.now();
   let shown = '';
+  let body = start;
   for (;;) {
     const claims = claimsOnThread(await api.listComments(thread), queue.botLogin);
-    const live = await liveness(queue.runs, claims);
+    const live = await liveness(queue.runs, claims, own);
     const verdict = judgeDuplicate(claims, own, live);
     if (verdict.duplicate) return { kind: 'duplicate', servedBy: verdict.servedBy, why: verdict.why };
     const blocking = earlierLiveClaims(claims, own, live);
-    if (blocking.length === 0) return { kind: 'turn' };
+    if (blocking.length === 0) return { kind: 'turn', body };
     const waitedMs = Date.now() - started;
     if (waitedMs >= timing.maxWaitMs) return { kind: 'gave-up', blocking };
     const progress =
@@ -160,12 +159,14 @@ async function waitForTurn(queue: Queue): Promise<Waited> {
     if (progress !== shown) {
       shown = progress;
       core.info(progress);
-      await api
-        .updateComment(
-          own.commentId,
-          `${progress} · [workflow run](${queue.url})\n\n${claimMarker({ ...own, state: 'working' })}`
-        )
-        .catch((error: unknown) => core.warning(`Could not show the wait: ${errorMessage(error)}`));
+      const next = `${progress} · [workflow run](${queue.url})\n\n${claimMarker({ ...own, state: 'working' })}`;
+      body = await api.updateComment(own.commentId, next).then(
+        () => next,
+        (error: unknown) => {
+          core.warning(`Could not show the wait: ${errorMessage(error)}`);
+          return '';
+        }
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, timing.pollMs));
   }
@@ -177,11 +178,13 @@ async function waitForTurn(queue: Queue): Promise<Waited> {
  */
 async function liveness(
   runs: WorkflowRuns,
-  claims: readonly ThreadClaim[]
+  claims: readonly ThreadClaim[],
+  own: OwnClaim
 ): Promise<(claim: ThreadClaim) => boolean> {
   const states = new Map<string, boolean>();
   for (const claim of claims) {
-    if (claim.state !== 'working') continue;
+    // This run is live, and is never asked about.
+    if (claim.state !== 'working' || (claim.run === own.run && claim.attempt === own.attempt)) continue;
     const id = `${claim.run}-${claim.attempt}`;
     if (states.has(id)) continue;
     const state = await runs.attemptState(claim.run, claim.attempt).catch((error: unknown) => {
