@@ -18,6 +18,7 @@ import { reviewRun } from './review-run.js';
 import { startRun } from './start-on-thread.js';
 import { takeTurn } from './thread-queue.js';
 import { pullRequestNumberOf } from '../event-parts.js';
+import { defuseMarkers } from '../../github/hidden-markers.js';
 
 /**
  * Which kind of run the request gets: a fix, a plan, the approved plan carried out, or a review. The
@@ -94,7 +95,10 @@ async function refuse(
   const claim = request.claim;
   const reply =
     claim !== undefined
-      ? request.api.updateComment(claim.commentId, action.redact(`${text}\n\n${claim.marker('failed')}`))
+      ? request.api.updateComment(
+          claim.commentId,
+          `${defuseMarkers(action.redact(text))}\n\n${claim.marker('failed')}`
+        )
       : request.thread !== undefined
         ? request.api.createComment(request.thread, action.redact(text))
         : undefined;

@@ -24,7 +24,8 @@ import type { AcceptedRequest, ActionContext } from './action-context.js';
 
 /**
  * How long a run waits for the runs before it on its thread, and how often it looks. The wait is
- * bounded below the example workflow's 90-minute job timeout, so a run that gives up can still say so.
+ * bounded well below the example workflow's 180-minute job timeout (examples/workflows/agent.yml):
+ * a run that gives up can still say so, and one that waited long still has time to work.
  */
 export interface QueueTiming {
   readonly pollMs: number;
@@ -90,7 +91,7 @@ export async function takeTurn(
     logger: { warning: action.commands.warning }
   });
   const waited = await waitForTurn(
-    { api, runs, thread, own, timing, url, botLogin: action.config.github.botName },
+    { api, runs, thread, own, timing, url, botLogin: action.config.github.botName, over: new Set() },
     start
   );
   const edit = (body: string) =>
@@ -135,6 +136,8 @@ interface Queue {
   readonly url: string;
   /** Only the action's own bot's claims count (bot_name). */
   readonly botLogin: string;
+  /** Run attempts found over: they stay over. */
+  readonly over: Set<string>;
 }
 
 /** Reads the thread's claims until it is this run's turn, it is a duplicate, or the bound is reached. */
@@ -145,7 +148,7 @@ async function waitForTurn(queue: Queue, start: string): Promise<Waited> {
   let body = start;
   for (;;) {
     const claims = claimsOnThread(await api.listComments(thread), queue.botLogin);
-    const live = await liveness(queue.runs, claims, own);
+    const live = await liveness(queue, claims);
     const verdict = judgeDuplicate(claims, own, live);
     if (verdict.duplicate) return { kind: 'duplicate', servedBy: verdict.servedBy, why: verdict.why };
     const blocking = earlierLiveClaims(claims, own, live);
@@ -173,27 +176,28 @@ async function waitForTurn(queue: Queue, start: string): Promise<Waited> {
 }
 
 /**
- * Which `working` claims' runs still go on, asked once per claim and look. An answer that cannot be
- * had counts as live: waiting a little longer is better than two runs at once.
+ * Which `working` claims before this run's still go on: only those can make it wait or yield. An
+ * attempt found over stays over (asked once per run); one that cannot be asked counts as live:
+ * waiting a little longer is better than two runs at once.
  */
 async function liveness(
-  runs: WorkflowRuns,
-  claims: readonly ThreadClaim[],
-  own: OwnClaim
+  queue: Queue,
+  claims: readonly ThreadClaim[]
 ): Promise<(claim: ThreadClaim) => boolean> {
-  const states = new Map<string, boolean>();
+  const { own, over } = queue;
+  const ownPosition = claims.find((claim) => claim.commentId === own.commentId)?.position ?? Infinity;
+  const live = new Set<string>();
   for (const claim of claims) {
-    // This run is live, and is never asked about.
-    if (claim.state !== 'working' || (claim.run === own.run && claim.attempt === own.attempt)) continue;
     const id = `${claim.run}-${claim.attempt}`;
-    if (states.has(id)) continue;
-    const state = await runs.attemptState(claim.run, claim.attempt).catch((error: unknown) => {
+    if (claim.state !== 'working' || claim.position >= ownPosition || over.has(id) || live.has(id)) continue;
+    const state = await queue.runs.attemptState(claim.run, claim.attempt).catch((error: unknown) => {
       core.warning(`Could not ask GitHub whether run ${claim.run} still goes on: ${errorMessage(error)}`);
       return 'live' as const;
     });
-    states.set(id, state === 'live');
+    if (state === 'live') live.add(id);
+    else over.add(id);
   }
-  return (claim) => states.get(`${claim.run}-${claim.attempt}`) ?? false;
+  return (claim) => live.has(`${claim.run}-${claim.attempt}`);
 }
 
 /** The queue reads and writes the thread directly: the run's shared reads would be stale after a wait. */
