@@ -5,7 +5,7 @@ import {
   type Claim,
   type ThreadClaim
 } from '../../src/action/duplicate-trigger.js';
-import { QUEUE_POLL_MS_VARIABLE } from '../../src/action/stages/thread-queue.js';
+import { QUEUE_MAX_WAIT_MS_VARIABLE, QUEUE_POLL_MS_VARIABLE } from '../../src/action/stages/thread-queue.js';
 import type { ThreadComment } from '../../src/github/github-api.js';
 import { ACTION_FROM_SOURCE, type ActionRun } from '../../test-support/action-runner.js';
 import { reply, text, type ParsedRequest } from '../../test-support/fake-anthropic/index.js';
@@ -251,5 +251,44 @@ describe('a re-run of a workflow run', () => {
     expect(rerun.outputs.conclusion).toBe('success');
     expect(log).toEqual(['TASK-F starts', 'TASK-F ends']);
     expect(stateOf(claimsOn(world.github, thread), 601, 2)).toBe('served');
+  });
+});
+
+describe('a run that waits too long', () => {
+  it('gives up at the bound, fails the step and says on the thread what it waited for', async () => {
+    const log: string[] = [];
+    const payload = commentPayload('TASK-G', 9301);
+    const thread = threadOf(payload);
+    const world = await newWorld({
+      github: stateFromPayload(payload, { senderPermission: 'write' }),
+      anthropic: { script: model(log) }
+    });
+    // An earlier run on the thread that never ends (GitHub says it is in progress throughout).
+    const hung: Claim = { request: 'issue-comment:9300', run: 700, attempt: 1, state: 'working' };
+    world.github.addComment(thread, {
+      user: { login: BOT, type: 'Bot' },
+      body: `🤖 compact-agent is working on this\n\n${claimMarker(hung)}\n<!-- compact-agent-tracking -->`
+    });
+    world.github.setWorkflowRun(700, { status: 'in_progress' });
+    world.github.setWorkflowRun(701, { status: 'in_progress' });
+    const run = await world.run({
+      eventName: 'issue_comment',
+      payload,
+      runId: '701',
+      entry: ACTION_FROM_SOURCE,
+      workspace: world.cloneOrigin(),
+      env: { ...FAST_QUEUE, [QUEUE_MAX_WAIT_MS_VARIABLE]: '1500' }
+    });
+    expect(run.code).toBe(1);
+    expect(run.outputs.conclusion).toBe('failure');
+    expect(log).toEqual([]);
+    const claims = claimsOn(world.github, thread);
+    expect(stateOf(claims, 701)).toBe('failed');
+    const note = world.github.comment(claims.find((claim) => claim.run === 701)!.commentId)!;
+    expect(note.body).toContain('gave up');
+    expect(note.body).toContain('/actions/runs/700)');
+    // It showed the wait while it waited.
+    expect(note.history.some((body) => body.includes('waits for [workflow run 700]'))).toBe(true);
+    expect(run.stdout).toMatch(/::error::compact-agent waited .* and gave up/);
   });
 });

@@ -33,10 +33,11 @@ export interface QueueTiming {
 }
 export const QUEUE_TIMING: QueueTiming = { pollMs: 30_000, maxWaitMs: 80 * 60_000 };
 /**
- * Tests shorten the polling, and only against a loopback API (a fake on the runner itself, never
- * GitHub): a workflow cannot make the action poll GitHub faster through it.
+ * Tests shorten the polling and the bound, and only against a loopback API (a fake on the runner
+ * itself, never GitHub): a workflow cannot make the action poll GitHub faster through them.
  */
 export const QUEUE_POLL_MS_VARIABLE = 'COMPACT_AGENT_QUEUE_POLL_MS';
+export const QUEUE_MAX_WAIT_MS_VARIABLE = 'COMPACT_AGENT_QUEUE_MAX_WAIT_MS';
 
 /** The run's turn on its thread: the request with fresh thread reads, and the claim the run holds. */
 export interface Turn {
@@ -109,7 +110,7 @@ export async function takeTurn(
   }
   if (waited.kind === 'gave-up') {
     const message =
-      `compact-agent waited ${Math.round(timing.maxWaitMs / 60_000)} minutes for ${describeRuns(waited.blocking, url)} ` +
+      `compact-agent waited ${minutes(timing.maxWaitMs)} for ${describeRuns(waited.blocking, url)} ` +
       'on this thread to finish, and gave up. When it has finished, ask again (or cancel it if it hangs)';
     await edit(say(`⚠️ ${message}.`, 'failed'));
     core.setFailed(message);
@@ -158,7 +159,7 @@ async function waitForTurn(queue: Queue, start: string): Promise<Waited> {
     const progress =
       `⏳ compact-agent has this request, and waits for ${describeRuns(blocking, queue.url)} on this thread ` +
       `to finish first (${Math.floor(waitedMs / 60_000)} min so far; it gives up after ` +
-      `${Math.round(timing.maxWaitMs / 60_000)})`;
+      `${minutes(timing.maxWaitMs)})`;
     if (progress !== shown) {
       shown = progress;
       core.info(progress);
@@ -225,8 +226,19 @@ function describeRuns(claims: readonly ThreadClaim[], url: string): string {
   return links.length === 1 ? links[0]! : `${links.length} runs (${links.join(', ')})`;
 }
 
+function minutes(ms: number): string {
+  const whole = Math.round(ms / 60_000);
+  return whole === 1 ? '1 minute' : `${whole} minutes`;
+}
+
 function queueTiming(action: ActionContext): QueueTiming {
-  const poll = Number(action.env[QUEUE_POLL_MS_VARIABLE]);
-  if (!isLoopbackIpUrl(action.runner.apiUrl) || !Number.isSafeInteger(poll) || poll <= 0) return QUEUE_TIMING;
-  return { ...QUEUE_TIMING, pollMs: poll };
+  if (!isLoopbackIpUrl(action.runner.apiUrl)) return QUEUE_TIMING;
+  const shortened = (name: string, fallback: number) => {
+    const value = Number(action.env[name]);
+    return Number.isSafeInteger(value) && value > 0 ? value : fallback;
+  };
+  return {
+    pollMs: shortened(QUEUE_POLL_MS_VARIABLE, QUEUE_TIMING.pollMs),
+    maxWaitMs: shortened(QUEUE_MAX_WAIT_MS_VARIABLE, QUEUE_TIMING.maxWaitMs)
+  };
 }
