@@ -6,6 +6,7 @@ const BOT = 'github-actions[bot]';
 const marker = (state: ClaimState) => claimMarker({ request: 'issue-comment:7', run: 42, attempt: 1, state });
 
 const RUN_URL = 'https://github.com/o/r/actions/runs/42';
+const STATE = '<!-- compact-agent-state:v1 eyJ2ZXJzaW9uIjoxfQ== -->';
 
 function tracking(api: MemoryGitHub, claimId: number, sticky = false) {
   const body = api.comments.get(claimId)!.body;
@@ -68,8 +69,19 @@ describe('the tracking comment and the run’s claim', () => {
     await comment.finish('the report', { replacedByReport: true });
     expect(api.edits.at(-1)).toEqual({
       id: claim.id,
-      body: `the report\n\n${marker('served')}\n${TRACKING_MARKER}`
+      body: `the report\n\n${marker('served')}\n\n${TRACKING_MARKER}`
     });
+  });
+
+  it('keeps the state the report brings as its last block, where the next run reads it', async () => {
+    const api = new MemoryGitHub();
+    const claim = await api.createComment(5, marker('working'));
+    const comment = tracking(api, claim.id);
+    await comment.start();
+    await comment.finish('the report', { replacedByReport: true, state: STATE });
+    expect(api.edits.at(-1)!.body).toBe(
+      `the report\n\n${marker('served')}\n\n${STATE}\n\n${TRACKING_MARKER}`
+    );
   });
 
   it('a fault report leaves the claim failed: a re-run serves the request', async () => {

@@ -52,7 +52,7 @@ export interface TrackingClaim {
  * the tracking marker. A run that needs not wait takes it over as it is, without an edit.
  */
 export function claimStartBody(runUrl: string, claimMarker: string): string {
-  return `${defuseMarkers(workingText(runUrl, undefined))}\n\n${claimMarker}\n${TRACKING_MARKER}`;
+  return `${defuseMarkers(workingText(runUrl, undefined))}\n\n${claimMarker}\n\n${TRACKING_MARKER}`;
 }
 
 /** The working comment's text (before its markers): the run's link, then its progress. */
@@ -203,7 +203,7 @@ export class TrackingComment {
     this.finished = true;
     this.claimState = earlierState.replacedByReport ? 'served' : 'failed';
     const text = defuseMarkers(finalReport);
-    const report = this.withMarker(text + this.stateAfter(text, earlierState));
+    const report = this.withMarker(text + this.claimBlock() + this.stateAfter(text, earlierState));
     this.enqueue(report);
     await this.chain;
     await this.endSeparateClaim();
@@ -242,7 +242,9 @@ export class TrackingComment {
   /** The hidden block that ends the report: its own state, or the earlier one when both fit in a comment. */
   private stateAfter(text: string, fate: EarlierStateFate): string {
     if (fate.replacedByReport) return fate.state ? `\n\n${fate.state}` : '';
-    return this.withMarker(text + this.carried).length <= GITHUB_COMMENT_LIMIT ? this.carried : '';
+    return this.withMarker(text + this.claimBlock() + this.carried).length <= GITHUB_COMMENT_LIMIT
+      ? this.carried
+      : '';
   }
 
   private enqueue(body: string): void {
@@ -260,13 +262,18 @@ export class TrackingComment {
   }
 
   private render(progress: TrackedProgress | undefined): string {
-    return this.withMarker(defuseMarkers(workingText(this.options.runUrl, progress)) + this.carried);
+    return this.withMarker(
+      defuseMarkers(workingText(this.options.runUrl, progress)) + this.claimBlock() + this.carried
+    );
   }
 
   private withMarker(body: string): string {
-    const claim =
-      this.claimAdopted && this.options.claim ? `${this.options.claim.marker(this.claimState)}\n` : '';
-    return `${body}\n\n${claim}${TRACKING_MARKER}`;
+    return `${body}\n\n${TRACKING_MARKER}`;
+  }
+
+  /** The claim's marker, while the claim is this comment: before any state, which must come last. */
+  private claimBlock(): string {
+    return this.claimAdopted && this.options.claim ? `\n\n${this.options.claim.marker(this.claimState)}` : '';
   }
 }
 
