@@ -26,11 +26,21 @@ const BOT = 'github-actions[bot]';
 const FAST_QUEUE = { [QUEUE_POLL_MS_VARIABLE]: '100' };
 const newWorld = actionWorldPerTest();
 
-/** The model: it answers each task at once, naming it, unless `gate` holds that task back. */
-function model(log: string[], gate?: { task: string; open: Promise<void> }) {
+/**
+ * The model: it answers each task at once, naming it, unless `gate` holds that task back. The task
+ * is the first TASK-x of the first message, or of its current request in a follow-up (whose record
+ * of earlier runs comes first); `firsts` keeps each task's first message.
+ */
+function model(
+  log: string[],
+  gate?: { task: string; open: Promise<void> },
+  firsts = new Map<string, string>()
+) {
   return async (request: ParsedRequest) => {
     const first = JSON.stringify(request.messages[0]?.content ?? '');
-    const task = /TASK-[A-Z]/.exec(first)?.[0] ?? 'unknown';
+    const current = first.indexOf('current-request');
+    const task = /TASK-[A-Z]/.exec(current >= 0 ? first.slice(current) : first)?.[0] ?? 'unknown';
+    if (!firsts.has(task)) firsts.set(task, first);
     log.push(`${task} starts`);
     if (gate && task === gate.task) await gate.open;
     log.push(`${task} ends`);
@@ -102,24 +112,26 @@ function stateOf(claims: readonly ThreadClaim[], run: number, attempt = 1): Clai
 describe('two requests during one run', () => {
   it('both are served after it, one at a time, in the order they were asked', async () => {
     const log: string[] = [];
+    const firsts = new Map<string, string>();
     let release = () => {};
     const open = new Promise<void>((resolve) => (release = resolve));
     const first = commentPayload('TASK-A', 9001);
     const thread = threadOf(first);
     const world = await newWorld({
       github: stateFromPayload(first, { senderPermission: 'write' }),
-      anthropic: { script: model(log, { task: 'TASK-A', open }) }
+      anthropic: { script: model(log, { task: 'TASK-A', open }, firsts) }
     });
     const second = commentPayload('TASK-B', 9002);
     const third = commentPayload('TASK-C', 9003);
     const login = (first.comment as { user: { login: string } }).user.login;
-    world.github.addComment(thread, { id: 9002, user: login, body: '/agent TASK-B' });
-    world.github.addComment(thread, { id: 9003, user: login, body: '/agent TASK-C' });
 
     const runA = workflowRun(world, first, { runId: 301 });
     await until(() => log.includes('TASK-A starts'), 'run A works');
+    // The two comments are posted while A works, each starting its own workflow run.
+    world.github.addComment(thread, { id: 9002, user: login, body: '/agent TASK-B' });
     const runB = workflowRun(world, second, { runId: 302 });
     await until(() => waiting(world.github, thread, 302), 'run B waits');
+    world.github.addComment(thread, { id: 9003, user: login, body: '/agent TASK-C' });
     const runC = workflowRun(world, third, { runId: 303 });
     await until(() => waiting(world.github, thread, 303), 'run C waits');
     // Neither started while A works: no model call of theirs, and their claims say what they wait for.
@@ -142,6 +154,10 @@ describe('two requests during one run', () => {
       'TASK-C starts',
       'TASK-C ends'
     ]);
+    // In order: B continues from A's report, C from B's (the record of earlier runs holds B's request).
+    expect(firsts.get('TASK-A')).not.toContain('previous-run');
+    expect(firsts.get('TASK-B')).toContain('previous-run');
+    expect(firsts.get('TASK-C')).toMatch(/previous-run[\s\S]*TASK-B[\s\S]*current-request/);
     const claims = claimsOn(world.github, thread);
     expect([301, 302, 303].map((run) => stateOf(claims, run))).toEqual(['served', 'served', 'served']);
     // Each claim became its run's report: one comment per request.
