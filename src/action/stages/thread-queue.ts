@@ -1,7 +1,7 @@
 import * as core from '@actions/core';
 import { errorMessage } from '../../errors/error-message.js';
 import { withSharedThreadReads } from '../../followup/shared-thread-reads.js';
-import type { GitHubApi } from '../../github/github-api.js';
+import type { GitHubApi, ThreadComment } from '../../github/github-api.js';
 import { OctokitGitHubApi } from '../../github/octokit-api.js';
 import { isLoopbackIpUrl } from '../../github/octokit-resilience.js';
 import { redactingGitHubApi } from '../../github/redacting-api.js';
@@ -117,14 +117,19 @@ export async function takeTurn(
     publishOutputs({ conclusion: 'failure', noChangeReason: `did not start: ${message}` });
     return undefined;
   }
-  // The run goes on with fresh reads of the thread: the runs it waited for have changed it.
-  const next = { ...request, api: withSharedThreadReads(api) };
+  // The run goes on with fresh reads of the thread: the runs it waited for have changed it. Without a
+  // wait, the listing the queue made is the thread as the run found it (its own claim left out).
+  const listed = waited.comments && { issue: thread, comments: waited.comments };
+  const next = { ...request, api: withSharedThreadReads(api, listed) };
   return { request: next, claim: { commentId, body: waited.body, marker } };
 }
 
 type Waited =
-  /** `body`: what the claim comment says now ('' when unknown, an edit having failed). */
-  | { readonly kind: 'turn'; readonly body: string }
+  /**
+   * `body`: what the claim comment says now ('' when unknown, an edit having failed). `comments`:
+   * the thread without the claim, when the turn came at the first look (nothing changed it since).
+   */
+  | { readonly kind: 'turn'; readonly body: string; readonly comments: readonly ThreadComment[] | undefined }
   | { readonly kind: 'duplicate'; readonly servedBy: ThreadClaim; readonly why: string }
   | { readonly kind: 'gave-up'; readonly blocking: readonly ThreadClaim[] };
 
@@ -147,13 +152,19 @@ async function waitForTurn(queue: Queue, start: string): Promise<Waited> {
   const started = Date.now();
   let shown = '';
   let body = start;
-  for (;;) {
-    const claims = claimsOnThread(await api.listComments(thread), queue.botLogin);
+  for (let look = 1; ; look++) {
+    const comments = await api.listComments(thread);
+    const claims = claimsOnThread(comments, queue.botLogin);
     const live = await liveness(queue, claims);
     const verdict = judgeDuplicate(claims, own, live);
     if (verdict.duplicate) return { kind: 'duplicate', servedBy: verdict.servedBy, why: verdict.why };
     const blocking = earlierLiveClaims(claims, own, live);
-    if (blocking.length === 0) return { kind: 'turn', body };
+    if (blocking.length === 0)
+      return {
+        kind: 'turn',
+        body,
+        comments: look === 1 ? comments.filter((comment) => comment.id !== own.commentId) : undefined
+      };
     const waitedMs = Date.now() - started;
     if (waitedMs >= timing.maxWaitMs) return { kind: 'gave-up', blocking };
     const progress =
