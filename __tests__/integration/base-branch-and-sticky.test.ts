@@ -126,7 +126,7 @@ describe('base_branch', () => {
 
 describe('use_sticky_comment', () => {
   it(
-    "the second run edits the first run's report in place and posts no new comment",
+    "the second run edits the first run's report in place; its only new comment is its claim",
     async () => {
       const w = await setUp();
       const first = await runOnce(w, '/agent add a note', '6101', 31, { use_sticky_comment: 'true' });
@@ -139,7 +139,15 @@ describe('use_sticky_comment', () => {
       expect(second.stderr.trim()).toBe(''); // the resume of workflow commands ends stderr's last line
       expect(second.outputs.conclusion).toBe('success');
       expect(second.outputs.comment_id).toBe(commentId);
-      expect(w.github.requestsTo('POST', ISSUE_COMMENTS)).toHaveLength(1);
+      // The one comment it posts is its claim on the request (src/action/stages/thread-queue.ts),
+      // which stays a line of its own and says where the report is.
+      const posted = w.github.requestsTo('POST', ISSUE_COMMENTS);
+      expect(posted).toHaveLength(2);
+      const claim = w.github.createdComments.at(-1)!;
+      expect(claim.body).toMatch(
+        /^🤖 compact-agent served this request: the report is in the comment it keeps/
+      );
+      expect(claim.body).toContain('"run":6102');
       const sticky = w.github.comment(Number(commentId))!;
       expect(sticky.body).toContain('run-2.md');
       expect(sticky.body).toContain('/actions/runs/6102');

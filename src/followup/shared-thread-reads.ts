@@ -15,8 +15,13 @@ import type { GitHubApi, PullRequestDetails, ThreadComment } from '../github/git
  * Comments posted during the run (the action's own tracking comment) are not in the shared listing;
  * no reader wants them.
  */
-export function withSharedThreadReads(api: GitHubApi): GitHubApi {
+export function withSharedThreadReads(
+  api: GitHubApi,
+  /** A listing the run already made (the thread queue's), so the thread is not listed twice. */
+  listed?: { readonly issue: number; readonly comments: readonly ThreadComment[] }
+): GitHubApi {
   const listings = new Map<number, Promise<ThreadComment[]>>();
+  if (listed) listings.set(listed.issue, Promise.resolve([...listed.comments]));
   const pulls = new Map<number, Promise<PullRequestDetails>>();
   return {
     repository: api.repository,

@@ -10,14 +10,17 @@
  */
 export const STATE_MARKER_NAME = 'compact-agent-state';
 export const TRACKING_MARKER = '<!-- compact-agent-tracking -->';
+/** A run's claim on a request (src/action/duplicate-trigger.ts): `<!-- compact-agent-claim {json} -->`. */
+export const CLAIM_MARKER_NAME = 'compact-agent-claim';
 
 /** The invisible word joiner that breaks a spelling; text compared by what it says drops it again. */
 export const MARKER_JOINER = '\u2060';
 /**
  * Any spelling of a marker's name, in any case: the readers match case-sensitively, the runner may
- * not. `finding` is the fingerprint each review comment carries (src/review/fingerprint.ts).
+ * not. `finding` is the fingerprint each review comment carries (src/review/fingerprint.ts); `claim`
+ * is a run's claim on a request.
  */
-const MARKER_NAME = /compact-agent-(?=state|tracking|finding)/gi;
+const MARKER_NAME = /compact-agent-(?=state|tracking|finding|claim)/gi;
 
 /** Text others wrote, with every spelling of a marker's name broken (invisibly) so it reads as none. */
 export function defuseMarkers(text: string): string {

@@ -58,7 +58,8 @@ export function spacesWrites(apiUrl: string | undefined, env: NodeJS.ProcessEnv)
   return !(env[UNSPACED_LOOPBACK_WRITES_VARIABLE] === '1' && isLoopbackIpUrl(apiUrl));
 }
 
-function isLoopbackIpUrl(url: string | undefined): boolean {
+/** An IP-literal loopback URL (127.0.0.0/8 or [::1]): a fake on the runner itself, never GitHub. */
+export function isLoopbackIpUrl(url: string | undefined): boolean {
   if (url === undefined || !URL.canParse(url)) return false;
   const { hostname } = new URL(url);
   return /^127(?:\.\d{1,3}){3}$/.test(hostname) || hostname === '[::1]';

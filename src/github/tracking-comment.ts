@@ -2,7 +2,7 @@ import type { GitHubApi, ThreadComment } from './github-api.js';
 import { isActionBotComment } from './bot-author.js';
 import { FenceTracker } from './code-fence.js';
 import { GITHUB_COMMENT_LIMIT } from './comment-limit.js';
-import { defuseMarkers, TRACKING_MARKER } from './hidden-markers.js';
+import { CLAIM_MARKER_NAME, defuseMarkers, TRACKING_MARKER } from './hidden-markers.js';
 import { codeSpan } from './neutralize.js';
 import { errorMessage as describe } from '../errors/error-message.js';
 
@@ -27,6 +27,48 @@ export interface TrackingOptions {
    * comment on the thread by the Bot account of that login is edited instead of posting a new one.
    */
   readonly reuseCommentBy?: string | undefined;
+  /** The comment in which this run claimed its request (src/action/stages/thread-queue.ts). */
+  readonly claim?: TrackingClaim | undefined;
+}
+
+/** What a claim says of its run: working, then served (a report) or failed (a fault report). */
+export type TrackingClaimState = 'working' | 'served' | 'failed';
+
+/**
+ * A run's claim on its request: a comment the run posted before it waited for its turn. The
+ * tracking comment takes it over, so the run shows in one comment; the claim's hidden marker stays in
+ * it and says at the end whether the request was served. A reused sticky comment cannot take it
+ * over: the claim then stays a comment of its own, and is edited to its end state with the report.
+ */
+export interface TrackingClaim {
+  readonly commentId: number;
+  /** The claim comment's body as the run last wrote it: taken over without an edit when it is the start. */
+  readonly body: string;
+  readonly marker: (state: TrackingClaimState) => string;
+}
+
+/**
+ * The body a claim comment starts with: the tracking comment's own start, the claim's marker and
+ * the tracking marker. A run that needs not wait takes it over as it is, without an edit.
+ */
+export function claimStartBody(runUrl: string, claimMarker: string): string {
+  return `${defuseMarkers(workingText(runUrl, undefined))}\n\n${claimMarker}\n\n${TRACKING_MARKER}`;
+}
+
+/** The working comment's text (before its markers): the run's link, then its progress. */
+function workingText(runUrl: string, progress: TrackedProgress | undefined): string {
+  const lines = [`🤖 **compact-agent is working on this** · [workflow run](${runUrl})`, ''];
+  if (!progress) {
+    lines.push('Starting…');
+  } else {
+    lines.push(
+      `Turn ${progress.turn} · ${progress.contextTokens.toLocaleString('en-US')} context tokens · ` +
+        `${progress.compactions} compactions · $${progress.costUsd.toFixed(4)}`,
+      '',
+      `Now: ${codeSpan(progress.activity)}`
+    );
+  }
+  return lines.join('\n');
 }
 
 /**
@@ -57,6 +99,9 @@ export class TrackingComment {
    */
   private carried = '';
   private reusedComment = false;
+  /** True once the claim comment is this tracking comment: its marker goes into every body. */
+  private claimAdopted = false;
+  private claimState: TrackingClaimState = 'working';
   edits = 0;
 
   constructor(
@@ -77,6 +122,7 @@ export class TrackingComment {
   async start(): Promise<void> {
     if (this.options.reuseCommentBy !== undefined && (await this.reuseEarlier(this.options.reuseCommentBy)))
       return;
+    if (await this.adoptClaim()) return;
     try {
       const created = await this.api.createComment(this.issueNumber, this.render(undefined));
       this.commentId = created.id;
@@ -97,7 +143,10 @@ export class TrackingComment {
       this.options.warn(`Could not look for an earlier report comment to reuse: ${describe(error)}`);
       return false;
     }
-    const earlier = comments.filter((comment) => isTrackingComment(comment, botLogin)).at(-1);
+    // Never a claim still at work: this run's own, or another's waiting for its turn.
+    const earlier = comments
+      .filter((comment) => isTrackingComment(comment, botLogin) && !holdsWorkingClaim(comment.body))
+      .at(-1);
     if (!earlier) return false;
     const carried = hiddenBlocks(earlier.body);
     this.carried = carried.length <= MAX_CARRIED_CHARS ? carried : '';
@@ -112,6 +161,23 @@ export class TrackingComment {
     }
     this.commentId = earlier.id;
     this.reusedComment = true;
+    return true;
+  }
+
+  /** The claim comment becomes the tracking comment; false (a new comment then) if it cannot be edited. */
+  private async adoptClaim(): Promise<boolean> {
+    const claim = this.options.claim;
+    if (claim === undefined) return false;
+    this.claimAdopted = true;
+    try {
+      const start = this.render(undefined);
+      if (claim.body !== start) await this.api.updateComment(claim.commentId, start);
+    } catch (error) {
+      this.claimAdopted = false;
+      this.options.warn(`Could not take over the claim comment ${claim.commentId} (${describe(error)}).`);
+      return false;
+    }
+    this.commentId = claim.commentId;
     return true;
   }
 
@@ -135,10 +201,12 @@ export class TrackingComment {
    */
   async finish(finalReport: string, earlierState: EarlierStateFate): Promise<void> {
     this.finished = true;
+    this.claimState = earlierState.replacedByReport ? 'served' : 'failed';
     const text = defuseMarkers(finalReport);
-    const report = this.withMarker(text + this.stateAfter(text, earlierState));
+    const report = this.withMarker(text + this.claimBlock() + this.stateAfter(text, earlierState));
     this.enqueue(report);
     await this.chain;
+    await this.endSeparateClaim();
     if (this.commentId !== undefined && this.lastEditSucceeded) return;
     const stale = this.commentId;
     try {
@@ -155,10 +223,28 @@ export class TrackingComment {
     }
   }
 
+  /** A claim that stayed a comment of its own (a sticky comment was reused) says how the run ended. */
+  private async endSeparateClaim(): Promise<void> {
+    const claim = this.options.claim;
+    if (claim === undefined || this.claimAdopted) return;
+    const outcome =
+      this.claimState === 'served'
+        ? 'served this request: the report is in the comment it keeps on this thread'
+        : 'ended before it could serve this request: the comment it keeps on this thread says why';
+    await this.api
+      .updateComment(
+        claim.commentId,
+        `🤖 compact-agent ${outcome} · [workflow run](${this.options.runUrl})\n\n${claim.marker(this.claimState)}`
+      )
+      .catch((error: unknown) => this.options.warn(`Could not update the claim comment: ${describe(error)}`));
+  }
+
   /** The hidden block that ends the report: its own state, or the earlier one when both fit in a comment. */
   private stateAfter(text: string, fate: EarlierStateFate): string {
     if (fate.replacedByReport) return fate.state ? `\n\n${fate.state}` : '';
-    return this.withMarker(text + this.carried).length <= GITHUB_COMMENT_LIMIT ? this.carried : '';
+    return this.withMarker(text + this.claimBlock() + this.carried).length <= GITHUB_COMMENT_LIMIT
+      ? this.carried
+      : '';
   }
 
   private enqueue(body: string): void {
@@ -176,28 +262,31 @@ export class TrackingComment {
   }
 
   private render(progress: TrackedProgress | undefined): string {
-    const lines = [`🤖 **compact-agent is working on this** · [workflow run](${this.options.runUrl})`, ''];
-    if (!progress) {
-      lines.push('Starting…');
-    } else {
-      lines.push(
-        `Turn ${progress.turn} · ${progress.contextTokens.toLocaleString('en-US')} context tokens · ` +
-          `${progress.compactions} compactions · $${progress.costUsd.toFixed(4)}`,
-        '',
-        `Now: ${codeSpan(progress.activity)}`
-      );
-    }
-    return this.withMarker(defuseMarkers(lines.join('\n')) + this.carried);
+    return this.withMarker(
+      defuseMarkers(workingText(this.options.runUrl, progress)) + this.claimBlock() + this.carried
+    );
   }
 
   private withMarker(body: string): string {
     return `${body}\n\n${TRACKING_MARKER}`;
+  }
+
+  /** The claim's marker, while the claim is this comment: before any state, which must come last. */
+  private claimBlock(): string {
+    return this.claimAdopted && this.options.claim ? `\n\n${this.options.claim.marker(this.claimState)}` : '';
   }
 }
 
 /** A comment this action's tracking comment wrote: by the bot account, and ending with the marker. */
 function isTrackingComment(comment: ThreadComment, botLogin: string): boolean {
   return isActionBotComment(comment, botLogin) && comment.body.trimEnd().endsWith(TRACKING_MARKER);
+}
+
+/** Whether a body holds a claim whose run has not ended (see src/action/duplicate-trigger.ts). */
+function holdsWorkingClaim(body: string): boolean {
+  return body
+    .split('\n')
+    .some((line) => line.startsWith(`<!-- ${CLAIM_MARKER_NAME} `) && line.includes('"state":"working"'));
 }
 
 /**
@@ -211,6 +300,9 @@ function hiddenBlocks(body: string): string {
     .split('\n')
     .map((line) => (fences.read(line) === 'outside' ? line : ''))
     .join('\n');
-  const blocks = (outsideCode.match(/<!--[\s\S]*?-->/g) ?? []).filter((block) => block !== TRACKING_MARKER);
+  // A claim belongs to the run that wrote it: a later run reusing the comment writes its own.
+  const blocks = (outsideCode.match(/<!--[\s\S]*?-->/g) ?? []).filter(
+    (block) => block !== TRACKING_MARKER && !block.startsWith(`<!-- ${CLAIM_MARKER_NAME} `)
+  );
   return blocks.map((block) => `\n\n${block}`).join('');
 }

@@ -13,3 +13,4 @@ export * from './payload.js';
 export * from './rate-limits.js';
 export { ACTIONS_BOT, WEB_URL, legacyPermission, nodeId, stableId } from './render.js';
 export * from './artifacts.js';
+export type { FakeRunStatus } from './workflow-runs.js';

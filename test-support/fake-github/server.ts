@@ -29,6 +29,7 @@ import {
   type Operation
 } from '../github-contract/index.js';
 import { FakeReviewRoutes } from './reviews.js';
+import { FakeWorkflowRunRoutes, type FakeRunStatus } from './workflow-runs.js';
 import { GitHubState, sameSubject } from './state.js';
 import {
   REACTION_CONTENTS,
@@ -146,6 +147,14 @@ export interface FakeGitHub {
   linkArtifacts(store: ArtifactStore, runOf: (artifact: { id: number; name: string }) => number): void;
   /** Makes an artifact expired, another repository's, a fork run's, or missing. */
   artifactFault(id: number, kind: ArtifactFaultKind): void;
+  /**
+   * Registers a workflow run, or moves it along (a new attempt, a status): what "Get a workflow run
+   * attempt" answers. Unregistered runs are 404.
+   */
+  setWorkflowRun(
+    id: number,
+    update: { attempt?: number; status: FakeRunStatus; conclusion?: 'success' | 'failure' | 'cancelled' }
+  ): void;
   /** Fail the next `times` (default 1) matching requests with that status. */
   failNext(rule: FaultRule): void;
   /** Fail every matching request until the returned function is called. */
@@ -313,6 +322,7 @@ class FakeGitHubServer implements FakeGitHub {
   private readonly createdCommentList: FakeComment[] = [];
   private readonly routes: Route[];
   private readonly artifactRoutes: FakeArtifactRoutes;
+  private readonly workflowRuns: FakeWorkflowRunRoutes;
   private readonly reviewRoutes: FakeReviewRoutes;
   private readonly graph: ReviewGraph;
   private resolveForbidden: boolean;
@@ -347,6 +357,7 @@ class FakeGitHubServer implements FakeGitHub {
       actor: this.actor,
       forbidResolve: () => this.resolveForbidden
     });
+    this.workflowRuns = new FakeWorkflowRunRoutes(() => this.state.repo, options.clock ?? Date.now);
     this.artifactRoutes = new FakeArtifactRoutes(
       { id: this.state.repo.id, owner: this.state.repo.owner.login, name: this.state.repo.name },
       options.clock ?? Date.now
@@ -489,6 +500,13 @@ class FakeGitHubServer implements FakeGitHub {
 
   artifactFault(id: number, kind: ArtifactFaultKind): void {
     this.artifactRoutes.fault(id, kind);
+  }
+
+  setWorkflowRun(
+    id: number,
+    update: { attempt?: number; status: FakeRunStatus; conclusion?: 'success' | 'failure' | 'cancelled' }
+  ): void {
+    this.workflowRuns.set(id, update);
   }
 
   failNext(rule: FaultRule): void {
@@ -792,6 +810,11 @@ class FakeGitHubServer implements FakeGitHub {
           status: 200,
           body: repoJson(this.url, s.repo, [...s.issues.values()].filter((i) => i.state === 'open').length)
         })
+      },
+      {
+        method: 'GET',
+        pattern: /^\/actions\/runs\/(\d+)\/attempts\/(\d+)$/,
+        handler: (_ctx, [id, attempt]) => this.workflowRuns.attempt(this.url, n(id), n(attempt))
       },
       {
         method: 'GET',

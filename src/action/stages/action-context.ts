@@ -3,6 +3,7 @@ import type { ActionConfig } from '../../config/github-inputs.js';
 import type { ActionEvent } from '../../github/event.js';
 import type { GitHubApi, WorkflowArtifacts } from '../../github/github-api.js';
 import type { PermissionSource } from '../../github/permissions.js';
+import type { TrackingClaim } from '../../github/tracking-comment.js';
 import type { ArtifactOutcome, ChangesOutcome } from '../../github/report.js';
 import type { RunnerFilesGuard } from '../../security/runner-files.js';
 import type { RunnerEnv } from '../runner-env.js';
@@ -31,6 +32,8 @@ export interface AcceptedRequest {
   readonly thread: number | undefined;
   /** Each login's permission, asked once per run. */
   readonly permissions: PermissionSource;
+  /** The comment in which the run claimed the request on its thread, once it is its turn (thread-queue.ts). */
+  readonly claim?: TrackingClaim | undefined;
 }
 
 /**

@@ -1,7 +1,6 @@
 import * as core from '@actions/core';
 import { restartWith } from '../../followup/follow-up.js';
 import { approvedPlanTask } from '../../followup/resume-task.js';
-import { errorMessage } from '../../errors/error-message.js';
 import {
   chooseRun,
   mayHoldVerb,
@@ -17,6 +16,8 @@ import { planRun } from './plan-run.js';
 import { reviewRun } from './review-run.js';
 import { startRun } from './start-on-thread.js';
 import { withinThreadBudget } from './thread-budget.js';
+import { takeTurn } from './thread-queue.js';
+import { answerWithoutRun } from './answer-without-run.js';
 import { pullRequestNumberOf } from '../event-parts.js';
 
 /**
@@ -24,9 +25,13 @@ import { pullRequestNumberOf } from '../event-parts.js';
  * request's first word says most of it; the thread's previous run says whether there is a plan to
  * approve; require_plan_approval turns a task into a plan first.
  */
-export async function runRequest(thisAction: ActionContext, request: AcceptedRequest): Promise<void> {
+export async function runRequest(thisAction: ActionContext, accepted: AcceptedRequest): Promise<void> {
   const settings = thisAction.config.github;
   let action = thisAction;
+  // One run at a time on the thread, and one per request: before the thread's state is read.
+  const turn = await takeTurn(action, accepted);
+  if (!turn) return;
+  const request: AcceptedRequest = { ...turn.request, claim: turn.claim };
   const kind: RequestKind = mayHoldVerb(action.event)
     ? requestKindOf(request.task)
     : { kind: 'fix', task: request.task };
@@ -91,11 +96,6 @@ async function refuse(
     stateRefusal === undefined
       ? choice.reason
       : `${choice.reason} (the earlier run's state was not used: ${stateRefusal})`;
-  const text = `🚫 compact-agent did not start: ${reason}.`;
-  core.info(action.redact(text));
-  if (request.thread !== undefined)
-    await request.api
-      .createComment(request.thread, action.redact(text))
-      .catch((error: unknown) => core.warning(`Could not reply: ${errorMessage(error)}`));
+  await answerWithoutRun(action, request, `🚫 compact-agent did not start: ${reason}.`);
   publishOutputs({ conclusion: 'refused', noChangeReason: `refused: ${reason}` });
 }

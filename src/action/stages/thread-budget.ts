@@ -1,9 +1,9 @@
 import * as core from '@actions/core';
-import { errorMessage } from '../../errors/error-message.js';
 import type { RunStart } from '../../followup/follow-up.js';
 import { threadAllowance, threadBudgetReply, threadSpentUsd } from '../../followup/thread-budget.js';
 import { publishOutputs } from '../outputs.js';
 import type { AcceptedRequest, ActionContext } from './action-context.js';
+import { answerWithoutRun } from './answer-without-run.js';
 
 /**
  * max_thread_budget_usd, before any model call: the run gets what is left of its thread's budget (at
@@ -22,7 +22,7 @@ export async function withinThreadBudget(
     const reason =
       `what this thread has spent so far cannot be read, so max_thread_budget_usd cannot be applied: ` +
       start.spendUnknown;
-    await reply(action, request, `🚫 compact-agent did not start: ${reason}.`);
+    await answerWithoutRun(action, request, `🚫 compact-agent did not start: ${reason}.`);
     publishOutputs({ conclusion: 'refused', noChangeReason: `refused: ${reason}` });
     return undefined;
   }
@@ -33,7 +33,7 @@ export async function withinThreadBudget(
   );
   if (allowance.kind === 'spent') {
     const text = threadBudgetReply(allowance);
-    await reply(action, request, text);
+    await answerWithoutRun(action, request, text);
     publishOutputs({
       conclusion: 'limit',
       limit: 'thread_budget',
@@ -57,12 +57,4 @@ export async function withinThreadBudget(
     }
   };
   return { ...action, config: { ...action.config, agent } };
-}
-
-async function reply(action: ActionContext, request: AcceptedRequest, text: string): Promise<void> {
-  core.info(action.redact(text));
-  if (request.thread === undefined) return;
-  await request.api
-    .createComment(request.thread, action.redact(text))
-    .catch((error: unknown) => core.warning(`Could not reply: ${errorMessage(error)}`));
 }

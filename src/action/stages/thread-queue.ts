@@ -1,0 +1,255 @@
+import * as core from '@actions/core';
+import { errorMessage } from '../../errors/error-message.js';
+import { withSharedThreadReads } from '../../followup/shared-thread-reads.js';
+import type { GitHubApi, ThreadComment } from '../../github/github-api.js';
+import { OctokitGitHubApi } from '../../github/octokit-api.js';
+import { isLoopbackIpUrl } from '../../github/octokit-resilience.js';
+import { redactingGitHubApi } from '../../github/redacting-api.js';
+import { claimStartBody, type TrackingClaim } from '../../github/tracking-comment.js';
+import { OctokitWorkflowRuns, type WorkflowRuns } from '../../github/workflow-runs.js';
+import {
+  claimMarker,
+  claimsOnThread,
+  earlierLiveClaims,
+  judgeDuplicate,
+  requestKeyOf,
+  type ClaimState,
+  type OwnClaim,
+  type ThreadClaim
+} from '../duplicate-trigger.js';
+import { repositoryOf } from '../event-parts.js';
+import { publishOutputs } from '../outputs.js';
+import { runUrl } from '../runner-env.js';
+import type { AcceptedRequest, ActionContext } from './action-context.js';
+
+/**
+ * How long a run waits for the runs before it on its thread, and how often it looks. The wait is
+ * bounded well below the example workflow's 180-minute job timeout (examples/workflows/agent.yml):
+ * a run that gives up can still say so, and one that waited long still has time to work.
+ */
+export interface QueueTiming {
+  readonly pollMs: number;
+  readonly maxWaitMs: number;
+}
+export const QUEUE_TIMING: QueueTiming = { pollMs: 30_000, maxWaitMs: 80 * 60_000 };
+/**
+ * Tests shorten the polling and the bound, and only against a loopback API (a fake on the runner
+ * itself, never GitHub): a workflow cannot make the action poll GitHub faster through them.
+ */
+export const QUEUE_POLL_MS_VARIABLE = 'COMPACT_AGENT_QUEUE_POLL_MS';
+export const QUEUE_MAX_WAIT_MS_VARIABLE = 'COMPACT_AGENT_QUEUE_MAX_WAIT_MS';
+
+/** The run's turn on its thread: the request with fresh thread reads, and the claim the run holds. */
+export interface Turn {
+  readonly request: AcceptedRequest;
+  readonly claim: TrackingClaim | undefined;
+}
+
+/**
+ * One run at a time on a thread, in the order they asked, and one run per request. The workflow
+ * cannot express either: GitHub keeps one pending run per concurrency group (a third request evicts
+ * the second) and delivers an issue opened with the trigger label twice (opened, labeled); a
+ * re-run delivers its request again.
+ *
+ * The run claims its request with a comment (hidden: the request's key, its run and attempt, and
+ * "working"), then reads the thread's claims:
+ * - the request is served, or being served, by another run or an earlier attempt
+ *   (duplicate-trigger.ts): the claim becomes a short note that links that run, and the step succeeds;
+ * - runs that claimed before it still go on (the Actions API says whether): it waits for them,
+ *   saying so in its claim, up to a bound;
+ * - otherwise it is its turn: the claim becomes the run's tracking comment.
+ * Undefined when the run ends here. A run whose claim cannot be posted goes on unqueued, as before.
+ */
+export async function takeTurn(
+  action: ActionContext,
+  request: AcceptedRequest,
+  timing: QueueTiming = queueTiming(action)
+): Promise<Turn | undefined> {
+  const key = requestKeyOf(action.event);
+  const runId = Number(action.runner.runId);
+  const attempt = Number(action.runner.runAttempt);
+  const thread = request.thread;
+  if (thread === undefined || key === undefined) return { request, claim: undefined };
+  if (!Number.isSafeInteger(runId) || runId <= 0 || !Number.isSafeInteger(attempt) || attempt <= 0) {
+    core.info('Not in a workflow run (no numeric GITHUB_RUN_ID): runs on this thread are not queued.');
+    return { request, claim: undefined };
+  }
+  const api = freshApi(action);
+  const url = runUrl(action.runner);
+  const marker = (state: ClaimState) => claimMarker({ request: key, run: runId, attempt, state });
+  const say = (text: string, state: ClaimState) => `${text} · [workflow run](${url})\n\n${marker(state)}`;
+  // The claim starts as the tracking comment would: a run that needs not wait takes it over as it is.
+  const start = claimStartBody(url, marker('working'));
+  let commentId: number;
+  try {
+    commentId = (await api.createComment(thread, start)).id;
+  } catch (error) {
+    core.warning(`Could not claim the request on #${thread} (${errorMessage(error)}); it is not queued.`);
+    return { request, claim: undefined };
+  }
+  const own: OwnClaim = { request: key, run: runId, attempt, commentId };
+  const runs = new OctokitWorkflowRuns(action.config.github.token, api.repository, action.runner.apiUrl, {
+    logger: { warning: action.commands.warning }
+  });
+  const waited = await waitForTurn(
+    { api, runs, thread, own, timing, url, botLogin: action.config.github.botName, over: new Set() },
+    start
+  );
+  const edit = (body: string) =>
+    api
+      .updateComment(commentId, body)
+      .catch((error: unknown) => core.warning(`Could not update the claim comment: ${errorMessage(error)}`));
+  if (waited.kind === 'duplicate') {
+    const note =
+      `compact-agent did not run again: ${waited.why}, in [workflow run ${waited.servedBy.run}]` +
+      `(${runLink(url, waited.servedBy.run)}). To ask again, comment a new request`;
+    core.info(`${note}.`);
+    await edit(say(`ℹ️ ${note}`, 'duplicate'));
+    publishOutputs({ conclusion: 'skipped', noChangeReason: `skipped: ${waited.why}` });
+    return undefined;
+  }
+  if (waited.kind === 'gave-up') {
+    const message =
+      `compact-agent waited ${minutes(timing.maxWaitMs)} for ${describeRuns(waited.blocking, url)} ` +
+      'on this thread to finish, and gave up. When it has finished, ask again (or cancel it if it hangs)';
+    await edit(say(`⚠️ ${message}.`, 'failed'));
+    core.setFailed(message);
+    publishOutputs({ conclusion: 'failure', noChangeReason: `did not start: ${message}` });
+    return undefined;
+  }
+  // The run goes on with fresh reads of the thread: the runs it waited for have changed it. Without a
+  // wait, the listing the queue made is the thread as the run found it (its own claim left out).
+  const listed = waited.comments && { issue: thread, comments: waited.comments };
+  const next = { ...request, api: withSharedThreadReads(api, listed) };
+  return { request: next, claim: { commentId, body: waited.body, marker } };
+}
+
+type Waited =
+  /**
+   * `body`: what the claim comment says now ('' when unknown, an edit having failed). `comments`:
+   * the thread without the claim, when the turn came at the first look (nothing changed it since).
+   */
+  | { readonly kind: 'turn'; readonly body: string; readonly comments: readonly ThreadComment[] | undefined }
+  | { readonly kind: 'duplicate'; readonly servedBy: ThreadClaim; readonly why: string }
+  | { readonly kind: 'gave-up'; readonly blocking: readonly ThreadClaim[] };
+
+interface Queue {
+  readonly api: GitHubApi;
+  readonly runs: WorkflowRuns;
+  readonly thread: number;
+  readonly own: OwnClaim;
+  readonly timing: QueueTiming;
+  readonly url: string;
+  /** Only the action's own bot's claims count (bot_name). */
+  readonly botLogin: string;
+  /** Run attempts found over: they stay over. */
+  readonly over: Set<string>;
+}
+
+/** Reads the thread's claims until it is this run's turn, it is a duplicate, or the bound is reached. */
+async function waitForTurn(queue: Queue, start: string): Promise<Waited> {
+  const { api, thread, own, timing } = queue;
+  const started = Date.now();
+  let shown = '';
+  let body = start;
+  for (let look = 1; ; look++) {
+    const comments = await api.listComments(thread);
+    const claims = claimsOnThread(comments, queue.botLogin);
+    const live = await liveness(queue, claims);
+    const verdict = judgeDuplicate(claims, own, live);
+    if (verdict.duplicate) return { kind: 'duplicate', servedBy: verdict.servedBy, why: verdict.why };
+    const blocking = earlierLiveClaims(claims, own, live);
+    if (blocking.length === 0)
+      return {
+        kind: 'turn',
+        body,
+        comments: look === 1 ? comments.filter((comment) => comment.id !== own.commentId) : undefined
+      };
+    const waitedMs = Date.now() - started;
+    if (waitedMs >= timing.maxWaitMs) return { kind: 'gave-up', blocking };
+    const progress =
+      `⏳ compact-agent has this request, and waits for ${describeRuns(blocking, queue.url)} on this thread ` +
+      `to finish first (${Math.floor(waitedMs / 60_000)} min so far; it gives up after ` +
+      `${minutes(timing.maxWaitMs)})`;
+    if (progress !== shown) {
+      shown = progress;
+      core.info(progress);
+      const next = `${progress} · [workflow run](${queue.url})\n\n${claimMarker({ ...own, state: 'working' })}`;
+      body = await api.updateComment(own.commentId, next).then(
+        () => next,
+        (error: unknown) => {
+          core.warning(`Could not show the wait: ${errorMessage(error)}`);
+          return '';
+        }
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, timing.pollMs));
+  }
+}
+
+/**
+ * Which `working` claims before this run's still go on: only those can make it wait or yield. An
+ * attempt found over stays over (asked once per run); one that cannot be asked counts as live:
+ * waiting a little longer is better than two runs at once.
+ */
+async function liveness(
+  queue: Queue,
+  claims: readonly ThreadClaim[]
+): Promise<(claim: ThreadClaim) => boolean> {
+  const { own, over } = queue;
+  const ownPosition = claims.find((claim) => claim.commentId === own.commentId)?.position ?? Infinity;
+  const live = new Set<string>();
+  for (const claim of claims) {
+    const id = `${claim.run}-${claim.attempt}`;
+    if (claim.state !== 'working' || claim.position >= ownPosition || over.has(id) || live.has(id)) continue;
+    const state = await queue.runs.attemptState(claim.run, claim.attempt).catch((error: unknown) => {
+      core.warning(`Could not ask GitHub whether run ${claim.run} still goes on: ${errorMessage(error)}`);
+      return 'live' as const;
+    });
+    if (state === 'live') live.add(id);
+    else over.add(id);
+  }
+  return (claim) => live.has(`${claim.run}-${claim.attempt}`);
+}
+
+/** The queue reads and writes the thread directly: the run's shared reads would be stale after a wait. */
+function freshApi(action: ActionContext): GitHubApi {
+  const { event, runner } = action;
+  const github = new OctokitGitHubApi(
+    action.config.github.token,
+    repositoryOf(event, runner),
+    runner.apiUrl,
+    {
+      logger: { warning: action.commands.warning }
+    }
+  );
+  return redactingGitHubApi(github, action.redact);
+}
+
+function runLink(ownRunUrl: string, run: number): string {
+  return ownRunUrl.replace(/\/actions\/runs\/[^/]+$/, `/actions/runs/${run}`);
+}
+
+function describeRuns(claims: readonly ThreadClaim[], url: string): string {
+  const links = [...new Set(claims.map((claim) => claim.run))].map(
+    (run) => `[workflow run ${run}](${runLink(url, run)})`
+  );
+  return links.length === 1 ? links[0]! : `${links.length} runs (${links.join(', ')})`;
+}
+
+function minutes(ms: number): string {
+  const whole = Math.round(ms / 60_000);
+  return whole === 1 ? '1 minute' : `${whole} minutes`;
+}
+
+function queueTiming(action: ActionContext): QueueTiming {
+  if (!isLoopbackIpUrl(action.runner.apiUrl)) return QUEUE_TIMING;
+  const shortened = (name: string, fallback: number) => {
+    const value = Number(action.env[name]);
+    return Number.isSafeInteger(value) && value > 0 ? value : fallback;
+  };
+  return {
+    pollMs: shortened(QUEUE_POLL_MS_VARIABLE, QUEUE_TIMING.pollMs),
+    maxWaitMs: shortened(QUEUE_MAX_WAIT_MS_VARIABLE, QUEUE_TIMING.maxWaitMs)
+  };
+}
