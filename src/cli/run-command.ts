@@ -38,6 +38,10 @@ const CONFIG_FLAGS = [
   'cache-read-price-per-mtok',
   'bash-timeout-seconds',
   'bash-env-passthrough',
+  'sandbox',
+  'sandbox-network',
+  'sandbox-allow-hosts',
+  'sandbox-default-hosts',
   'api-max-retries',
   'api-stall-timeout-seconds',
   'compaction-threshold-tokens',
@@ -86,6 +90,10 @@ Flags:
                              override the catalogue (negotiated rates; needed for unknown models)
   --bash-timeout-seconds N   default timeout of a bash command (default 120)
   --bash-env-passthrough A,B extra environment variables the bash tool may see
+  --sandbox auto|required|off  run commands in the box (default auto: where the machine allows it)
+  --sandbox-network allowlist|off  the box's network: allowed hosts through a proxy, or none
+  --sandbox-allow-hosts H[:P],...  hosts the box may reach besides the default registries
+  --sandbox-default-hosts false    allow only --sandbox-allow-hosts, not the default registries
   --api-max-retries N        retries of a failed model request (default 4)
   --api-stall-timeout-seconds N  drop and retry a response stream silent this long (default 120)
   --use-bedrock              run the model on Amazon Bedrock (AWS credentials from the default chain;

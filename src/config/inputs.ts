@@ -17,6 +17,7 @@ import { readMcpConfig, type McpServerConfig } from '../tools/mcp/config.js';
 import { readToolLimits, type ToolLimits } from '../tools/limits/config.js';
 import type { OutputSchema } from '../structured/output-schema.js';
 import { parseJsonSchemaInput } from './json-schema-input.js';
+import { parseSandboxInputs, type SandboxConfig } from './sandbox-input.js';
 
 /** Everything a run needs, parsed and checked once: the action and the CLI both build it here. */
 export interface AgentConfig {
@@ -54,6 +55,8 @@ export interface AgentConfig {
    * model is asked for it as JSON (src/structured/). Undefined: no structured output.
    */
   readonly outputSchema?: OutputSchema;
+  /** The box the agent's commands run in (`sandbox`, `sandbox_*`; src/sandbox/). */
+  readonly sandbox: SandboxConfig;
 }
 
 /** The compaction inputs; unset ones take the defaults in compaction/settings.ts. */
@@ -189,6 +192,7 @@ export function parseAgentConfig(
     problems
   );
   const outputSchema = parseJsonSchemaInput(read('json_schema'), name('json_schema'), problems);
+  const sandbox = parseSandboxInputs(read, name, problems);
 
   if (problems.length > 0 || !modelSpec || !wire || !provider) throw new InputError(problems);
   return {
@@ -212,7 +216,8 @@ export function parseAgentConfig(
     mcpServers: mcp.ok ? mcp.servers : [],
     toolLimits,
     instructionFiles,
-    ...(outputSchema ? { outputSchema } : {})
+    ...(outputSchema ? { outputSchema } : {}),
+    sandbox
   };
 }
 

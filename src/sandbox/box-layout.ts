@@ -26,7 +26,7 @@ export type SystemEntry =
   | { readonly kind: 'link'; readonly path: string; readonly target: string };
 
 /**
- * bubblewrap's arguments for one command. Namespaces: a new network namespace (only its own
+ * bubblewrap's arguments for one program (argv: `bash -c <command>`, or an MCP server's command line). Namespaces: a new network namespace (only its own
  * loopback: no route out, no DNS server, no IPv6 beyond ::1, abstract Unix sockets of the host
  * unreachable), PID (the action and the runner are not in /proc; when the command ends the
  * namespace's init ends and the kernel kills everything left), mount, IPC and UTS. Every capability
@@ -34,7 +34,7 @@ export type SystemEntry =
  * remount the read-only folders. /run is an empty tmpfs: host sockets there (Docker's, D-Bus,
  * systemd-resolved) are out of reach.
  */
-export function bubblewrapArgs(layout: BoxLayout, command: string): string[] {
+export function bubblewrapArgs(layout: BoxLayout, argv: readonly string[]): string[] {
   const args = [
     '--die-with-parent',
     '--new-session',
@@ -56,20 +56,9 @@ export function bubblewrapArgs(layout: BoxLayout, command: string): string[] {
   for (const folder of layout.toolchains) args.push('--ro-bind', folder, folder);
   for (const file of layout.masked) args.push('--ro-bind', '/dev/null', file);
   args.push('--bind', layout.workspace, layout.workspace, '--chdir', layout.workspace);
-  if (layout.proxySocket === undefined) return [...args, '--', 'bash', '-c', command];
+  if (layout.proxySocket === undefined) return [...args, '--', ...argv];
   args.push('--dir', path.dirname(BOX_PROXY_SOCKET), '--ro-bind', layout.proxySocket, BOX_PROXY_SOCKET);
-  return [
-    ...args,
-    '--',
-    'perl',
-    '-e',
-    BRIDGE_SCRIPT,
-    BOX_PROXY_SOCKET,
-    String(BOX_PROXY_PORT),
-    'bash',
-    '-c',
-    command
-  ];
+  return [...args, '--', 'perl', '-e', BRIDGE_SCRIPT, BOX_PROXY_SOCKET, String(BOX_PROXY_PORT), ...argv];
 }
 
 /**

@@ -59,7 +59,7 @@ export async function startBox(settings: BoxSettings): Promise<BoxStart> {
   const bwrap = settings.bwrap ?? 'bwrap';
   const root = mkdtempSync(path.join(os.tmpdir(), 'compact-agent-box-'));
   const box = new BubblewrapBox(bwrap, root, settings);
-  const probe = spawnSync(bwrap, bubblewrapArgs(box.layoutFor(undefined), 'true'), {
+  const probe = spawnSync(bwrap, bubblewrapArgs(box.layoutFor(undefined), ['true']), {
     env: box.plainEnv(settings.env),
     encoding: 'utf8',
     timeout: 10_000
@@ -140,11 +140,15 @@ class BubblewrapBox implements CommandBox {
     return { ...boxProxyEnvironment(env, this.proxy !== undefined), HOME: this.base.home, TMPDIR: '/tmp' };
   }
 
-  async wrap(command: string, env: NodeJS.ProcessEnv): Promise<BoxedCommand> {
-    const channel = this.proxy ? await this.proxy.openChannel(command) : undefined;
+  wrap(command: string, env: NodeJS.ProcessEnv): Promise<BoxedCommand> {
+    return this.wrapArgv(['bash', '-c', command], env, command);
+  }
+
+  async wrapArgv(argv: readonly string[], env: NodeJS.ProcessEnv, label: string): Promise<BoxedCommand> {
+    const channel = this.proxy ? await this.proxy.openChannel(label) : undefined;
     return {
       file: this.bwrap,
-      args: bubblewrapArgs(this.layoutFor(channel?.socketPath), command),
+      args: bubblewrapArgs(this.layoutFor(channel?.socketPath), argv),
       env: this.plainEnv(env),
       finish: async () => {
         if (!channel) return [];

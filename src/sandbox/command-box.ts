@@ -14,6 +14,8 @@ export interface CommandBox {
   /** The network: through the proxy to the allowed hosts, or none. */
   readonly network: 'allowlist' | 'off';
   wrap(command: string, env: NodeJS.ProcessEnv): Promise<BoxedCommand>;
+  /** A program by its argv (an MCP server); `label` names it in the record of refusals. */
+  wrapArgv(argv: readonly string[], env: NodeJS.ProcessEnv, label: string): Promise<BoxedCommand>;
   /** Every refusal of the run, grouped by host and port. */
   blockedAttempts(): BlockedAttempt[];
   close(): Promise<void>;
