@@ -7,6 +7,8 @@ import type { RepositoryInstructions } from '../instructions/instruction-files.j
 import { codeSpan, fence, inlineText, quoteBlock } from './neutralize.js';
 import type { WithheldVariables } from '../tools/environment.js';
 import type { DeniedCall } from '../tools/limits/denied.js';
+import { renderSandboxSection } from './sandbox-section.js';
+import type { SessionOutcome } from '../agent/session.js';
 
 export { MAX_BODY_CHARS, renderChart };
 
@@ -61,6 +63,8 @@ export interface ReportInput {
   readonly deniedCalls?: readonly DeniedCall[];
   /** The job's variables the agent's shell did not get, by name. */
   readonly withheldEnv?: WithheldVariables;
+  /** Whether the commands ran in the box, and what it refused (src/sandbox/). */
+  readonly sandbox?: SessionOutcome['sandbox'];
   /** What the model's answer is: a `Summary` of the work by default, a `Plan` for a plan run. */
   readonly answerHeading?: string;
   /** The answer as it is to be shown, when the kind of run shows it otherwise (a plan, made visible). */
@@ -96,6 +100,7 @@ export function renderReport(input: ReportInput): string {
     `### Changes\n\n${renderChanges(input.changes)}`,
     `### Usage\n\n${renderUsage(result)}`,
     renderDeniedCalls(input.deniedCalls ?? []),
+    renderSandboxSection(input.sandbox),
     input.withheldEnv ? renderWithheldEnv(input.withheldEnv) : '',
     input.instructions ? renderInstructions(input.instructions) : '',
     renderCompactions(result.compactionLog),

@@ -103,6 +103,7 @@ export async function reportRun(
       transcriptHead: session.records.transcript.head,
       ...(session.deniedCalls ? { deniedCalls: session.deniedCalls } : {}),
       ...(session.withheldEnv ? { withheldEnv: session.withheldEnv } : {}),
+      ...(session.sandbox ? { sandbox: session.sandbox } : {}),
       ...(workspace.instructions ? { instructions: workspace.instructions } : {}),
       ...(note ? { followUp: renderFollowUp(note, { runUrl: link, costUsd: session.result.costUsd }) } : {}),
       ...(kind ? { answerHeading: kind.answerHeading, kindSection: kind.section } : {}),
