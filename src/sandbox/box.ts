@@ -24,7 +24,7 @@
  * with the runner's passwordless sudo (host-prepare.ts). A self-hosted runner needs bubblewrap and
  * either root, or user namespaces allowed for bwrap.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
@@ -87,6 +87,7 @@ class BubblewrapBox implements CommandBox {
   readonly network: 'allowlist' | 'off';
   private readonly proxy: EgressProxy | undefined;
   private readonly base: Omit<BoxLayout, 'proxySocket'>;
+  private readonly hidden: readonly string[];
 
   constructor(
     private readonly bwrap: string,
@@ -119,6 +120,7 @@ class BubblewrapBox implements CommandBox {
         )
         .map(([, value]) => value ?? '')
     ];
+    this.hidden = hidden;
     const scan = toolchainFolders(candidates, home, hidden);
     this.base = {
       system: systemEntries(),
@@ -144,11 +146,21 @@ class BubblewrapBox implements CommandBox {
     return this.wrapArgv(['bash', '-c', command], env, command);
   }
 
+  /**
+   * A program named by the maintainer's configuration (an MCP server): the folders of the absolute
+   * paths on its command line are shown read-only too, so `/opt/tools/server.js` or a script outside
+   * the repository still runs; never one of the hidden folders.
+   */
   async wrapArgv(argv: readonly string[], env: NodeJS.ProcessEnv, label: string): Promise<BoxedCommand> {
     const channel = this.proxy ? await this.proxy.openChannel(label) : undefined;
+    const named = argv
+      .filter((arg) => path.isAbsolute(arg))
+      .map((arg) => (isFolder(arg) ? arg : path.dirname(arg)));
+    const extra = toolchainFolders(named, this.base.home, this.hidden).folders;
+    const layout = this.layoutFor(channel?.socketPath);
     return {
       file: this.bwrap,
-      args: bubblewrapArgs(this.layoutFor(channel?.socketPath), argv),
+      args: bubblewrapArgs({ ...layout, toolchains: [...new Set([...layout.toolchains, ...extra])] }, argv),
       env: this.plainEnv(env),
       finish: async () => {
         if (!channel) return [];
@@ -165,5 +177,13 @@ class BubblewrapBox implements CommandBox {
   async close(): Promise<void> {
     await this.proxy?.close();
     rmSync(this.root, { recursive: true, force: true });
+  }
+}
+
+function isFolder(candidate: string): boolean {
+  try {
+    return statSync(candidate).isDirectory();
+  } catch {
+    return false;
   }
 }
