@@ -1,4 +1,6 @@
 import { access, constants, stat } from 'node:fs/promises';
+import { sandboxLines } from '../sandbox/sandbox-lines.js';
+import { SandboxUnavailableError } from '../sandbox/session-box.js';
 import path from 'node:path';
 import { newRunId } from '../agent/run-id.js';
 import { runSession, type SessionOutcome } from '../agent/session.js';
@@ -186,6 +188,8 @@ export async function runCommand(invocation: Invocation, io: CliIo): Promise<num
   }).catch((error: unknown) => {
     // Before any model call: the configuration named a server that does not start.
     if (error instanceof McpStartError) throw usageError(`--mcp-config: ${redact(error.message)}`);
+    // --sandbox required, and no box here: stopped before any model call.
+    if (error instanceof SandboxUnavailableError) throw usageError(`--sandbox: ${redact(error.message)}`);
     throw error;
   });
   // After the agent's turns: never through a link or FIFO it may have left at that name.
@@ -287,7 +291,7 @@ async function checkOutputFolder(folder: string, flag: string): Promise<void> {
   });
 }
 
-export function formatOutcome({ result, transcriptPath }: SessionOutcome): string {
+export function formatOutcome({ result, transcriptPath, sandbox }: SessionOutcome): string {
   const usage = result.usage;
   return [
     '',
@@ -299,6 +303,7 @@ export function formatOutcome({ result, transcriptPath }: SessionOutcome): strin
     `cost: $${result.costUsd.toFixed(4)}`,
     `transcript: ${transcriptPath}`,
     ...(result.structuredOutput === undefined ? [] : [`structured output: ${result.structuredOutput}`]),
+    ...sandboxLines(sandbox),
     ''
   ].join('\n');
 }
