@@ -136,7 +136,9 @@ describeWithBox('compact-agent run with the box, against commands that try to ge
       }
     });
     expect(code).toBe(EXIT.usage);
-    expect(stderr).toContain('--sandbox: sandbox is required, but the box cannot be built here: bwrap is not installed');
+    expect(stderr).toContain(
+      '--sandbox: sandbox is required, but the box cannot be built here: bwrap is not installed'
+    );
     expect(stderr).toContain('set sandbox to auto or off');
     expect(fake.requests.filter((request) => request.path === '/v1/messages')).toHaveLength(0);
   });
