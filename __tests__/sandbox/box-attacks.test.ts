@@ -178,4 +178,25 @@ describeWithBox('the box', () => {
     const onHost = execSync(`ps -eo args | grep -v grep | grep -c '^${tag}' || true`, { encoding: 'utf8' });
     expect(onHost.trim()).toBe('0');
   });
+
+  test('a command that times out is killed with everything it started', async () => {
+    const tag = `box-timeout-${canary}`;
+    const tools = createDefaultTools({ box });
+    const started = Date.now();
+    const result = await tools.execute(
+      {
+        id: 'toolu_timeout',
+        name: 'bash',
+        input: {
+          command: `(exec -a ${tag} sleep 300) & setsid bash -c 'exec -a ${tag} sleep 301' & sleep 300`,
+          timeout_ms: 1500
+        }
+      },
+      toolContext(repo.root)
+    );
+    expect(result.content).toContain('timed out (killed)');
+    expect(Date.now() - started).toBeLessThan(10_000);
+    const onHost = execSync(`ps -eo args | grep -v grep | grep -c '^${tag}' || true`, { encoding: 'utf8' });
+    expect(onHost.trim()).toBe('0');
+  });
 });
