@@ -17,7 +17,7 @@ import { readMcpConfig, type McpServerConfig } from '../tools/mcp/config.js';
 import { readToolLimits, type ToolLimits } from '../tools/limits/config.js';
 import type { OutputSchema } from '../structured/output-schema.js';
 import { parseJsonSchemaInput } from './json-schema-input.js';
-import { parseSandboxInputs, type SandboxConfig } from './sandbox-input.js';
+import { parseSandboxInputs, SANDBOX_DEFAULTS, type SandboxConfig } from './sandbox-input.js';
 
 /** Everything a run needs, parsed and checked once: the action and the CLI both build it here. */
 export interface AgentConfig {
@@ -96,7 +96,8 @@ export const INPUT_DEFAULTS = {
   use_vertex: false,
   allow_workflow_changes: false,
   // Codex, OpenHands, Jules and Cursor read AGENTS.md; Claude Code CLAUDE.md; Copilot its own file.
-  instruction_files: 'AGENTS.md,CLAUDE.md,.github/copilot-instructions.md'
+  instruction_files: 'AGENTS.md,CLAUDE.md,.github/copilot-instructions.md',
+  ...SANDBOX_DEFAULTS
 } as const;
 
 /** A bad input: the message says which input, what was given and what is expected. */

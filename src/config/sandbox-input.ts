@@ -3,6 +3,13 @@ import { DEFAULT_ALLOWED_HOSTS } from '../sandbox/default-hosts.js';
 import { parseHostRule, type HostRule } from '../sandbox/host-rules.js';
 
 export type SandboxMode = 'auto' | 'required' | 'off';
+
+/** The inputs' defaults, defined here once (config/inputs.ts INPUT_DEFAULTS repeats them for action.yml). */
+export const SANDBOX_DEFAULTS = {
+  sandbox: 'auto',
+  sandbox_network: 'allowlist',
+  sandbox_default_hosts: true
+} as const;
 const MODES: readonly SandboxMode[] = ['auto', 'required', 'off'];
 
 /** The box's settings (`sandbox`, `sandbox_network`, `sandbox_allow_hosts`, `sandbox_default_hosts`). */
@@ -26,7 +33,7 @@ export function parseSandboxInputs(
   problems: string[]
 ): SandboxConfig {
   const rawMode = read('sandbox').trim().toLowerCase();
-  const mode = rawMode === '' ? 'auto' : MODES.find((candidate) => candidate === rawMode);
+  const mode = rawMode === '' ? SANDBOX_DEFAULTS.sandbox : MODES.find((candidate) => candidate === rawMode);
   if (!mode) {
     problems.push(
       `${name('sandbox')} is "${read('sandbox').trim()}": write auto (the box where the runner allows it), ` +
@@ -43,7 +50,7 @@ export function parseSandboxInputs(
   const withDefaults = parseBooleanInput(
     read('sandbox_default_hosts'),
     name('sandbox_default_hosts'),
-    true,
+    SANDBOX_DEFAULTS.sandbox_default_hosts,
     problems
   );
   const added: HostRule[] = [];
