@@ -60,7 +60,8 @@ export async function startBox(settings: BoxSettings): Promise<BoxStart> {
   const root = mkdtempSync(path.join(os.tmpdir(), 'compact-agent-box-'));
   const box = new BubblewrapBox(bwrap, root, settings);
   const probe = spawnSync(bwrap, bubblewrapArgs(box.layoutFor(undefined), ['true']), {
-    env: box.plainEnv(settings.env),
+    // Only what finds the program: the job's environment (its secrets) has no business in a probe.
+    env: { PATH: settings.env.PATH ?? '/usr/bin:/bin' },
     encoding: 'utf8',
     timeout: 10_000
   });
