@@ -145,6 +145,11 @@ describeWithBox('the box', () => {
     expect(existsSync(path.join(repo.root, 'inside'))).toBe(true);
   });
 
+  test('root-only files of the runner (/etc/shadow) show nothing, even to uid 0', async () => {
+    const result = await bash('cat /etc/shadow /etc/gshadow');
+    expect(result.content).not.toMatch(/^root:/m);
+  });
+
   test('capabilities are dropped: a read-only folder cannot be remounted', async () => {
     const result = await bash('grep CapEff /proc/self/status; mount -o remount,rw /usr && echo REMOUNTED');
     expect(result.content).toContain('CapEff:\t0000000000000000');

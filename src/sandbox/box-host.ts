@@ -1,4 +1,4 @@
-import { lstatSync, readlinkSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, readlinkSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { SystemEntry } from './box-layout.js';
 
@@ -97,4 +97,23 @@ function isFile(candidate: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Files in /etc that only root may read: password hashes and the machine's SSH host keys. A runner
+ * that runs as root (a container, a self-hosted machine) runs the box as uid 0, which owns them; the
+ * box shows them empty. Nothing else in the read-only system folders is a secret of the runner's.
+ */
+export function systemSecretFiles(): string[] {
+  let sshKeys: string[] = [];
+  try {
+    sshKeys = readdirSync('/etc/ssh')
+      .filter((name) => /^ssh_host_.*_key$/.test(name))
+      .map((name) => path.join('/etc/ssh', name));
+  } catch {
+    sshKeys = [];
+  }
+  return ['/etc/shadow', '/etc/gshadow', '/etc/shadow-', '/etc/gshadow-', '/etc/sudoers', ...sshKeys].filter(
+    isFile
+  );
 }

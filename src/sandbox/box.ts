@@ -29,7 +29,7 @@ import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { bubblewrapArgs, boxProxyEnvironment, type BoxLayout } from './box-layout.js';
-import { systemEntries, toolchainFolders } from './box-host.js';
+import { systemEntries, systemSecretFiles, toolchainFolders } from './box-host.js';
 import type { BlockedAttempt } from './blocked-log.js';
 import type { BoxedCommand, CommandBox } from './command-box.js';
 import { EgressProxy } from './egress-proxy.js';
@@ -126,7 +126,7 @@ class BubblewrapBox implements CommandBox {
     this.base = {
       system: systemEntries(),
       toolchains: scan.folders,
-      masked: scan.masked,
+      masked: [...systemSecretFiles(), ...scan.masked],
       home,
       scratchHome,
       scratchTmp,
