@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync, readlinkSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { SystemEntry } from './box-layout.js';
 
@@ -116,4 +116,27 @@ export function systemSecretFiles(): string[] {
   return ['/etc/shadow', '/etc/gshadow', '/etc/shadow-', '/etc/gshadow-', '/etc/sudoers', ...sshKeys].filter(
     isFile
   );
+}
+
+/**
+ * The common git folder of a worktree checkout (`.git` is a file: `gitdir: <main>/.git/worktrees/<name>`),
+ * which lies outside the repository; undefined for an ordinary clone, whose `.git` is inside. Only a
+ * folder that is a git folder (it holds `worktrees/`) is returned, and never a hidden one.
+ */
+export function worktreeCommonDir(workspace: string, hidden: readonly string[]): string | undefined {
+  let text: string;
+  try {
+    const dotGit = path.join(workspace, '.git');
+    if (!lstatSync(dotGit).isFile()) return undefined;
+    text = readFileSync(dotGit, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const gitdir = /^gitdir: (.+)$/m.exec(text)?.[1]?.trim();
+  if (!gitdir) return undefined;
+  const own = path.resolve(workspace, gitdir);
+  const common = path.dirname(path.dirname(own));
+  if (path.basename(path.dirname(own)) !== 'worktrees' || !isFolder(common)) return undefined;
+  if (hidden.some((secret) => within(secret, common) || within(common, secret))) return undefined;
+  return common;
 }

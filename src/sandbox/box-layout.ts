@@ -15,6 +15,8 @@ export interface BoxLayout {
   readonly scratchTmp: string;
   /** The repository: the only real folder the commands may write. */
   readonly workspace: string;
+  /** A git worktree's common folder (`.git` is a file naming it), outside the repository: git needs it. */
+  readonly gitCommonDir?: string | undefined;
   /** The proxy's Unix socket for this command; undefined: no network at all. */
   readonly proxySocket: string | undefined;
   /** Not root: bubblewrap needs a user namespace of its own. */
@@ -55,6 +57,7 @@ export function bubblewrapArgs(layout: BoxLayout, argv: readonly string[]): stri
   args.push('--bind', layout.scratchTmp, '/tmp', '--bind', layout.scratchHome, layout.home);
   for (const folder of layout.toolchains) args.push('--ro-bind', folder, folder);
   for (const file of layout.masked) args.push('--ro-bind', '/dev/null', file);
+  if (layout.gitCommonDir !== undefined) args.push('--bind', layout.gitCommonDir, layout.gitCommonDir);
   args.push('--bind', layout.workspace, layout.workspace, '--chdir', layout.workspace);
   if (layout.proxySocket === undefined) return [...args, '--', ...argv];
   args.push('--dir', path.dirname(BOX_PROXY_SOCKET), '--ro-bind', layout.proxySocket, BOX_PROXY_SOCKET);

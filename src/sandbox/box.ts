@@ -29,7 +29,7 @@ import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { bubblewrapArgs, boxProxyEnvironment, type BoxLayout } from './box-layout.js';
-import { systemEntries, systemSecretFiles, toolchainFolders } from './box-host.js';
+import { systemEntries, systemSecretFiles, toolchainFolders, worktreeCommonDir } from './box-host.js';
 import type { BlockedAttempt } from './blocked-log.js';
 import type { BoxedCommand, CommandBox } from './command-box.js';
 import { EgressProxy } from './egress-proxy.js';
@@ -131,6 +131,10 @@ class BubblewrapBox implements CommandBox {
       scratchHome,
       scratchTmp,
       workspace: path.resolve(settings.workspace),
+      gitCommonDir: worktreeCommonDir(
+        path.resolve(settings.workspace),
+        hidden.filter((folder) => folder !== path.resolve(settings.workspace))
+      ),
       unprivileged: process.getuid?.() !== 0
     };
   }
