@@ -16,6 +16,7 @@ import { benchJson, contextChartSvg, renderTable, type Results } from './report.
 import { runStrategy, type RunRecord } from './run-strategy.js';
 import { STRATEGIES } from './strategies/index.js';
 import { parseBenchArgs } from './args.js';
+import { measureSandboxOverhead, sandboxOverheadLine } from './sandbox-overhead.js';
 import { readSeed, stageSeed, WorkloadPlan } from './workload.js';
 
 async function main(): Promise<void> {
@@ -81,8 +82,12 @@ async function main(): Promise<void> {
       seed_files: seed.length,
       cpu_history_tokens: cpu.default?.historyTokens ?? null
     };
-    if (args.json) process.stdout.write(`${benchJson(results, meta)}\n`);
-    else process.stdout.write(`${renderTable(results)}\n`);
+    // The box's cost per command (bench/sandbox-overhead.ts), measured on the same machine.
+    const sandbox = sandboxOverheadLine(await measureSandboxOverhead());
+    if (args.json) {
+      process.stdout.write(`${benchJson(results, meta)}\n`);
+      log(sandbox);
+    } else process.stdout.write(`${renderTable(results)}\n${sandbox}\n`);
   } finally {
     rmSync(seedDir, { recursive: true, force: true });
   }

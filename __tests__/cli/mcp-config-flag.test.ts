@@ -37,7 +37,8 @@ afterEach(async () => {
 async function cli(...argv: string[]) {
   let stdout = '';
   let stderr = '';
-  const code = await runCli(argv, {
+  // The test servers import the project's node_modules, which the box does not show: box-free here.
+  const code = await runCli([...argv, '--sandbox', 'off'], {
     stdout: (line) => (stdout += `${line}\n`),
     stderr: (line) => (stderr += `${line}\n`),
     env: {

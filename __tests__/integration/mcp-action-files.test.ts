@@ -26,7 +26,8 @@ function actionWithMcpConfig(mcpConfig: string) {
   return world.run({
     eventName: 'issue_comment',
     payload,
-    inputs: { mcp_config: mcpConfig },
+    // The test servers import the project's node_modules, which the box does not show: box-free here.
+    inputs: { mcp_config: mcpConfig, sandbox: 'off' },
     entry: ACTION_FROM_SOURCE,
     // Far above a refusal; only an action that waits on the FIFO forever (the bug) is stopped by it.
     onSpawn: (child) => {

@@ -33,6 +33,7 @@ describe('the action with mcp_config', () => {
       eventName: 'issue_comment',
       payload,
       inputs: {
+        sandbox: 'off', // the test servers import the project's node_modules, which the box does not show
         mcp_config: JSON.stringify({
           mcpServers: { calc: { command: process.execPath, args: [CALC_SERVER] } }
         })
@@ -70,6 +71,7 @@ describe('the action with mcp_config', () => {
       eventName: 'issue_comment',
       payload,
       inputs: {
+        sandbox: 'off', // the test servers import the project's node_modules, which the box does not show
         mcp_config: JSON.stringify({
           mcpServers: {
             calc: { command: process.execPath, args: [CALC_SERVER], env: { CALC_API_KEY: SERVER_KEY } }
@@ -112,6 +114,7 @@ describe('the action with mcp_config', () => {
       eventName: 'issue_comment',
       payload,
       inputs: {
+        sandbox: 'off', // the test servers import the project's node_modules, which the box does not show
         mcp_config: JSON.stringify({
           mcpServers: { large: { command: process.execPath, args: [LARGE_SERVER, '--tools', '40'] } }
         })

@@ -62,7 +62,11 @@ async function runWithMcp(
   notices: string[] = []
 ): Promise<SessionOutcome> {
   fake = await startFakeAnthropic({ script });
-  const config = parseAgentConfig((name) => (name === 'mcp_config' ? mcpConfig : ''), SECRET_ENV);
+  // The test servers import the project's node_modules, which the box does not show: box-free here.
+  const config = parseAgentConfig(
+    (name) => (name === 'mcp_config' ? mcpConfig : name === 'sandbox' ? 'off' : ''),
+    SECRET_ENV
+  );
   return runSession({
     config,
     task: 'Use the calculator.',

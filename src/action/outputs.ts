@@ -1,5 +1,6 @@
 import * as core from '@actions/core';
 import type { LimitName } from '../agent/limits.js';
+import type { BlockedAttempt } from '../sandbox/blocked-log.js';
 import type { SessionOutcome } from '../agent/session.js';
 import { countCompactions } from '../compaction/compaction-count.js';
 import type { ArtifactOutcome, ChangesOutcome } from '../github/report.js';
@@ -54,7 +55,9 @@ export const OUTPUT_NAMES = [
   'review_id',
   'review_counts',
   'structured_output',
-  'denied_tool_calls'
+  'denied_tool_calls',
+  'blocked_hosts',
+  'sandbox'
 ] as const;
 
 export type OutputName = (typeof OUTPUT_NAMES)[number];
@@ -97,6 +100,11 @@ export function outputValues(outputs: RunOutputs): Partial<Record<OutputName, st
       // What the tool limits refused, as the report lists it: [] when nothing was.
       denied_tool_calls: JSON.stringify(session.deniedCalls ?? [])
     });
+    if (session.sandbox) {
+      values.sandbox = session.sandbox.state;
+      if (session.sandbox.state === 'on')
+        values.blocked_hosts = JSON.stringify(blockedHostsOutput(session.sandbox.blocked));
+    }
     if (result.structuredOutput !== undefined) values.structured_output = result.structuredOutput;
   }
   const changes = outputs.changes;
@@ -143,4 +151,15 @@ function noChangeReason(outputs: RunOutputs): string | undefined {
   if (stop !== undefined && stop !== 'success')
     return `the run stopped with ${stop} before the agent changed any file`;
   return 'the agent changed no files (its summary in the report says why)';
+}
+
+/** The `blocked_hosts` output: the report's list, with snake_case keys as the other JSON outputs. */
+function blockedHostsOutput(blocked: readonly BlockedAttempt[]) {
+  return blocked.map((attempt) => ({
+    host: attempt.host,
+    port: attempt.port,
+    count: attempt.count,
+    first_command: attempt.firstCommand,
+    reason: attempt.reason
+  }));
 }

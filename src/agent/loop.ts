@@ -1,4 +1,5 @@
 import type { MessageParam, ToolUseBlockParam } from '@anthropic-ai/sdk/resources/messages';
+import type { SandboxRecord } from '../sandbox/session-box.js';
 import { CATALOGUE_CHECKED_ON } from '../config/model-catalog.js';
 import type { ModelSpec } from '../config/models.js';
 import type { CompactionEvent, CompactionTrigger, Compactor } from '../compaction/compactor.js';
@@ -40,6 +41,8 @@ export interface AgentSettings {
   readonly outputSchema?: OutputSchema;
   /** Recorded in run_start: the job's variables the shell did not get, by name. */
   readonly withheldEnv?: WithheldVariables;
+  /** Recorded in run_start: whether the commands ran in the box (src/sandbox/). */
+  readonly sandbox?: SandboxRecord;
 }
 
 export interface ProgressUpdate {
@@ -407,7 +410,8 @@ function recordStart(run: Run): void {
     ...(settings.thread ? { thread: settings.thread } : {}),
     ...(settings.mode ? { mode: settings.mode } : {}),
     ...(settings.instructions ? { instructions: settings.instructions } : {}),
-    ...(settings.withheldEnv ? { withheld_env: settings.withheldEnv } : {})
+    ...(settings.withheldEnv ? { withheld_env: settings.withheldEnv } : {}),
+    ...(settings.sandbox ? { sandbox: settings.sandbox } : {})
   });
 }
 

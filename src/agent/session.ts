@@ -16,6 +16,9 @@ import { toolEnvironment, type ToolEnvironment, type WithheldVariables } from '.
 import { createDefaultTools } from '../tools/index.js';
 import { startMcpServers, type McpToolSet } from '../tools/mcp/index.js';
 import { Workspace } from '../tools/workspace.js';
+import type { BlockedAttempt } from '../sandbox/blocked-log.js';
+import type { CommandBox } from '../sandbox/command-box.js';
+import { openSessionBox, type SandboxRecord } from '../sandbox/session-box.js';
 import { compactionLogWriter } from '../transcript/compaction-log.js';
 import type { ThreadRecord } from '../transcript/events.js';
 import { TranscriptWriter } from '../transcript/writer.js';
@@ -85,6 +88,8 @@ export interface SessionOutcome {
   readonly deniedCalls?: readonly DeniedCall[];
   /** The names of the job's variables the agent's shell did not get (the report lists them). */
   readonly withheldEnv?: WithheldVariables;
+  /** Whether the commands ran in the box, and the destinations it refused (the report lists them). */
+  readonly sandbox?: SandboxRecord & { readonly blocked: readonly BlockedAttempt[] };
 }
 
 /**
@@ -98,25 +103,39 @@ export async function runSession(options: SessionOptions): Promise<SessionOutcom
   const exposedCredentials = credentialFileInRepository(options.env, options.repoDir);
   if (exposedCredentials !== undefined) throw new Error(exposedCredentials);
   const shell = toolEnvironment(options.env, config.bashEnvPassthrough);
-  // MCP servers get what the agent's own commands get: the tool environment, in the repository.
-  const mcp = await startMcpServers(config.mcpServers, {
-    cwd: options.repoDir,
-    env: shell.env,
-    callTimeoutMs: config.bashTimeoutMs,
-    ...(options.signal ? { signal: options.signal } : {})
-  });
+  // Before the MCP servers, which run in it too; `sandbox: required` without a box stops here.
+  const sandbox = await openSessionBox(
+    config.sandbox,
+    { workspace: options.repoDir, env: options.env },
+    (line) => options.onNotice?.(line)
+  );
   try {
-    if (mcp.notice !== '') options.onNotice?.(mcp.notice);
-    return await runWithTools(options, shell, mcp);
+    // MCP servers get what the agent's own commands get: the tool environment, in the repository, in the box.
+    const mcp = await startMcpServers(config.mcpServers, {
+      cwd: options.repoDir,
+      env: shell.env,
+      callTimeoutMs: config.bashTimeoutMs,
+      ...(sandbox.box ? { box: sandbox.box } : {}),
+      ...(options.signal ? { signal: options.signal } : {})
+    });
+    try {
+      if (mcp.notice !== '') options.onNotice?.(mcp.notice);
+      const outcome = await runWithTools(options, shell, mcp, sandbox.box, sandbox.record);
+      return { ...outcome, sandbox: { ...sandbox.record, blocked: sandbox.box?.blockedAttempts() ?? [] } };
+    } finally {
+      await mcp.close();
+    }
   } finally {
-    await mcp.close();
+    await sandbox.box?.close();
   }
 }
 
 async function runWithTools(
   options: SessionOptions,
   shell: ToolEnvironment,
-  mcp: McpToolSet
+  mcp: McpToolSet,
+  box: CommandBox | undefined,
+  sandbox: SandboxRecord
 ): Promise<SessionOutcome> {
   const { config } = options;
   const withheld = [...shell.withheld.secret, ...shell.withheld.unlisted];
@@ -135,6 +154,7 @@ async function runWithTools(
       bashTimeoutMs: config.bashTimeoutMs,
       extraTools: mcp.tools,
       limits: config.toolLimits,
+      ...(box ? { box } : {}),
       onUnmatchedNames: (names) =>
         options.onNotice?.(`The tool limits name tools this run does not have: ${names.join(', ')}.`)
     });
@@ -183,7 +203,8 @@ async function runWithTools(
         // The transcript writer redacts every line it writes, this record too.
         ...(options.thread ? { thread: options.thread } : {}),
         ...(options.instructions ? { instructions: instructionsRecordOf(options.instructions) } : {}),
-        ...(withheld.length > 0 ? { withheldEnv: shell.withheld } : {})
+        ...(withheld.length > 0 ? { withheldEnv: shell.withheld } : {}),
+        sandbox
       },
       {
         model,

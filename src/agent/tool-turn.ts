@@ -60,7 +60,8 @@ export async function answerToolCalls(
       name: call.name,
       is_error: outcome.isError,
       duration_ms: outcome.durationMs,
-      ...(outcome.denied ? { denied: outcome.denied } : {})
+      ...(outcome.denied ? { denied: outcome.denied } : {}),
+      ...(outcome.sandboxBlocked ? { sandbox_blocked: outcome.sandboxBlocked } : {})
     });
     results.push({
       type: 'tool_result',

@@ -1,4 +1,6 @@
 import { access, constants, stat } from 'node:fs/promises';
+import { sandboxLines } from '../sandbox/sandbox-lines.js';
+import { SandboxUnavailableError } from '../sandbox/session-box.js';
 import path from 'node:path';
 import { newRunId } from '../agent/run-id.js';
 import { runSession, type SessionOutcome } from '../agent/session.js';
@@ -38,6 +40,10 @@ const CONFIG_FLAGS = [
   'cache-read-price-per-mtok',
   'bash-timeout-seconds',
   'bash-env-passthrough',
+  'sandbox',
+  'sandbox-network',
+  'sandbox-allow-hosts',
+  'sandbox-default-hosts',
   'api-max-retries',
   'api-stall-timeout-seconds',
   'compaction-threshold-tokens',
@@ -87,6 +93,10 @@ Flags:
                              override the catalogue (negotiated rates; needed for unknown models)
   --bash-timeout-seconds N   default timeout of a bash command (default 120)
   --bash-env-passthrough A,B extra environment variables the bash tool may see
+  --sandbox auto|required|off  run commands in the box (default auto: where the machine allows it)
+  --sandbox-network allowlist|off  the box's network: allowed hosts through a proxy, or none
+  --sandbox-allow-hosts H[:P],...  hosts the box may reach besides the default registries
+  --sandbox-default-hosts false    allow only --sandbox-allow-hosts, not the default registries
   --api-max-retries N        retries of a failed model request (default 4)
   --api-stall-timeout-seconds N  drop and retry a response stream silent this long (default 120)
   --use-bedrock              run the model on Amazon Bedrock (AWS credentials from the default chain;
@@ -181,6 +191,8 @@ export async function runCommand(invocation: Invocation, io: CliIo): Promise<num
   }).catch((error: unknown) => {
     // Before any model call: the configuration named a server that does not start.
     if (error instanceof McpStartError) throw usageError(`--mcp-config: ${redact(error.message)}`);
+    // --sandbox required, and no box here: stopped before any model call.
+    if (error instanceof SandboxUnavailableError) throw usageError(`--sandbox: ${redact(error.message)}`);
     throw error;
   });
   // After the agent's turns: never through a link or FIFO it may have left at that name.
@@ -282,7 +294,7 @@ async function checkOutputFolder(folder: string, flag: string): Promise<void> {
   });
 }
 
-export function formatOutcome({ result, transcriptPath }: SessionOutcome): string {
+export function formatOutcome({ result, transcriptPath, sandbox }: SessionOutcome): string {
   const usage = result.usage;
   return [
     '',
@@ -294,6 +306,7 @@ export function formatOutcome({ result, transcriptPath }: SessionOutcome): strin
     `cost: $${result.costUsd.toFixed(4)}`,
     `transcript: ${transcriptPath}`,
     ...(result.structuredOutput === undefined ? [] : [`structured output: ${result.structuredOutput}`]),
+    ...sandboxLines(sandbox),
     ''
   ].join('\n');
 }

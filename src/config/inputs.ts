@@ -18,6 +18,7 @@ import { readMcpConfig, type McpServerConfig } from '../tools/mcp/config.js';
 import { readToolLimits, type ToolLimits } from '../tools/limits/config.js';
 import type { OutputSchema } from '../structured/output-schema.js';
 import { parseJsonSchemaInput } from './json-schema-input.js';
+import { parseSandboxInputs, SANDBOX_DEFAULTS, type SandboxConfig } from './sandbox-input.js';
 
 /** Everything a run needs, parsed and checked once: the action and the CLI both build it here. */
 export interface AgentConfig {
@@ -57,6 +58,8 @@ export interface AgentConfig {
    * model is asked for it as JSON (src/structured/). Undefined: no structured output.
    */
   readonly outputSchema?: OutputSchema;
+  /** The box the agent's commands run in (`sandbox`, `sandbox_*`; src/sandbox/). */
+  readonly sandbox: SandboxConfig;
 }
 
 /** The compaction inputs; unset ones take the defaults in compaction/settings.ts. */
@@ -98,7 +101,8 @@ export const INPUT_DEFAULTS = {
   // Codex, OpenHands, Jules and Cursor read AGENTS.md; Claude Code CLAUDE.md; Copilot its own file.
   instruction_files: 'AGENTS.md,CLAUDE.md,.github/copilot-instructions.md',
   // Our summarizer until the bench measures the API's engine (issue 25, part 4).
-  compaction_engine: 'client'
+  compaction_engine: 'client',
+  ...SANDBOX_DEFAULTS
 } as const;
 
 /** A bad input: the message says which input, what was given and what is expected. */
@@ -207,6 +211,7 @@ export function parseAgentConfig(
         `(this run uses ${provider.kind}): set it to auto or client.`
     );
   }
+  const sandbox = parseSandboxInputs(read, name, problems);
 
   if (problems.length > 0 || !modelSpec || !wire || !provider) throw new InputError(problems);
   return {
@@ -231,7 +236,8 @@ export function parseAgentConfig(
     mcpServers: mcp.ok ? mcp.servers : [],
     toolLimits,
     instructionFiles,
-    ...(outputSchema ? { outputSchema } : {})
+    ...(outputSchema ? { outputSchema } : {}),
+    sandbox
   };
 }
 

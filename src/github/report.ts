@@ -9,6 +9,8 @@ import { codeSpan, fence, inlineText, quoteBlock } from './neutralize.js';
 import type { WithheldVariables } from '../tools/environment.js';
 import type { DeniedCall } from '../tools/limits/denied.js';
 import { compareUrl, renderRequest, renderTests, renderWhere } from './report-top.js';
+import { renderSandboxSection } from './sandbox-section.js';
+import type { SessionOutcome } from '../agent/session.js';
 
 export { MAX_BODY_CHARS, renderChart };
 
@@ -65,6 +67,8 @@ export interface ReportInput {
   readonly deniedCalls?: readonly DeniedCall[];
   /** The job's variables the agent's shell did not get, by name. */
   readonly withheldEnv?: WithheldVariables;
+  /** Whether the commands ran in the box, and what it refused (src/sandbox/). */
+  readonly sandbox?: SessionOutcome['sandbox'];
   /** What the model's answer is: a `Summary` of the work by default, a `Plan` for a plan run. */
   readonly answerHeading?: string;
   /** The answer as it is to be shown, when the kind of run shows it otherwise (a plan, made visible). */
@@ -103,6 +107,7 @@ const SECTIONS: readonly ReportSection[] = [
   structuredOutput,
   (input) => `### Changes\n\n${renderChanges(input.changes)}`,
   (input) => renderDeniedCalls(input.deniedCalls ?? []),
+  (input) => renderSandboxSection(input.sandbox),
   (input) => (input.withheldEnv ? renderWithheldEnv(input.withheldEnv) : ''),
   (input) => (input.instructions ? renderInstructions(input.instructions) : ''),
   (input) => renderCompactions(input.result.compactionLog),

@@ -4,6 +4,8 @@ import { capText } from './cap-text.js';
 import { runBoundedCommand, type CommandResult } from './bounded-command.js';
 import { judgeBashCommand, type BashLimits } from './limits/bash-rules.js';
 import { ToolDeniedError } from './limits/denied.js';
+import type { CommandBox } from '../sandbox/command-box.js';
+import { refusedNote } from '../sandbox/refused-note.js';
 
 export type { CommandResult } from './bounded-command.js';
 
@@ -23,7 +25,11 @@ const bashInput = z.object({
     .describe(`Timeout in milliseconds (default ${DEFAULT_BASH_TIMEOUT_MS}, at most ${MAX_BASH_TIMEOUT_MS}).`)
 });
 
-export function createBashTool(defaultTimeoutMs = DEFAULT_BASH_TIMEOUT_MS, limits?: BashLimits) {
+export function createBashTool(
+  defaultTimeoutMs = DEFAULT_BASH_TIMEOUT_MS,
+  limits?: BashLimits,
+  box?: CommandBox
+) {
   return defineTool({
     name: 'bash',
     description:
@@ -31,6 +37,7 @@ export function createBashTool(defaultTimeoutMs = DEFAULT_BASH_TIMEOUT_MS, limit
       `(each capped at ${MAX_STREAM_CHARS} characters, head and tail kept). ` +
       'Use it to run tests, builds and git commands. Do not push: the action commits and pushes for you. ' +
       'Processes the command leaves running in the background are killed when it ends.' +
+      boxNote(box) +
       limitsNote(limits),
     inputSchema: bashInput,
     async run(input, context) {
@@ -42,11 +49,28 @@ export function createBashTool(defaultTimeoutMs = DEFAULT_BASH_TIMEOUT_MS, limit
         env: context.env,
         timeoutMs: input.timeout_ms ?? defaultTimeoutMs,
         signal: context.signal,
-        maxStreamChars: MAX_STREAM_CHARS * 4
+        maxStreamChars: MAX_STREAM_CHARS * 4,
+        ...(box ? { box } : {})
       });
-      return { content: formatCommandResult(result), isError: result.exitCode !== 0 };
+      const refused = result.blocked && result.blocked.length > 0 ? `\n${refusedNote(result.blocked)}` : '';
+      return {
+        content: formatCommandResult(result) + refused,
+        isError: result.exitCode !== 0 || refused !== '',
+        ...(result.blocked && result.blocked.length > 0
+          ? { sandboxBlocked: result.blocked.map(({ host, port, reason }) => ({ host, port, reason })) }
+          : {})
+      };
     }
   });
+}
+
+/** Told up front: the model should not try to reach a host it cannot, nor read the runner's files. */
+function boxNote(box: CommandBox | undefined): string {
+  if (!box) return '';
+  return box.network === 'off'
+    ? ' Commands run in a sandbox without network, with a scratch HOME and /tmp; only the repository is shared.'
+    : ' Commands run in a sandbox with a scratch HOME and /tmp; only the repository is shared. The network reaches' +
+        ' only allowed hosts, through the HTTP(S) proxy set in HTTP_PROXY/HTTPS_PROXY (package registries by default).';
 }
 
 /** Told up front, so the model does not spend turns finding the limits by trial. */

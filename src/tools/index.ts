@@ -1,4 +1,5 @@
 import type { Tool } from './tool.js';
+import type { CommandBox } from '../sandbox/command-box.js';
 import { createBashTool } from './bash.js';
 import { compactTool } from './compact.js';
 import { editFileTool } from './edit-file.js';
@@ -20,13 +21,15 @@ export interface ToolSettings {
   readonly onUnmatchedNames?: (names: readonly string[]) => void;
   /** A plan or a review: the writing tools are left out, and the mode's own tools come after the built-in ones. */
   readonly mode?: Pick<RunMode, 'name' | 'readOnly' | 'tools'>;
+  /** The box the bash tool's commands run in (src/sandbox/); none: the process sweep ends what they leave. */
+  readonly box?: CommandBox;
 }
 
 /** The agent's tool set, in a fixed order (the order is part of the cached prompt prefix). */
 export function createDefaultTools(settings: ToolSettings = {}): ToolRegistry {
   const limits = settings.limits ?? NO_TOOL_LIMITS;
   const tools: Tool[] = [
-    createBashTool(settings.bashTimeoutMs, limits.bash),
+    createBashTool(settings.bashTimeoutMs, limits.bash, settings.box),
     readFileTool,
     writeFileTool,
     editFileTool,

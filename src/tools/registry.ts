@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Tool as ToolDefinition } from '@anthropic-ai/sdk/resources/messages';
-import type { Tool, ToolContext } from './tool.js';
+import type { SandboxRefusal, Tool, ToolContext } from './tool.js';
 import { ToolError } from './tool-error.js';
 import { namedErrorMessage } from '../errors/error-message.js';
 import { DeniedCalls, ToolDeniedError, type DeniedCall } from './limits/denied.js';
@@ -17,6 +17,8 @@ export interface ToolOutcome {
   readonly durationMs: number;
   /** Set when the tool limits refused the call: the rule and what was denied (the transcript keeps both). */
   readonly denied?: { readonly rule: string; readonly head: string };
+  /** The destinations the sandbox refused during the call. */
+  readonly sandboxBlocked?: readonly SandboxRefusal[];
 }
 
 export interface RegistryOptions {
@@ -69,7 +71,10 @@ export class ToolRegistry {
       return finish(`Invalid input for ${call.name}: ${describeIssues(parsed.error)}`, true);
     try {
       const output = await tool.run(parsed.data, context);
-      return finish(output.content, output.isError === true);
+      const outcome = finish(output.content, output.isError === true);
+      return output.sandboxBlocked && output.sandboxBlocked.length > 0
+        ? { ...outcome, sandboxBlocked: output.sandboxBlocked }
+        : outcome;
     } catch (error) {
       if (error instanceof ToolDeniedError) return denied(error);
       return finish(describeFailure(error), true);

@@ -29,6 +29,15 @@ export interface Tool<Input = unknown> {
 export interface ToolOutput {
   readonly content: string;
   readonly isError?: boolean;
+  /** The destinations the sandbox refused during the call (bash in the box); the transcript records them. */
+  readonly sandboxBlocked?: readonly SandboxRefusal[];
+}
+
+/** One refused destination, as a tool result carries it. */
+export interface SandboxRefusal {
+  readonly host: string;
+  readonly port: number;
+  readonly reason: string;
 }
 
 /** Lets a registry hold tools of different input types without `any`. */

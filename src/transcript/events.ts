@@ -125,7 +125,15 @@ const runStartEvent = z.object({
   /** A read-only run (a plan or a review: nothing published); absent for a run that changes the repository. */
   mode: z.enum(['plan', 'review']).optional(),
   /** The names (never the values) of the job's variables the agent's shell did not get; absent when none. */
-  withheld_env: z.object({ secret: readonlyStrings, unlisted: readonlyStrings }).optional()
+  withheld_env: z.object({ secret: readonlyStrings, unlisted: readonlyStrings }).optional(),
+  /** Whether the agent's commands ran in the box, its network, and why not when they did not. */
+  sandbox: z
+    .object({
+      state: z.enum(['on', 'off']),
+      network: z.enum(['allowlist', 'off']),
+      reason: z.string().optional()
+    })
+    .optional()
 });
 
 const messageEvent = z.object({
@@ -170,7 +178,12 @@ const toolResultEvent = z.object({
   is_error: z.boolean(),
   duration_ms: z.number().nonnegative(),
   /** Set when the tool limits refused the call: the rule that did, and the command's first words (or the tool). */
-  denied: z.object({ rule: z.string(), head: z.string() }).optional()
+  denied: z.object({ rule: z.string(), head: z.string() }).optional(),
+  /** Set when the sandbox's proxy refused destinations during the call (src/sandbox/). */
+  sandbox_blocked: z
+    .array(z.object({ host: z.string(), port: count, reason: z.string() }))
+    .readonly()
+    .optional()
 });
 
 const compactionRequestedEvent = z.object({

@@ -107,6 +107,7 @@ export async function reportRun(
       transcriptHead: session.records.transcript.head,
       ...(session.deniedCalls ? { deniedCalls: session.deniedCalls } : {}),
       ...(session.withheldEnv ? { withheldEnv: session.withheldEnv } : {}),
+      ...(session.sandbox ? { sandbox: session.sandbox } : {}),
       ...(workspace.instructions ? { instructions: workspace.instructions } : {}),
       ...(note
         ? {

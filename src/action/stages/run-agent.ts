@@ -76,7 +76,9 @@ export async function runAgentTurns(
       env,
       signal: cancel.signal,
       redact,
-      onNotice: (line) => core.info(redact(line)),
+      // A sandbox that could not be built is a warning in the job log (and a section of the report).
+      onNotice: (line) =>
+        line.startsWith('Warning: ') ? core.warning(redact(line.slice(9))) : core.info(redact(line)),
       onProgress: (update) => tracking?.update(update, update.activity.startsWith('compacted'))
     });
     progress.session = session;

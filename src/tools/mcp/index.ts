@@ -1,3 +1,4 @@
+import type { CommandBox } from '../../sandbox/command-box.js';
 import { z } from 'zod';
 import { defineTool, type Tool } from '../tool.js';
 import type { McpServerConfig } from './config.js';
@@ -17,6 +18,8 @@ export interface McpStartOptions {
   readonly callTimeoutMs: number;
   readonly startTimeoutMs?: number;
   readonly signal?: AbortSignal;
+  /** The box the servers run in (src/sandbox/); none: on the runner. */
+  readonly box?: CommandBox;
 }
 
 /** What the transcript's run_start records of each server, for auditors. */
@@ -62,6 +65,7 @@ export async function startMcpServers(
         cwd: options.cwd,
         env: options.env,
         startTimeoutMs: options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS,
+        ...(options.box ? { box: options.box } : {}),
         ...(options.signal ? { signal: options.signal } : {})
       })
     )

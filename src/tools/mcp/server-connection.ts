@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
+import type { BoxedCommand, CommandBox } from '../../sandbox/command-box.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { BoundedBuffer } from '../bounded-buffer.js';
 import { COMMAND_MARKER_VARIABLE, readSpawnClock, type SpawnClock } from '../process-table.js';
@@ -31,6 +32,8 @@ export interface ConnectOptions {
   /** For the handshake and each listing page. */
   readonly startTimeoutMs: number;
   readonly signal?: AbortSignal;
+  /** The box the server runs in, as the agent's commands do (src/sandbox/); none: on the runner. */
+  readonly box?: CommandBox;
 }
 
 /** A tool the server listed but the agent is not offered, and why. */
@@ -54,7 +57,8 @@ export class McpServerConnection {
     private readonly marker: string,
     private readonly spawnClock: SpawnClock,
     readonly tools: readonly ListedTool[],
-    readonly skipped: readonly SkippedTool[]
+    readonly skipped: readonly SkippedTool[],
+    private readonly boxed: BoxedCommand | undefined
   ) {}
 
   /** Starts the server, shakes hands and lists its tools; on any failure, stops it and throws. */
@@ -62,10 +66,15 @@ export class McpServerConnection {
     const marker = randomBytes(16).toString('hex');
     const spawnClock = readSpawnClock();
     const stderr = new BoundedBuffer(STDERR_KEPT_CHARS);
+    const env = { ...definedOnly(options.env), ...config.env, [COMMAND_MARKER_VARIABLE]: marker };
+    const argv = [config.command, ...config.args];
+    const boxed = options.box
+      ? await options.box.wrapArgv(argv, env, `MCP server ${config.name}: ${argv.join(' ')}`)
+      : undefined;
     const transport = new StdioClientTransport({
-      command: config.command,
-      args: [...config.args],
-      env: { ...definedOnly(options.env), ...config.env, [COMMAND_MARKER_VARIABLE]: marker },
+      command: boxed?.file ?? config.command,
+      args: boxed ? [...boxed.args] : [...config.args],
+      env: boxed ? definedOnly(boxed.env) : env,
       cwd: options.cwd,
       // Kept for an error message, never printed: a server may log what it was given.
       stderr: 'pipe',
@@ -80,9 +89,10 @@ export class McpServerConnection {
     try {
       await client.connect(transport, requestOptions);
       const { tools, skipped } = await listTools(client, requestOptions);
-      return new McpServerConnection(config, client, marker, spawnClock, tools, skipped);
+      return new McpServerConnection(config, client, marker, spawnClock, tools, skipped, boxed);
     } catch (error) {
       await stop(client, marker, spawnClock);
+      await boxed?.finish();
       throw McpStartError.notStarted(config, oneLine(errorMessage(error)), stderr.text());
     }
   }
@@ -111,6 +121,7 @@ export class McpServerConnection {
   /** Closes the connection (the SDK ends stdin, then SIGTERM, then SIGKILL) and kills what is left. */
   async close(): Promise<void> {
     await stop(this.client, this.marker, this.spawnClock);
+    await this.boxed?.finish();
   }
 }
 
