@@ -213,9 +213,11 @@ describe('a thread whose spend cannot be read', () => {
     expect(refused.code).toBe(0);
     expect(refused.outputs.conclusion).toBe('refused');
     const answer = w.github.createdComments.at(-1)!.body;
+    // The answer is the run's claim comment, ended as failed, so no later run waits for it.
     expect(answer).toBe(
       '🚫 compact-agent did not start: what this thread has spent so far cannot be read, so max_thread_budget_usd ' +
-        'cannot be applied: the latest report comment holds 2 state markers where the action writes one, so none of them is read.'
+        'cannot be applied: the latest report comment holds 2 state markers where the action writes one, so none of them is read.' +
+        '\n\n<!-- compact-agent-claim {"request":"issue-comment:7201","run":7201,"attempt":1,"state":"failed"} -->'
     );
   });
 });
