@@ -1,6 +1,6 @@
-import { lstatSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { SystemEntry } from './box-layout.js';
+import type { GitGuardPaths, SystemEntry } from './box-layout.js';
 
 /** Read-only system folders: programs, libraries, configuration, the runner's tool cache (/opt). */
 const SYSTEM_FOLDERS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/etc', '/opt'];
@@ -139,4 +139,50 @@ export function worktreeCommonDir(workspace: string, hidden: readonly string[]):
   if (path.basename(path.dirname(own)) !== 'worktrees' || !isFolder(common)) return undefined;
   if (hidden.some((secret) => within(secret, common) || within(common, secret))) return undefined;
   return common;
+}
+
+/**
+ * What in the repository's git folders could make git run a program later, outside the box: the
+ * config (core.fsmonitor, core.pager, filters, core.hooksPath, includes), the hooks, and for a
+ * worktree the `.git` file that names its git folder. The box shows them read-only, and pins an
+ * ordinary `.git` folder in place (so it cannot be moved aside and replaced), so a command cannot
+ * plant a program that the CLI's user, or a later step of the job, runs the next time they use git
+ * there. A missing hooks folder is made (empty) first: a folder the box may create is one it may fill.
+ */
+export function gitGuardPaths(workspace: string, gitCommonDir: string | undefined): GitGuardPaths {
+  const dotGit = path.join(workspace, '.git');
+  const gitDirs: string[] = [];
+  const pinned: string[] = [];
+  const readOnly: string[] = [];
+  try {
+    const stat = lstatSync(dotGit);
+    if (stat.isDirectory()) {
+      gitDirs.push(dotGit);
+      pinned.push(dotGit);
+    } else if (stat.isFile()) {
+      readOnly.push(dotGit);
+      const own = /^gitdir: (.+)$/m.exec(readFileSync(dotGit, 'utf8'))?.[1]?.trim();
+      if (own) gitDirs.push(path.resolve(workspace, own));
+      if (gitCommonDir !== undefined) gitDirs.push(gitCommonDir);
+    }
+  } catch {
+    return { pinned, readOnly };
+  }
+  for (const gitDir of gitDirs) {
+    const hooks = path.join(gitDir, 'hooks');
+    try {
+      if (!existsSync(hooks)) mkdirSync(hooks);
+    } catch {
+      // A folder we cannot make is one the box cannot make either.
+    }
+    for (const candidate of [path.join(gitDir, 'config'), path.join(gitDir, 'config.worktree'), hooks]) {
+      try {
+        const stat = lstatSync(candidate);
+        if (stat.isFile() || stat.isDirectory()) readOnly.push(candidate);
+      } catch {
+        // Absent: git reads nothing there.
+      }
+    }
+  }
+  return { pinned, readOnly };
 }

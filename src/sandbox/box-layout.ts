@@ -17,10 +17,18 @@ export interface BoxLayout {
   readonly workspace: string;
   /** A git worktree's common folder (`.git` is a file naming it), outside the repository: git needs it. */
   readonly gitCommonDir?: string | undefined;
+  /** Git's config, hooks and folder, pinned and read-only after the workspace (box-host gitGuardPaths). */
+  readonly git: GitGuardPaths;
   /** The proxy's Unix socket for this command; undefined: no network at all. */
   readonly proxySocket: string | undefined;
   /** Not root: bubblewrap needs a user namespace of its own. */
   readonly unprivileged: boolean;
+}
+
+/** The git paths the box pins: `pinned` are bound onto themselves (a mount point cannot be renamed or removed), `readOnly` shown read-only. */
+export interface GitGuardPaths {
+  readonly pinned: readonly string[];
+  readonly readOnly: readonly string[];
 }
 
 export type SystemEntry =
@@ -58,7 +66,10 @@ export function bubblewrapArgs(layout: BoxLayout, argv: readonly string[]): stri
   for (const folder of layout.toolchains) args.push('--ro-bind', folder, folder);
   for (const file of layout.masked) args.push('--ro-bind', '/dev/null', file);
   if (layout.gitCommonDir !== undefined) args.push('--bind', layout.gitCommonDir, layout.gitCommonDir);
-  args.push('--bind', layout.workspace, layout.workspace, '--chdir', layout.workspace);
+  args.push('--bind', layout.workspace, layout.workspace);
+  for (const folder of layout.git.pinned) args.push('--bind', folder, folder);
+  for (const file of layout.git.readOnly) args.push('--ro-bind', file, file);
+  args.push('--chdir', layout.workspace);
   if (layout.proxySocket === undefined) return [...args, '--', ...argv];
   args.push('--dir', path.dirname(BOX_PROXY_SOCKET), '--ro-bind', layout.proxySocket, BOX_PROXY_SOCKET);
   return [...args, '--', 'perl', '-e', BRIDGE_SCRIPT, BOX_PROXY_SOCKET, String(BOX_PROXY_PORT), ...argv];

@@ -29,7 +29,13 @@ import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { bubblewrapArgs, boxProxyEnvironment, type BoxLayout } from './box-layout.js';
-import { systemEntries, systemSecretFiles, toolchainFolders, worktreeCommonDir } from './box-host.js';
+import {
+  gitGuardPaths,
+  systemEntries,
+  systemSecretFiles,
+  toolchainFolders,
+  worktreeCommonDir
+} from './box-host.js';
 import type { BlockedAttempt } from './blocked-log.js';
 import type { BoxedCommand, CommandBox } from './command-box.js';
 import { EgressProxy } from './egress-proxy.js';
@@ -123,6 +129,10 @@ class BubblewrapBox implements CommandBox {
     ];
     this.hidden = hidden;
     const scan = toolchainFolders(candidates, home, hidden);
+    const gitCommonDir = worktreeCommonDir(
+      path.resolve(settings.workspace),
+      hidden.filter((folder) => folder !== path.resolve(settings.workspace))
+    );
     this.base = {
       system: systemEntries(),
       toolchains: scan.folders,
@@ -131,10 +141,8 @@ class BubblewrapBox implements CommandBox {
       scratchHome,
       scratchTmp,
       workspace: path.resolve(settings.workspace),
-      gitCommonDir: worktreeCommonDir(
-        path.resolve(settings.workspace),
-        hidden.filter((folder) => folder !== path.resolve(settings.workspace))
-      ),
+      gitCommonDir,
+      git: gitGuardPaths(path.resolve(settings.workspace), gitCommonDir),
       unprivileged: process.getuid?.() !== 0
     };
   }
