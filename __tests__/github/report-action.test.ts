@@ -34,7 +34,7 @@ describe('the report of a run whose pull request GitHub refused', () => {
       eventName: 'issue_comment',
       payload,
       entry: ACTION_FROM_SOURCE,
-      inputs: { micro_keep_recent: '1', micro_clear_at_least: '1' }
+      inputs: { micro_keep_recent: '1', micro_clear_at_least: '1', notify_requester: 'true' }
     });
     expect(run.code).toBe(0);
     const branch = run.outputs.branch_name!;
@@ -56,7 +56,7 @@ describe('the report of a run whose pull request GitHub refused', () => {
     expect(paragraphs[2]).toContain(`**${CREATE_PULL_REQUESTS_SETTING}**`);
     // The fixer runs `npm test` twice: failing, then passing after its edit.
     expect(paragraphs[3]).toMatch(
-      /^🧪 Tests: the last test run, `npm test 2>&1 \| tail -12` \(turn \d+\), ✅ passed \(exit 0\)\. Before it: `npm test 2>&1 \| tail -40` /
+      /^🧪 Tests: the last test run, `npm test 2>&1 \| tail -12` \(turn \d+\), ❔ exit 0, but from a `\|` or `\|\|` after the tests, not from them\. Before it: `npm test 2>&1 \| tail -40` /
     );
     expect(paragraphs[4]).toMatch(/^💰 Cost: \$\d+\.\d{4} over \d+ turns/);
     // One live mention in the whole report: the requester's.
@@ -67,6 +67,13 @@ describe('the report of a run whose pull request GitHub refused', () => {
       report.indexOf('### Changes')
     );
     expect(report).toContain('| turns | uncached input |');
+
+    // The report is an edit, which GitHub notifies no one of: a reply mentions the requester.
+    expect(world.github.createdComments).toHaveLength(2);
+    const reportId = run.outputs.comment_id;
+    expect(world.github.createdComments[1]!.body).toBe(
+      `@${requester} the run you asked for has finished: [the report](https://github.com/${world.github.repo.full_name}/issues/1#issuecomment-${reportId}).`
+    );
 
     // The transcript's run_start records where the run is on GitHub, for the audit page's links.
     const transcript = readFileSync(path.join(run.outputs.transcript_dir!, 'transcript.jsonl'), 'utf8');

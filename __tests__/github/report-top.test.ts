@@ -147,6 +147,14 @@ describe('the top of the report: what a developer reads', () => {
     expect(renderTests(base.testRuns!)).toBe(
       '🧪 Tests: the last test run, `npm test -- parser` (turn 9), ✅ passed (exit 0). Before it: `npm test` ❌ failed (exit 1).'
     );
+    // A pipe or `||` after the tests sets the exit code: a 0 there is not "passed".
+    expect(renderTests([{ command: 'npm test 2>&1 | tail -5', exit: '0', turn: 3 }])).toContain(
+      '❔ exit 0, but from a `|` or `||` after the tests, not from them'
+    );
+    expect(renderTests([{ command: 'npm test || true', exit: '0', turn: 3 }])).not.toContain('passed');
+    expect(renderTests([{ command: "grep -c 'a|b' log && npm test", exit: '0', turn: 3 }])).toContain(
+      '✅ passed (exit 0)'
+    );
     expect(renderTests([{ command: 'pytest', exit: 'timeout', turn: 2 }])).toBe(
       '🧪 Tests: the last test run, `pytest` (turn 2), ⏱️ timed out.'
     );

@@ -18,6 +18,7 @@ export const ACTION_INPUT_NAMES: readonly string[] = [
   'bot_name',
   'bot_email',
   'use_sticky_comment',
+  'notify_requester',
   'require_plan_approval',
   'review_on_pull_request',
   'review_event',

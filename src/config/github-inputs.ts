@@ -29,6 +29,8 @@ export interface GitHubSettings extends LimitSettings {
   readonly baseBranch: string | undefined;
   /** Reuse the action's earlier report comment on the thread instead of posting a new one. */
   readonly useStickyComment: boolean;
+  /** A one-line reply mentioning the requester when the run ends: the report is an edit, and GitHub notifies no one of an edit. */
+  readonly notifyRequester: boolean;
   readonly pullRequestType: PullRequestType;
   readonly reportIssue: number | undefined;
   readonly promptFile: string | undefined;
@@ -61,6 +63,7 @@ export const GITHUB_DEFAULTS = {
   bot_email: '41898282+github-actions[bot]@users.noreply.github.com',
   context_budget_tokens: 8_000,
   use_sticky_comment: false,
+  notify_requester: true,
   include_untrusted_comments: false,
   require_plan_approval: false,
   review_on_pull_request: false,
@@ -123,6 +126,7 @@ function readGitHubSettings(
     branchPrefix,
     baseBranch,
     useStickyComment: booleanInput(read, 'use_sticky_comment', GITHUB_DEFAULTS.use_sticky_comment, problems),
+    notifyRequester: booleanInput(read, 'notify_requester', GITHUB_DEFAULTS.notify_requester, problems),
     pullRequestType,
     reportIssue: positiveInteger(read, 'report_issue', problems),
     promptFile: read('prompt_file').trim() || undefined,

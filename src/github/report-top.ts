@@ -26,8 +26,13 @@ const MAX_TEST_RUNS = 3;
  * notifies them; every other `@` in the report is defused (inlineText). A login that is not a plain
  * user's (a bot, or a malformed one) is named as code: no mention.
  */
+/** `@login` for a plain user's login, which GitHub turns into a notification; undefined for a bot or a malformed one. */
+export function mentionOf(login: string): string | undefined {
+  return LOGIN.test(login) ? `@${login}` : undefined;
+}
+
 export function renderRequest(requester: string | undefined, request: string | undefined): string {
-  const who = requester === undefined ? '' : LOGIN.test(requester) ? `@${requester}` : codeSpan(requester);
+  const who = requester === undefined ? '' : (mentionOf(requester) ?? codeSpan(requester));
   const line = request === undefined ? '' : oneLine(request);
   if (who === '' && line === '') return '';
   if (line === '') return `Asked by ${who}.`;
@@ -89,9 +94,9 @@ export function renderTests(runs: readonly CommandOutcome[]): string {
   const earlier = runs.slice(-MAX_TEST_RUNS, -1).reverse();
   const more = runs.length - 1 - earlier.length;
   return [
-    `🧪 Tests: the last test run, ${codeSpan(last.command)} (turn ${last.turn}), ${verdict(last.exit)}.`,
+    `🧪 Tests: the last test run, ${codeSpan(last.command)} (turn ${last.turn}), ${verdict(last.exit, last.command)}.`,
     earlier.length > 0
-      ? `Before it: ${earlier.map((run) => `${codeSpan(run.command)} ${verdict(run.exit)}`).join('; ')}${
+      ? `Before it: ${earlier.map((run) => `${codeSpan(run.command)} ${verdict(run.exit, run.command)}`).join('; ')}${
           more > 0 ? `; and ${more} earlier` : ''
         }.`
       : ''
@@ -100,7 +105,13 @@ export function renderTests(runs: readonly CommandOutcome[]): string {
     .join(' ');
 }
 
-function verdict(exit: string): string {
+/** A `|` or `||` outside quotes, roughly: enough not to call such a run "passed". */
+const PIPED = /^(?:[^'"|]|'[^']*'|"[^"]*")*\|/;
+
+function verdict(exit: string, command: string): string {
+  // `npm test | tail` exits with tail's status, `npm test || true` with true's: a 0 says nothing about the tests.
+  if (exit === '0' && PIPED.test(command))
+    return '❔ exit 0, but from a `|` or `||` after the tests, not from them';
   if (exit === '0') return '✅ passed (exit 0)';
   if (exit === 'timeout') return '⏱️ timed out';
   return `❌ failed (exit ${exit})`;

@@ -114,6 +114,21 @@ export class TrackingComment {
     return this.commentId;
   }
 
+  /** The issue or pull request the comment is on. */
+  get thread(): number {
+    return this.issueNumber;
+  }
+
+  /** A new comment on the same thread, after the report; a failure is a warning. */
+  async reply(body: string): Promise<void> {
+    await this.api
+      .createComment(this.issueNumber, body)
+      .then(() => undefined)
+      .catch((error: unknown) =>
+        this.options.warn(`Could not post a reply on the thread: ${describe(error)}`)
+      );
+  }
+
   /** True when start() took over an earlier run's comment (use_sticky_comment). */
   get reused(): boolean {
     return this.reusedComment;

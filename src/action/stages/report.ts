@@ -18,6 +18,7 @@ import type { WorkTarget } from '../work-target.js';
 import type { ActionContext, RunProgress } from './action-context.js';
 import type { PreparedWorkspace } from './prepare-workspace.js';
 import type { AgentRun } from './run-agent.js';
+import { commentUrl, endNotice } from './end-notice.js';
 import { guardedOutputs, writeJobSummary } from './runner-output.js';
 
 /** What a finished run knows before its artifact is uploaded: the state for the next run is built from it. */
@@ -150,6 +151,12 @@ export async function reportRun(
     },
     guardedOutputs(runnerFiles)
   );
+  const repositoryUrl = `${runner.serverUrl}/${repository.owner}/${repository.name}`;
+  const notice =
+    action.config.github.notifyRequester && tracking?.id !== undefined
+      ? endNotice(requester?.login, ended.conclusion, commentUrl(repositoryUrl, tracking.thread, tracking.id))
+      : undefined;
+  if (notice !== undefined) await tracking?.reply(notice);
   if (ended.failStep !== undefined) core.setFailed(redact(ended.failStep));
   else if (ended.conclusion === 'limit')
     core.warning(
