@@ -277,7 +277,9 @@ async function runWorld(options: {
     artifacts,
     anthropic,
     secrets,
-    inputs: { api_max_retries: '0', bash_timeout_seconds: '20' }
+    // Without the box: these attacks test the defences that hold where it cannot be built (auto
+    // falls back to them); the box has its own attacks in __tests__/sandbox.
+    inputs: { api_max_retries: '0', bash_timeout_seconds: '20', sandbox: 'off', notify_requester: 'false' }
   });
   return {
     repo,
