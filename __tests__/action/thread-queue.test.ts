@@ -214,7 +214,7 @@ describe('a duplicate trigger', () => {
     expect(served.run).not.toBe(quiet.run);
     const note = world.github.comment(quiet.commentId)!.body;
     expect(note).toContain(`/actions/runs/${served.run})`);
-    expect(note).toContain('did not run again');
+    expect(note).toContain('did not start a second run for this request');
     const skipped = both.find((run) => run.outputs.conclusion === 'skipped')!;
     expect(skipped.outputs.no_change_reason).toMatch(
       /^skipped: another workflow run (already served|is serving)/

@@ -145,7 +145,7 @@ export function judgeDuplicate(
         servedBy: claim,
         why: sameRun
           ? `attempt ${claim.attempt} of this workflow run is serving this request`
-          : 'another workflow run is serving this request (GitHub delivered it twice)'
+          : 'another workflow run is serving this request (it reached more than one run: two events, or two workflows)'
       };
   }
   return { duplicate: false };

@@ -101,8 +101,8 @@ export async function takeTurn(
       .catch((error: unknown) => core.warning(`Could not update the claim comment: ${errorMessage(error)}`));
   if (waited.kind === 'duplicate') {
     const note =
-      `compact-agent did not run again: ${waited.why}, in [workflow run ${waited.servedBy.run}]` +
-      `(${runLink(url, waited.servedBy.run)}). To ask again, comment a new request`;
+      `compact-agent did not start a second run for this request: ${waited.why}, in [workflow run ${waited.servedBy.run}]` +
+      `(${runLink(url, waited.servedBy.run)}). To ask for more, comment a new request`;
     core.info(`${note}.`);
     await edit(say(`ℹ️ ${note}`, 'duplicate'));
     publishOutputs({ conclusion: 'skipped', noChangeReason: `skipped: ${waited.why}` });
