@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ACTION_FROM_SOURCE, type ActionRun } from '../../test-support/action-runner.js';
 import { reply, scriptFrom, text, toolUse } from '../../test-support/fake-anthropic/index.js';
@@ -7,7 +7,6 @@ import { stateFromPayload } from '../../test-support/fake-github/index.js';
 import { basicAuthHeader } from '../../src/git/credentials.js';
 import { actionWorldPerTest, examplePayload, type ActionWorld } from '../support/action-world.js';
 import { startAuthenticatedGitServer, type AuthenticatedGitServer } from '../support/git-http-server.js';
-import { createTempDir } from '../support/temp-repo.js';
 
 /**
  * The action from src/, end to end, with an App token as `github_token` and the workflow's own
@@ -30,14 +29,9 @@ describe('the action pushes with github_token when it is an App token', () => {
     return `ghs_1234567_${part({ alg: 'RS256', typ: 'JWT' })}.${part({ iss: 1234567, exp: 1_900_000_000 })}.${randomBytes(32).toString('base64url')}`;
   };
   let server: AuthenticatedGitServer | undefined;
-  let probe: string;
-  beforeEach(() => {
-    probe = createTempDir('compact-agent-probe-');
-  });
   afterEach(async () => {
     await server?.close();
     server = undefined;
-    rmSync(probe, { recursive: true, force: true });
   });
 
   async function runWith(options: {
@@ -47,7 +41,9 @@ describe('the action pushes with github_token when it is an App token', () => {
     readonly checkoutToken: string;
   }): Promise<{ world: ActionWorld; run: ActionRun }> {
     const payload = examplePayload('issue_comment', 'created', '/agent add a note');
-    const seen = path.join(probe, 'seen.txt');
+    // In the git folder: the box shows the agent no folder of the host's but the repository, and
+    // nothing there is committed.
+    const seen = '.git/compact-agent-seen.txt';
     const world = await startWorld({
       github: { ...stateFromPayload(payload, { senderPermission: 'write' }), token: options.githubToken },
       anthropic: {
@@ -101,7 +97,7 @@ describe('the action pushes with github_token when it is an App token', () => {
     expect(server!.attempts.every((attempt) => attempt.authorized)).toBe(true);
 
     // What the agent saw, unredacted: git's config, its environment and .git/config.
-    const seen = readFileSync(path.join(probe, 'seen.txt'), 'utf8');
+    const seen = readFileSync(path.join(world.repo.root, '.git', 'compact-agent-seen.txt'), 'utf8');
     expect(seen).toContain('remote.origin.url');
     expect(seen).toMatch(/^PATH=/m);
     expect(seen).not.toMatch(/extraheader|AUTHORIZATION/i);
