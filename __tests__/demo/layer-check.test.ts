@@ -84,7 +84,8 @@ describe("the demo's thresholds", () => {
 
   it('are the ones README.md says the demo uses', () => {
     const readme = readFileSync('README.md', 'utf8');
-    const section = readme.slice(readme.indexOf('## What the demo shows'), readme.indexOf('## Quick start'));
+    const start = readme.indexOf('## What the demo shows');
+    const section = readme.slice(start, readme.indexOf('\n## ', start + 3));
     for (const [name, value] of Object.entries(DEMO_COMPACTION_INPUTS)) {
       expect(section.replace(/\s+/g, ' ')).toContain(`\`${name}\` ${Number(value).toLocaleString('en-US')}`);
     }

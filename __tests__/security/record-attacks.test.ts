@@ -43,7 +43,14 @@ beforeAll(async () => {
           : reply(text('Done: nothing to change.'))
     }
   });
-  run = await world.run({ eventName: 'issue_comment', payload, entry: SOURCE_ACTION });
+  // Without the box (it shows the agent no host folder to copy from or link to): this is the defence
+  // that holds where the box cannot be built.
+  run = await world.run({
+    eventName: 'issue_comment',
+    payload,
+    entry: SOURCE_ACTION,
+    inputs: { sandbox: 'off' }
+  });
 }, 120_000);
 
 afterAll(() => world.close());

@@ -15,14 +15,15 @@ const commentPayload = (body: string) => examplePayload('issue_comment', 'create
 async function start(
   payload: Record<string, unknown>,
   script: Script,
-  prepare: (github: FakeGitHub) => void = () => undefined
+  prepare: (github: FakeGitHub) => void = () => undefined,
+  inputs: Record<string, string> = {}
 ): Promise<{ run: ActionRun; world: ActionWorld }> {
   const world = await startWorld({
     github: stateFromPayload(payload, { senderPermission: 'write' }),
     anthropic: { script }
   });
   prepare(world.github);
-  const run = await world.run({ eventName: 'issue_comment', payload, entry: ACTION_FROM_SOURCE });
+  const run = await world.run({ eventName: 'issue_comment', payload, entry: ACTION_FROM_SOURCE, inputs });
   return { run, world };
 }
 
@@ -65,7 +66,10 @@ describe('the tracking comment never stays "working"', () => {
       reply(toolUse('bash', { command: 'rm -f .git/config && mkdir .git/config && echo done' })),
       reply(text('Rewired the configuration as asked.'))
     ]);
-    const { run, world: w } = await start(commentPayload('/agent fix it'), script);
+    // Without the box, which shows .git/config read-only: the fault must still end in a report there.
+    const { run, world: w } = await start(commentPayload('/agent fix it'), script, undefined, {
+      sandbox: 'off'
+    });
     expect(w.modelCalls()).toBe(2);
     const [tracking] = w.github.createdComments;
     expect(tracking!.history[0]).toContain('compact-agent is working on this');
@@ -83,14 +87,15 @@ describe('the tracking comment never stays "working"', () => {
     const { run, world: w } = await start(payload, summaryOnly, (github) =>
       github.failAlways({ method: 'GET', path: /\/pulls\/1$/, status: 500, message: 'Server Error' })
     );
+    // The thread's spend cannot be read, so no run starts: the run's claim says why, and the step fails.
     expect(run.code).toBe(1);
     const [tracking] = w.github.createdComments;
     expect(tracking!.body).toMatch(
-      /^❌ Failed while preparing the work · \[workflow run\]\(.*\/actions\/runs\/4242\)/
+      /^🚫 compact-agent did not start: what this thread has spent so far cannot be read, .*GitHub answered 500/
     );
-    expect(tracking!.body).toContain('**What failed:**');
+    expect(tracking!.body).toContain('re-run the job once it has passed');
+    expect(tracking!.body).not.toContain('working on this');
     expect(run.outputs.conclusion).toBe('failure');
-    expect(run.summary).toContain('❌ Failed while preparing the work');
     expect(w.modelCalls()).toBe(0);
     // One lookup of four attempts: the follow-up check and the work target share it.
     expect(w.github.requestsTo('GET', /\/pulls\/1$/)).toHaveLength(4);

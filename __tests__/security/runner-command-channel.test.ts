@@ -67,7 +67,9 @@ beforeAll(async () => {
   run = await runAction({
     eventName: 'issue_comment',
     payload,
-    inputs: {},
+    // Without the box, whose PID namespace hides the action's streams: this is the defence that holds
+    // where the box cannot be built (sandbox: auto falls back to it).
+    inputs: { sandbox: 'off' },
     workspace: repo.root,
     github,
     artifacts,

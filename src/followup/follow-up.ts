@@ -25,6 +25,8 @@ export interface RunStart {
    * newest state did not read): the thread's budget cannot be applied, so no run starts.
    */
   readonly spendUnknown?: string;
+  /** True when that is because GitHub did not answer: a fault, which fails the step, not a refusal. */
+  readonly spendLookupFailed?: boolean;
 }
 
 /** What the run's transcript records of its thread: the original task and the requests so far. */
@@ -80,7 +82,7 @@ export async function startOnThread(
       found = await previousRunOfAgentPullRequest(api, options.pullRequest, options);
   } catch (error) {
     const reason = `the earlier run on this thread could not be looked up (${errorMessage(error)}); to continue it, comment again once GitHub answers`;
-    return { ...fresh(reason), spendUnknown: reason };
+    return { ...fresh(reason), spendUnknown: reason, spendLookupFailed: true };
   }
   if (found.kind === 'refused')
     return found.ownComment ? { ...fresh(found.reason), spendUnknown: found.reason } : fresh(found.reason);

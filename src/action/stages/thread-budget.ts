@@ -23,7 +23,11 @@ export async function withinThreadBudget(
       `what this thread has spent so far cannot be read, so max_thread_budget_usd cannot be applied: ` +
       start.spendUnknown;
     await answerWithoutRun(action, request, `🚫 compact-agent did not start: ${reason}.`);
-    publishOutputs({ conclusion: 'refused', noChangeReason: `refused: ${reason}` });
+    if (start.spendLookupFailed) {
+      // GitHub did not answer: a fault to see and re-run, not a refusal that passes quietly.
+      publishOutputs({ conclusion: 'failure', noChangeReason: `failed: ${reason}` });
+      core.setFailed(action.redact(`compact-agent did not start: ${reason}.`));
+    } else publishOutputs({ conclusion: 'refused', noChangeReason: `refused: ${reason}` });
     return undefined;
   }
   const allowance = threadAllowance(
