@@ -464,24 +464,7 @@ class FakeAnthropicServer implements FakeAnthropic {
       encrypted_content: null,
       signature: this.binder.signCompaction(answering.sent, summary)
     };
-    const input = (this.options.usageModel ?? noCacheUsage)({
-      request,
-      segments,
-      promptTokens: sumTokens(segments),
-      callIndex: this.calls,
-      now: (this.options.clock ?? Date.now)()
-    });
-    const usage: WireUsage = {
-      input_tokens: input.input_tokens,
-      cache_creation_input_tokens: input.cache_creation_input_tokens,
-      cache_read_input_tokens: input.cache_read_input_tokens,
-      cache_creation: input.cache_creation ?? {
-        ephemeral_5m_input_tokens: input.cache_creation_input_tokens,
-        ephemeral_1h_input_tokens: 0
-      },
-      output_tokens: this.tokenCounter.count(summary),
-      service_tier: 'standard'
-    };
+    const usage = this.wireUsage(request, segments, this.calls, this.tokenCounter.count(summary));
     const message = this.message(request, [block], 'compaction', usage);
     record.compaction = { summary, summarizedMessages: request.messages.length };
     record.response = {
@@ -577,26 +560,7 @@ class FakeAnthropicServer implements FakeAnthropic {
     record.callIndex = callIndex;
 
     const content = this.binder.signReply(answering.sent, toWireBlocks(reply), unsignedBlocks(reply.content));
-    const promptTokens = sumTokens(segments);
-    const input = (this.options.usageModel ?? noCacheUsage)({
-      request,
-      segments,
-      promptTokens,
-      callIndex,
-      now: (this.options.clock ?? Date.now)()
-    });
-    const usage: WireUsage = {
-      input_tokens: input.input_tokens,
-      cache_creation_input_tokens: input.cache_creation_input_tokens,
-      cache_read_input_tokens: input.cache_read_input_tokens,
-      // Older usage models give only the total: all of it is a 5-minute write (the default TTL).
-      cache_creation: input.cache_creation ?? {
-        ephemeral_5m_input_tokens: input.cache_creation_input_tokens,
-        ephemeral_1h_input_tokens: 0
-      },
-      output_tokens: countReplyTokens(content, this.tokenCounter),
-      service_tier: 'standard'
-    };
+    const usage = this.wireUsage(request, segments, callIndex, countReplyTokens(content, this.tokenCounter));
     const message = this.message(request, content, defaultStopReason(reply), usage);
     if (message.stop_reason === 'refusal')
       message.stop_details = { type: 'refusal', category: reply.refusalCategory ?? null, explanation: null };
@@ -675,6 +639,34 @@ class FakeAnthropicServer implements FakeAnthropic {
         return this.writeStream(res, events, 0);
       }
     }
+  }
+
+  /** The usage the usage model gives for this prompt, in the wire's shape. */
+  private wireUsage(
+    request: ParsedRequest,
+    segments: readonly PromptSegment[],
+    callIndex: number,
+    outputTokens: number
+  ): WireUsage {
+    const input = (this.options.usageModel ?? noCacheUsage)({
+      request,
+      segments,
+      promptTokens: sumTokens(segments),
+      callIndex,
+      now: (this.options.clock ?? Date.now)()
+    });
+    return {
+      input_tokens: input.input_tokens,
+      cache_creation_input_tokens: input.cache_creation_input_tokens,
+      cache_read_input_tokens: input.cache_read_input_tokens,
+      // Older usage models give only the total: all of it is a 5-minute write (the default TTL).
+      cache_creation: input.cache_creation ?? {
+        ephemeral_5m_input_tokens: input.cache_creation_input_tokens,
+        ephemeral_1h_input_tokens: 0
+      },
+      output_tokens: outputTokens,
+      service_tier: 'standard'
+    };
   }
 
   private message(
