@@ -67,6 +67,19 @@ describeWithBox("the box and the repository's git folder", () => {
     expect(existsSync(ran)).toBe(false);
   });
 
+  it('cannot send git to a config of its own through a planted commondir', async () => {
+    await bash(
+      [
+        'cp -r .git evil-git',
+        `git config -f evil-git/config core.fsmonitor 'touch ${ran}; false'`,
+        'echo "$PWD/evil-git" > .git/commondir'
+      ].join(' && ')
+    );
+    expect(existsSync(path.join(repo.root, '.git', 'commondir'))).toBe(false);
+    execFileSync('git', ['status', '--short'], { cwd: repo.root });
+    expect(existsSync(ran)).toBe(false);
+  });
+
   it('still lets the commands use git: status, add, commit and a branch', async () => {
     const output = await bash(
       'echo change >> README.md && git add README.md && git -c user.name=a -c user.email=a@example.com commit -qm "in the box" && git switch -q -c boxed && git log --oneline -1'

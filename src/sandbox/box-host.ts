@@ -1,4 +1,13 @@
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync
+} from 'node:fs';
 import path from 'node:path';
 import type { GitGuardPaths, SystemEntry } from './box-layout.js';
 
@@ -149,6 +158,27 @@ export function worktreeCommonDir(workspace: string, hidden: readonly string[]):
  * plant a program that the CLI's user, or a later step of the job, runs the next time they use git
  * there. A missing hooks folder is made (empty) first: a folder the box may create is one it may fill.
  */
+/**
+ * A `commondir` file planted in an ordinary `.git` folder sends git to another folder's config (one
+ * the command wrote, with a core.fsmonitor of its own) the next time git runs there, outside the
+ * box. It cannot be shown read-only before it exists, so it is removed after every boxed program;
+ * says which were removed.
+ */
+export function removePlantedCommonDir(pinned: readonly string[]): string[] {
+  const removed: string[] = [];
+  for (const gitDir of pinned) {
+    const planted = path.join(gitDir, 'commondir');
+    try {
+      lstatSync(planted);
+    } catch {
+      continue;
+    }
+    rmSync(planted, { recursive: true, force: true });
+    removed.push(planted);
+  }
+  return removed;
+}
+
 export function gitGuardPaths(workspace: string, gitCommonDir: string | undefined): GitGuardPaths {
   const dotGit = path.join(workspace, '.git');
   const gitDirs: string[] = [];
@@ -175,7 +205,8 @@ export function gitGuardPaths(workspace: string, gitCommonDir: string | undefine
     } catch {
       // A folder we cannot make is one the box cannot make either.
     }
-    for (const candidate of [path.join(gitDir, 'config'), path.join(gitDir, 'config.worktree'), hooks]) {
+    const files = ['config', 'config.worktree', 'commondir'].map((name) => path.join(gitDir, name));
+    for (const candidate of [...files, hooks]) {
       try {
         const stat = lstatSync(candidate);
         if (stat.isFile() || stat.isDirectory()) readOnly.push(candidate);

@@ -31,6 +31,7 @@ import path from 'node:path';
 import { bubblewrapArgs, boxProxyEnvironment, type BoxLayout } from './box-layout.js';
 import {
   gitGuardPaths,
+  removePlantedCommonDir,
   systemEntries,
   systemSecretFiles,
   toolchainFolders,
@@ -176,6 +177,7 @@ class BubblewrapBox implements CommandBox {
       args: bubblewrapArgs({ ...layout, toolchains: [...new Set([...layout.toolchains, ...extra])] }, argv),
       env: this.plainEnv(env),
       finish: async () => {
+        this.removePlantedGitFiles();
         if (!channel) return [];
         await channel.close();
         return channel.blocked();
@@ -187,7 +189,16 @@ class BubblewrapBox implements CommandBox {
     return this.proxy?.blockedAttempts() ?? [];
   }
 
+  /** After each program, and at the end (MCP servers run alongside the commands). */
+  private removePlantedGitFiles(): void {
+    for (const planted of removePlantedCommonDir(this.base.git.pinned))
+      console.warn(
+        `compact-agent removed ${planted}, which a command in the box wrote: it would send git to another config.`
+      );
+  }
+
   async close(): Promise<void> {
+    this.removePlantedGitFiles();
     await this.proxy?.close();
     rmSync(this.root, { recursive: true, force: true });
   }
