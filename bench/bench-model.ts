@@ -160,6 +160,27 @@ export function benchScript(plan: WorkloadPlan, turns: number, schedule?: NeedSc
   };
 
   const summaryTurn = (request: ParsedRequest): ScriptedReply =>
+    isSummaryUpdateRequest(request) ? summaryUpdate(request) : fullSummary(request);
+
+  // Asked only for what is new since the kept summary, it leaves out what that summary says and the
+  // sections with nothing new, as a model following the instruction would.
+  const summaryUpdate = (request: ParsedRequest): ScriptedReply => {
+    const kept = new Set(decisionsInKeptSummary(request));
+    const fresh = decisionsIn(request).filter((decision) => !kept.has(decision));
+    return reply(
+      text(
+        [
+          ...(fresh.length > 0 ? ['## Decisions', ...fresh.map((decision) => `- ${decision}.`)] : []),
+          '## Current state',
+          `Reviewing; ${step} turns done.`,
+          '## Next step',
+          'Read the next file of the working set.'
+        ].join('\n')
+      )
+    );
+  };
+
+  const fullSummary = (request: ParsedRequest): ScriptedReply =>
     reply(
       text(
         [
@@ -203,6 +224,21 @@ function withThinking(index: number, answer: ScriptedReply): ScriptedReply {
 
 /** The decisions stated anywhere in a request (the agent's texts, an earlier summary), in order, once each. */
 function decisionsIn(request: ParsedRequest): string[] {
-  const context = JSON.stringify(request.messages);
+  return decisionsInText(JSON.stringify(request.messages));
+}
+
+function decisionsInText(context: string): string[] {
   return [...new Set(context.match(/Decision D\d+: [^"\\]*?(?=\.(?:[ "\\]|$))/g) ?? [])];
+}
+
+/** The decisions the summary kept in the request (ours, in <conversation-summary>) already states. */
+function decisionsInKeptSummary(request: ParsedRequest): string[] {
+  const context = JSON.stringify(request.messages);
+  const kept = context.match(/<conversation-summary[\s\S]*?<\/conversation-summary>/g) ?? [];
+  return decisionsInText(kept.join('\n'));
+}
+
+/** Our update instruction (src/compaction/summary-anchor.ts) asks only for what is new. */
+function isSummaryUpdateRequest(request: ParsedRequest): boolean {
+  return lastUserText(request).includes('write only what is new or changed since it');
 }

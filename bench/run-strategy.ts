@@ -9,6 +9,7 @@ import { resolveModelSpec } from '../src/config/models.js';
 import { AnthropicModelClient } from '../src/model/anthropic-client.js';
 import type { ModelClient } from '../src/model/model-client.js';
 import {
+  compactionConfig,
   createPromptCache,
   renderPrompt,
   startFakeAnthropic,
@@ -115,6 +116,8 @@ export async function runStrategy(options: RunOptions): Promise<RunRecord> {
   };
   let thinkingStrippedBlocks = 0;
   let thinkingStrippedTokens = 0;
+  // The summary of the on-demand compaction being answered: billed as that request's output.
+  let compactionOutput: number | undefined;
   // Set by the compactor wrapper before each request, read by the usage model when it is answered.
   let pending: { estimate: number | undefined; compacted: boolean } = {
     estimate: undefined,
@@ -127,6 +130,13 @@ export async function runStrategy(options: RunOptions): Promise<RunRecord> {
     // With server-side edits the client sends its whole history; the window applies to the edited one.
     contextWindow: server ? Number.MAX_SAFE_INTEGER : window,
     clock: () => clock,
+    // The product's API engine (compaction_engine: api) asks the fake for an on-demand compaction:
+    // the bench's model writes that summary as it writes ours.
+    compactionSummary: (request) => {
+      const summary = serverTools.summarize(request);
+      compactionOutput = counter.count(summary);
+      return summary;
+    },
     script: (request, context) => {
       clock += SECONDS_PER_CALL * 1000;
       if (!server) return script(request, context);
@@ -143,15 +153,17 @@ export async function runStrategy(options: RunOptions): Promise<RunRecord> {
       const context = view ? seenContext(sent, view.request) : sent;
       if (context.promptTokens > window) serverOverflows++;
       const usage = cache(context);
-      const kind = isSummaryRequest(context.request) ? 'summary' : 'agent';
+      // An on-demand compaction uses no script call: it has no call of its own to match its output by.
+      const compaction = compactionConfig(context.request) !== undefined;
+      const kind = isSummaryRequest(context.request) || compaction ? 'summary' : 'agent';
       records.push({
-        callIndex: sent.callIndex,
+        ...(compaction ? {} : { callIndex: sent.callIndex }),
         kind,
         promptTokens: context.promptTokens,
         input: usage.input_tokens,
         cacheWrite: usage.cache_creation_input_tokens,
         cacheRead: usage.cache_read_input_tokens,
-        output: 0,
+        output: compaction ? (compactionOutput ?? 0) : 0,
         afterCompaction: kind === 'agent' && pending.compacted,
         estimate: kind === 'agent' ? pending.estimate : undefined,
         // What the client sent new, whatever the server did to it.

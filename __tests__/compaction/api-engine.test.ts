@@ -151,7 +151,7 @@ function thinkingTurn(i: number, chars: number): MessageParam[] {
 describe('compaction_engine api: micro in the same pass', () => {
   const settings = { thresholdTokens: 20_000, microKeepRecent: 1, microClearAtLeast: 2_000 };
 
-  async function secondPass(engine: 'client' | 'api') {
+  function pipeline(engine: 'client' | 'api') {
     const model = new BlockModel();
     const compactor = new CompactionPipeline(
       compactionSettings({ contextWindow: 100_000, maxOutputTokens: 4000, engine, ...settings }),
@@ -163,6 +163,14 @@ describe('compaction_engine api: micro in the same pass', () => {
         now: () => 0
       }
     );
+    return { model, compactor };
+  }
+
+  /** Measured contexts: past the threshold by less than micro can clear, or by more. */
+  const usageOf = (context: number) => ({ input: 100, cacheWrite: 0, cacheRead: context, output: 200 });
+
+  async function secondPass(engine: 'client' | 'api', measuredContext = 30_000) {
+    const { model, compactor } = pipeline(engine);
     const sent: MessageParam[] = [{ role: 'user', content: [{ type: 'text', text: TASK }] }];
     // Small results (below micro's minimum) and one big one, still among the kept recent ones.
     for (let i = 1; i <= 3; i++) sent.push(...thinkingTurn(i, 300));
@@ -173,11 +181,8 @@ describe('compaction_engine api: micro in the same pass', () => {
     // The reply to it and its result arrive, and the API measured a context past the threshold.
     // The big result is no longer recent: micro would clear it now (past its floor, no headroom).
     const history = [...structuredClone(sent), ...thinkingTurn(5, 300)];
-    const out = await compactor.compact(history, before, {
-      turn: 5,
-      lastUsage: { input: 100, cacheWrite: 0, cacheRead: 30_000, output: 200 }
-    });
-    return { model, out, sent, history };
+    const out = await compactor.compact(history, before, { turn: 5, lastUsage: usageOf(measuredContext) });
+    return { model, compactor, out, sent, history };
   }
 
   it('with our engine, micro would clear sent results in that pass (the case is real)', async () => {
@@ -185,22 +190,34 @@ describe('compaction_engine api: micro in the same pass', () => {
     expect(out.events.map((e) => e.layer)).toContain('micro');
   });
 
-  it('with the API engine, the compaction request is the sent request unchanged and the kept turn keeps its thinking', async () => {
-    const { model, out, sent, history } = await secondPass('api');
+  it('with the API engine too, micro clears first, and a clear that is enough spares the summary', async () => {
+    const { model, out } = await secondPass('api');
+    expect(out.events.map((e) => e.layer)).toEqual(['micro']);
+    expect(model.requests.filter((r) => r.compaction)).toHaveLength(0);
+  });
+
+  it('after a clear that leaves it over the threshold, the API compaction comes on the next pass, on the request as sent', async () => {
+    const { model, compactor, out } = await secondPass('api', 60_000);
+    // This pass edited sent messages: a compaction request now would not be the sent request.
+    expect(out.events.map((e) => e.layer)).toEqual(['micro']);
+    expect(model.requests.filter((r) => r.compaction)).toHaveLength(0);
+    const sentNow = structuredClone(out.history);
+    const next = [...structuredClone(sentNow), ...thinkingTurn(6, 300)];
+    const after = await compactor.compact(next, before, { turn: 6, lastUsage: usageOf(50_000) });
     const compaction = model.requests.find((r) => r.compaction)!;
-    expect(plain(compaction.messages)).toBe(plain(sent));
-    expect(out.events.map((e) => e.layer)).toEqual(['auto']);
-    expect(out.history[0]).toEqual({
+    expect(plain(compaction.messages)).toBe(plain(sentNow));
+    expect(after.events.map((e) => e.layer)).toEqual(['auto']);
+    expect(after.history[0]).toEqual({
       role: 'assistant',
       content: [{ type: 'compaction', content: 'The API summary.', signature: 'sig' }]
     });
     // The kept reply, unchanged (thinking first), then its result with our parts after it.
-    expect(out.history[1]).toEqual(history[sent.length]);
-    const last = out.history[2]!;
-    expect(Array.isArray(last.content) && last.content[0]).toEqual((history.at(-1)!.content as unknown[])[0]);
+    expect(after.history[1]).toEqual(next[sentNow.length]);
+    const last = after.history[2]!;
+    expect(Array.isArray(last.content) && last.content[0]).toEqual((next.at(-1)!.content as unknown[])[0]);
     expect(plain(last)).toContain(TASK);
-    expect(out.history).toHaveLength(3);
-    expect(out.thinkingBlocksDropped).toBeUndefined();
+    expect(after.history).toHaveLength(3);
+    expect(after.thinkingBlocksDropped).toBeUndefined();
   });
 });
 

@@ -43,6 +43,11 @@ export const STRATEGIES: readonly Strategy[] = [
     description: 'ours, the summary sent as a fresh request (history pasted as JSON)',
     build: (parts, now) => defaultCompactor(parts, now, { summaryPrefixReuse: false })
   },
+  {
+    name: 'no-summary-updates',
+    description: 'ours, every summary written whole (no update of the one in the history)',
+    build: (parts, now) => defaultCompactor(parts, now, { summaryUpdates: false })
+  },
   ...OUR_VARIANTS,
   ...PEER_STRATEGIES
 ];

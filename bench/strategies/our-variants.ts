@@ -45,6 +45,12 @@ function variant(
 }
 
 export const OUR_VARIANTS: readonly Strategy[] = [
+  {
+    name: 'default-engine-api',
+    description:
+      'ours, the shipped defaults with compaction_engine: api (the product engine against the fake)',
+    build: (parts, now) => defaultCompactor(parts, now, { engine: 'api' })
+  },
   variant('ours-api-engine', 'ours, summaries by the API on demand (simulated), micro ours', 'api', 'client'),
   variant(
     'ours-server-micro',

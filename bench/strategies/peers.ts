@@ -48,13 +48,15 @@ export const PEER_STRATEGIES: readonly Strategy[] = [
     // history, read from the cache while it is warm, and recent files are re-read after it (dev.to
     // "Claude Code /compact: what it costs and what survives", 2026-11-26); ours does both the same
     // way. No per-turn clearing while the cache is warm: its time-based clearing needs an idle gap
-    // the bench's 12-second turns never have.
+    // the bench's 12-second turns never have. Each of its summaries is written whole (its prompt asks
+    // for the whole conversation), so ours' anchored updates are off here.
     name: 'peer-claude-code',
     description:
       "Claude Code's auto-compact with its default 200k window: a summary at 167k, files re-read after",
     build: (parts, now) =>
       defaultCompactor(parts, now, {
         layers: { micro: false, auto: true },
+        summaryUpdates: false,
         thresholdTokens: autoCompactThreshold(CLAUDE_CODE_WINDOW, parts.config.modelSpec.maxOutputTokens)
       })
   }

@@ -77,17 +77,18 @@ export class CompactionPipeline implements Compactor {
 }
 
 /**
- * The API engine: the API's compaction first (before anything edits sent history, see api-steps.ts),
- * then the usual edits; an overflow is still ours (the request that overflowed cannot be sent again
- * to be compacted), and so is any compaction the API could not do.
+ * The API engine: the usual edits, then the API's compaction when they left the context over the
+ * threshold without touching what was sent (see api-steps.ts); an overflow is still ours (the
+ * request that overflowed cannot be sent again to be compacted), and so is any compaction the API
+ * could not do.
  */
 function apiEngineSteps(deps: CompactionDependencies, summarizer: Summarizer): CompactionStep[] {
   const api = new ApiSummarizer(deps, summarizer);
   return [
     spillStep(deps.store.spill),
-    apiAutoStep(api),
     duplicateStep(),
     microStep(deps.now),
+    apiAutoStep(api),
     apiManualStep(api),
     overflowStep(summarizer)
   ];

@@ -34,6 +34,8 @@ export interface CompactionSettings {
    * a fresh request with the history pasted in (the benchmark's ablation; never better).
    */
   readonly summaryPrefixReuse: boolean;
+  /** The next summary updates ours in the history instead of rewriting it (summary-anchor.ts). */
+  readonly summaryUpdates: boolean;
   /**
    * Who writes the summary of auto and manual compaction: our summarizer (`client`), or the API's
    * on-demand compaction (`api`, see api-summarizer.ts). `auto` is resolved before (engine-choice.ts).
@@ -117,6 +119,7 @@ export interface CompactionOptions extends CompactionTunables {
   readonly minCacheableTokens?: number;
   readonly layers?: { readonly micro: boolean; readonly auto: boolean };
   readonly summaryPrefixReuse?: boolean;
+  readonly summaryUpdates?: boolean;
   readonly engine?: CompactionEngine;
 }
 
@@ -156,6 +159,7 @@ export function compactionSettings(options: CompactionOptions): CompactionSettin
     spill: { maxResultChars: 50_000, previewChars: 2_000 },
     layers: options.layers ?? { micro: true, auto: true },
     summaryPrefixReuse: options.summaryPrefixReuse ?? true,
+    summaryUpdates: options.summaryUpdates ?? true,
     engine: options.engine ?? 'client'
   };
 }

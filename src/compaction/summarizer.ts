@@ -25,6 +25,12 @@ import {
   withSummaryInstruction
 } from './summary.js';
 import { renderWorkLedger } from './work-ledger.js';
+import {
+  canUpdateAnchor,
+  summaryUpdateInstruction,
+  withUpdate,
+  type SummaryAnchor
+} from './summary-anchor.js';
 import { errorMessage } from '../errors/error-message.js';
 
 export interface SummarizerDependencies {
@@ -51,6 +57,8 @@ export class Summarizer {
   private summaries = 0;
   private segments = 0;
   private breaker: BreakerState = CLOSED_BREAKER;
+  /** Our summary in the history, which the next one may update instead of rewriting (summary-anchor.ts). */
+  private anchor: SummaryAnchor | undefined;
 
   constructor(private readonly deps: SummarizerDependencies) {}
 
@@ -61,6 +69,11 @@ export class Summarizer {
     const before = state.tokensOf(run);
     const unseen = this.unseenTurn(call);
     const segment = this.saveSegment(run.history);
+    const updating =
+      state.settings.summaryUpdates && canUpdateAnchor(this.anchor, run.history, focus)
+        ? this.anchor
+        : undefined;
+    const instruction = updating ? summaryUpdateInstruction(updating) : summaryInstruction(focus);
     const gate = breakerAllows(this.breaker, this.breakerSettings(call), context.turn);
     const overBudget = this.summaries >= state.settings.maxCompactions;
     let summary: { text: string; usage: TokenUsage } | undefined;
@@ -70,7 +83,7 @@ export class Summarizer {
     else {
       // Half-open: one try, not the usual retries, before the breaker decides again.
       const attempts = gate.halfOpen ? 1 : state.settings.summaryAttempts;
-      const attempt = await this.requestSummary(call, focus, before, attempts, unseen);
+      const attempt = await this.requestSummary(call, instruction, before, attempts, unseen);
       run.usage = addUsage(run.usage, attempt.usage);
       // A cancelled run ends now, with its history as it is: no fallback rebuild, no breaker count.
       if (context.signal?.aborted) throw context.signal.reason ?? new Error('The run was cancelled.');
@@ -84,9 +97,10 @@ export class Summarizer {
       );
     }
     if (summary) this.summaries++;
+    this.anchor = summary ? this.nextAnchor(updating, summary.text, context.turn, state) : undefined;
 
-    const header = summary
-      ? this.summaryHeader(summary.text, segment, context.turn)
+    const header = this.anchor
+      ? this.summaryHeader(this.anchor.text, segment, context.turn)
       : this.fallbackHeader(failure ?? 'unknown', segment);
     const rebuilt = await this.rebuild(call, header, unseen);
     run.edit(rebuilt.history, 0);
@@ -94,7 +108,11 @@ export class Summarizer {
     state.rebuilt(run.history);
     run.event({
       layer: summary ? layer : 'fallback',
-      reason: summary ? reason : `${reason}; summary failed (${failure}), dropped the oldest turns`,
+      reason: !summary
+        ? `${reason}; summary failed (${failure}), dropped the oldest turns`
+        : updating
+          ? `${reason}; summary updated (what is new since compaction ${updating.compaction})`
+          : reason,
       tokens_before: before,
       tokens_after: rebuilt.tokens,
       summary_tokens: summary?.usage.output ?? 0,
@@ -104,6 +122,19 @@ export class Summarizer {
       focus: focus ?? null,
       ...(summary ? { summary: summary.text } : {})
     });
+  }
+
+  /** The anchor after this summary: the update appended to the kept one, or a new full summary. */
+  private nextAnchor(
+    updating: SummaryAnchor | undefined,
+    text: string,
+    turn: number,
+    state: StepCall['state']
+  ): SummaryAnchor {
+    const tokens = state.meter.estimate(text.length);
+    return updating
+      ? withUpdate(updating, text, turn, tokens)
+      : { text, tokens, fullTokens: tokens, compaction: this.segments };
   }
 
   /** Saves the history before a compaction as the next segment (one numbering for both engines). */
@@ -137,7 +168,7 @@ export class Summarizer {
   /** Asks the model for the summary, up to `attempts` times. Never throws: failures fall back. */
   private async requestSummary(
     call: StepCall,
-    focus: string | undefined,
+    instruction: string,
     replacedTokens: number,
     attempts: number,
     unseen: number | undefined
@@ -149,7 +180,7 @@ export class Summarizer {
     for (let attempt = 1; attempt <= attempts; attempt++) {
       if (signal?.aborted) return { error: 'aborted', usage };
       // Built per attempt: a prompt-too-long answer lowers the window, and the next try fits under it.
-      const messages = this.summaryMessages(call, summaryInstruction(focus), unseen);
+      const messages = this.summaryMessages(call, instruction, unseen);
       const settings = state.settings;
       const request = this.deps.requests.build(messages, settings.summaryMaxTokens);
       if (state.meter.estimateRequest(messages) + settings.summaryMaxTokens > settings.contextWindow) {

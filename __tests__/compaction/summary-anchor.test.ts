@@ -1,0 +1,168 @@
+import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
+import type { ModelCallHooks, ModelClient, ModelReply, ModelRequest } from '../../src/model/model-client.js';
+import {
+  ANCHOR_GROWTH,
+  canUpdateAnchor,
+  summaryUpdateInstruction,
+  withUpdate,
+  type SummaryAnchor
+} from '../../src/compaction/summary-anchor.js';
+import { call, codeText, result, results, user } from '../support/history-builders.js';
+import { pipeline } from '../support/compaction-fixtures.js';
+
+const TASK = 'Refactor the parser.\nKeep the public API.';
+const before = { kind: 'before_request' } as const;
+const UPDATE_ASK = 'write only what is new or changed since it';
+
+/** Answers each summary request with the next text, and keeps the requests. */
+class ScriptedSummaries implements ModelClient {
+  readonly requests: ModelRequest[] = [];
+  constructor(private readonly texts: readonly string[]) {}
+  async complete(request: ModelRequest, _hooks?: ModelCallHooks): Promise<ModelReply> {
+    this.requests.push(structuredClone(request));
+    const text = this.texts[this.requests.length - 1] ?? `summary ${this.requests.length}`;
+    return {
+      id: `msg_${this.requests.length}`,
+      content: [{ type: 'text', text }],
+      stopReason: 'end_turn',
+      usage: { input: 100, cacheWrite: 0, cacheRead: 20_000, output: 300 }
+    };
+  }
+}
+
+/** `turns` big reads after `history`, so the next pass is past the threshold. */
+function withReads(history: readonly MessageParam[], turns: number, from: number): MessageParam[] {
+  const next = [...history];
+  for (let i = from; i < from + turns; i++) {
+    next.push(
+      call(`t${i}`, 'read_file', { path: `src/file${i}.ts` }),
+      results(result(`t${i}`, codeText(8_000, `v${i}`)))
+    );
+  }
+  return next;
+}
+
+const lastUserText = (request: ModelRequest) => JSON.stringify(request.messages.at(-1));
+const firstMessageText = (history: readonly MessageParam[]) => JSON.stringify(history[0]);
+
+/** Compacts a growing session `times` times; returns the model and every pass's result. */
+async function compactTimes(times: number, texts: readonly string[], options = {}) {
+  const model = new ScriptedSummaries(texts);
+  const { compactor } = pipeline(
+    { thresholdTokens: 20_000, keepTailTokens: 3_000, layers: { micro: false, auto: true }, ...options },
+    model
+  );
+  let history: MessageParam[] = [user(TASK)];
+  const passes = [];
+  for (let pass = 0; pass < times; pass++) {
+    history = withReads(history, 12, pass * 100);
+    const out = await compactor.compact(history, before, { turn: pass * 12 + 12, lastUsage: undefined });
+    passes.push(out);
+    history = out.history;
+  }
+  return { model, passes };
+}
+
+describe('anchored summaries: the next summary updates ours instead of rewriting it', () => {
+  it('asks the second time only for what is new, and keeps the first summary word for word with the update after it', async () => {
+    const { model, passes } = await compactTimes(2, [
+      '## Decisions\n- Decision D1: keep the lexer.',
+      'Decision D2: split the parser.'
+    ]);
+    expect(model.requests).toHaveLength(2);
+    expect(lastUserText(model.requests[0]!)).not.toContain(UPDATE_ASK);
+    expect(lastUserText(model.requests[1]!)).toContain(UPDATE_ASK);
+    expect(lastUserText(model.requests[1]!)).toContain('The summary of compaction 1');
+
+    const header = firstMessageText(passes[1]!.history);
+    expect(header).toContain('Decision D1: keep the lexer.');
+    expect(header).toContain('## Update at turn 24');
+    expect(header).toContain('Decision D2: split the parser.');
+    expect(header.indexOf('Decision D1')).toBeLessThan(header.indexOf('Decision D2'));
+    const auto = passes[1]!.events.find((event) => event.layer === 'auto')!;
+    expect(auto.reason).toContain('summary updated (what is new since compaction 1)');
+    // The event keeps what the model wrote this time: the update.
+    expect(auto.summary).toBe('Decision D2: split the parser.');
+  });
+
+  it('writes a full summary again once updates have grown the kept one past its bound', async () => {
+    const full = 'Decision D1: keep the lexer.';
+    // Each update is as long as the full summary: the first one takes the anchor to 2x (> 1.5x).
+    const { model } = await compactTimes(3, [full, 'Decision D2: split the parsr.', 'a full one again']);
+    expect(ANCHOR_GROWTH).toBe(1.5);
+    expect(lastUserText(model.requests[1]!)).toContain(UPDATE_ASK);
+    expect(lastUserText(model.requests[2]!)).not.toContain(UPDATE_ASK);
+    expect(lastUserText(model.requests[2]!)).toContain('## Task and intent');
+  });
+
+  it('writes every summary whole with summaryUpdates off (as the Claude Code peer of the bench does)', async () => {
+    const { model } = await compactTimes(2, ['one', 'two'], { summaryUpdates: false });
+    expect(model.requests.map(lastUserText).some((text) => text.includes(UPDATE_ASK))).toBe(false);
+  });
+
+  it('writes a full summary when the agent asks for a focus', async () => {
+    const model = new ScriptedSummaries(['Decision D1: keep the lexer.', 'focused']);
+    const { compactor } = pipeline(
+      { thresholdTokens: 20_000, keepTailTokens: 3_000, layers: { micro: false, auto: true } },
+      model
+    );
+    const first = await compactor.compact(withReads([user(TASK)], 12, 0), before, {
+      turn: 12,
+      lastUsage: undefined
+    });
+    await compactor.compact(
+      withReads(first.history, 2, 100),
+      { kind: 'manual', focus: 'the lexer tests' },
+      {
+        turn: 14,
+        lastUsage: undefined
+      }
+    );
+    expect(lastUserText(model.requests[1]!)).not.toContain(UPDATE_ASK);
+    expect(lastUserText(model.requests[1]!)).toContain('the lexer tests');
+  });
+});
+
+describe('canUpdateAnchor and withUpdate', () => {
+  const anchor: SummaryAnchor = {
+    text: 'Decision D1: keep the lexer.',
+    tokens: 100,
+    fullTokens: 100,
+    compaction: 1
+  };
+  const holding = (text: string): MessageParam[] => [
+    user(TASK),
+    { role: 'user', content: [{ type: 'text', text }] }
+  ];
+  const withHeader = (text: string): MessageParam[] => [
+    {
+      role: 'user',
+      content: [
+        { type: 'text', text: TASK },
+        { type: 'text', text: `<conversation-summary>\n${text}\n</conversation-summary>` }
+      ]
+    }
+  ];
+
+  it('updates only an anchor that is still in the first message, has room, and no focus was asked', () => {
+    expect(canUpdateAnchor(anchor, withHeader(anchor.text), undefined)).toBe(true);
+    expect(canUpdateAnchor(undefined, withHeader(anchor.text), undefined)).toBe(false);
+    expect(canUpdateAnchor(anchor, withHeader(anchor.text), 'tests')).toBe(false);
+    // Replaced since (an API compaction, a fallback, a resumed run): nothing to update.
+    expect(canUpdateAnchor(anchor, holding(anchor.text), undefined)).toBe(false);
+    expect(canUpdateAnchor(anchor, [user('a string task')], undefined)).toBe(false);
+    expect(canUpdateAnchor({ ...anchor, tokens: 151 }, withHeader(anchor.text), undefined)).toBe(false);
+    expect(canUpdateAnchor({ ...anchor, tokens: 150 }, withHeader(anchor.text), undefined)).toBe(true);
+  });
+
+  it('appends the update under a heading that says it is newer, and counts its tokens', () => {
+    const next = withUpdate(anchor, 'Decision D2: split the parser.', 40, 30);
+    expect(next.text).toBe(
+      'Decision D1: keep the lexer.\n\n## Update at turn 40 (what is new since the summary above; where they differ, this is current)\nDecision D2: split the parser.'
+    );
+    expect(next).toMatchObject({ tokens: 130, fullTokens: 100, compaction: 1 });
+    expect(summaryUpdateInstruction(anchor)).toContain(
+      'The summary of compaction 1 in <conversation-summary> is kept word for word'
+    );
+  });
+});
