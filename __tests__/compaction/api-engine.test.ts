@@ -151,7 +151,7 @@ function thinkingTurn(i: number, chars: number): MessageParam[] {
 describe('compaction_engine api: micro in the same pass', () => {
   const settings = { thresholdTokens: 20_000, microKeepRecent: 1, microClearAtLeast: 2_000 };
 
-  function pipeline(engine: 'client' | 'api') {
+  function pipeline(engine: 'client' | 'api', files: Record<string, string> = {}) {
     const model = new BlockModel();
     const compactor = new CompactionPipeline(
       compactionSettings({ contextWindow: 100_000, maxOutputTokens: 4000, engine, ...settings }),
@@ -159,7 +159,7 @@ describe('compaction_engine api: micro in the same pass', () => {
         model,
         requests: builder('claude-sonnet-5-5'),
         prices: resolveModelSpec('claude-sonnet-5-5').prices,
-        store: new MemoryStore(),
+        store: new MemoryStore(files),
         now: () => 0
       }
     );
@@ -218,6 +218,56 @@ describe('compaction_engine api: micro in the same pass', () => {
     expect(plain(last)).toContain(TASK);
     expect(after.history).toHaveLength(3);
     expect(after.thinkingBlocksDropped).toBeUndefined();
+  });
+});
+
+describe('compaction_engine api: files re-read after the swap', () => {
+  const files = Object.fromEntries([1, 2, 3].map((i) => [`src/file${i}.ts`, codeText(2_000, `f${i}`)]));
+
+  /** Three small reads sent, then a kept turn of `keptChars`; the API measured 30k. */
+  async function compactWithKeptTurn(keptChars: number) {
+    const model = new BlockModel();
+    const compactor = new CompactionPipeline(
+      compactionSettings({
+        contextWindow: 100_000,
+        maxOutputTokens: 4000,
+        engine: 'api',
+        thresholdTokens: 20_000
+      }),
+      {
+        model,
+        requests: builder('claude-sonnet-5-5'),
+        prices: resolveModelSpec('claude-sonnet-5-5').prices,
+        store: new MemoryStore(files),
+        now: () => 0
+      }
+    );
+    const sent: MessageParam[] = [{ role: 'user', content: [{ type: 'text', text: TASK }] }];
+    for (let i = 1; i <= 3; i++) sent.push(...thinkingTurn(i, 300));
+    await compactor.compact(structuredClone(sent), before, { turn: 3, lastUsage: undefined });
+    const history = [...structuredClone(sent), ...thinkingTurn(4, keptChars)];
+    const out = await compactor.compact(history, before, {
+      turn: 4,
+      lastUsage: { input: 100, cacheWrite: 0, cacheRead: 30_000, output: 200 }
+    });
+    expect(out.events.map((e) => e.layer)).toEqual(['auto']);
+    // The kept turn is there, unchanged: block, kept reply, its result with our parts.
+    expect(out.history).toHaveLength(3);
+    expect(out.history[1]).toEqual(history.at(-2));
+    return plain(out.history.at(-1));
+  }
+
+  it('re-reads the recent files after our parts when the result stays well under the threshold', async () => {
+    const last = await compactWithKeptTurn(300);
+    expect(last).toContain('<recent-file path=\\"src/file3.ts\\"');
+    expect(last).toContain(TASK);
+  });
+
+  it('leaves the files out when the kept turn (which cannot be shortened) already fills half the threshold', async () => {
+    const last = await compactWithKeptTurn(9_000);
+    expect(last).not.toContain('<recent-file');
+    expect(last).toContain(TASK);
+    expect(last).toContain('<work-ledger>');
   });
 });
 

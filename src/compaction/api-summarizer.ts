@@ -5,7 +5,7 @@ import { errorMessage } from '../errors/error-message.js';
 import type { CompactionLayer } from './compactor.js';
 import { withoutDanglingNotes } from './duplicates.js';
 import { keptTaskText, taskOf } from './history.js';
-import { unseenTurnStart } from './rebuild.js';
+import { unseenTurnStart, type RestoredFile } from './rebuild.js';
 import type { StepCall } from './steps/step.js';
 import { summaryInstruction } from './summary.js';
 import { restoreFiles, type Summarizer, type SummarizerDependencies } from './summarizer.js';
@@ -123,28 +123,24 @@ export class ApiSummarizer {
     const files = restoreFiles(state, kept, settings.restoreRecentFiles, (path, maxTokens) =>
       this.deps.store.readRecentFile(path, maxTokens, (chars) => meter.estimate(chars))
     );
-    const parts: TextBlockParam[] = [
+    const ours = (restored: readonly RestoredFile[]): TextBlockParam[] => [
       { type: 'text', text: keptTaskText(taskOf(run.history)) },
       { type: 'text', text: this.header(segment, run.turn) },
       { type: 'text', text: ledger },
-      ...files.map((file): TextBlockParam => ({
+      ...restored.map((file): TextBlockParam => ({
         type: 'text',
         text: `<recent-file path="${file.path}" note="re-read from disk after the compaction">\n${file.text}\n</recent-file>`
       }))
     ];
-    const history: MessageParam[] = [{ role: 'assistant', content: [asContentBlock(block)] }, ...kept];
-    const last = history.at(-1)!;
-    if (last.role !== 'user' || kept.length === 0) {
-      history.push({
-        role: 'user',
-        content: [...parts, { type: 'text', text: 'Continue the task from the next step in the summary.' }]
-      });
-      return history;
-    }
-    const content =
-      typeof last.content === 'string' ? [{ type: 'text' as const, text: last.content }] : last.content;
-    history[history.length - 1] = { role: 'user', content: [...content, ...parts] };
-    return history;
+    const withFiles = withOurParts(
+      [{ role: 'assistant', content: [asContentBlock(block)] }, ...kept],
+      ours(files)
+    );
+    // The kept turn cannot be shortened (its thinking would go), so when the result is not well under
+    // the threshold the files go, as our summarizer's rebuild does: else the next summary comes soon.
+    return files.length > 0 && meter.estimateRequest(withFiles) > settings.thresholdTokens / 2
+      ? withOurParts([{ role: 'assistant', content: [asContentBlock(block)] }, ...kept], ours([]))
+      : withFiles;
   }
 
   private header(segment: string, turn: number): string {
@@ -156,4 +152,21 @@ export class ApiSummarizer {
       '</conversation-summary>'
     ].join('\n');
   }
+}
+
+/** Our parts at the end of the last user message (after its tool results), or as a new user message. */
+function withOurParts(start: readonly MessageParam[], parts: TextBlockParam[]): MessageParam[] {
+  const history = [...start];
+  const last = history.at(-1)!;
+  if (last.role !== 'user' || history.length === 1) {
+    history.push({
+      role: 'user',
+      content: [...parts, { type: 'text', text: 'Continue the task from the next step in the summary.' }]
+    });
+    return history;
+  }
+  const content =
+    typeof last.content === 'string' ? [{ type: 'text' as const, text: last.content }] : last.content;
+  history[history.length - 1] = { role: 'user', content: [...content, ...parts] };
+  return history;
 }
