@@ -40,6 +40,105 @@ export const CLEAR_TOOL_USES_DEFAULTS: ClearToolUsesSettings = { triggerTokens: 
 
 export const PLACEHOLDER = '[tool result cleared by context management]';
 
+/** Where a block sits in a request: its message and its index among that message's blocks. */
+export interface BlockPosition {
+  readonly message: number;
+  readonly block: number;
+}
+
+/** A tool result the server may clear: its tool use, its text, and where it sits. */
+export interface ClearableResult extends BlockPosition {
+  readonly id: string;
+  readonly text: string;
+}
+
+/** What the server clears on one request: the results (oldest first) and where the first one sits. */
+export interface ClearPlan {
+  readonly ids: readonly string[];
+  readonly from: BlockPosition;
+  readonly freedTokens: number;
+}
+
+/**
+ * The clearing rule, as a pure function of the request as the client sent it, the settings and what
+ * the server cleared on earlier requests: the results this request would clear (all those outside
+ * the kept tool uses, oldest first), or undefined when it clears nothing (the input, with the earlier
+ * clears applied, is not past the trigger, or less than clear_at_least would go). The server
+ * (ClearToolUses) applies it; a client that knows its settings can run it too, to predict the clear.
+ */
+export function planClear(
+  request: ParsedRequest,
+  settings: ClearToolUsesSettings,
+  tools: Pick<ServerTools, 'count' | 'countText'>,
+  cleared: ReadonlySet<string>
+): ClearPlan | undefined {
+  if (tools.count(renderCleared(request, cleared)) <= settings.triggerTokens) return undefined;
+  const candidates = clearableResults(request, settings, cleared);
+  const first = candidates[0];
+  if (first === undefined) return undefined;
+  const freed = candidates.reduce(
+    (sum, candidate) => sum + Math.max(0, tools.countText(candidate.text) - tools.countText(PLACEHOLDER)),
+    0
+  );
+  if (freed < (settings.clearAtLeastTokens ?? 0)) return undefined;
+  return {
+    ids: candidates.map((candidate) => candidate.id),
+    from: { message: first.message, block: first.block },
+    freedTokens: freed
+  };
+}
+
+/**
+ * Results not cleared yet, oldest first (in the order of their tool uses), outside the excluded
+ * tools and, unless `keepRecent` is false, outside the `keepToolUses` most recent tool uses.
+ */
+export function clearableResults(
+  request: ParsedRequest,
+  settings: ClearToolUsesSettings,
+  cleared: ReadonlySet<string>,
+  keepRecent = true
+): ClearableResult[] {
+  const uses: Array<{ id: string; name: string }> = [];
+  const results = new Map<string, { text: string; message: number; block: number }>();
+  request.messages.forEach((message, messageIndex) => {
+    blocksOf(message).forEach((block, blockIndex) => {
+      if (block.type === 'tool_use') uses.push({ id: block.id, name: block.name });
+      if (block.type === 'tool_result')
+        results.set(block.tool_use_id, {
+          text: toolResultText(block),
+          message: messageIndex,
+          block: blockIndex
+        });
+    });
+  });
+  const kept = new Set(keepRecent ? uses.slice(-settings.keepToolUses).map((use) => use.id) : []);
+  const excluded = new Set(settings.excludeTools ?? []);
+  return uses.flatMap((use) => {
+    const result = results.get(use.id);
+    if (result === undefined || kept.has(use.id) || excluded.has(use.name) || cleared.has(use.id)) return [];
+    return [{ id: use.id, ...result }];
+  });
+}
+
+/** The request with the cleared results replaced by the placeholder. */
+export function renderCleared(request: ParsedRequest, cleared: ReadonlySet<string>): ParsedRequest {
+  if (cleared.size === 0) return request;
+  return withMessages(
+    request,
+    request.messages.map((message): MessageParam => {
+      if (message.role !== 'user' || typeof message.content === 'string') return message;
+      if (!message.content.some((block) => block.type === 'tool_result' && cleared.has(block.tool_use_id)))
+        return message;
+      const content = message.content.map((block): ContentBlockParam =>
+        block.type === 'tool_result' && cleared.has(block.tool_use_id)
+          ? { ...block, content: PLACEHOLDER }
+          : block
+      );
+      return { ...message, content };
+    })
+  );
+}
+
 export class ClearToolUses implements ServerEdit {
   private readonly cleared = new Set<string>();
   /** Clears so far (each one a cache rewrite from its point). */
@@ -48,63 +147,13 @@ export class ClearToolUses implements ServerEdit {
   constructor(private readonly settings: ClearToolUsesSettings = CLEAR_TOOL_USES_DEFAULTS) {}
 
   apply(request: ParsedRequest, tools: ServerTools): ServerView {
-    let view = this.render(request);
+    const plan = planClear(request, this.settings, tools, this.cleared);
     const events: string[] = [];
-    if (tools.count(view) > this.settings.triggerTokens) {
-      const candidates = this.clearable(request);
-      const freed = candidates.reduce(
-        (sum, candidate) => sum + Math.max(0, tools.countText(candidate.text) - tools.countText(PLACEHOLDER)),
-        0
-      );
-      if (candidates.length > 0 && freed >= (this.settings.clearAtLeastTokens ?? 0)) {
-        for (const candidate of candidates) this.cleared.add(candidate.id);
-        this.clears++;
-        events.push('server_clear');
-        view = this.render(request);
-      }
+    if (plan) {
+      for (const id of plan.ids) this.cleared.add(id);
+      this.clears++;
+      events.push('server_clear');
     }
-    return { request: view, iterations: [], events };
-  }
-
-  /** Results not cleared yet, oldest first, outside the kept tool uses and the excluded tools. */
-  private clearable(request: ParsedRequest): Array<{ id: string; text: string }> {
-    const uses: Array<{ id: string; name: string }> = [];
-    const results = new Map<string, string>();
-    for (const message of request.messages) {
-      for (const block of blocksOf(message)) {
-        if (block.type === 'tool_use') uses.push({ id: block.id, name: block.name });
-        if (block.type === 'tool_result') results.set(block.tool_use_id, toolResultText(block));
-      }
-    }
-    const kept = new Set(uses.slice(-this.settings.keepToolUses).map((use) => use.id));
-    const excluded = new Set(this.settings.excludeTools ?? []);
-    return uses.flatMap((use) => {
-      const text = results.get(use.id);
-      if (text === undefined || kept.has(use.id) || excluded.has(use.name) || this.cleared.has(use.id))
-        return [];
-      return [{ id: use.id, text }];
-    });
-  }
-
-  private render(request: ParsedRequest): ParsedRequest {
-    if (this.cleared.size === 0) return request;
-    return withMessages(
-      request,
-      request.messages.map((message): MessageParam => {
-        if (message.role !== 'user' || typeof message.content === 'string') return message;
-        if (
-          !message.content.some(
-            (block) => block.type === 'tool_result' && this.cleared.has(block.tool_use_id)
-          )
-        )
-          return message;
-        const content = message.content.map((block): ContentBlockParam =>
-          block.type === 'tool_result' && this.cleared.has(block.tool_use_id)
-            ? { ...block, content: PLACEHOLDER }
-            : block
-        );
-        return { ...message, content };
-      })
-    );
+    return { request: renderCleared(request, this.cleared), iterations: [], events };
   }
 }

@@ -1,6 +1,8 @@
 import { defaultCompactor } from '../../src/agent/session.js';
+import { TokenCounter } from '../../test-support/fake-anthropic/index.js';
 import { ClearToolUses, type ClearToolUsesSettings } from '../server-side/clear-tool-uses.js';
 import { OnDemandCompaction } from '../server-side/on-demand-compaction.js';
+import { predictedClearCaching } from '../server-side/predicted-clear.js';
 import { serverSide, type ServerEdit } from '../server-side/server-side.js';
 import type { Strategy } from './strategy.js';
 
@@ -18,6 +20,9 @@ export const SERVER_MICRO: ClearToolUsesSettings = {
   keepToolUses: 2,
   clearAtLeastTokens: 6_000
 };
+
+/** The client's own token counter for its predictions (memoized, shared across runs). */
+const predictionCounter = new TokenCounter();
 
 function variant(
   name: string,
@@ -58,6 +63,16 @@ export const OUR_VARIANTS: readonly Strategy[] = [
     'client',
     'server'
   ),
+  {
+    ...variant(
+      'ours-server-micro-bp',
+      'ours-server-micro with a cache breakpoint where the client predicts the next server clear',
+      'client',
+      'server'
+    ),
+    // The client runs the server's clearing rule on what it sends (server-side/predicted-clear.ts).
+    wrapModel: (model) => predictedClearCaching(model, SERVER_MICRO, predictionCounter)
+  },
   variant(
     'ours-server-all',
     'ours, micro by the API and summaries by the API on demand (simulated)',
