@@ -72,7 +72,9 @@ describe('anchored summaries: the next summary updates ours instead of rewriting
     expect(model.requests).toHaveLength(2);
     expect(lastUserText(model.requests[0]!)).not.toContain(UPDATE_ASK);
     expect(lastUserText(model.requests[1]!)).toContain(UPDATE_ASK);
-    expect(lastUserText(model.requests[1]!)).toContain('The summary of compaction 1');
+    expect(lastUserText(model.requests[1]!)).toContain(
+      'The summary in <conversation-summary> is kept word for word'
+    );
 
     const header = firstMessageText(passes[1]!.history);
     expect(header).toContain('Decision D1: keep the lexer.');
@@ -161,8 +163,8 @@ describe('canUpdateAnchor and withUpdate', () => {
       'Decision D1: keep the lexer.\n\n## Update at turn 40 (what is new since the summary above; where they differ, this is current)\nDecision D2: split the parser.'
     );
     expect(next).toMatchObject({ tokens: 130, fullTokens: 100, compaction: 1 });
-    expect(summaryUpdateInstruction(anchor)).toContain(
-      'The summary of compaction 1 in <conversation-summary> is kept word for word'
+    expect(summaryUpdateInstruction()).toContain(
+      'The summary in <conversation-summary> is kept word for word'
     );
   });
 });

@@ -73,6 +73,39 @@ export const OUR_VARIANTS: readonly Strategy[] = [
     // The client runs the server's clearing rule on what it sends (server-side/predicted-clear.ts).
     wrapModel: (model) => predictedClearCaching(model, SERVER_MICRO, predictionCounter)
   },
+  {
+    ...variant(
+      'ours-server-micro-bp-t30',
+      'ours-server-micro-bp with our summaries from 30k (the server still clears from 14k)',
+      'client',
+      'server',
+      SERVER_MICRO,
+      30_000
+    ),
+    wrapModel: (model) => predictedClearCaching(model, SERVER_MICRO, predictionCounter)
+  },
+  {
+    ...variant(
+      'ours-server-micro-bp-t40',
+      'ours-server-micro-bp with our summaries from 40k (the server still clears from 14k)',
+      'client',
+      'server',
+      SERVER_MICRO,
+      40_000
+    ),
+    wrapModel: (model) => predictedClearCaching(model, SERVER_MICRO, predictionCounter)
+  },
+  {
+    ...variant(
+      'ours-server-micro-bp-t60',
+      'ours-server-micro-bp with our summaries from 60k (the server still clears from 14k)',
+      'client',
+      'server',
+      SERVER_MICRO,
+      60_000
+    ),
+    wrapModel: (model) => predictedClearCaching(model, SERVER_MICRO, predictionCounter)
+  },
   variant(
     'ours-server-all',
     'ours, micro by the API and summaries by the API on demand (simulated)',

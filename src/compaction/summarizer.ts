@@ -73,7 +73,7 @@ export class Summarizer {
       state.settings.summaryUpdates && canUpdateAnchor(this.anchor, run.history, focus)
         ? this.anchor
         : undefined;
-    const instruction = updating ? summaryUpdateInstruction(updating) : summaryInstruction(focus);
+    const instruction = updating ? summaryUpdateInstruction() : summaryInstruction(focus);
     const gate = breakerAllows(this.breaker, this.breakerSettings(call), context.turn);
     const overBudget = this.summaries >= state.settings.maxCompactions;
     let summary: { text: string; usage: TokenUsage } | undefined;

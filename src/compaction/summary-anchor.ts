@@ -28,11 +28,11 @@ export const ANCHOR_GROWTH = 1.5;
 /** Sections an update may use: the task is kept verbatim and the last summary says its intent. */
 const UPDATE_SECTIONS = SUMMARY_SECTIONS.filter((name) => name !== 'Task and intent');
 
-/** The instruction for an update of the anchor. */
-export function summaryUpdateInstruction(anchor: SummaryAnchor): string {
+/** The instruction for an update of the anchor (the header names the latest compaction, so no number here). */
+export function summaryUpdateInstruction(): string {
   return [
     '<compaction-request>',
-    `The conversation above is about to be compacted again. The summary of compaction ${anchor.compaction} in <conversation-summary> is kept word for word:`,
+    'The conversation above is about to be compacted again. The summary in <conversation-summary> is kept word for word:',
     'write only what is new or changed since it, so that the two together are all you need to continue. Reply with text only: do not call tools.',
     `Use these sections, as markdown headings, and leave out any with nothing new: ${UPDATE_SECTIONS.map((name) => `## ${name}`).join(', ')}.`,
     'Be concrete: file paths, function names, commands and their results, exact error messages, decisions and why.',
