@@ -170,10 +170,10 @@ export function benchScript(plan: WorkloadPlan, turns: number, schedule?: NeedSc
     return reply(
       text(
         [
-          ...(fresh.length > 0 ? ['## Decisions', ...fresh.map((decision) => `- ${decision}.`)] : []),
-          '## Current state',
+          ...(fresh.length > 0 ? ['### Decisions', ...fresh.map((decision) => `- ${decision}.`)] : []),
+          '### Current state',
           `Reviewing; ${step} turns done.`,
-          '## Next step',
+          '### Next step',
           'Read the next file of the working set.'
         ].join('\n')
       )

@@ -326,6 +326,41 @@ describe('the HTML report in Chromium', () => {
   });
 });
 
+describe('an anchored summary update in Chromium', () => {
+  it('is shown as the update it is, with where the summary it adds to is', async () => {
+    const base = auditFixture();
+    const auto = base.compactions.findIndex((event) => event.layer === 'auto');
+    const audit: RunAudit = {
+      ...base,
+      compactions: base.compactions.map((event, index) =>
+        index === auto
+          ? {
+              ...event,
+              reason: `${event.reason}; summary updated (only what is new since the kept summary, written whole at turn 3)`,
+              summary: '### Decisions\n- Decision D2: split the parser.'
+            }
+          : event
+      )
+    };
+    const { page, problems } = await open(audit, 'update');
+    try {
+      await page.locator(`.compaction-row[data-index="${auto}"]`).click();
+      await expect(page.locator('#compaction-detail h3').first().textContent()).resolves.toBe(
+        'Update the model wrote'
+      );
+      await expect(page.locator('#compaction-detail p.muted').last().textContent()).resolves.toContain(
+        'the summary it adds to stays before it in the history'
+      );
+      await expect(page.locator('#compaction-detail pre.summary-text').textContent()).resolves.toContain(
+        'Decision D2'
+      );
+      expect(problems).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+});
+
 describe('a hostile transcript in Chromium', () => {
   it('shows tool output with script and markup in it as text, and runs none of it', async () => {
     const payload =

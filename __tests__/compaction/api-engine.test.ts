@@ -5,7 +5,7 @@ import type {
 } from '@anthropic-ai/sdk/resources/messages';
 import { CompactionPipeline } from '../../src/compaction/pipeline.js';
 import { compactionSettings, type CompactionOptions } from '../../src/compaction/settings.js';
-import type { CompactionEvent } from '../../src/compaction/compactor.js';
+import type { CompactionEvent, CompactionResult } from '../../src/compaction/compactor.js';
 import { keptTaskText, taskOf } from '../../src/compaction/history.js';
 import { resolveModelSpec } from '../../src/config/models.js';
 import { AnthropicModelClient } from '../../src/model/anthropic-client.js';
@@ -29,8 +29,8 @@ import { MemoryStore } from '../support/compaction-fixtures.js';
 
 /**
  * The API engine end to end on the real client and the strict fake: the compaction request is the
- * request already sent, the kept turn keeps its thinking, micro's edits in the same pass come after
- * the swap (so they cannot change what the API summarized), our parts follow the block, and a model
+ * request already sent, the kept turn keeps its thinking, micro's clears in the same pass do not
+ * change what the API summarizes, our parts follow the block, and a model
  * without the capability falls back to our summarizer.
  */
 const TASK = 'Refactor the parser and keep its public API.';
@@ -196,28 +196,70 @@ describe('compaction_engine api: micro in the same pass', () => {
     expect(model.requests.filter((r) => r.compaction)).toHaveLength(0);
   });
 
-  it('after a clear that leaves it over the threshold, the API compaction comes on the next pass, on the request as sent', async () => {
-    const { model, compactor, out } = await secondPass('api', 60_000);
-    // This pass edited sent messages: a compaction request now would not be the sent request.
-    expect(out.events.map((e) => e.layer)).toEqual(['micro']);
-    expect(model.requests.filter((r) => r.compaction)).toHaveLength(0);
-    const sentNow = structuredClone(out.history);
-    const next = [...structuredClone(sentNow), ...thinkingTurn(6, 300)];
-    const after = await compactor.compact(next, before, { turn: 6, lastUsage: usageOf(50_000) });
-    const compaction = model.requests.find((r) => r.compaction)!;
-    expect(plain(compaction.messages)).toBe(plain(sentNow));
-    expect(after.events.map((e) => e.layer)).toEqual(['auto']);
-    expect(after.history[0]).toEqual({
-      role: 'assistant',
-      content: [{ type: 'compaction', content: 'The API summary.', signature: 'sig' }]
-    });
-    // The kept reply, unchanged (thinking first), then its result with our parts after it.
-    expect(after.history[1]).toEqual(next[sentNow.length]);
-    const last = after.history[2]!;
-    expect(Array.isArray(last.content) && last.content[0]).toEqual((next.at(-1)!.content as unknown[])[0]);
-    expect(plain(last)).toContain(TASK);
-    expect(after.history).toHaveLength(3);
-    expect(after.thinkingBlocksDropped).toBeUndefined();
+  /** A turn whose text and call (which micro cannot clear) are big, with a 6,000-character result. */
+  function wordyTurn(i: number): MessageParam[] {
+    return [
+      {
+        role: 'assistant',
+        content: [
+          { type: 'thinking', thinking: `I should test part ${i}.`, signature: `sig-${i}` },
+          { type: 'text', text: `Thinking aloud: ${'x'.repeat(2000)}` },
+          {
+            type: 'tool_use',
+            id: `t${i}`,
+            name: 'bash',
+            input: { command: `npm test -- part ${i} ${'y'.repeat(1500)}` }
+          }
+        ]
+      },
+      {
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: `t${i}`, content: codeText(6_000, `v${i}`) }]
+      }
+    ];
+  }
+
+  it('with a cold cache (micro clears on every pass), the API compacts in the pass where the clear is not enough, on the request as sent before the clear', async () => {
+    let clock = 0;
+    const model = new BlockModel();
+    const compactor = new CompactionPipeline(
+      compactionSettings({
+        contextWindow: 100_000,
+        maxOutputTokens: 4000,
+        engine: 'api',
+        thresholdTokens: 20_000
+      }),
+      {
+        model,
+        requests: builder('claude-sonnet-5-5'),
+        prices: resolveModelSpec('claude-sonnet-5-5').prices,
+        store: new MemoryStore(),
+        now: () => clock
+      }
+    );
+    let history: MessageParam[] = [{ role: 'user', content: [{ type: 'text', text: TASK }] }];
+    const estimates: number[] = [];
+    let both: { received: MessageParam[]; out: CompactionResult } | undefined;
+    for (let turn = 1; turn <= 40; turn++) {
+      const received = structuredClone(history);
+      const out = await compactor.compact(history, before, { turn, lastUsage: undefined });
+      const layers = out.events.map((e) => e.layer);
+      if (!both && layers.includes('micro') && layers.includes('auto')) both = { received, out };
+      estimates.push(out.estimatedContextTokens ?? Number.POSITIVE_INFINITY);
+      clock += 6 * 60_000; // a six-minute test run between requests: the cache is always cold
+      history = [...out.history, ...wordyTurn(turn)];
+    }
+    // Before the fix, every pass was a clear and none a compaction: the context passed 70k.
+    expect(Math.max(...estimates)).toBeLessThan(25_000);
+    expect(both).toBeDefined();
+    const { received, out } = both!;
+    const compaction = model.requests
+      .filter((r) => r.compaction)
+      .find((r) => r.messages.length === received.length - 2)!;
+    expect(plain(compaction.messages)).toBe(plain(received.slice(0, -2)));
+    // The kept reply as the model wrote it, thinking first, though micro stripped it in this pass.
+    expect(out.history[1]).toEqual(received.at(-2));
+    expect(out.thinkingBlocksDropped).toBeUndefined();
   });
 });
 

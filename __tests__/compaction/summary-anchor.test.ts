@@ -3,6 +3,7 @@ import type { ModelCallHooks, ModelClient, ModelReply, ModelRequest } from '../.
 import {
   ANCHOR_GROWTH,
   canUpdateAnchor,
+  describeUpdate,
   summaryUpdateInstruction,
   withUpdate,
   type SummaryAnchor
@@ -14,17 +15,22 @@ const TASK = 'Refactor the parser.\nKeep the public API.';
 const before = { kind: 'before_request' } as const;
 const UPDATE_ASK = 'write only what is new or changed since it';
 
-/** Answers each summary request with the next text, and keeps the requests. */
+/** A scripted answer: a summary, one cut at its length limit, or a failed call. */
+type Answer = string | { cut: string } | { fail: true };
+
+/** Answers each summary request with the next answer, and keeps the requests. */
 class ScriptedSummaries implements ModelClient {
   readonly requests: ModelRequest[] = [];
-  constructor(private readonly texts: readonly string[]) {}
+  constructor(private readonly answers: readonly Answer[]) {}
   async complete(request: ModelRequest, _hooks?: ModelCallHooks): Promise<ModelReply> {
     this.requests.push(structuredClone(request));
-    const text = this.texts[this.requests.length - 1] ?? `summary ${this.requests.length}`;
+    const answer = this.answers[this.requests.length - 1] ?? `summary ${this.requests.length}`;
+    if (typeof answer === 'object' && 'fail' in answer) throw new Error('529 overloaded');
+    const text = typeof answer === 'string' ? answer : answer.cut;
     return {
       id: `msg_${this.requests.length}`,
       content: [{ type: 'text', text }],
-      stopReason: 'end_turn',
+      stopReason: typeof answer === 'string' ? 'end_turn' : 'max_tokens',
       usage: { input: 100, cacheWrite: 0, cacheRead: 20_000, output: 300 }
     };
   }
@@ -46,8 +52,8 @@ const lastUserText = (request: ModelRequest) => JSON.stringify(request.messages.
 const firstMessageText = (history: readonly MessageParam[]) => JSON.stringify(history[0]);
 
 /** Compacts a growing session `times` times; returns the model and every pass's result. */
-async function compactTimes(times: number, texts: readonly string[], options = {}) {
-  const model = new ScriptedSummaries(texts);
+async function compactTimes(times: number, answers: readonly Answer[], options = {}) {
+  const model = new ScriptedSummaries(answers);
   const { compactor } = pipeline(
     { thresholdTokens: 20_000, keepTailTokens: 3_000, layers: { micro: false, auto: true }, ...options },
     model
@@ -82,7 +88,9 @@ describe('anchored summaries: the next summary updates ours instead of rewriting
     expect(header).toContain('Decision D2: split the parser.');
     expect(header.indexOf('Decision D1')).toBeLessThan(header.indexOf('Decision D2'));
     const auto = passes[1]!.events.find((event) => event.layer === 'auto')!;
-    expect(auto.reason).toContain('summary updated (what is new since compaction 1)');
+    expect(auto.reason).toContain(
+      'summary updated (only what is new since the kept summary, written whole at turn 12)'
+    );
     // The event keeps what the model wrote this time: the update.
     expect(auto.summary).toBe('Decision D2: split the parser.');
   });
@@ -99,6 +107,46 @@ describe('anchored summaries: the next summary updates ours instead of rewriting
 
   it('writes every summary whole with summaryUpdates off (as the Claude Code peer of the bench does)', async () => {
     const { model } = await compactTimes(2, ['one', 'two'], { summaryUpdates: false });
+    expect(model.requests.map(lastUserText).some((text) => text.includes(UPDATE_ASK))).toBe(false);
+  });
+
+  it('updates an update: the third summary is asked against the first and its update, and the log says so', async () => {
+    const { model, passes } = await compactTimes(3, [
+      '## Decisions\n- Decision D1: keep the lexer and its token stream as they are today.',
+      'D2',
+      'D3'
+    ]);
+    expect(lastUserText(model.requests[2]!)).toContain(UPDATE_ASK);
+    const header = firstMessageText(passes[2]!.history);
+    expect(header).toContain('## Update at turn 24');
+    expect(header).toContain('## Update at turn 36');
+    expect(passes[2]!.events.find((event) => event.layer === 'auto')!.reason).toContain(
+      'written whole at turn 12 and updated 1 time since'
+    );
+  });
+
+  it('writes the next summary whole after one cut at its length limit (its last sections may be missing)', async () => {
+    const { model, passes } = await compactTimes(3, [
+      `Decision D1: keep the lexer. ${'Notes on the parser. '.repeat(20)}`,
+      { cut: 'D2, and then the' },
+      'D3'
+    ]);
+    expect(lastUserText(model.requests[1]!)).toContain(UPDATE_ASK);
+    // The cut update is still kept in the history, marked, but the next summary rewrites it all.
+    expect(firstMessageText(passes[1]!.history)).toContain('[summary cut at its length limit]');
+    expect(lastUserText(model.requests[2]!)).not.toContain(UPDATE_ASK);
+  });
+
+  it('writes the next summary whole after a fallback (the kept summary was dropped with the oldest turns)', async () => {
+    // Second compaction: both attempts fail, so the oldest turns are dropped without a summary.
+    const { model, passes } = await compactTimes(3, ['D1', { fail: true }, { fail: true }, 'D3']);
+    expect(passes[1]!.events.some((event) => event.layer === 'fallback')).toBe(true);
+    expect(lastUserText(model.requests[3]!)).not.toContain(UPDATE_ASK);
+    expect(firstMessageText(passes[2]!.history)).not.toContain('## Update at turn');
+  });
+
+  it('writes every summary whole without prefix reuse (the kept summary may be cut out of that request)', async () => {
+    const { model } = await compactTimes(2, ['one', 'two'], { summaryPrefixReuse: false });
     expect(model.requests.map(lastUserText).some((text) => text.includes(UPDATE_ASK))).toBe(false);
   });
 
@@ -130,10 +178,12 @@ describe('canUpdateAnchor and withUpdate', () => {
     text: 'Decision D1: keep the lexer.',
     tokens: 100,
     fullTokens: 100,
-    compaction: 1
+    fullTurn: 12,
+    updates: 0
   };
-  const holding = (text: string): MessageParam[] => [
-    user(TASK),
+  // After the API's compaction the history starts with its block (the kept text may linger later).
+  const afterApiCompaction = (text: string): MessageParam[] => [
+    { role: 'assistant', content: [{ type: 'text', text: 'compaction block' }] },
     { role: 'user', content: [{ type: 'text', text }] }
   ];
   const withHeader = (text: string): MessageParam[] => [
@@ -151,7 +201,7 @@ describe('canUpdateAnchor and withUpdate', () => {
     expect(canUpdateAnchor(undefined, withHeader(anchor.text), undefined)).toBe(false);
     expect(canUpdateAnchor(anchor, withHeader(anchor.text), 'tests')).toBe(false);
     // Replaced since (an API compaction, a fallback, a resumed run): nothing to update.
-    expect(canUpdateAnchor(anchor, holding(anchor.text), undefined)).toBe(false);
+    expect(canUpdateAnchor(anchor, afterApiCompaction(anchor.text), undefined)).toBe(false);
     expect(canUpdateAnchor(anchor, [user('a string task')], undefined)).toBe(false);
     expect(canUpdateAnchor({ ...anchor, tokens: 151 }, withHeader(anchor.text), undefined)).toBe(false);
     expect(canUpdateAnchor({ ...anchor, tokens: 150 }, withHeader(anchor.text), undefined)).toBe(true);
@@ -162,7 +212,12 @@ describe('canUpdateAnchor and withUpdate', () => {
     expect(next.text).toBe(
       'Decision D1: keep the lexer.\n\n## Update at turn 40 (what is new since the summary above; where they differ, this is current)\nDecision D2: split the parser.'
     );
-    expect(next).toMatchObject({ tokens: 130, fullTokens: 100, compaction: 1 });
+    expect(next).toMatchObject({ tokens: 130, fullTokens: 100, fullTurn: 12, updates: 1 });
+    expect(describeUpdate(anchor)).toBe('only what is new since the kept summary, written whole at turn 12');
+    expect(describeUpdate(next)).toBe(
+      'only what is new since the kept summary, written whole at turn 12 and updated 1 time since'
+    );
+    expect(summaryUpdateInstruction()).toContain('as level-3 markdown headings');
     expect(summaryUpdateInstruction()).toContain(
       'The summary in <conversation-summary> is kept word for word'
     );

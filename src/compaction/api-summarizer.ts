@@ -15,7 +15,8 @@ import { renderWorkLedger } from './work-ledger.js';
  * The API's on-demand compaction as our summary engine (compaction_engine: api).
  *
  * The compaction request is the request we last sent, unchanged: same system, tools and messages
- * (its prefix is read from the prompt cache), plus `compaction: {type: "summarize"}`. The turn the
+ * (its prefix is read from the prompt cache), plus `compaction: {type: "summarize"}`; results micro
+ * cleared earlier in this call are summarized as they were sent, so a clear never holds it back. The turn the
  * model has not seen yet (its latest reply and the results of its calls) is left out and kept after
  * the block, unchanged, so its thinking stays valid: it follows the summarized messages directly and
  * has the other role (the summarized request ends on a user turn, the kept turn opens with the
@@ -43,7 +44,7 @@ export class ApiSummarizer {
     const started = this.deps.now();
     const before = state.tokensOf(run);
     const split = this.keptFrom(call);
-    const summarized = run.history.slice(0, split);
+    const summarized = split < run.history.length ? run.received.slice(0, split) : run.history;
     const { settings, meter } = state;
     if (meter.estimateRequest(summarized) + settings.summaryMaxTokens > settings.contextWindow)
       return this.client.summarize(call, layer, `${reason}; too big for the API's compaction request`, focus);
@@ -78,7 +79,7 @@ export class ApiSummarizer {
 
     this.compactions++;
     const segment = this.client.saveSegment(run.history);
-    const kept = withoutDanglingNotes(run.history.slice(split), run.history);
+    const kept = withoutDanglingNotes(keptTurn(run, split), run.history);
     const next = await this.rebuild(call, block, kept, segment);
     run.adoptApiCompaction(next);
     run.changedOldMessages = true;
@@ -169,4 +170,14 @@ function withOurParts(start: readonly MessageParam[], parts: TextBlockParam[]): 
     typeof last.content === 'string' ? [{ type: 'text' as const, text: last.content }] : last.content;
   history[history.length - 1] = { role: 'user', content: [...content, ...parts] };
   return history;
+}
+
+/**
+ * The turn kept after the block: the model's reply as it wrote it (its thinking bound to the request
+ * summarized, which is the request as sent, before this call's clears) and its results as this call
+ * left them (spilled or pointed at an earlier copy; no step clears a result the model has not read).
+ */
+function keptTurn(run: StepCall['run'], split: number): MessageParam[] {
+  if (split >= run.history.length) return [];
+  return [run.received[split]!, ...run.history.slice(split + 1)];
 }

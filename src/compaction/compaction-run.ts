@@ -25,11 +25,16 @@ export class CompactionRun {
   /** Thinking blocks removed because an edit came before them. */
   thinkingDropped = 0;
 
+  /** The history as this call received it, before any step changed it (edits make new arrays). */
+  readonly received: readonly MessageParam[];
+
   constructor(
     public history: MessageParam[],
     readonly turn: number,
     private readonly bindsThinking: boolean
-  ) {}
+  ) {
+    this.received = history;
+  }
 
   /** Takes `next` as the history, changed from `from` on; returns how many thinking blocks went. */
   edit(next: MessageParam[], from: number): number {
@@ -51,6 +56,8 @@ export class CompactionRun {
   adoptApiCompaction(next: MessageParam[]): void {
     this.editedFrom = 0;
     this.history = next;
+    // Thinking an earlier step of this call stripped is either summarized now or back in the kept turn.
+    this.thinkingDropped = 0;
   }
 
   event(

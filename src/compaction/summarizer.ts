@@ -27,6 +27,7 @@ import {
 import { renderWorkLedger } from './work-ledger.js';
 import {
   canUpdateAnchor,
+  describeUpdate,
   summaryUpdateInstruction,
   withUpdate,
   type SummaryAnchor
@@ -69,14 +70,18 @@ export class Summarizer {
     const before = state.tokensOf(run);
     const unseen = this.unseenTurn(call);
     const segment = this.saveSegment(run.history);
+    // Without prefix reuse the request is the history cut from its oldest end: the kept summary may
+    // not be in it, so every summary is whole there.
     const updating =
-      state.settings.summaryUpdates && canUpdateAnchor(this.anchor, run.history, focus)
+      state.settings.summaryUpdates &&
+      state.settings.summaryPrefixReuse &&
+      canUpdateAnchor(this.anchor, run.history, focus)
         ? this.anchor
         : undefined;
     const instruction = updating ? summaryUpdateInstruction() : summaryInstruction(focus);
     const gate = breakerAllows(this.breaker, this.breakerSettings(call), context.turn);
     const overBudget = this.summaries >= state.settings.maxCompactions;
-    let summary: { text: string; usage: TokenUsage } | undefined;
+    let summary: { text: string; cut: boolean; usage: TokenUsage } | undefined;
     let failure: string | undefined;
     if (!gate.allowed) failure = gate.reason;
     else if (overBudget) failure = `max_compactions (${state.settings.maxCompactions}) reached`;
@@ -87,7 +92,8 @@ export class Summarizer {
       run.usage = addUsage(run.usage, attempt.usage);
       // A cancelled run ends now, with its history as it is: no fallback rebuild, no breaker count.
       if (context.signal?.aborted) throw context.signal.reason ?? new Error('The run was cancelled.');
-      if (attempt.text !== undefined) summary = { text: attempt.text, usage: attempt.usage };
+      if (attempt.text !== undefined)
+        summary = { text: attempt.text, cut: attempt.cut ?? false, usage: attempt.usage };
       else failure = attempt.error;
       this.breaker = breakerAfter(
         this.breaker,
@@ -97,10 +103,12 @@ export class Summarizer {
       );
     }
     if (summary) this.summaries++;
-    this.anchor = summary ? this.nextAnchor(updating, summary.text, context.turn, state) : undefined;
+    const anchored = summary ? this.nextAnchor(updating, summary.text, context.turn, state) : undefined;
+    // A summary cut at its length limit may lack its last sections: the next one is written whole.
+    this.anchor = summary?.cut ? undefined : anchored;
 
-    const header = this.anchor
-      ? this.summaryHeader(this.anchor.text, segment, context.turn)
+    const header = anchored
+      ? this.summaryHeader(anchored.text, segment, context.turn)
       : this.fallbackHeader(failure ?? 'unknown', segment);
     const rebuilt = await this.rebuild(call, header, unseen);
     run.edit(rebuilt.history, 0);
@@ -111,7 +119,7 @@ export class Summarizer {
       reason: !summary
         ? `${reason}; summary failed (${failure}), dropped the oldest turns`
         : updating
-          ? `${reason}; summary updated (what is new since compaction ${updating.compaction})`
+          ? `${reason}; summary updated (${describeUpdate(updating)})`
           : reason,
       tokens_before: before,
       tokens_after: rebuilt.tokens,
@@ -134,7 +142,7 @@ export class Summarizer {
     const tokens = state.meter.estimate(text.length);
     return updating
       ? withUpdate(updating, text, turn, tokens)
-      : { text, tokens, fullTokens: tokens, compaction: this.segments };
+      : { text, tokens, fullTokens: tokens, fullTurn: turn, updates: 0 };
   }
 
   /** Saves the history before a compaction as the next segment (one numbering for both engines). */
@@ -172,7 +180,7 @@ export class Summarizer {
     replacedTokens: number,
     attempts: number,
     unseen: number | undefined
-  ): Promise<{ text?: string; error?: string; usage: TokenUsage }> {
+  ): Promise<{ text?: string; cut?: boolean; error?: string; usage: TokenUsage }> {
     const { run, state, context } = call;
     const { signal, onRetry } = context;
     let usage = NO_USAGE;
@@ -194,7 +202,7 @@ export class Summarizer {
         run.exchanges.push({ messages, history: run.history, reply: reply.content });
         usage = addUsage(usage, reply.usage);
         const accepted = summaryFromReply(reply, replacedTokens, (chars) => state.meter.estimate(chars));
-        return { text: accepted.text, usage };
+        return { text: accepted.text, cut: accepted.cut, usage };
       } catch (failure) {
         if (run.exchanges.at(-1)?.messages !== messages)
           run.exchanges.push({ messages, history: run.history, reply: undefined });

@@ -18,8 +18,9 @@ export interface SummaryAnchor {
   readonly tokens: number;
   /** Tokens of the last full summary: the measure of how far updates may grow the anchor. */
   readonly fullTokens: number;
-  /** The compaction that wrote the last full summary (named in the update instruction). */
-  readonly compaction: number;
+  /** The turn of the last full summary, and the updates since (for the compaction log). */
+  readonly fullTurn: number;
+  readonly updates: number;
 }
 
 /** How big updates may grow the anchor before the next summary is a full one: 1.5x the last full. */
@@ -34,7 +35,7 @@ export function summaryUpdateInstruction(): string {
     '<compaction-request>',
     'The conversation above is about to be compacted again. The summary in <conversation-summary> is kept word for word:',
     'write only what is new or changed since it, so that the two together are all you need to continue. Reply with text only: do not call tools.',
-    `Use these sections, as markdown headings, and leave out any with nothing new: ${UPDATE_SECTIONS.map((name) => `## ${name}`).join(', ')}.`,
+    `Your update goes under a heading of its own after the kept summary: use these sections, as level-3 markdown headings, and leave out any with nothing new: ${UPDATE_SECTIONS.map((name) => `### ${name}`).join(', ')}.`,
     'Be concrete: file paths, function names, commands and their results, exact error messages, decisions and why.',
     'Keep every new instruction and constraint the user gave, in their words. Do not repeat what the kept summary says.',
     '</compaction-request>'
@@ -69,6 +70,14 @@ export function withUpdate(
       `## Update at turn ${turn} (what is new since the summary above; where they differ, this is current)`,
       update
     ].join('\n'),
-    tokens: anchor.tokens + updateTokens
+    tokens: anchor.tokens + updateTokens,
+    updates: anchor.updates + 1
   };
+}
+
+/** What an update was asked against, for the compaction log. */
+export function describeUpdate(anchor: SummaryAnchor): string {
+  const since =
+    anchor.updates === 0 ? '' : ` and updated ${anchor.updates} time${anchor.updates === 1 ? '' : 's'} since`;
+  return `only what is new since the kept summary, written whole at turn ${anchor.fullTurn}${since}`;
 }

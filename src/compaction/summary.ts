@@ -71,6 +71,8 @@ export class InvalidSummaryError extends Error {
 /** A summary as the model wrote it, with the requested sections it happens to have (for the log). */
 export interface AcceptedSummary {
   readonly text: string;
+  /** The reply stopped at its length limit: the later sections may be missing. */
+  readonly cut: boolean;
   readonly sections: readonly string[];
 }
 
@@ -115,6 +117,7 @@ export function summaryFromReply(
   }
   return {
     text: reply.stopReason === 'max_tokens' ? `${text}\n[summary cut at its length limit]` : text,
+    cut: reply.stopReason === 'max_tokens',
     sections: sectionsIn(text)
   };
 }

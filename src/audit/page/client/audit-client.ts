@@ -110,7 +110,15 @@ function main(): void {
     fact('Segment', event.segment_path);
     parts.push(facts);
     if (typeof event.summary === 'string') {
-      parts.push(el('h3', undefined, 'Summary the model wrote'), el('pre', 'summary-text', event.summary));
+      // An anchored summary's update: the text it adds to is in the history, not in this event.
+      const update = event.reason.includes('summary updated');
+      parts.push(
+        el('h3', undefined, update ? 'Update the model wrote' : 'Summary the model wrote'),
+        ...(update
+          ? [el('p', 'muted', 'Only what was new: the summary it adds to stays before it in the history.')]
+          : []),
+        el('pre', 'summary-text', event.summary)
+      );
     } else if (event.layer === 'auto' || event.layer === 'manual' || event.layer === 'fallback') {
       parts.push(
         el('h3', undefined, 'Summary'),
