@@ -7,7 +7,7 @@
  */
 import { jest } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
-import { rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runCli } from '../../src/cli/main.js';
@@ -120,6 +120,34 @@ describeWithBox('compact-agent run with the box, against commands that try to ge
     expect(stdout).toContain(`127.0.0.1:${denied.httpPort}`);
     expect(stdout).toContain(`curl -sS -m 5 -d @README.md http://127.0.0.1:${denied.httpPort}/curl`);
     expect(stdout).not.toContain(`127.0.0.1:${allowed.httpPort} ×`);
+
+    // A reviewer auditing the downloaded transcript sees the same: the box, and what it refused.
+    const transcripts = path.join(repo.root, '.transcripts');
+    const [runDir] = readdirSync(transcripts).filter((name) => !name.startsWith('.'));
+    const transcript = path.join(transcripts, runDir!, 'transcript.jsonl');
+    let audit = '';
+    const auditCode = await runCli(['transcript', transcript], {
+      stdout: (line) => (audit += `${line}\n`),
+      stderr: () => undefined,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME }
+    });
+    expect(auditCode).toBe(EXIT.success);
+    expect(audit).toContain('Sandbox: on, network allowed hosts only · refused:');
+    expect(audit).toMatch(new RegExp(`  127\\.0\\.0\\.1:${denied.httpPort} ×\\d+ \\(.+; first at turn 1\\)`));
+    expect(audit).not.toContain(`127.0.0.1:${allowed.httpPort} ×`);
+    let json = '';
+    await runCli(['transcript', transcript, '--json'], {
+      stdout: (line) => (json += `${line}\n`),
+      stderr: () => undefined,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME }
+    });
+    const sandbox = (
+      JSON.parse(json) as { sandbox: { state: string; refused: { host: string; port: number }[] } }
+    ).sandbox;
+    expect(sandbox.state).toBe('on');
+    expect(sandbox.refused).toContainEqual(
+      expect.objectContaining({ host: '127.0.0.1', port: denied.httpPort })
+    );
   });
 
   it('with --sandbox required on a machine that cannot build the box, stops before any model call', async () => {

@@ -119,6 +119,25 @@ it('refuses an allowed URL whose Host header names another host', async () => {
     path: `http://127.0.0.1:${listener.httpPort}/x`,
     headers: { host: 'internal.example' }
   });
+  expect(answer.status).toBe(403);
+  expect(answer.body).toContain(
+    `internal.example:80 refused (the Host header names internal.example, not the URL's host 127.0.0.1:${listener.httpPort}). Send the request to the URL of the host you mean, with its own Host header.`
+  );
+  // Listed with the other refusals (outputs, report), under the host the request would have reached.
+  expect(channel.blocked().map((entry) => [entry.host, entry.port])).toEqual([['internal.example', 80]]);
+  expect(listener.hits).toEqual([]);
+});
+
+it('says what it takes when a request is not plain http (an https:// URL sent without CONNECT)', async () => {
+  const channel = await proxy.openChannel('curl --proxy-insecure');
+  const answer = await viaProxy(channel.socketPath, {
+    path: `https://127.0.0.1:${listener.httpPort}/x`,
+    headers: { host: `127.0.0.1:${listener.httpPort}` }
+  });
   expect(answer.status).toBe(400);
+  expect(answer.body).toBe(
+    'compact-agent sandbox: the proxy takes http:// URLs, or CONNECT for https (set HTTPS_PROXY for https:// URLs); this one is https://.\n'
+  );
+  expect(channel.blocked()).toEqual([]);
   expect(listener.hits).toEqual([]);
 });

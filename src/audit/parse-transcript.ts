@@ -1,3 +1,4 @@
+import { sandboxAudit } from './sandbox-audit.js';
 import type { ContentBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import { COMPACTION_LAYERS } from '../compaction/compaction-count.js';
 import type { CompactionEvent } from '../compaction/compactor.js';
@@ -81,6 +82,7 @@ function buildAudit(events: readonly Line[], skippedLines: SkippedLine[], lineCo
   const timeline = new TimelineBuilder();
   const compactions: CompactionEvent[] = [];
   const contextTokensPerTurn: Array<{ turn: number; tokens: number }> = [];
+  const toolResults: ToolResultLine[] = [];
   let usage = NO_USAGE;
   let costUsd = 0;
   for (const event of events) {
@@ -96,6 +98,7 @@ function buildAudit(events: readonly Line[], skippedLines: SkippedLine[], lineCo
         break;
       case 'tool_result':
         timeline.toolResult(event);
+        toolResults.push(event);
         break;
       case 'compaction': {
         const { type: _type, seq: _seq, time: _time, ...fields } = event;
@@ -130,6 +133,7 @@ function buildAudit(events: readonly Line[], skippedLines: SkippedLine[], lineCo
     filesChanged: netFilesChanged(turns),
     timeline: turns,
     incomplete: end === undefined,
+    sandbox: sandboxAudit(start?.sandbox, toolResults),
     skippedLines,
     lineCount
   };

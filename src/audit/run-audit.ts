@@ -1,3 +1,4 @@
+import type { AuditSandbox } from './sandbox-audit.js';
 import type { CompactionEvent } from '../compaction/compactor.js';
 import type { UsageRecord } from '../transcript/events.js';
 
@@ -72,6 +73,8 @@ export interface RunAudit {
   readonly timeline: readonly AuditTurn[];
   /** True when the transcript has no run_end line (a crash, a kill, or a truncated file). */
   readonly incomplete: boolean;
+  /** The box and what its proxy refused (absent in transcripts from before the box, and in fixtures). */
+  readonly sandbox?: AuditSandbox | undefined;
   readonly skippedLines: readonly SkippedLine[];
   readonly lineCount: number;
 }

@@ -1,3 +1,4 @@
+import { sandboxLine } from './sandbox-audit.js';
 import type { RunAudit } from './run-audit.js';
 
 /** The summary a reviewer reads first, as the JSON `--json` prints. */
@@ -22,6 +23,20 @@ export function auditSummary(audit: RunAudit) {
     })),
     tools: audit.toolStats,
     files_changed: audit.filesChanged,
+    sandbox: audit.sandbox
+      ? {
+          state: audit.sandbox.state,
+          network: audit.sandbox.network,
+          reason: audit.sandbox.reason ?? null,
+          refused: audit.sandbox.refused.map((entry) => ({
+            host: entry.host,
+            port: entry.port,
+            calls: entry.calls,
+            reason: entry.reason,
+            first_turn: entry.firstTurn
+          }))
+        }
+      : null,
     incomplete: audit.incomplete,
     skipped_lines: audit.skippedLines
   };
@@ -51,7 +66,8 @@ export function renderTerminalSummary(audit: RunAudit, source: string): string {
         )),
     '',
     `Tools: ${audit.toolStats.map((tool) => `${tool.name} ${tool.calls}${tool.failures ? ` (${tool.failures} failed)` : ''}`).join(', ') || 'none'}`,
-    `Files changed: ${audit.filesChanged.join(', ') || 'none'}`
+    `Files changed: ${audit.filesChanged.join(', ') || 'none'}`,
+    sandboxLine(audit.sandbox)
   ];
   if (audit.incomplete)
     lines.push(

@@ -98,10 +98,17 @@ export class EgressProxy {
     socket.on('error', () => socket.destroy());
   }
 
-  private refuse(host: string, port: number, reason: string, command: string, own: BlockedLog): string {
+  private refuse(
+    host: string,
+    port: number,
+    reason: string,
+    command: string,
+    own: BlockedLog,
+    hint = ALLOW_HOSTS_HINT
+  ): string {
     this.log.record(host, port, command, reason);
     own.record(host, port, command, reason);
-    return `compact-agent sandbox: ${host}:${port} refused (${reason}). ${ALLOW_HOSTS_HINT}\n`;
+    return `compact-agent sandbox: ${host}:${port} refused (${reason}). ${hint}\n`;
   }
 
   private async tunnel(
@@ -144,12 +151,22 @@ export class EgressProxy {
     command: string,
     own: BlockedLog
   ): Promise<void> {
-    const target = requestTarget(request);
-    if (!target) {
-      response.writeHead(400, { 'content-type': 'text/plain', connection: 'close' });
-      response.end('compact-agent sandbox: the proxy takes http:// URLs, or CONNECT for https.\n');
+    const parsed = requestTarget(request);
+    if ('mismatch' in parsed) {
+      // Recorded like any refusal: the Host header is where the request would really have gone.
+      const { mismatch } = parsed;
+      const reason = `the Host header names ${mismatch.header}, not the URL's host ${mismatch.url}`;
+      response.writeHead(403, { 'content-type': 'text/plain', connection: 'close' });
+      const hint = 'Send the request to the URL of the host you mean, with its own Host header.';
+      response.end(this.refuse(mismatch.host, mismatch.port, reason, command, own, hint));
       return;
     }
+    if ('problem' in parsed) {
+      response.writeHead(400, { 'content-type': 'text/plain', connection: 'close' });
+      response.end(`compact-agent sandbox: ${parsed.problem}.\n`);
+      return;
+    }
+    const { target } = parsed;
     const decision = await decideEgress(this.rules, target.host, target.port, this.resolve);
     if (!decision.allowed) {
       const body = this.refuse(target.host, target.port, decision.reason, command, own);
@@ -210,29 +227,61 @@ interface RequestTarget extends Authority {
   readonly path: string;
 }
 
+/** A Host header that names another host than the request's URL: where the request would go. */
+interface HostMismatch {
+  readonly host: string;
+  readonly port: number;
+  readonly header: string;
+  readonly url: string;
+}
+
+type ParsedTarget =
+  { readonly target: RequestTarget } | { readonly problem: string } | { readonly mismatch: HostMismatch };
+
+const PLAIN_HTTP_ONLY =
+  'the proxy takes http:// URLs, or CONNECT for https (set HTTPS_PROXY for https:// URLs)';
+
 /**
  * The destination of a plain-HTTP request: the absolute URL a client sends to a proxy, or, for
  * origin-form, the Host header. A request whose Host header names another host than its URL is
- * refused (a allowed URL must not carry a request for another virtual host).
+ * refused (an allowed URL must not carry a request for another virtual host), and said so.
  */
-function requestTarget(request: http.IncomingMessage): RequestTarget | undefined {
+function requestTarget(request: http.IncomingMessage): ParsedTarget {
   const raw = request.url ?? '';
   let url: URL;
   try {
     url = raw.startsWith('/') ? new URL(`http://${request.headers.host ?? ''}${raw}`) : new URL(raw);
   } catch {
-    return undefined;
+    return { problem: `${PLAIN_HTTP_ONLY}; this request's target is not a URL` };
   }
-  if (url.protocol !== 'http:' || url.username !== '' || url.password !== '') return undefined;
+  if (url.protocol !== 'http:') return { problem: `${PLAIN_HTTP_ONLY}; this one is ${url.protocol}//` };
+  if (url.username !== '' || url.password !== '')
+    return { problem: 'a user name or password in the URL is not forwarded; send it in a header' };
   const hostHeader = request.headers.host;
-  if (hostHeader !== undefined && hostHeader.toLowerCase() !== url.host.toLowerCase()) return undefined;
+  if (hostHeader !== undefined && hostHeader.toLowerCase() !== url.host.toLowerCase()) {
+    const named = parseHostHeader(hostHeader);
+    return { mismatch: { ...named, header: hostHeader, url: url.host } };
+  }
   const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
   return {
-    host,
-    port: url.port === '' ? 80 : Number(url.port),
-    authority: url.host,
-    path: `${url.pathname}${url.search}`
+    target: {
+      host,
+      port: url.port === '' ? 80 : Number(url.port),
+      authority: url.host,
+      path: `${url.pathname}${url.search}`
+    }
   };
+}
+
+/** The host and port a Host header names (port 80 when it names none; the text as is if unparsable). */
+function parseHostHeader(value: string): { host: string; port: number } {
+  try {
+    const url = new URL(`http://${value}`);
+    const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+    return { host, port: url.port === '' ? 80 : Number(url.port) };
+  } catch {
+    return { host: value.slice(0, 200), port: 80 };
+  }
 }
 
 async function defaultResolve(host: string): Promise<readonly string[]> {
