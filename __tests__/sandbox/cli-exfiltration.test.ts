@@ -7,7 +7,7 @@
  */
 import { jest } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
-import { readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runCli } from '../../src/cli/main.js';
@@ -148,6 +148,15 @@ describeWithBox('compact-agent run with the box, against commands that try to ge
     expect(sandbox.refused).toContainEqual(
       expect.objectContaining({ host: '127.0.0.1', port: denied.httpPort })
     );
+    const html = path.join(repo.root, 'audit.html');
+    await runCli(['transcript', transcript, '--html', html], {
+      stdout: () => undefined,
+      stderr: () => undefined,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME }
+    });
+    const page = readFileSync(html, 'utf8');
+    expect(page).toContain('<h2 id="sandbox-title">Sandbox (');
+    expect(page).toContain(`<code>127.0.0.1:${denied.httpPort}</code>`);
   });
 
   it('with --sandbox required on a machine that cannot build the box, stops before any model call', async () => {

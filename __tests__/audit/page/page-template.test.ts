@@ -25,7 +25,8 @@ function hostileTranscript(): string {
       tools: [`bash${PAYLOAD}`],
       limits: { max_turns: 10, timeout_minutes: 10, max_budget_usd: 1 },
       context_window: 200_000,
-      compaction_threshold_tokens: 40_000
+      compaction_threshold_tokens: 40_000,
+      sandbox: { state: 'on', network: 'allowlist', reason: `why ${PAYLOAD}` }
     }),
     line({ type: 'message', turn: 0, index: 0, role: 'user', content: [{ type: 'text', text: PAYLOAD }] }),
     line({
@@ -55,6 +56,15 @@ function hostileTranscript(): string {
       index: 2,
       role: 'user',
       content: [{ type: 'tool_result', tool_use_id: `toolu_${PAYLOAD}`, content: `out ${PAYLOAD}` }]
+    }),
+    line({
+      type: 'tool_result',
+      turn: 1,
+      tool_use_id: `toolu_${PAYLOAD}`,
+      name: `bash${PAYLOAD}`,
+      is_error: false,
+      duration_ms: 20,
+      sandbox_blocked: [{ host: `evil${PAYLOAD}`, port: 443, reason: `refused ${PAYLOAD}` }]
     }),
     line({
       type: 'compaction',
@@ -114,10 +124,18 @@ describe('the page template', () => {
       `focus: focus ${ESCAPED}`,
       `I read ${ESCAPED}`,
       `data-call-id="toolu_${ESCAPED}"`,
-      `<span class="tool">bash${ESCAPED}</span>`
+      `<span class="tool">bash${ESCAPED}</span>`,
+      `network: allowed hosts only (why ${ESCAPED})`,
+      `<code>evil${ESCAPED}:443</code>`,
+      `<td>refused ${ESCAPED}</td>`
     ]) {
       expect(markup).toContain(text);
     }
+  });
+
+  it('lists what the sandbox refused, with a count and the first turn', () => {
+    expect(markup).toContain('<h2 id="sandbox-title">Sandbox (1 refused)</h2>');
+    expect(markup).toMatch(/<td class="num">1<\/td><td>refused [^<]*<\/td><td class="num">1<\/td>/);
   });
 
   it('keeps the texts whole in the JSON for the script, with no `<` left in it', () => {

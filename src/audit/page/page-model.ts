@@ -1,3 +1,4 @@
+import type { AuditSandbox } from '../sandbox-audit.js';
 import { countCompactions, type CompactionCount } from '../../compaction/compaction-count.js';
 import type { CompactionEvent } from '../../compaction/compactor.js';
 import type { UsageRecord } from '../../transcript/events.js';
@@ -35,6 +36,8 @@ export interface AuditPageModel {
   readonly turnCount: number;
   readonly tools: readonly AuditToolStats[];
   readonly filesChanged: readonly string[];
+  /** The box and what its proxy refused (undefined: a transcript from before the box). */
+  readonly sandbox: AuditSandbox | undefined;
   /** What the page's script needs and the markup leaves out, embedded as JSON. */
   readonly data: AuditPageData;
 }
@@ -98,6 +101,7 @@ export function buildAuditPageModel(audit: RunAudit, options: AuditPageOptions =
     turnCount: audit.timeline.length,
     tools: [...audit.toolStats].sort((a, b) => b.calls - a.calls || a.name.localeCompare(b.name)),
     filesChanged: audit.filesChanged,
+    sandbox: audit.sandbox,
     data: {
       compactions: audit.compactions,
       turns: audit.timeline.map((turn) => ({

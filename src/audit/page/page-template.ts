@@ -5,7 +5,7 @@ import { renderContextChart } from './context-chart-svg.js';
 import { renderHeader } from './header-section.js';
 import { escapeHtml, jsonForScript } from './html-text.js';
 import type { AuditPageModel } from './page-model.js';
-import { renderFiles, renderTools } from './side-sections.js';
+import { renderFiles, renderSandbox, renderTools } from './side-sections.js';
 import { AUDIT_PAGE_STYLE } from './stylesheet.js';
 import { renderTimeline } from './timeline-section.js';
 
@@ -52,6 +52,7 @@ export function renderAuditPage(model: AuditPageModel, script: string = CLIENT_S
     '<aside class="side">',
     renderTools(model),
     renderFiles(model),
+    renderSandbox(model),
     '</aside>',
     '</div>',
     `<script type="application/json" id="audit-data">${jsonForScript(model.data)}</script>`,

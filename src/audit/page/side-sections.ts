@@ -39,3 +39,32 @@ export function renderFiles(model: AuditPageModel): string {
     '</section>'
   ].join('\n');
 }
+
+/** Whether the commands ran in the box, and each host its proxy refused (none for older transcripts). */
+export function renderSandbox(model: AuditPageModel): string {
+  const sandbox = model.sandbox;
+  if (!sandbox) return '';
+  const network = sandbox.network === 'allowlist' ? 'allowed hosts only' : 'off';
+  const state =
+    sandbox.state === 'off'
+      ? `The commands ran without the box${sandbox.reason ? `: ${escapeHtml(sandbox.reason)}` : ''}.`
+      : `The commands ran in the box; network: ${network}${sandbox.reason ? ` (${escapeHtml(sandbox.reason)})` : ''}.`;
+  const refused = sandbox.refused;
+  return [
+    '<section class="panel" id="sandbox" aria-labelledby="sandbox-title">',
+    `<h2 id="sandbox-title">Sandbox${sandbox.state === 'on' ? ` (${formatInt(refused.length)} refused)` : ''}</h2>`,
+    `<p class="muted">${state}</p>`,
+    sandbox.state === 'off' || refused.length === 0
+      ? ''
+      : [
+          '<table class="tools"><thead><tr><th>Host</th><th class="num">Calls</th><th>Why</th><th class="num">First turn</th></tr></thead><tbody>',
+          ...refused.map(
+            (entry) =>
+              `<tr><td><code>${escapeHtml(`${entry.host}:${entry.port}`)}</code></td><td class="num">${formatInt(entry.calls)}</td>` +
+              `<td>${escapeHtml(entry.reason)}</td><td class="num">${formatInt(entry.firstTurn)}</td></tr>`
+          ),
+          '</tbody></table>'
+        ].join('\n'),
+    '</section>'
+  ].join('\n');
+}
