@@ -9,10 +9,18 @@
  * quoting (`$'…'`), subshells and groups (`( … )`, `{ …; }`), compound commands (if, for, while,
  * case, functions), here-documents, and redirection to or from any file but /dev/null.
  *
+ * Continued lines are joined first, as bash joins them (line-continuations.ts), so a
+ * backslash-newline cannot hide `$(` from this reading (`$\⏎(touch x)` is `$(touch x)` to bash).
+ *
  * Why not a parser from npm: shell-quote (the most used) does not model command substitution or
- * backticks as such, and bash-parser (0.5.0, 2017) is unmaintained; a parser that understands more
- * of bash would let more through, while this reading only has to be right about what it accepts.
+ * backticks as such, and bash-parser (0.5.0, 2017) is unmaintained. sh-syntax (mvdan/sh as WASM,
+ * 0.7.0) returns only the positions of each command, not what it is; tree-sitter-bash recovers from
+ * errors rather than refusing, and reads a backslash-newline as space between tokens. A parser that
+ * understands more of bash would let more through, while this reading only has to be right about
+ * what it accepts: __tests__/tools/limits/bash-differential.test.ts compares it with bash itself.
  */
+
+import { joinContinuedLines } from './line-continuations.js';
 
 export interface ShellWord {
   /** The word with quotes and backslashes removed (`'np'm` is `npm`); expansions are left as written. */
@@ -63,7 +71,7 @@ class Refused extends Error {}
 /** Splits `command` into simple commands, or says what it could not judge. */
 export function splitShellCommand(command: string): ShellSplit {
   try {
-    return { ok: true, commands: new Reader(command).read() };
+    return { ok: true, commands: new Reader(joinContinuedLines(command)).read() };
   } catch (error) {
     if (error instanceof Refused) return { ok: false, reason: error.message };
     throw error;
@@ -124,8 +132,9 @@ class Reader {
     if (char === '\\') {
       const next = s[this.index + 1];
       if (next === undefined) throw new Refused('a backslash at the end of the command');
-      // A backslash-newline joins two lines; any other escaped character is itself.
-      if (next !== '\n') this.text += next;
+      // Continued lines were joined before: one left here is where this reading and bash could disagree.
+      if (next === '\n') throw new Refused('a backslash-newline where bash would not join the lines');
+      this.text += next;
       this.index += 2;
     } else if (char === "'") {
       const end = s.indexOf("'", this.index + 1);
@@ -158,8 +167,10 @@ class Reader {
       if (char === '`') throw new Refused('command substitution with backticks');
       if (char === '$') {
         this.expansion();
-      } else if (char === '\\' && '$`"\\\n'.includes(s[this.index + 1] ?? '')) {
-        if (s[this.index + 1] !== '\n') this.text += s[this.index + 1];
+      } else if (char === '\\' && s[this.index + 1] === '\n') {
+        throw new Refused('a backslash-newline where bash would not join the lines');
+      } else if (char === '\\' && '$`"\\'.includes(s[this.index + 1] ?? '')) {
+        this.text += s[this.index + 1];
         this.index += 2;
       } else {
         this.text += char;
