@@ -137,13 +137,20 @@ it("a fork's test.js plants it while the agent runs the tests of `/agent review`
   world.repo.git('checkout', '-q', 'main');
   world.github.pushHead(PULL, {
     sha: headSha,
-    files: [{ filename: 'test.js', status: 'added', additions: 2, deletions: 0, patch: '@@ -0,0 +1,2 @@\n+x\n+y' }]
+    files: [
+      { filename: 'test.js', status: 'added', additions: 2, deletions: 0, patch: '@@ -0,0 +1,2 @@\n+x\n+y' }
+    ]
   });
   world.github.pull(PULL)!.head.repoFullName = 'stranger/Hello-World';
   const remoteBefore = world.repo.remoteGit('for-each-ref', '--format=%(refname) %(objectname)');
 
   const workspace = world.cloneOrigin();
-  const run = await world.run({ eventName: 'issue_comment', payload, workspace, inputs: { sandbox: 'required' } });
+  const run = await world.run({
+    eventName: 'issue_comment',
+    payload,
+    workspace,
+    inputs: { sandbox: 'required' }
+  });
   expect(run.code).toBe(0);
   const calls = world.anthropic.requests.filter((request) => request.path === '/v1/messages');
   expect(JSON.stringify(calls[1]!.request)).toContain('1 passing');

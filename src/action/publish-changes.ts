@@ -95,7 +95,13 @@ async function commitAsBot(base: string, git: GitRepository, options: PublishOpt
   let staged: Awaited<ReturnType<GitRepository['treeToPublish']>>;
   let leftOut: string | undefined;
   try {
-    staged = await git.treeToPublish(base, 'working-tree', asInBase, options.readOnlyFolders, allowSubmodules);
+    staged = await git.treeToPublish(
+      base,
+      'working-tree',
+      asInBase,
+      options.readOnlyFolders,
+      allowSubmodules
+    );
   } catch (workingTreeError) {
     const reason = errorMessage(workingTreeError);
     let committed: typeof staged;
