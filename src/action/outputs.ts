@@ -147,6 +147,11 @@ function noChangeReason(outputs: RunOutputs): string | undefined {
       `only workflow files were changed (${changes.withheld.join(', ')}), and allow_workflow_changes is ` +
       'off, so they were withheld and nothing was pushed'
     );
+  if (changes.withheldSubmodules?.length)
+    return (
+      `only submodules were added or changed (${changes.withheldSubmodules.join(', ')}), and allow_submodule_changes ` +
+      'is off, so they were withheld and nothing was pushed'
+    );
   const stop = session?.result.stopReason;
   if (stop !== undefined && stop !== 'success')
     return `the run stopped with ${stop} before the agent changed any file`;

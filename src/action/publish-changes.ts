@@ -25,6 +25,8 @@ export interface PublishOptions {
   readonly describe: () => string;
   /** Folders whose changes are withheld (kept as in the base commit), e.g. `.github/workflows/`. */
   readonly readOnlyFolders: readonly string[];
+  /** Publish added or changed gitlinks and `.gitmodules` (allow_submodule_changes); else they are withheld. */
+  readonly allowSubmoduleChanges?: boolean;
   /** Paths never committed (the run's transcripts). */
   readonly excludedPaths: readonly string[];
   /** True when a text holds a known secret or something shaped like one. */
@@ -65,6 +67,7 @@ export async function publishChanges(
   }
   const extras = {
     ...(published.withheld.length > 0 ? { withheld: published.withheld } : {}),
+    ...(published.withheldSubmodules.length > 0 ? { withheldSubmodules: published.withheldSubmodules } : {}),
     ...(published.leftOut ? { leftOut: published.leftOut } : {})
   };
   if (published.commit === undefined) return { kind: 'none', ...extras };
@@ -75,6 +78,7 @@ interface Published {
   /** Undefined when the tree is the base's: nothing to publish. */
   readonly commit: string | undefined;
   readonly withheld: string[];
+  readonly withheldSubmodules: string[];
   /** Why some of the agent's work is not in the commit. */
   readonly leftOut?: string;
 }
@@ -87,15 +91,22 @@ interface Published {
 async function commitAsBot(base: string, git: GitRepository, options: PublishOptions): Promise<Published> {
   const asInBase = [...options.excludedPaths, ...options.readOnlyFolders];
   const baseTree = await git.treeOf(base);
-  let staged: { tree: string; withheld: string[] };
+  const allowSubmodules = options.allowSubmoduleChanges ?? false;
+  let staged: Awaited<ReturnType<GitRepository['treeToPublish']>>;
   let leftOut: string | undefined;
   try {
-    staged = await git.treeToPublish(base, 'working-tree', asInBase, options.readOnlyFolders);
+    staged = await git.treeToPublish(
+      base,
+      'working-tree',
+      asInBase,
+      options.readOnlyFolders,
+      allowSubmodules
+    );
   } catch (workingTreeError) {
     const reason = errorMessage(workingTreeError);
-    let committed: { tree: string; withheld: string[] };
+    let committed: typeof staged;
     try {
-      committed = await git.treeToPublish(base, 'HEAD', asInBase, options.readOnlyFolders);
+      committed = await git.treeToPublish(base, 'HEAD', asInBase, options.readOnlyFolders, allowSubmodules);
     } catch {
       throw new Error(`the changes could not be committed: ${reason}`);
     }
@@ -103,10 +114,10 @@ async function commitAsBot(base: string, git: GitRepository, options: PublishOpt
     staged = committed;
     leftOut = `the changes not yet committed by the agent could not be committed (${reason}); what it had committed was published`;
   }
-  if (staged.tree === baseTree)
-    return { commit: undefined, withheld: staged.withheld, ...(leftOut ? { leftOut } : {}) };
+  const withheld = { withheld: staged.withheld, withheldSubmodules: staged.withheldSubmodules };
+  if (staged.tree === baseTree) return { commit: undefined, ...withheld, ...(leftOut ? { leftOut } : {}) };
   const commit = await git.commitTree(staged.tree, base, commitMessage(options), options.identity);
-  return { commit, withheld: staged.withheld, ...(leftOut ? { leftOut } : {}) };
+  return { commit, ...withheld, ...(leftOut ? { leftOut } : {}) };
 }
 
 async function send(

@@ -9,6 +9,11 @@ import { chooseCompactionEngine } from '../compaction/engine-choice.js';
 import { createCompactionCapabilityLookup } from '../model/provider-client.js';
 import { createModelClient } from '../model/anthropic-client.js';
 import { credentialFileInRepository } from '../security/cloud-credentials.js';
+import {
+  watchNestedRepositories,
+  type MovedGitEntry,
+  type NestedRepositoryWatch
+} from '../git/nested-repositories.js';
 import type { ModelClient } from '../model/model-client.js';
 import { RequestBuilder } from '../model/request-builder.js';
 import { thinkingSettings, type ThinkingEditPolicy } from '../model/thinking.js';
@@ -64,6 +69,8 @@ export interface SessionOptions {
   readonly instructions?: RepositoryInstructions;
   /** A fix (the default), or a read-only plan or review with its own rules and tools. */
   readonly mode?: RunMode;
+  /** The repositories the run began with; by default a snapshot taken as the session starts. */
+  readonly nestedRepositories?: NestedRepositoryWatch;
 }
 
 /** What a custom compactor may build on: the same model, request shape and run folder. */
@@ -90,6 +97,8 @@ export interface SessionOutcome {
   readonly withheldEnv?: WithheldVariables;
   /** Whether the commands ran in the box, and the destinations it refused (the report lists them). */
   readonly sandbox?: SandboxRecord & { readonly blocked: readonly BlockedAttempt[] };
+  /** The `.git` folders and files the agent's commands made, moved out of the workspace (the report lists them). */
+  readonly movedGitEntries?: readonly MovedGitEntry[];
 }
 
 /**
@@ -103,12 +112,15 @@ export async function runSession(options: SessionOptions): Promise<SessionOutcom
   const exposedCredentials = credentialFileInRepository(options.env, options.repoDir);
   if (exposedCredentials !== undefined) throw new Error(exposedCredentials);
   const shell = toolEnvironment(options.env, config.bashEnvPassthrough);
+  // Before any of the agent's processes: what is there now is the workspace's, not the run's.
+  const nested = options.nestedRepositories ?? watchNestedRepositories(options.repoDir);
   // Before the MCP servers, which run in it too; `sandbox: required` without a box stops here.
   const sandbox = await openSessionBox(
     config.sandbox,
-    { workspace: options.repoDir, env: options.env },
+    { workspace: options.repoDir, env: options.env, nestedRepositories: nested },
     (line) => options.onNotice?.(line)
   );
+  let outcome: SessionOutcome;
   try {
     // MCP servers get what the agent's own commands get: the tool environment, in the repository, in the box.
     const mcp = await startMcpServers(config.mcpServers, {
@@ -120,14 +132,18 @@ export async function runSession(options: SessionOptions): Promise<SessionOutcom
     });
     try {
       if (mcp.notice !== '') options.onNotice?.(mcp.notice);
-      const outcome = await runWithTools(options, shell, mcp, sandbox.box, sandbox.record);
-      return { ...outcome, sandbox: { ...sandbox.record, blocked: sandbox.box?.blockedAttempts() ?? [] } };
+      const ran = await runWithTools(options, shell, mcp, sandbox.box, sandbox.record);
+      outcome = { ...ran, sandbox: { ...sandbox.record, blocked: sandbox.box?.blockedAttempts() ?? [] } };
     } finally {
       await mcp.close();
     }
   } finally {
     await sandbox.box?.close();
+    // Without the box nothing swept after each command; with it, an MCP server may have ended last.
+    nested.sweep();
   }
+  const moved = [...nested.moved()];
+  return moved.length > 0 ? { ...outcome, movedGitEntries: moved } : outcome;
 }
 
 async function runWithTools(

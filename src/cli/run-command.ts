@@ -1,5 +1,6 @@
 import { access, constants, stat } from 'node:fs/promises';
 import { sandboxLines } from '../sandbox/sandbox-lines.js';
+import { movedGitLines } from '../git/moved-git-lines.js';
 import { SandboxUnavailableError } from '../sandbox/session-box.js';
 import path from 'node:path';
 import { newRunId } from '../agent/run-id.js';
@@ -294,7 +295,7 @@ async function checkOutputFolder(folder: string, flag: string): Promise<void> {
   });
 }
 
-export function formatOutcome({ result, transcriptPath, sandbox }: SessionOutcome): string {
+export function formatOutcome({ result, transcriptPath, sandbox, movedGitEntries }: SessionOutcome): string {
   const usage = result.usage;
   return [
     '',
@@ -307,6 +308,7 @@ export function formatOutcome({ result, transcriptPath, sandbox }: SessionOutcom
     `transcript: ${transcriptPath}`,
     ...(result.structuredOutput === undefined ? [] : [`structured output: ${result.structuredOutput}`]),
     ...sandboxLines(sandbox),
+    ...movedGitLines(movedGitEntries),
     ''
   ].join('\n');
 }

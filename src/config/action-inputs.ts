@@ -25,6 +25,7 @@ export const ACTION_INPUT_NAMES: readonly string[] = [
   'context_budget_tokens',
   'include_untrusted_comments',
   'allow_workflow_changes',
+  'allow_submodule_changes',
   'transcript_retention_days',
   'anthropic_api_key',
   'use_bedrock',

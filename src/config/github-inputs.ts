@@ -48,6 +48,8 @@ export interface GitHubSettings extends LimitSettings {
   readonly reviewOnPullRequest: boolean;
   /** What a review with new findings is posted as (a review never approves). */
   readonly reviewEvent: 'COMMENT' | 'REQUEST_CHANGES';
+  /** Publish gitlinks and `.gitmodules` the run added or changed; off, they are withheld (git runs a submodule's settings). */
+  readonly allowSubmoduleChanges: boolean;
 }
 
 export interface ActionConfig {
@@ -68,6 +70,7 @@ export const GITHUB_DEFAULTS = {
   require_plan_approval: false,
   review_on_pull_request: false,
   review_event: 'comment',
+  allow_submodule_changes: false,
   ...LIMIT_DEFAULTS
 } as const;
 
@@ -153,7 +156,13 @@ function readGitHubSettings(
       GITHUB_DEFAULTS.review_on_pull_request,
       problems
     ),
-    reviewEvent: reviewEvent(read, problems)
+    reviewEvent: reviewEvent(read, problems),
+    allowSubmoduleChanges: booleanInput(
+      read,
+      'allow_submodule_changes',
+      GITHUB_DEFAULTS.allow_submodule_changes,
+      problems
+    )
   };
 }
 

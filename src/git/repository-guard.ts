@@ -4,6 +4,7 @@ import { replaceFile } from '../files/unfollowed-file.js';
 import { identify, readRegularFile, sameInodeProblem, type FileIdentity } from '../security/file-identity.js';
 import { isSafeConfigKey, parseConfigList, renderConfig } from './config-snapshot.js';
 import { pushCredential, takeCredentials, type PushCredentialSource } from './credentials.js';
+import { watchNestedRepositories, type NestedRepositoryWatch } from './nested-repositories.js';
 import type { GitRepository } from './repository.js';
 
 /** Config files git reads from the git folder (config.worktree only with extensions.worktreeConfig). */
@@ -28,10 +29,12 @@ export interface RepositoryGuard {
   readonly credentialFiles: readonly string[];
   /** What the push authenticates with: `github_token`, the checkout's credential, or nothing. */
   readonly pushCredential: PushCredentialSource;
+  /** The nested repositories the run began with: what appears later is moved out (see NestedRepositoryWatch). */
+  readonly nestedRepositories: NestedRepositoryWatch;
   /**
    * Called after the agent's turns, before the action's own git commands: checks that .git is the
    * folder it was, refuses redirecting files that appeared, and rewrites the config files from the
-   * snapshot taken at start (safe keys only), as new files.
+   * snapshot taken at start (safe keys only), as new files; moves out the nested repositories made.
    */
   reclaim(): void;
 }
@@ -50,6 +53,7 @@ export async function guardRepository(
   // Decided now, from the workflow's remote, before the agent can touch the config.
   const push = await pushCredential(git, credentials, pushToken);
   const gitDir = await git.gitDir();
+  const nestedRepositories = watchNestedRepositories(git.root);
   const dotGit = path.join(git.root, '.git');
   const pinned = new Map<string, FileIdentity>();
   for (const folder of [dotGit, gitDir, path.join(gitDir, 'objects')]) {
@@ -66,7 +70,9 @@ export async function guardRepository(
     git: git.withPushConfig(push.entries),
     credentialFiles: credentials.files,
     pushCredential: push.source,
+    nestedRepositories,
     reclaim: () => {
+      nestedRepositories.sweep();
       for (const [folder, before] of pinned) {
         const problem = sameInodeProblem(before, identify(folder));
         if (problem) throw tampered(`${folder} is not what it was when the run started: ${problem}`);

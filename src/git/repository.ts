@@ -187,14 +187,16 @@ export class GitRepository {
 
   /**
    * The tree to publish: `source` (the working tree, or a commit) with the `asInBase` paths put
-   * back as they are in `base`. `withheld` lists what that undid under `withheldFolders`.
+   * back as they are in `base`. `withheld` lists what that undid under `withheldFolders`;
+   * `withheldSubmodules` the gitlinks and `.gitmodules` put back unless `allowSubmodules`.
    */
   async treeToPublish(
     base: string,
     source: 'working-tree' | 'HEAD',
     asInBase: readonly string[],
-    withheldFolders: readonly string[]
-  ): Promise<{ tree: string; withheld: string[] }> {
+    withheldFolders: readonly string[],
+    allowSubmodules = false
+  ): Promise<{ tree: string; withheld: string[]; withheldSubmodules: string[] }> {
     // From HEAD, a private index leaves the repository's own untouched (and needs no working tree).
     const indexEnv: Record<string, string> =
       source === 'HEAD'
@@ -223,9 +225,32 @@ export class GitRepository {
           )
             .split('\n')
             .filter((line) => line !== '');
-    if (asInBase.length > 0) await this.run(['reset', '-q', base, '--', ...asInBase], indexEnv);
+    const withheldSubmodules = allowSubmodules ? [] : await this.submoduleChanges(base, indexEnv);
+    const putBack = [...asInBase, ...withheldSubmodules.map(literalPathspec)];
+    if (putBack.length > 0) await this.run(['reset', '-q', base, '--', ...putBack], indexEnv);
     const tree = (await this.run(['write-tree'], indexEnv)).trim();
-    return { tree, withheld };
+    return { tree, withheld, withheldSubmodules };
+  }
+
+  /**
+   * The index's gitlinks (mode 160000) and `.gitmodules` that differ from `base`'s. A gitlink
+   * with a `.gitmodules` entry is a submodule: git (`git status`, actions/checkout's post step)
+   * runs the settings of the repository it names, so the run may not add or change one unasked.
+   */
+  private async submoduleChanges(base: string, indexEnv: Record<string, string>): Promise<string[]> {
+    const raw = await this.run(
+      ['diff', '--no-ext-diff', '--no-textconv', '--cached', '--no-renames', '--raw', '-z', base],
+      indexEnv
+    );
+    // `:<old mode> <new mode> <old id> <new id> <status>\0<path>\0` per changed path.
+    const fields = raw.split('\0');
+    const changed: string[] = [];
+    for (let index = 0; index + 1 < fields.length; index += 2) {
+      const [oldMode, newMode] = fields[index]!.replace(/^:/, '').split(' ');
+      const file = fields[index + 1]!;
+      if (oldMode === GITLINK_MODE || newMode === GITLINK_MODE || file === '.gitmodules') changed.push(file);
+    }
+    return changed;
   }
 
   /** A commit of `tree` on `parent`, authored and committed by `identity` (the environment wins over any config). */
@@ -270,6 +295,14 @@ export class GitRepository {
       this.options.pushConfig ?? []
     );
   }
+}
+
+/** A tree entry's mode for a gitlink: a commit of another repository, where a submodule goes. */
+const GITLINK_MODE = '160000';
+
+/** A path for a pathspec, taken as written (no glob, no magic a file name could hold). */
+function literalPathspec(file: string): string {
+  return `:(literal)${file}`;
 }
 
 /** How git ended, without the command line (it is long, and says nothing the caller does not know). */

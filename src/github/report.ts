@@ -9,6 +9,7 @@ import { codeSpan, fence, inlineText, quoteBlock } from './neutralize.js';
 import type { WithheldVariables } from '../tools/environment.js';
 import type { DeniedCall } from '../tools/limits/denied.js';
 import { compareUrl, renderRequest, renderTests, renderWhere } from './report-top.js';
+import { renderMovedGitSection } from './moved-git-section.js';
 import { renderSandboxSection } from './sandbox-section.js';
 import type { SessionOutcome } from '../agent/session.js';
 
@@ -35,6 +36,8 @@ export type ChangesOutcome = (
 ) & {
   /** Changes that were not published because the run may not make them (workflow files). */
   readonly withheld?: readonly string[];
+  /** Gitlinks and `.gitmodules` not published because allow_submodule_changes is off. */
+  readonly withheldSubmodules?: readonly string[];
   /** Why some of the agent's work is not in the commit (e.g. the disk filled up while committing). */
   readonly leftOut?: string;
 };
@@ -69,6 +72,8 @@ export interface ReportInput {
   readonly withheldEnv?: WithheldVariables;
   /** Whether the commands ran in the box, and what it refused (src/sandbox/). */
   readonly sandbox?: SessionOutcome['sandbox'];
+  /** The `.git` folders and files the agent's commands made, moved out of the workspace (src/git/nested-repositories.ts). */
+  readonly movedGitEntries?: SessionOutcome['movedGitEntries'];
   /** What the model's answer is: a `Summary` of the work by default, a `Plan` for a plan run. */
   readonly answerHeading?: string;
   /** The answer as it is to be shown, when the kind of run shows it otherwise (a plan, made visible). */
@@ -108,6 +113,7 @@ const SECTIONS: readonly ReportSection[] = [
   (input) => `### Changes\n\n${renderChanges(input.changes)}`,
   (input) => renderDeniedCalls(input.deniedCalls ?? []),
   (input) => renderSandboxSection(input.sandbox),
+  (input) => renderMovedGitSection(input.movedGitEntries),
   (input) => (input.withheldEnv ? renderWithheldEnv(input.withheldEnv) : ''),
   (input) => (input.instructions ? renderInstructions(input.instructions) : ''),
   (input) => renderCompactions(input.result.compactionLog),
@@ -208,8 +214,11 @@ function renderChanges(changes: ChangesOutcome): string {
   const withheld = changes.withheld?.length
     ? `\n\n⚠️ Not published, because this run may not change workflows (allow_workflow_changes is off): ${changes.withheld.map(codeSpan).join(', ')}`
     : '';
+  const submodules = changes.withheldSubmodules?.length
+    ? `\n\n⚠️ Not published, because this run may not add or change submodules (allow_submodule_changes is off): ${changes.withheldSubmodules.map(codeSpan).join(', ')}`
+    : '';
   const leftOut = changes.leftOut ? `\n\n⚠️ Not everything was committed: ${changes.leftOut}.` : '';
-  return renderPublished(changes) + withheld + leftOut;
+  return renderPublished(changes) + withheld + submodules + leftOut;
 }
 
 function renderPublished(changes: ChangesOutcome): string {

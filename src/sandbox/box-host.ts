@@ -153,7 +153,8 @@ export function worktreeCommonDir(workspace: string, hidden: readonly string[]):
 /**
  * What in the repository's git folders could make git run a program later, outside the box: the
  * config (core.fsmonitor, core.pager, filters, core.hooksPath, includes), the hooks, and for a
- * worktree the `.git` file that names its git folder. The box shows them read-only, and pins an
+ * worktree the `.git` file that names its git folder, and the submodules' repositories (`modules/`).
+ * The box shows them read-only, and pins an
  * ordinary `.git` folder in place (so it cannot be moved aside and replaced), so a command cannot
  * plant a program that the CLI's user, or a later step of the job, runs the next time they use git
  * there. A missing hooks folder is made (empty) first: a folder the box may create is one it may fill.
@@ -199,14 +200,18 @@ export function gitGuardPaths(workspace: string, gitCommonDir: string | undefine
     return { pinned, readOnly };
   }
   for (const gitDir of gitDirs) {
-    const hooks = path.join(gitDir, 'hooks');
-    try {
-      if (!existsSync(hooks)) mkdirSync(hooks);
-    } catch {
-      // A folder we cannot make is one the box cannot make either.
+    // modules/<name> is a submodule's repository, config and hooks included: a gitlink whose
+    // `<path>/.git` names one is a repository git runs settings of (git status, submodule foreach).
+    const folders = ['hooks', 'modules'].map((name) => path.join(gitDir, name));
+    for (const folder of folders) {
+      try {
+        if (!existsSync(folder)) mkdirSync(folder);
+      } catch {
+        // A folder we cannot make is one the box cannot make either.
+      }
     }
     const files = ['config', 'config.worktree', 'commondir'].map((name) => path.join(gitDir, name));
-    for (const candidate of [...files, hooks]) {
+    for (const candidate of [...files, ...folders]) {
       try {
         const stat = lstatSync(candidate);
         if (stat.isFile() || stat.isDirectory()) readOnly.push(candidate);

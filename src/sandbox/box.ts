@@ -37,6 +37,7 @@ import {
   toolchainFolders,
   worktreeCommonDir
 } from './box-host.js';
+import type { NestedRepositoryWatch } from '../git/nested-repositories.js';
 import type { BlockedAttempt } from './blocked-log.js';
 import type { BoxedCommand, CommandBox } from './command-box.js';
 import { EgressProxy } from './egress-proxy.js';
@@ -54,6 +55,8 @@ export interface BoxSettings {
   readonly resolve?: Resolve;
   /** `bwrap` by default; a test may name another. */
   readonly bwrap?: string;
+  /** Swept after every program: a `.git` a command made would run its settings outside the box. */
+  readonly nestedRepositories?: NestedRepositoryWatch;
 }
 
 export type BoxStart =
@@ -96,6 +99,7 @@ class BubblewrapBox implements CommandBox {
   private readonly proxy: EgressProxy | undefined;
   private readonly base: Omit<BoxLayout, 'proxySocket'>;
   private readonly hidden: readonly string[];
+  private readonly nestedRepositories: NestedRepositoryWatch | undefined;
 
   constructor(
     private readonly bwrap: string,
@@ -129,6 +133,7 @@ class BubblewrapBox implements CommandBox {
         .map(([, value]) => value ?? '')
     ];
     this.hidden = hidden;
+    this.nestedRepositories = settings.nestedRepositories;
     const scan = toolchainFolders(candidates, home, hidden);
     const gitCommonDir = worktreeCommonDir(
       path.resolve(settings.workspace),
@@ -194,6 +199,11 @@ class BubblewrapBox implements CommandBox {
     for (const planted of removePlantedCommonDir(this.base.git.pinned))
       console.warn(
         `compact-agent removed ${planted}, which a command in the box wrote: it would send git to another config.`
+      );
+    for (const entry of this.nestedRepositories?.sweep() ?? [])
+      console.warn(
+        `compact-agent moved ${entry.path} out of the workspace${entry.movedTo ? ` (to ${entry.movedTo})` : ''}: ` +
+          'a command in the box made it, and git would run its settings outside the box.'
       );
   }
 

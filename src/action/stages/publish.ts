@@ -11,8 +11,8 @@ import type { PreparedWorkspace } from './prepare-workspace.js';
 
 /**
  * Publishes the agent's work: one commit by the bot on the base, pushed to the target branch with
- * a pull request, or a patch where the run may not push (a fork). Workflow changes are withheld
- * unless allowed, and a diff that holds a secret is not pushed.
+ * a pull request, or a patch where the run may not push (a fork). Workflow and submodule changes
+ * are withheld unless allowed, and a diff that holds a secret is not pushed.
  */
 export async function publishWork(
   action: ActionContext,
@@ -36,6 +36,7 @@ export async function publishWork(
     runDir: session.runDir,
     describe: () => session.result.summary || '(no summary)',
     readOnlyFolders: config.agent.allowWorkflowChanges ? [] : WORKFLOW_FOLDERS,
+    allowSubmoduleChanges: settings.allowSubmoduleChanges,
     excludedPaths: [`${TRANSCRIPTS}/`],
     containsSecret: (text) => redact(text) !== text,
     reclaimRepository: guard.reclaim,

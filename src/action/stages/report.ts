@@ -98,6 +98,9 @@ export async function reportRun(
   const note = workspace.note;
   const repository = repositoryOf(action.event, runner);
   const requester = actorOf(action.event);
+  // The last look before the job's later steps (actions/checkout's post step runs git there).
+  agent.guard.nestedRepositories.sweep();
+  const movedGitEntries = agent.guard.nestedRepositories.moved();
   const report = redact(
     renderReport({
       result: session.result,
@@ -109,6 +112,7 @@ export async function reportRun(
       ...(session.deniedCalls ? { deniedCalls: session.deniedCalls } : {}),
       ...(session.withheldEnv ? { withheldEnv: session.withheldEnv } : {}),
       ...(session.sandbox ? { sandbox: session.sandbox } : {}),
+      ...(movedGitEntries.length > 0 ? { movedGitEntries } : {}),
       ...(workspace.instructions ? { instructions: workspace.instructions } : {}),
       ...(note
         ? {

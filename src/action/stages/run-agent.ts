@@ -71,6 +71,7 @@ export async function runAgentTurns(
       ...(workspace.instructions ? { instructions: workspace.instructions } : {}),
       mode,
       repoDir: runner.workspace,
+      nestedRepositories: guard.nestedRepositories,
       transcriptsDir: path.join(runner.workspace, TRANSCRIPTS),
       runId: `${runner.runId}-${runner.runAttempt}`,
       env,
