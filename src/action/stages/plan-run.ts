@@ -1,7 +1,7 @@
 import type { RunStart } from '../../followup/follow-up.js';
 import { PLAN_MODE } from '../../plan/plan-mode.js';
 import { approvalHint } from '../../plan/approval-hint.js';
-import { visiblePlan } from '../../plan/visible-plan.js';
+import { planForReport } from '../../plan/plan-report.js';
 import type { AcceptedRequest, ActionContext } from './action-context.js';
 import { agentRun } from './agent-run.js';
 
@@ -22,7 +22,7 @@ export async function planRun(
     publishStep: 'posting the plan',
     publish: async () => ({
       changes: { kind: 'read-only', mode: 'plan' },
-      report: { answerHeading: 'Plan', section: approvalHint(phrase, why), answer: visiblePlan }
+      report: { answerHeading: 'Plan', section: approvalHint(phrase, why), answer: planForReport }
     })
   });
 }
