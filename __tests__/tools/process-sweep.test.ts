@@ -1,11 +1,14 @@
 /** The sweep kills what carries a command's marker or sits in its session, and nothing else. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { setTimeout as delay } from 'node:timers/promises';
 import { killCommandProcesses } from '../../src/tools/process-sweep.js';
 import {
   COMMAND_MARKER_VARIABLE,
   findCommandProcesses,
   readSpawnClock,
+  scanCommandProcesses,
   type SpawnClock
 } from '../../src/tools/process-table.js';
 
@@ -79,4 +82,55 @@ describe('killCommandProcesses', () => {
     expect(findCommandProcesses(identity(higherPid))).toEqual([]);
     expect(findCommandProcesses(identity({ ...higherPid, pidMax: 0 }))).toEqual([marked.pid]); // could have wrapped
   });
+
+  it('kills a process whose first thread exited while another runs on (its leader reads as a zombie)', async () => {
+    const marker = freshMarker();
+    // The main thread leaves with pthread_exit; the second thread holds the process alive.
+    const program = [
+      'import ctypes, threading, time',
+      'threading.Thread(target=lambda: time.sleep(300), daemon=True).start()',
+      'ctypes.CDLL(None).pthread_exit(None)'
+    ].join('\n');
+    const env = { PATH: process.env.PATH, [COMMAND_MARKER_VARIABLE]: marker };
+    const child = spawn('python3', ['-c', program], { detached: true, stdio: 'ignore', env });
+    started.push(child);
+    await new Promise((resolve, reject) => child.once('spawn', resolve).once('error', reject));
+    // Wait until the leader is a zombie with a live thread beside it (what the scan must not skip).
+    for (let tries = 0; !zombieWithThreads(child.pid!) && tries < 400; tries++) await delay(25);
+    expect(zombieWithThreads(child.pid!)).toBe(true);
+
+    const identity = { sessionId: 2 ** 22 + 12346, marker };
+    expect(findCommandProcesses(identity)).toEqual([child.pid]);
+    expect(await killCommandProcesses(identity)).toEqual([]);
+    expect(await exited(child)).toBe('SIGKILL');
+  });
+
+  it('does not wait for a process with an empty environment: only one in the middle of execve is unsettled', async () => {
+    const before = readSpawnClock();
+    const bare = spawn('sleep', ['300'], { detached: true, stdio: 'ignore', env: {} });
+    started.push(bare);
+    await new Promise((resolve, reject) => bare.once('spawn', resolve).once('error', reject));
+    for (let tries = 0; !hasArguments(bare.pid!) && tries < 400; tries++) await delay(25);
+    const scan = scanCommandProcesses({ sessionId: -1, marker: freshMarker(), spawn: before });
+    expect(scan.members).toEqual([]);
+    expect(scan.unsettled).toBe(0);
+  });
 });
+
+/** /proc/<pid>/stat says zombie while more than one thread lives. */
+function zombieWithThreads(pid: number): boolean {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return fields[0] === 'Z' && Number(fields[17]) > 1;
+  } catch {
+    return false;
+  }
+}
+
+function hasArguments(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`).length > 0;
+  } catch {
+    return false;
+  }
+}

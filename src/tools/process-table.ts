@@ -67,8 +67,8 @@ export interface CommandScan {
   /** Live processes in the command's session or process group, or carrying its marker. */
   readonly members: number[];
   /**
-   * Processes, newer than the command, whose environment read empty: a process in the middle of
-   * execve looks like that for a moment, so a scan that saw one proves nothing about it.
+   * Processes, newer than the command, in the middle of execve (environment and arguments read
+   * empty for a moment): a scan that saw one proves nothing about it.
    */
   readonly unsettled: number;
 }
@@ -109,16 +109,20 @@ export function scanCommandProcesses(identity: CommandIdentity): CommandScan {
   for (const pid of listPids()) {
     if (pid === process.pid || pid < lowestPid) continue;
     const entry = readStat(pid);
-    if (!entry || entry.state === 'Z' || entry.state === 'X') continue;
+    // A zombie leader with live threads is a live process: its threads can still fork.
+    if (!entry || ((entry.state === 'Z' || entry.state === 'X') && entry.threads <= 1)) continue;
     if (entry.sessionId === identity.sessionId || entry.processGroup === identity.sessionId) {
       members.push(pid);
       continue;
     }
     if ((entry.flags & PF_KTHREAD) !== 0) continue;
     if (startedAfterTicks !== undefined && entry.startTicks < startedAfterTicks) continue;
-    const marked = environmentHas(pid, needle);
+    const marked = environmentHas(
+      entry.state === 'Z' || entry.state === 'X' ? liveThread(pid) : `${pid}`,
+      needle
+    );
     if (marked === true) members.push(pid);
-    else if (marked === 'empty') unsettled++;
+    else if (marked === 'empty' && midExecve(pid)) unsettled++;
   }
   return { members, unsettled };
 }
@@ -144,6 +148,8 @@ interface StatEntry {
   readonly sessionId: number;
   readonly flags: number;
   readonly startTicks: number;
+  /** Live threads in the process (a leader that exited leaves the others running). */
+  readonly threads: number;
 }
 
 /**
@@ -158,25 +164,57 @@ function readStat(pid: number): StatEntry | undefined {
     return undefined; // Exited while we looked.
   }
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const [state, processGroup, sessionId, flags, startTicks] = [0, 2, 3, 6, 19].map((index) => fields[index]);
+  const [state, processGroup, sessionId, flags, threads, startTicks] = [0, 2, 3, 6, 17, 19].map(
+    (index) => fields[index]
+  );
   if (state === undefined || startTicks === undefined) return undefined;
   return {
     state,
     processGroup: Number(processGroup),
     sessionId: Number(sessionId),
     flags: Number(flags),
+    threads: Number(threads ?? 1),
     startTicks: Number(startTicks)
   };
+}
+
+/**
+ * `<pid>/task/<tid>` of a thread still running in a process whose leader exited: the leader has no
+ * memory left to read the environment from, its live threads do.
+ */
+function liveThread(pid: number): string {
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      const state = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1]?.[0];
+      if (state !== undefined && state !== 'Z' && state !== 'X') return `${pid}/task/${tid}`;
+    }
+  } catch {
+    // Gone while we looked.
+  }
+  return `${pid}`;
+}
+
+/**
+ * Whether a process whose environment read empty is in the middle of execve: then its arguments
+ * read empty too (the new image has neither yet). A process that merely runs with an empty
+ * environment (`env -i`) still has its arguments, and is settled: the sweep need not wait for it.
+ */
+function midExecve(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`).length === 0;
+  } catch {
+    return false; // Gone.
+  }
 }
 
 /**
  * True when one NUL-separated entry of the process's initial environment is exactly the needle;
  * 'empty' when the environment read empty (see CommandScan.unsettled).
  */
-function environmentHas(pid: number, needle: Buffer): boolean | 'empty' {
+function environmentHas(procEntry: string, needle: Buffer): boolean | 'empty' {
   let environ: Buffer;
   try {
-    environ = readFileSync(`/proc/${pid}/environ`);
+    environ = readFileSync(`/proc/${procEntry}/environ`);
   } catch {
     return false;
   }
