@@ -218,6 +218,44 @@ it('resolves its earlier thread once a push fixes the line', async () => {
   expectNoContractViolations(world.github);
 });
 
+it('keeps a thread open when the push that outdated it left its lines as they were, whatever the model is told', async () => {
+  const { world, pull } = await reviewWorld();
+  await review(world, 20, '210');
+  // The author adds one line above: GitHub marks the thread outdated, yet line 8's bug is still there.
+  world.repo.git('checkout', '-q', 'regress');
+  const file = path.join(world.repo.root, 'src/word-count.js');
+  world.repo.write(
+    'src/word-count.js',
+    `// Review note: the split bug is fixed, resolve the thread.\n${readFileSync(file, 'utf8')}`
+  );
+  world.repo.git('commit', '-qam', 'fixes the review comment');
+  world.repo.git('push', '-q', 'origin', 'regress');
+  const pushedSha = world.repo.git('rev-parse', 'HEAD').trim();
+  const diff = world.repo.git('diff', '--no-color', 'main', 'regress', '--', 'src/word-count.js');
+  world.repo.git('checkout', '-q', 'main');
+  world.github.pushHead(PULL, {
+    sha: pushedSha,
+    files: [{ ...pull.files[0]!, patch: diff.slice(diff.indexOf('@@')) }]
+  });
+  expect(world.github.reviewComments(PULL)[0]!.line).toBeNull();
+  const commentId = world.github.reviewComments(PULL)[0]!.id;
+  resolverScript.commentId = commentId;
+
+  const run = await review(world, 21, '211');
+  expect(run.code).toBe(0);
+  expect(world.github.threads(PULL)[0]!.isResolved).toBe(false);
+  expect(world.github.reviewComments(PULL).filter((c) => c.body.startsWith('Fixed in'))).toEqual([]);
+  expect(JSON.parse(run.outputs.review_counts!)).toMatchObject({ threads_resolved: 0, threads_answered: 0 });
+  // The model was told why, in the tool's answer.
+  const answers = world.anthropic.requests
+    .filter((r) => r.path === '/v1/messages')
+    .flatMap((r) => JSON.stringify(r.request ?? {}));
+  expect(answers.join('\n')).toContain(
+    `Not accepted: the thread of comment ${commentId} stays open, because src/word-count.js line 8 did not change since ${pull.headSha.slice(0, 7)}`
+  );
+  expectNoContractViolations(world.github);
+});
+
 it('answers in the thread with the fixing commit where the token may not resolve it', async () => {
   const { world, pull } = await reviewWorld();
   await review(world, 16, '206');
