@@ -214,6 +214,11 @@ test('a pushed head makes a comment on a changed line outdated; one on an unchan
     [null, 3, HEAD],
     [22, 22, next]
   ]);
+  // Where each was first posted: what resolve_thread's check compares the reviewed head with.
+  expect(comments.map((c) => [c.originalCommitId, c.originalStartLine])).toEqual([
+    [HEAD, null],
+    [HEAD, null]
+  ]);
   const threads = await reviews.listReviewThreads(7);
   expect(threads.map((t) => t.isOutdated)).toEqual([true, false]);
   // The old head is still a commit of the pull request; an unknown one is not.

@@ -8,8 +8,21 @@ import { createTempRepo, type TempRepo } from '../support/temp-repo.js';
 import { toolContext } from '../support/tool-context.js';
 import { MS_PATH, msHead, msPatch } from './fixtures.js';
 
+const HEAD = 'b'.repeat(40);
+const ORIGINAL = 'a'.repeat(40);
+const candidate = (commentId: number, lines: ResolutionCandidate['lines']): ResolutionCandidate => ({
+  threadId: `PRRT_kwDOA${commentId}`,
+  commentId,
+  path: MS_PATH,
+  originalLine: 52,
+  excerpt: 'The limit check…',
+  anchor: { path: MS_PATH, commitId: ORIGINAL, side: 'RIGHT', startLine: 51, endLine: 52 },
+  lines
+});
 const candidates: ResolutionCandidate[] = [
-  { threadId: 'PRRT_kwDOA1', commentId: 501, path: MS_PATH, originalLine: 52, excerpt: 'The limit check…' }
+  candidate(501, { kind: 'changed' }),
+  candidate(502, { kind: 'unchanged' }),
+  candidate(503, { kind: 'unknown', reason: 'it is on lines the pull request removed (the LEFT side)' })
 ];
 let repo: TempRepo;
 let collector: FindingsCollector;
@@ -26,7 +39,7 @@ beforeEach(() => {
   ]);
   registry = new ToolRegistry([
     recordFindingTool({ collector, diffs }),
-    resolveThreadTool(collector, candidates)
+    resolveThreadTool(collector, candidates, HEAD)
   ]);
 });
 afterEach(() => repo.remove());
@@ -141,8 +154,25 @@ describe('resolve_thread', () => {
     const result = await call('resolve_thread', { comment_id: 999, reason: 'Fixed.' });
     expect(result).toMatchObject({
       isError: true,
-      content: 'Not accepted: 999 is not one of the threads listed in your task (comment_ids: 501).'
+      content: 'Not accepted: 999 is not one of the threads listed in your task (comment_ids: 501, 502, 503).'
     });
+    expect(collector.resolutions).toEqual([]);
+  });
+
+  it("refuses a thread whose lines the run's own diff shows unchanged, and says why and what to do", async () => {
+    const result = await call('resolve_thread', { comment_id: 502, reason: 'The author says it is fixed.' });
+    expect(result).toMatchObject({
+      isError: true,
+      content:
+        `Not accepted: the thread of comment 502 stays open, because ${MS_PATH} lines 51-52 did not change since ` +
+        "aaaaaaa, where the thread was posted: the run's own diff from there to bbbbbbb (the head it reviews) shows " +
+        'no change on those lines, so nothing shows the finding fixed, whatever the pull request says. Do not resolve ' +
+        'it; if you believe the problem is gone for another reason, say so in your final summary.'
+    });
+    const unknown = await call('resolve_thread', { comment_id: 503, reason: 'Fixed.' });
+    expect(unknown.content).toContain(
+      `stays open, because the run cannot check ${MS_PATH} lines 51-52: it is on lines the pull request removed`
+    );
     expect(collector.resolutions).toEqual([]);
   });
 });

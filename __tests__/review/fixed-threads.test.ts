@@ -14,6 +14,8 @@ const comment = (id: number, overrides: Partial<PostedReviewComment> = {}): Post
   path: 'index.js',
   line: null,
   startLine: null,
+  originalCommitId: 'c'.repeat(40),
+  originalStartLine: null,
   originalLine: 50,
   side: 'RIGHT',
   commitId: 'a'.repeat(40),
@@ -61,7 +63,10 @@ describe('resolutionCandidates', () => {
       commentId: 1,
       path: 'index.js',
       originalLine: 50,
-      excerpt: BODY
+      excerpt: BODY,
+      anchor: { path: 'index.js', commitId: 'c'.repeat(40), side: 'RIGHT', startLine: 50, endLine: 50 },
+      // Not trusted until review-run.ts has compared the commits with git.
+      lines: { kind: 'unknown', reason: 'its lines were not checked' }
     });
   });
 
@@ -86,7 +91,8 @@ describe('resolutionCandidates', () => {
 });
 
 describe('planResolution', () => {
-  const candidates = resolutionCandidates([thread('T1', [1])], [comment(1)], BOT);
+  const unchecked = resolutionCandidates([thread('T1', [1])], [comment(1)], BOT);
+  const candidates = unchecked.map((candidate) => ({ ...candidate, lines: { kind: 'changed' as const } }));
   const redact = (text: string) => text.replaceAll('ghp_secret', '***');
 
   it('resolves the thread, with a "Fixed in" reply for when resolving is not allowed', () => {
@@ -106,5 +112,11 @@ describe('planResolution', () => {
 
   it('has no plan for a comment that is not a candidate', () => {
     expect(planResolution({ commentId: 2, reason: 'x' }, candidates, HEAD, redact)).toBeUndefined();
+  });
+
+  it("has no plan for a thread whose lines the run's own diff did not show changed", () => {
+    expect(planResolution({ commentId: 1, reason: 'fixed' }, unchecked, HEAD, redact)).toBeUndefined();
+    const unchanged = unchecked.map((candidate) => ({ ...candidate, lines: { kind: 'unchanged' as const } }));
+    expect(planResolution({ commentId: 1, reason: 'fixed' }, unchanged, HEAD, redact)).toBeUndefined();
   });
 });

@@ -86,8 +86,16 @@ const offDiff: Finding = {
   suggestion: undefined
 };
 
-async function run(reviews: MemoryReviews, findings: Finding[], resolutions: number[] = []) {
-  const context: ReviewContext = await readReviewContext(reviews, 7, BOT, () => undefined);
+/** `linesChanged`: what the run's own diff found for each thread (review-run.ts checks it with git). */
+async function run(
+  reviews: MemoryReviews,
+  findings: Finding[],
+  resolutions: number[] = [],
+  linesChanged = true
+) {
+  const read: ReviewContext = await readReviewContext(reviews, 7, BOT, () => undefined);
+  const lines = linesChanged ? { kind: 'changed' as const } : { kind: 'unchanged' as const };
+  const context = { ...read, candidates: read.candidates.map((candidate) => ({ ...candidate, lines })) };
   const collector = new FindingsCollector();
   for (const finding of findings) collector.add(finding);
   for (const commentId of resolutions)
@@ -160,6 +168,8 @@ it('posts nothing when every finding was already said by the bot, and the report
     path: posted.path,
     line: posted.line,
     startLine: posted.startLine ?? null,
+    originalCommitId: 'c'.repeat(40),
+    originalStartLine: null,
     originalLine: posted.line,
     side: 'RIGHT',
     commitId: HEAD,
@@ -207,6 +217,8 @@ describe('earlier threads the new code fixes', () => {
     path: MS_PATH,
     line: null,
     startLine: null,
+    originalCommitId: 'c'.repeat(40),
+    originalStartLine: null,
     originalLine: 12,
     side: 'RIGHT',
     commitId: 'a'.repeat(40),
@@ -221,6 +233,15 @@ describe('earlier threads the new code fixes', () => {
     expect(reviews.resolvedThreads).toEqual(['PRRT_1']);
     expect(outcome).toMatchObject({ resolved: 1, replied: 0 });
     expect(renderReviewSection(outcome, '/agent')).toContain('1 resolved, 0 answered');
+  });
+
+  it("neither resolves nor answers a thread whose lines the run's own diff shows unchanged", async () => {
+    const reviews = new MemoryReviews(files, [earlier], [thread]);
+    reviews.resolveForbidden = true;
+    const outcome = await run(reviews, [], [6001], false);
+    expect(reviews.resolvedThreads).toEqual([]);
+    expect(reviews.replies).toEqual([]);
+    expect(outcome).toMatchObject({ resolved: 0, replied: 0 });
   });
 
   it('answers in the thread when the token may not resolve', async () => {

@@ -30,6 +30,8 @@ const comment = (overrides: Partial<PostedReviewComment> = {}): PostedReviewComm
   path: MS_PATH,
   line: 50,
   startLine: null,
+  originalCommitId: 'c'.repeat(40),
+  originalStartLine: null,
   originalLine: 50,
   side: 'RIGHT',
   commitId: 'a'.repeat(40),

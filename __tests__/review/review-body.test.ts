@@ -144,6 +144,8 @@ describe('assembleReview', () => {
       path: MS_PATH,
       line: 50,
       startLine: null,
+      originalCommitId: 'c'.repeat(40),
+      originalStartLine: null,
       originalLine: 50,
       side: 'RIGHT',
       commitId: HEAD,

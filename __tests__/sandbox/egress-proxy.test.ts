@@ -17,12 +17,19 @@ beforeEach(async () => {
   listener = await startListeners();
   const rules = [
     parseHostRule(`127.0.0.1:${listener.httpPort}`, true) as HostRule,
-    parseHostRule('registry.test', false) as HostRule
+    parseHostRule('registry.test', false) as HostRule,
+    // Named by the maintainer, so loopback is allowed: the tests' stand-in for a name with two addresses.
+    parseHostRule(`mirror.test:${listener.httpPort}`, true) as HostRule,
+    parseHostRule(`dead.test:${listener.httpPort}`, true) as HostRule
   ];
-  // registry.test resolves to loopback: a default-list name must not lead there.
-  proxy = new EgressProxy(rules, dir, (host) =>
-    Promise.resolve(host === 'registry.test' ? ['127.0.0.1'] : [])
-  );
+  // registry.test resolves to loopback: a default-list name must not lead there. mirror.test's first
+  // address has nothing listening (the listener is bound to 127.0.0.1 only); dead.test has none.
+  const addresses: Record<string, string[]> = {
+    'registry.test': ['127.0.0.1'],
+    'mirror.test': ['127.0.0.2', '127.0.0.1'],
+    'dead.test': ['127.0.0.2', '127.0.0.3']
+  };
+  proxy = new EgressProxy(rules, dir, (host) => Promise.resolve(addresses[host] ?? []));
 });
 afterEach(async () => {
   await proxy.close();
@@ -140,4 +147,32 @@ it('says what it takes when a request is not plain http (an https:// URL sent wi
   );
   expect(channel.blocked()).toEqual([]);
   expect(listener.hits).toEqual([]);
+});
+
+it("tries a name's next address when the first refuses the connection, for plain HTTP and CONNECT", async () => {
+  const channel = await proxy.openChannel('npm install --registry http://mirror.test');
+  const answer = await viaProxy(channel.socketPath, {
+    path: `http://mirror.test:${listener.httpPort}/second`,
+    headers: { host: `mirror.test:${listener.httpPort}` }
+  });
+  expect(answer).toEqual({ status: 200, body: 'listener got it\n' });
+  expect(listener.hits).toEqual(['http GET /second']);
+  expect(await connectVia(channel.socketPath, `mirror.test:${listener.httpPort}`)).toBe(
+    'HTTP/1.1 200 Connection Established'
+  );
+  expect(channel.blocked()).toEqual([]);
+});
+
+it('answers 502 when no address of an allowed name accepts', async () => {
+  const channel = await proxy.openChannel('curl http://dead.test');
+  const answer = await viaProxy(channel.socketPath, {
+    path: `http://dead.test:${listener.httpPort}/x`,
+    headers: { host: `dead.test:${listener.httpPort}` }
+  });
+  expect(answer.status).toBe(502);
+  expect(await connectVia(channel.socketPath, `dead.test:${listener.httpPort}`)).toBe(
+    'HTTP/1.1 502 Bad Gateway'
+  );
+  // Allowed, just down: not a refusal.
+  expect(channel.blocked()).toEqual([]);
 });

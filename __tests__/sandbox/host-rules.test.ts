@@ -85,7 +85,7 @@ describe('the egress decision', () => {
       await decideEgress([rule('registry.internal', true)], 'registry.internal', 443, resolveTo('10.0.0.5'))
     ).toEqual({
       allowed: true,
-      address: '10.0.0.5'
+      addresses: ['10.0.0.5']
     });
   });
   it('refuses what is not on the list without resolving it (no DNS leak of the name)', async () => {

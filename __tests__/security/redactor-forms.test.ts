@@ -126,6 +126,51 @@ describe('token shapes nobody named', () => {
   });
 });
 
+describe('known values with something between their characters', () => {
+  const half = Math.floor(token.length / 2);
+  const [head, tail] = [token.slice(0, half), token.slice(half)];
+
+  it('split over two suggestion lines, with indentation and string concatenation', () => {
+    const lines = `const a = '${head}' +\n    '${tail}';\nnext();`;
+    expect(redact(lines)).toBe(`const a = '***';\nnext();`);
+    expect(redact(`${head}\r\n${tail}`)).toBe('***');
+    // As a JSON line or a string literal writes the newline.
+    expect(redact(`{"text":"${head}\\n${tail}"}`)).toBe('{"text":"***"}');
+  });
+
+  // Unicode's Default_Ignorable_Code_Point characters render as nothing, and an HTML comment as well.
+  it.each([
+    ['U+200B zero width space', '\u200B'],
+    ['U+200C zero width non-joiner', '\u200C'],
+    ['U+200D zero width joiner', '\u200D'],
+    ['U+2060 word joiner', '\u2060'],
+    ['U+FEFF zero width no-break space', '\uFEFF'],
+    ['U+00AD soft hyphen', '\u00AD'],
+    ['U+034F combining grapheme joiner', '\u034F'],
+    ['U+180E Mongolian vowel separator', '\u180E'],
+    ['U+E0020 tag space (a surrogate pair)', '\u{E0020}'],
+    ['an HTML comment', '<!-- -->'],
+    ['a JSON escape of U+200B', '\\u200b']
+  ])('interleaved with %s between every character', (_name, separator) => {
+    const out = redact(`token: ${[...token].join(separator)} end`);
+    expect(out).toBe('token: *** end');
+  });
+
+  it('an API key with its punctuation changed, and a password split at its space', () => {
+    expect(redact(apiKey.replaceAll('-', '\u2060'))).toBe('***');
+    expect(redact('c0rrect\nhorse/battery+staple')).toBe('***');
+  });
+
+  it('leaves words that merely share letters, and short values, alone', () => {
+    const plain = `ghs ${head.slice(4)} is half a token; ${tail} the other half, apart`;
+    expect(redact(plain)).toBe(plain);
+    // A value too short to look for across words (fewer than 12 letters and digits).
+    const weak = new Redactor(['pass-word-1']).redact;
+    expect(weak('pass\nword 1')).toBe('pass\nword 1');
+    expect(weak('pass-word-1')).toBe('***');
+  });
+});
+
 describe('the redactor itself', () => {
   it('is idempotent: redacting twice changes nothing more (the transcript chain relies on it)', () => {
     const text = [

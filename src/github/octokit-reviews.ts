@@ -39,9 +39,11 @@ const reviewCommentSchema = z.object({
   path: z.string(),
   line: z.number().int().nullable().optional(),
   start_line: z.number().int().nullable().optional(),
+  original_start_line: z.number().int().nullable().optional(),
   original_line: z.number().int().nullable().optional(),
   side: side.optional(),
   commit_id: z.string(),
+  original_commit_id: z.string(),
   in_reply_to_id: z.number().int().optional(),
   created_at: z.string()
 });
@@ -183,6 +185,8 @@ export class OctokitPullRequestReviews implements PullRequestReviews {
         path: comment.path,
         line: comment.line ?? null,
         startLine: comment.start_line ?? null,
+        originalCommitId: comment.original_commit_id,
+        originalStartLine: comment.original_start_line ?? null,
         originalLine: comment.original_line ?? null,
         side: comment.side ?? 'RIGHT',
         commitId: comment.commit_id,

@@ -26,6 +26,9 @@ export interface PostedReviewComment {
   /** The comment's last line on the head it was posted on; null when the line is gone (outdated). */
   readonly line: number | null;
   readonly startLine: number | null;
+  /** The commit the comment was first posted on, and its lines there (they stay when a push outdates it). */
+  readonly originalCommitId: string;
+  readonly originalStartLine: number | null;
   readonly originalLine: number | null;
   readonly side: 'LEFT' | 'RIGHT';
   readonly commitId: string;

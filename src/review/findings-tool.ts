@@ -7,7 +7,7 @@ import type { Workspace } from '../tools/workspace.js';
 import { commentableRanges, type FileDiff } from './diff-lines.js';
 import { findingInput, location, toFinding, type Finding } from './finding.js';
 import type { FindingsCollector } from './findings-collector.js';
-import type { ResolutionCandidate } from './fixed-threads.js';
+import { unresolvableReason, type ResolutionCandidate } from './fixed-threads.js';
 import { placeFinding, type PlacedFinding } from './placement.js';
 
 /**
@@ -134,18 +134,27 @@ const resolveThreadInput = z.object({
 
 export function resolveThreadTool(
   collector: FindingsCollector,
-  candidates: readonly ResolutionCandidate[]
+  candidates: readonly ResolutionCandidate[],
+  headSha: string
 ): Tool<unknown> {
   return defineTool({
     name: RESOLVE_THREAD_TOOL,
     description:
       'Say that one of your earlier review threads listed in your task is fixed by the current code. Read ' +
       'the code first: call it only when the problem is gone. When the review is posted the thread is ' +
-      'resolved (or, if that is not allowed, answered "Fixed in <commit>"). Only the listed comment_ids are accepted.',
+      'resolved (or, if that is not allowed, answered "Fixed in <commit>"). Only the listed comment_ids are accepted, ' +
+      "and only a thread whose lines changed since it was posted (the run's own git diff decides, not the pull request's text).",
     inputSchema: resolveThreadInput,
     async run(input) {
       const candidate = candidates.find((item) => item.commentId === input.comment_id);
       if (candidate === undefined) throw new ToolError(unknownThread(input.comment_id, candidates));
+      const refused = unresolvableReason(candidate, headSha);
+      if (refused !== undefined) {
+        throw new ToolError(
+          `Not accepted: the thread of comment ${input.comment_id} stays open, because ${refused}. ` +
+            'Do not resolve it; if you believe the problem is gone for another reason, say so in your final summary.'
+        );
+      }
       const added = collector.requestResolution({ commentId: input.comment_id, reason: input.reason });
       return {
         content: added

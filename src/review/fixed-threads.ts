@@ -5,11 +5,14 @@ import { defuseMarkers } from '../github/hidden-markers.js';
 import { readFingerprint } from './fingerprint.js';
 import { excerpt } from './excerpt.js';
 import { commentProse } from './repeat-check.js';
+import { checkThreadLines, NOT_CHECKED, type ThreadAnchor, type ThreadLines } from './thread-lines.js';
+import type { GitRepository } from '../git/repository.js';
 
 /**
  * Earlier findings a push may have fixed. A thread is a candidate when the action's own bot opened
  * it, it is not resolved, and it is outdated (a push changed its lines): the model is shown these and
- * says with `resolve_thread` which are fixed. The caller resolves the thread (GraphQL), and when the
+ * says with `resolve_thread` which are fixed, but only a thread whose lines the run's own diff shows
+ * changed may close (thread-lines.ts). The caller resolves the thread (GraphQL), and when the
  * token may not, replies "Fixed in <sha>" instead. A thread the bot already answered is not shown
  * again, so a failed resolve never leads to a second reply.
  */
@@ -22,6 +25,10 @@ export interface ResolutionCandidate {
   readonly originalLine: number | null;
   /** The start of what the comment said, on one line. */
   readonly excerpt: string;
+  /** Where it was first posted; undefined when GitHub names no original line. */
+  readonly anchor: ThreadAnchor | undefined;
+  /** Whether its lines changed since, by the run's own diff; NOT_CHECKED until checkCandidateLines. */
+  readonly lines: ThreadLines;
 }
 
 const EXCERPT_CHARS = 200;
@@ -47,10 +54,62 @@ export function resolutionCandidates(
         commentId: first.id,
         path: first.path,
         originalLine: first.originalLine,
-        excerpt: excerpt(commentProse(first.body), EXCERPT_CHARS)
+        excerpt: excerpt(commentProse(first.body), EXCERPT_CHARS),
+        anchor:
+          first.originalLine === null
+            ? undefined
+            : {
+                path: first.path,
+                commitId: first.originalCommitId,
+                side: first.side,
+                startLine: first.originalStartLine ?? first.originalLine,
+                endLine: first.originalLine
+              },
+        lines: NOT_CHECKED
       }
     ];
   });
+}
+
+/**
+ * The candidates with their lines checked against the reviewed head, by the action's git before the
+ * agent's first command (so nothing the agent runs can change what is compared).
+ */
+export async function checkCandidateLines(
+  git: GitRepository,
+  candidates: readonly ResolutionCandidate[],
+  headSha: string
+): Promise<ResolutionCandidate[]> {
+  const checked: ResolutionCandidate[] = [];
+  for (const candidate of candidates) {
+    const lines =
+      candidate.anchor === undefined
+        ? { kind: 'unknown' as const, reason: 'GitHub names no line it was posted on' }
+        : await checkThreadLines(git, candidate.anchor, headSha);
+    checked.push({ ...candidate, lines });
+  }
+  return checked;
+}
+
+/** Why a thread may not be resolved, as the model and the report are told; undefined when it may. */
+export function unresolvableReason(candidate: ResolutionCandidate, headSha: string): string | undefined {
+  const { lines } = candidate;
+  if (lines.kind === 'changed') return undefined;
+  const where = `${candidate.path}${candidate.anchor ? ` ${linesLabel(candidate.anchor)}` : ''}`;
+  if (lines.kind === 'unknown') return `the run cannot check ${where}: ${lines.reason}`;
+  const since = candidate.anchor
+    ? ` since ${candidate.anchor.commitId.slice(0, 7)}, where the thread was posted`
+    : '';
+  return (
+    `${where} did not change${since}: the run's own diff from there to ${headSha.slice(0, 7)} (the head it ` +
+    'reviews) shows no change on those lines, so nothing shows the finding fixed, whatever the pull request says'
+  );
+}
+
+function linesLabel(anchor: ThreadAnchor): string {
+  return anchor.startLine === anchor.endLine
+    ? `line ${anchor.endLine}`
+    : `lines ${anchor.startLine}-${anchor.endLine}`;
 }
 
 /** The candidates as the model's task lists them, one a line. */
@@ -58,7 +117,8 @@ export function describeCandidates(candidates: readonly ResolutionCandidate[]): 
   return candidates
     .map((candidate) => {
       const line = candidate.originalLine === null ? '' : ` (was line ${candidate.originalLine})`;
-      return `- comment_id ${candidate.commentId}: ${candidate.path}${line}: "${candidate.excerpt}"`;
+      const stays = candidate.lines.kind === 'unchanged' ? ' [its lines are unchanged: it stays open]' : '';
+      return `- comment_id ${candidate.commentId}: ${candidate.path}${line}${stays}: "${candidate.excerpt}"`;
     })
     .join('\n');
 }
@@ -83,7 +143,8 @@ export function planResolution(
   redact: (text: string) => string
 ): ResolutionPlan | undefined {
   const candidate = candidates.find((item) => item.commentId === request.commentId);
-  if (candidate === undefined) return undefined;
+  // Checked again here: only a thread whose lines the run's own diff shows changed is ever closed.
+  if (candidate === undefined || candidate.lines.kind !== 'changed') return undefined;
   const reason = inlineText(defuseMarkers(redact(request.reason)));
   return {
     threadId: candidate.threadId,

@@ -13,7 +13,9 @@ export function reviewMode(context: ReviewContext, collector: FindingsCollector)
     readOnly: true,
     tools: [
       recordFindingTool({ collector, diffs: context.files.diffs }),
-      ...(context.candidates.length > 0 ? [resolveThreadTool(collector, context.candidates)] : [])
+      ...(context.candidates.length > 0
+        ? [resolveThreadTool(collector, context.candidates, context.headSha)]
+        : [])
     ],
     brief: [
       'This is a review run of a pull request. Its diff and the findings already posted are in the first message.',

@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Duplex } from 'node:stream';
 import { BlockedLog, type BlockedAttempt } from './blocked-log.js';
 import { decideEgress, type Resolve } from './egress-decision.js';
+import { connectToFirst } from './first-connection.js';
 import type { HostRule } from './host-rules.js';
 
 /** The input and the flag that allow a host: told in every refusal, so the reader knows what to change. */
@@ -130,17 +131,22 @@ export class EgressProxy {
       client.end(refusal(body));
       return;
     }
-    const upstream = net.connect({ host: decision.address, port: target.port });
-    this.track(upstream);
-    upstream.once('connect', () => {
-      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      if (head.length > 0) upstream.write(head);
-      upstream.pipe(client);
-      client.pipe(upstream);
-    });
-    upstream.once('error', () => {
+    let upstream: net.Socket;
+    try {
+      upstream = await connectToFirst(decision.addresses, target.port);
+    } catch {
       if (!client.destroyed) client.end('HTTP/1.1 502 Bad Gateway\r\nConnection: close\r\n\r\n');
-    });
+      return;
+    }
+    this.track(upstream);
+    if (client.destroyed) {
+      upstream.destroy();
+      return;
+    }
+    client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+    if (head.length > 0) upstream.write(head);
+    upstream.pipe(client);
+    client.pipe(upstream);
     client.once('close', () => upstream.destroy());
     upstream.once('close', () => client.destroy());
   }
@@ -177,8 +183,17 @@ export class EgressProxy {
     const headers = Object.fromEntries(
       Object.entries(request.headers).filter(([name]) => !HOP_HEADERS.has(name.toLowerCase()))
     );
+    let connection: net.Socket;
+    try {
+      connection = await connectToFirst(decision.addresses, target.port);
+    } catch {
+      response.writeHead(502, { connection: 'close' });
+      response.end();
+      return;
+    }
+    this.track(connection);
     const upstream = http.request({
-      host: decision.address,
+      createConnection: () => connection,
       port: target.port,
       method: request.method,
       path: target.path,

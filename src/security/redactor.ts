@@ -1,4 +1,5 @@
 import { encodedForms } from './secret-forms.js';
+import { SeparatedSecrets } from './separated-secrets.js';
 
 /**
  * A token that starts with `prefix`, not preceded by a letter or digit: `_ghp_…` and `=ghp_…` match,
@@ -39,21 +40,27 @@ export const REDACTED = '***';
 export class Redactor {
   /** Longest first, so a form that contains another is replaced whole. */
   private readonly known: readonly string[];
+  /** The values as written, also when split over lines or interleaved with invisible characters. */
+  private readonly separated: SeparatedSecrets;
 
   constructor(secrets: readonly (string | undefined)[]) {
     const forms = new Set<string>();
+    const values: string[] = [];
     for (const secret of secrets) {
       // Short values would redact ordinary words; real secrets are long.
       if (!secret || secret.length < 8) continue;
+      values.push(secret);
       for (const form of encodedForms(secret)) forms.add(form);
     }
     this.known = [...forms].sort((a, b) => b.length - a.length);
+    this.separated = new SeparatedSecrets(values);
   }
 
   readonly redact = (text: string): string => {
     // One plain substring search per form: faster than one alternation of all of them in V8.
     let result = text;
     for (const form of this.known) if (result.includes(form)) result = result.replaceAll(form, REDACTED);
+    result = this.separated.hide(result, REDACTED);
     for (const pattern of SECRET_PATTERNS) {
       result = result.replace(pattern, (match, prefix?: unknown) =>
         typeof prefix === 'string' && match.startsWith(prefix) ? `${prefix}${REDACTED}` : REDACTED

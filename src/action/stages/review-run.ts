@@ -3,6 +3,7 @@ import type { RunStart } from '../../followup/follow-up.js';
 import type { GitRepository } from '../../git/repository.js';
 import { GitCommitSource } from '../../instructions/git-source.js';
 import { FindingsCollector } from '../../review/findings-collector.js';
+import { checkCandidateLines } from '../../review/fixed-threads.js';
 import { postReview, type ReviewOutcome } from '../../review/post-review.js';
 import { readReviewContext, type ReviewContext } from '../../review/review-context.js';
 import { reviewMode } from '../../review/review-mode.js';
@@ -38,6 +39,11 @@ export async function reviewRun(
         action.commands.warning(action.redact(line))
       );
       checkReviewedHead(context, workspace.baseCommit);
+      progress.step = 'checking which earlier threads the pushes changed';
+      context = {
+        ...context,
+        candidates: await checkCandidateLines(workspace.git, context.candidates, context.headSha)
+      };
       return {
         mode: reviewMode(context, collector),
         task: reviewTask(context, { botLogin: settings.botName, focus })
