@@ -5,7 +5,6 @@
  * pattern knows (a DATABASE_URL password, a SENTRY_DSN key) must not reach the model.
  */
 import { jest } from '@jest/globals';
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,7 +18,7 @@ import {
   toolResultText,
   toolUse
 } from '../../test-support/fake-anthropic/replies.js';
-import { ACTION_NODE } from '../../test-support/action-node.js';
+import { runBuiltCli } from '../support/built-cli.js';
 import { createTempRepo, type TempRepo } from '../support/temp-repo.js';
 
 jest.setTimeout(60_000);
@@ -28,24 +27,6 @@ jest.setTimeout(60_000);
 const READ_PARENT_CHAIN =
   'p=$PPID; while [ "$p" -gt 1 ]; do echo "== process $p"; tr "\\0" "\\n" < /proc/$p/environ; ' +
   "p=$(awk '/^PPid:/ {print $2}' /proc/$p/status); done";
-
-interface Finished {
-  readonly code: number | null;
-  readonly stderr: string;
-}
-
-function runBuiltCli(args: readonly string[], env: NodeJS.ProcessEnv): Promise<Finished> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(ACTION_NODE, ['dist/cli/index.js', ...args], {
-      env,
-      stdio: ['ignore', 'ignore', 'pipe']
-    });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stderr }));
-  });
-}
 
 /** A PATH with the few programs the run and the scripted command use, and no bwrap among them. */
 function pathWithoutBubblewrap(): string {

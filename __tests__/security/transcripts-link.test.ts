@@ -3,31 +3,12 @@
  * `.transcripts` as a link to a folder elsewhere. The run (and a review) must stop before any model
  * call with a message that says what to do, and write nothing where the link points.
  */
-import { spawn } from 'node:child_process';
 import { readdirSync, rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { startFakeAnthropic, type FakeAnthropic } from '../../test-support/fake-anthropic/index.js';
 import { reply, scriptFrom, text } from '../../test-support/fake-anthropic/replies.js';
-import { ACTION_NODE } from '../../test-support/action-node.js';
+import { runBuiltCli } from '../support/built-cli.js';
 import { createTempDir, createTempRepo, type TempRepo } from '../support/temp-repo.js';
-
-interface Finished {
-  readonly code: number | null;
-  readonly stderr: string;
-}
-
-function runBuiltCli(args: readonly string[], env: NodeJS.ProcessEnv): Promise<Finished> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(ACTION_NODE, ['dist/cli/index.js', ...args], {
-      env,
-      stdio: ['ignore', 'ignore', 'pipe']
-    });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stderr }));
-  });
-}
 
 describe('a committed .transcripts link (built CLI)', () => {
   let repo: TempRepo;
