@@ -169,7 +169,7 @@ describe('sealSecretEnvironment', () => {
     expect(() =>
       sealSecretEnvironment(secondPass({ [SEALED_ENV_VARIABLE]: path.join(victim, 'env.json') }))
     ).toThrow(
-      /not a file this action wrote: its folder is not a compact-agent-sealed-\* folder.*Do not set COMPACT_AGENT_SEALED_ENV/s
+      /not a file compact-agent wrote: its folder is not a compact-agent-sealed-\* folder.*Do not set COMPACT_AGENT_SEALED_ENV/s
     );
     expect(existsSync(path.join(victim, 'env.json'))).toBe(true);
 
@@ -191,12 +191,12 @@ describe('sealSecretEnvironment', () => {
   it('fails with a clear error when its own file is gone or damaged, instead of running without keys', () => {
     const damaged = sealedFile('{"INPUT_GITHUB_TOKEN": 42}');
     expect(() => sealSecretEnvironment(secondPass({ [SEALED_ENV_VARIABLE]: damaged }))).toThrow(
-      /could not read back its sealed environment.*Re-run the job/s
+      /could not read back its sealed environment.*re-run the job/s
     );
     expect(existsSync(path.dirname(damaged))).toBe(false);
     const gone = path.join(path.dirname(sealedFile('{}')), 'missing', 'env.json');
     expect(() => sealSecretEnvironment(secondPass({ [SEALED_ENV_VARIABLE]: gone }))).toThrow(
-      /not a file this action wrote/
+      /not a file compact-agent wrote/
     );
   });
 });

@@ -27,6 +27,7 @@ import { openSessionBox, type SandboxRecord } from '../sandbox/session-box.js';
 import { compactionLogWriter } from '../transcript/compaction-log.js';
 import type { ThreadRecord } from '../transcript/events.js';
 import { TranscriptWriter } from '../transcript/writer.js';
+import { checkRunFolderPath } from '../transcript/run-folder-path.js';
 import { WrittenFiles } from '../transcript/written-files.js';
 import type { RunRecords } from '../artifacts/stage-run.js';
 import type { DeniedCall } from '../tools/limits/denied.js';
@@ -108,6 +109,8 @@ export interface SessionOutcome {
  */
 export async function runSession(options: SessionOptions): Promise<SessionOutcome> {
   const { config } = options;
+  // Before anything is written or called: a committed `.transcripts` link would take the run elsewhere.
+  checkRunFolderPath(options.repoDir, path.join(options.transcriptsDir, options.runId));
   // Before anything is written or called: a credentials file the agent could read or commit.
   const exposedCredentials = credentialFileInRepository(options.env, options.repoDir);
   if (exposedCredentials !== undefined) throw new Error(exposedCredentials);

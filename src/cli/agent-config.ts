@@ -1,5 +1,6 @@
 import { InputError, parseAgentConfig, type AgentConfig } from '../config/inputs.js';
 import { credentialFileInRepository } from '../security/cloud-credentials.js';
+import { sandboxForRepository } from '../sandbox/repository-hosts.js';
 import { CLI_INPUT_NAMING, cliInputReader } from './args.js';
 import type { Invocation } from './command.js';
 import { usageError } from './exit-codes.js';
@@ -7,7 +8,8 @@ import { usageError } from './exit-codes.js';
 /**
  * The agent's settings from a command's flags, the way every command that runs the agent reads them:
  * a bad flag is a usage error naming it, and a credentials file inside the repository (which the
- * agent could read or commit) stops the command before anything starts.
+ * agent could read or commit) stops the command before anything starts. The box's hosts are fixed
+ * here for the repository as it is now, before the agent runs (the Go relays only with a go.mod).
  */
 export function agentConfigOfFlags(
   invocation: Invocation,
@@ -23,5 +25,5 @@ export function agentConfigOfFlags(
   }
   const exposedCredentials = credentialFileInRepository(env, repoDir);
   if (exposedCredentials !== undefined) throw usageError(exposedCredentials);
-  return config;
+  return { ...config, sandbox: sandboxForRepository(config.sandbox, repoDir) };
 }

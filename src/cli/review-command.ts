@@ -21,6 +21,7 @@ import { reviewMode } from '../review/review-mode.js';
 import { isSecretName, knownSecrets, Redactor } from '../security/redactor.js';
 import { mcpServerSecrets } from '../tools/mcp/config.js';
 import { McpStartError } from '../tools/mcp/index.js';
+import { RunFolderPathError } from '../transcript/run-folder-path.js';
 import type { CliCommand, CliIo, Invocation } from './command.js';
 import { EXIT, usageError } from './exit-codes.js';
 import { progressPrinter } from './progress.js';
@@ -171,6 +172,7 @@ async function runReview(
     ...(io.signal ? { signal: io.signal } : {})
   }).catch((error: unknown) => {
     if (error instanceof McpStartError) throw usageError(`--mcp-config: ${redact(error.message)}`);
+    if (error instanceof RunFolderPathError) throw usageError(error.message);
     throw error;
   });
 }

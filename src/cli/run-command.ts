@@ -24,6 +24,7 @@ import { readRegularFile, unreadableReason } from '../files/bounded-file.js';
 import { MAX_PROMPT_FILE_BYTES } from '../files/prompt-file-limit.js';
 import { readInstructionsForRun } from '../instructions/for-run.js';
 import { describeInstructions } from '../instructions/instruction-files.js';
+import { RunFolderPathError } from '../transcript/run-folder-path.js';
 
 /** Flags read by the shared input validation (config/inputs.ts), spelled `--max-turns` for `max_turns`. */
 const CONFIG_FLAGS = [
@@ -194,6 +195,9 @@ export async function runCommand(invocation: Invocation, io: CliIo): Promise<num
     if (error instanceof McpStartError) throw usageError(`--mcp-config: ${redact(error.message)}`);
     // --sandbox required, and no box here: stopped before any model call.
     if (error instanceof SandboxUnavailableError) throw usageError(`--sandbox: ${redact(error.message)}`);
+    // A committed `.transcripts` link: stopped before anything was written or called.
+    if (error instanceof RunFolderPathError)
+      throw usageError(`${error.message} Or choose another folder with --transcripts DIR.`);
     throw error;
   });
   // After the agent's turns: never through a link or FIFO it may have left at that name.

@@ -18,12 +18,20 @@ export interface SandboxConfig {
   readonly mode: SandboxMode;
   /** Allowed destinations; undefined: `sandbox_network: off`, no network at all. */
   readonly rules: readonly HostRule[] | undefined;
+  /**
+   * Whether the default hosts are on (`sandbox_default_hosts`). Those listed only for some
+   * repositories (the Go relays) join `rules` once the checkout is known: sandbox/repository-hosts.ts.
+   */
+  readonly defaultHosts: boolean;
 }
 
-export const DEFAULT_SANDBOX: SandboxConfig = { mode: 'auto', rules: defaultRules() };
+export const DEFAULT_SANDBOX: SandboxConfig = { mode: 'auto', rules: defaultRules(), defaultHosts: true };
 
+/** The default hosts every repository gets (not those that depend on its files). */
 function defaultRules(): HostRule[] {
-  return DEFAULT_ALLOWED_HOSTS.map((entry) => parseHostRule(entry.host, false) as HostRule);
+  return DEFAULT_ALLOWED_HOSTS.filter((entry) => entry.onlyWith === undefined).map(
+    (entry) => parseHostRule(entry.host, false) as HostRule
+  );
 }
 
 /** Reads the four inputs; every bad one adds a problem that says what to write instead. */
@@ -69,5 +77,5 @@ export function parseSandboxInputs(
   }
   const rules =
     rawNetwork === 'off' ? undefined : [...added, ...(withDefaults === false ? [] : defaultRules())];
-  return { mode: mode ?? 'auto', rules };
+  return { mode: mode ?? 'auto', rules, defaultHosts: withDefaults !== false };
 }

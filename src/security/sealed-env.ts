@@ -17,8 +17,9 @@ import { errorMessage as describe } from '../errors/error-message.js';
 /**
  * Why this exists: Linux shows a process's *initial* environment in /proc/<pid>/environ to every
  * process of the same user, and deleting a variable from process.env does not change it. The agent's
- * shell runs as that user, so it could read the GitHub token from the action's process and push with
- * it. The action therefore replaces itself (execve) with a copy whose initial environment holds only
+ * shell runs as that user, so it could read the GitHub token from the action's process (or a
+ * DATABASE_URL from the CLI's, when it runs without the box: `cat /proc/$PPID/environ`). The action
+ * and the CLI therefore replace themselves (execve) with a copy whose initial environment holds only
  * a few harmless variables; everything else travels through a private file that the new image reads
  * and deletes at once, and from then on lives only in the process's memory.
  */
@@ -91,7 +92,7 @@ export function sealSecretEnvironment(image: ProcessImage): SealOutcome {
   if (!image.execve) {
     return {
       kind: 'unsupported',
-      reason: `this Node.js (${process.version}) has no process.execve, so the agent's shell can read the action's initial environment`
+      reason: `this Node.js (${process.version}) has no process.execve (Node.js 22.15 or later has it), so the agent's commands can read this process's initial environment in /proc`
     };
   }
   try {
@@ -120,8 +121,8 @@ function unseal(env: NodeJS.ProcessEnv, file: string): SealOutcome {
   const problem = sealedFileProblem(file, env);
   if (problem) {
     throw new Error(
-      `${SEALED_ENV_VARIABLE} is set to ${JSON.stringify(file)}, which is not a file this action wrote: ${problem}. ` +
-        `Do not set ${SEALED_ENV_VARIABLE} in the workflow; it is the action's own.`
+      `${SEALED_ENV_VARIABLE} is set to ${JSON.stringify(file)}, which is not a file compact-agent wrote: ${problem}. ` +
+        `Do not set ${SEALED_ENV_VARIABLE} (in a workflow or a shell): compact-agent sets it for itself.`
     );
   }
   let secrets: Record<string, string>;
@@ -131,7 +132,7 @@ function unseal(env: NodeJS.ProcessEnv, file: string): SealOutcome {
     removeSealedFile(file);
     throw new Error(
       `compact-agent could not read back its sealed environment from ${file}: ${describe(error)}. ` +
-        `Re-run the job; if it happens again, report it.`
+        `Run it again (re-run the job); if it happens again, report it.`
     );
   }
   removeSealedFile(file);

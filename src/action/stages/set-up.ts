@@ -13,6 +13,7 @@ import { parseEvent, type ActionEvent } from '../../github/event.js';
 import { OctokitGitHubApi } from '../../github/octokit-api.js';
 import { decideTrigger } from '../../github/trigger.js';
 import { credentialFileInRepository } from '../../security/cloud-credentials.js';
+import { sandboxForRepository } from '../../sandbox/repository-hosts.js';
 import { isSecretName, knownSecrets, Redactor } from '../../security/redactor.js';
 import { mcpConfigInline, mcpServerSecrets, readMcpConfig } from '../../tools/mcp/config.js';
 import { repositoryOf, threadOf } from '../event-parts.js';
@@ -73,7 +74,17 @@ export async function setUp(env: NodeJS.ProcessEnv): Promise<ActionContext | und
     await replyOnThread(event, runner, env, `⚠️ compact-agent could not start.\n\n${message}`);
     return failBeforeStart(message);
   }
-  return { runner, env, config, event, redact: redactor.redact, commands: new WorkflowCommandPause() };
+  // The box's hosts from the checkout as the job made it, before any branch of the agent's or a pull
+  // request's head is checked out: the Go relays only for a repository that has a go.mod.
+  const agent = { ...config.agent, sandbox: sandboxForRepository(config.agent.sandbox, runner.workspace) };
+  return {
+    runner,
+    env,
+    config: { ...config, agent },
+    event,
+    redact: redactor.redact,
+    commands: new WorkflowCommandPause()
+  };
 }
 
 /** The inputs' own problems and the workflow's, reported together: one run shows every mistake. */
