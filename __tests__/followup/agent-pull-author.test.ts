@@ -67,7 +67,12 @@ async function pullOpenedBy(author: UserSeed): Promise<{ fake: FakeGitHub; pullN
         number: ISSUE,
         title: 'The word count is wrong',
         user: 'Codertocat',
-        comments: [{ user: author, body: `Done.\n\n${embedState(previousState(pr.number), redact)}\n\n${TRACKING_MARKER}` }]
+        comments: [
+          {
+            user: author,
+            body: `Done.\n\n${embedState(previousState(pr.number), redact)}\n\n${TRACKING_MARKER}`
+          }
+        ]
       }
     ]
   });
