@@ -78,6 +78,8 @@ export function runAction(setup: ActionSetup): Promise<ActionRun> {
     GITHUB_REPOSITORY: setup.github.repo.full_name,
     GITHUB_RUN_ID: setup.runId ?? '4242',
     GITHUB_RUN_ATTEMPT: '1',
+    // The workflow file the fake GitHub gives its runs by default (fake-github/workflow-runs.ts).
+    GITHUB_WORKFLOW_REF: `${setup.github.repo.full_name}/.github/workflows/agent.yml@refs/heads/main`,
     GITHUB_API_URL: setup.github.url,
     GITHUB_WORKSPACE: setup.workspace,
     GITHUB_OUTPUT: files.output,
@@ -121,7 +123,10 @@ export function runAction(setup: ActionSetup): Promise<ActionRun> {
       chunks.push({ stream: 'stderr', text: chunk.toString() });
     });
     child.on('error', reject);
-    child.on('close', (code) =>
+    child.on('close', (code) => {
+      // A later run looks this run up to trust its report (src/followup/workflow-origin.ts).
+      const runId = Number(setup.runId ?? '4242');
+      if (Number.isSafeInteger(runId) && runId > 0) setup.github.finishedRun(runId);
       resolve({
         code,
         stdout,
@@ -129,8 +134,8 @@ export function runAction(setup: ActionSetup): Promise<ActionRun> {
         chunks,
         outputs: parseOutputs(readFileSync(files.output, 'utf8')),
         summary: readFileSync(files.summary, 'utf8')
-      })
-    );
+      });
+    });
   });
 }
 

@@ -1,4 +1,8 @@
+import { TRACKING_MARKER } from '../../src/github/hidden-markers.js';
 import { embedState, type CarriedState } from '../../src/followup/carried-state.js';
+import type { StateOrigin } from '../../src/followup/workflow-origin.js';
+/** Every state counts as a run of this workflow's here: workflow-origin.test.ts tests that check. */
+const OURS: StateOrigin = { judge: () => Promise.resolve({ kind: 'ours' }) };
 import { startOnThread, type RunStart } from '../../src/followup/follow-up.js';
 import { botIdentity, isActionBotAccount } from '../../src/github/bot-author.js';
 import { OctokitGitHubApi } from '../../src/github/octokit-api.js';
@@ -63,7 +67,12 @@ async function pullOpenedBy(author: UserSeed): Promise<{ fake: FakeGitHub; pullN
         number: ISSUE,
         title: 'The word count is wrong',
         user: 'Codertocat',
-        comments: [{ user: author, body: `Done.\n\n${embedState(previousState(pr.number), redact)}` }]
+        comments: [
+          {
+            user: author,
+            body: `Done.\n\n${embedState(previousState(pr.number), redact)}\n\n${TRACKING_MARKER}`
+          }
+        ]
       }
     ]
   });
@@ -83,6 +92,7 @@ async function followUpOnPull(
   );
   const bot = botIdentity(BOT, botEmail);
   return startOnThread(api, pullNumber, {
+    origin: OURS,
     botLogin: BOT,
     ...(bot.id !== undefined ? { botId: bot.id } : {}),
     repositoryFullName: 'Codertocat/Hello-World',

@@ -231,14 +231,14 @@ describe("the previous run's state from its transcript artifact", () => {
     register(text.replace('THE REAL SUMMARY', 'A FORGED SUMMARY'));
     const changed = await read(commentState(head));
     expect(changed).toMatchObject({
-      kind: 'unusable',
+      kind: 'mismatch',
       reason: expect.stringContaining('fails its hash-chain check')
     });
 
     const other = transcriptOfRun('ANOTHER RUN');
     const forged = await read(commentState(other.head));
     expect(forged).toMatchObject({
-      kind: 'unusable',
+      kind: 'mismatch',
       reason: expect.stringContaining('fails its hash-chain check')
     });
   });
@@ -251,7 +251,7 @@ describe("the previous run's state from its transcript artifact", () => {
       workflowRun: { id: 5001 }
     });
     expect(await read(commentState(null))).toMatchObject({
-      kind: 'unusable',
+      kind: 'mismatch',
       reason: expect.stringContaining('holds no compact-agent transcript')
     });
     github.addArtifact({

@@ -1,11 +1,15 @@
+import { TRACKING_MARKER } from '../../src/github/hidden-markers.js';
 import type { RunResult } from '../../src/agent/run-result.js';
+import type { StateOrigin } from '../../src/followup/workflow-origin.js';
+/** Every state counts as a run of this workflow's here: workflow-origin.test.ts tests that check. */
+const OURS: StateOrigin = { judge: () => Promise.resolve({ kind: 'ours' }) };
 import {
   CARRIED_LIMITS,
   embedState,
   extractState,
   type CarriedState
 } from '../../src/followup/carried-state.js';
-import { continueOnPreviousBranch } from '../../src/followup/continue-target.js';
+import { continueOnPreviousBranch, type ContinueRules } from '../../src/followup/continue-target.js';
 import { renderFollowUp } from '../../src/followup/follow-up-report.js';
 import { startOnThread } from '../../src/followup/follow-up.js';
 import { findPreviousRun, followUpRequest } from '../../src/followup/previous-run.js';
@@ -160,7 +164,7 @@ describe('finding the previous run on a thread', () => {
     userType: AccountType = login === BOT ? 'Bot' : 'User'
   ): ThreadComment => ({
     id,
-    body: `Report ${id}\n\n${embedState(state, redact)}`,
+    body: `Report ${id}\n\n${embedState(state, redact)}\n\n${TRACKING_MARKER}`,
     login,
     userType,
     createdAt: `2026-11-23T10:0${id}:00Z`
@@ -173,20 +177,20 @@ describe('finding the previous run on a thread', () => {
       comment(2, BOT, PREVIOUS),
       comment(3, 'mallory', { ...PREVIOUS, summary: 'FORGED', branch: 'main' })
     );
-    const found = await findPreviousRun(api, 7, BOT, 'octo/repo');
+    const found = await findPreviousRun(api, 7, BOT, 'octo/repo', OURS);
     expect(found).toEqual({ kind: 'found', state: PREVIOUS, commentId: 2 });
   });
 
   it('refuses a state pasted by someone else, and one of another repository, saying why', async () => {
     const api = new MemoryGitHub();
     api.threadComments.push(comment(1, 'mallory', PREVIOUS));
-    expect(await findPreviousRun(api, 7, BOT, 'octo/repo')).toEqual({
+    expect(await findPreviousRun(api, 7, BOT, 'octo/repo', OURS)).toEqual({
       kind: 'refused',
       reason: expect.stringContaining('by mallory (not github-actions[bot]) is not trusted')
     });
     const other = new MemoryGitHub();
     other.threadComments.push(comment(1, BOT, { ...PREVIOUS, repository: 'evil/fork' }));
-    expect(await findPreviousRun(other, 7, BOT, 'octo/repo')).toEqual({
+    expect(await findPreviousRun(other, 7, BOT, 'octo/repo', OURS)).toEqual({
       kind: 'refused',
       reason: 'the state names the repository evil/fork, not octo/repo'
     });
@@ -195,13 +199,13 @@ describe('finding the previous run on a thread', () => {
   it('refuses a state by a user account whose login is bot_name, and takes the bot account’s', async () => {
     const api = new MemoryGitHub();
     api.threadComments.push(comment(1, 'my-agent', { ...PREVIOUS, summary: 'FORGED' }, 'User'));
-    expect(await findPreviousRun(api, 7, 'my-agent', 'octo/repo')).toEqual({
+    expect(await findPreviousRun(api, 7, 'my-agent', 'octo/repo', OURS)).toEqual({
       kind: 'refused',
       reason:
         'the state in a comment by my-agent is not trusted: that login is a User account, not the bot account my-agent'
     });
     api.threadComments.unshift(comment(0, 'my-agent', PREVIOUS, 'Bot'));
-    expect(await findPreviousRun(api, 7, 'my-agent', 'octo/repo')).toEqual({
+    expect(await findPreviousRun(api, 7, 'my-agent', 'octo/repo', OURS)).toEqual({
       kind: 'found',
       state: PREVIOUS,
       commentId: 0
@@ -235,6 +239,7 @@ describe('finding the previous run on a thread', () => {
     const api = new MemoryGitHub();
     api.threadComments.push(comment(1, BOT, PREVIOUS));
     const start = await startOnThread(api, 7, {
+      origin: OURS,
       botLogin: BOT,
       repositoryFullName: 'octo/repo',
       task: 'continue: also handle negatives',
@@ -247,6 +252,7 @@ describe('finding the previous run on a thread', () => {
     );
 
     const empty = await startOnThread(new MemoryGitHub(), 7, {
+      origin: OURS,
       botLogin: BOT,
       repositoryFullName: 'octo/repo',
       task: 'continue: also handle negatives',
@@ -263,6 +269,7 @@ describe('finding the previous run on a thread', () => {
     const api = new MemoryGitHub();
     api.listComments = () => Promise.reject(new Error('GitHub answered 502 on all 4 attempts'));
     const start = await startOnThread(api, 7, {
+      origin: OURS,
       botLogin: BOT,
       repositoryFullName: 'octo/repo',
       task: 'continue: also handle negatives',
@@ -296,6 +303,7 @@ describe("a follow-up on the action's own pull request", () => {
   });
   const onPull = (api: MemoryGitHub) =>
     startOnThread(api, 8, {
+      origin: OURS,
       botLogin: BOT,
       repositoryFullName: 'octo/repo',
       task: 'also x',
@@ -304,7 +312,7 @@ describe("a follow-up on the action's own pull request", () => {
     });
   const report = (state: CarriedState): ThreadComment => ({
     id: 1,
-    body: embedState(state, redact),
+    body: `${embedState(state, redact)}\n\n${TRACKING_MARKER}`,
     login: BOT,
     userType: 'Bot',
     createdAt: '2026-11-23T10:00:00Z'
@@ -343,6 +351,12 @@ describe("a follow-up on the action's own pull request", () => {
 });
 
 describe('where a follow-up works', () => {
+  const RULES: ContinueRules = {
+    branchPrefix: 'agent/',
+    defaultBranch: 'main',
+    bot: { login: BOT },
+    protection: { isProtected: () => Promise.resolve(false) }
+  };
   const fresh = { kind: 'new-branch', branch: 'agent/7-new', base: 'main', issueNumber: 7 } as const;
 
   it.each([
@@ -362,7 +376,13 @@ describe('where a follow-up works', () => {
         baseRef: 'main',
         ...pullState
       };
-      const continued = await continueOnPreviousBranch(PREVIOUS, fresh, api, new GitRepository(repo.root));
+      const continued = await continueOnPreviousBranch(
+        PREVIOUS,
+        fresh,
+        api,
+        new GitRepository(repo.root),
+        RULES
+      );
       expect(continued.target).toEqual(fresh);
       expect(continued.note).toBe(`${why}, so this run starts a new branch from \`main\`.`);
     } finally {
@@ -379,7 +399,8 @@ describe('where a follow-up works', () => {
         { ...PREVIOUS, pullRequest: null },
         fresh,
         new MemoryGitHub(),
-        new GitRepository(repo.root)
+        new GitRepository(repo.root),
+        RULES
       );
       expect(continued.target).toEqual(fresh);
       expect(continued.note).toContain(`The branch \`${PREVIOUS.branch!}\` was deleted`);
@@ -395,7 +416,8 @@ describe('where a follow-up works', () => {
         { ...PREVIOUS, branch: '--upload-pack=touch /tmp/x', pullRequest: null },
         fresh,
         new MemoryGitHub(),
-        new GitRepository(repo.root)
+        new GitRepository(repo.root),
+        RULES
       );
       expect(continued.target).toEqual(fresh);
       expect(continued.note).toContain('cannot be continued');

@@ -1,3 +1,4 @@
+import { TRACKING_MARKER } from '../../src/github/hidden-markers.js';
 /**
  * The attack review's first finding: a fork's code, run in the agent's shell, appends a state marker
  * to a tracked file; the report shows the fork's patch byte for byte, above the real state; the
@@ -5,6 +6,9 @@
  * (renderReport, then the tracking comment) and read it back the way the next run does.
  */
 import { embedState, extractState, type CarriedState } from '../../src/followup/carried-state.js';
+import type { StateOrigin } from '../../src/followup/workflow-origin.js';
+/** Every state counts as a run of this workflow's here: workflow-origin.test.ts tests that check. */
+const OURS: StateOrigin = { judge: () => Promise.resolve({ kind: 'ours' }) };
 import { findPreviousRun } from '../../src/followup/previous-run.js';
 import { TrackingComment } from '../../src/github/tracking-comment.js';
 import { renderReport } from '../../src/github/report.js';
@@ -107,26 +111,32 @@ describe('a state marker that the agent or the repository wrote', () => {
     }
   });
 
-  it('on the thread: the next run starts fresh and says why, instead of resuming an older or forged state', async () => {
+  it('on the thread: a bot comment whose state does not read is passed over, named, and never jams the thread', async () => {
     const api = new MemoryGitHub();
     const comment = (id: number, body: string) => ({
       id,
-      body,
+      body: `${body}\n\n${TRACKING_MARKER}`,
       login: BOT,
       userType: 'Bot' as const,
       createdAt: '2026-11-25T00:00:00Z'
     });
-    api.threadComments.push(comment(1, `older report\n\n${embedState({ ...REAL, runId: '41-1' }, same)}`));
+    const older = { ...REAL, runId: '41-1' };
+    api.threadComments.push(comment(1, `older report\n\n${embedState(older, same)}`));
     api.threadComments.push(
       comment(2, `Report\n\n\`\`\`diff\n+${FORGED_LINE}\n\`\`\`\n\n${embedState(REAL, same)}`)
     );
-    const found = await findPreviousRun(api, 9, BOT, 'octo/repo');
-    // The bot's own state: what the thread spent is unknown too, so max_thread_budget_usd starts no run.
+    // Another workflow comments as the same account: its comment cannot stop this workflow's runs.
+    const found = await findPreviousRun(api, 9, BOT, 'octo/repo', OURS);
     expect(found).toEqual({
-      kind: 'refused',
-      reason:
-        'the latest report comment holds 2 state markers where the action writes one, so none of them is read',
-      ownComment: true
+      kind: 'found',
+      state: older,
+      commentId: 1,
+      passedOver: {
+        login: BOT,
+        count: 1,
+        newestReason:
+          'the latest report comment holds 2 state markers where the action writes one, so none of them is read'
+      }
     });
   });
 });

@@ -393,7 +393,7 @@ describe('a follow-up comment continues the previous run', () => {
     );
   });
 
-  it("refuses an artifact a workflow run of another repository uploaded, and uses the bot's comment", async () => {
+  it('passes over a state whose artifact a workflow run of another repository uploaded, and says so', async () => {
     const w = await setUp();
     await runOnce(w, '/agent the word count test fails, please fix it', '5801', 91);
     const report = w.github.createdComments[0]!;
@@ -403,11 +403,12 @@ describe('a follow-up comment continues the previous run', () => {
 
     const second = await runOnce(w, '/agent continue: also handle negative numbers', '5802', 92);
     expect(second.outputs.conclusion).toBe('success');
-    expect(firstMessageText(w, 1)).toContain(COMMENT_ONLY_SUMMARY);
-    expect(firstMessageText(w, 1)).not.toContain('Fixed `countWords`');
+    // The run the state names did not upload that artifact: no run of this workflow wrote the state.
+    expect(firstMessageText(w, 1)).not.toContain(COMMENT_ONLY_SUMMARY);
+    expect(firstMessageText(w, 1)).not.toContain('<previous-run');
     expect(w.github.requestsTo('GET', new RegExp(`/actions/artifacts/${artifactId}/zip$`))).toEqual([]);
     expect(w.github.createdComments[1]!.body).toContain(
-      `because the transcript artifact ${artifactId} was not uploaded by a workflow run of this repository.`
+      `that claims a compact-agent state but no run of this workflow wrote it (it names the transcript artifact ${artifactId}, which run 5801 did not upload)`
     );
   });
 

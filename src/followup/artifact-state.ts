@@ -26,7 +26,12 @@ const ARTIFACT_ZIP_LIMITS: ZipLimits = {
 export type ArtifactState =
   | { readonly kind: 'read'; readonly state: CarriedState; readonly artifactId: number }
   /** `reason` completes "…because <reason>": one clause a maintainer understands. */
-  | { readonly kind: 'unusable'; readonly reason: string };
+  | { readonly kind: 'unusable'; readonly reason: string }
+  /**
+   * The artifact was read, and its transcript is not the one the state names (no transcript, no
+   * chain, a broken chain, or another last hash): the state is not this run's, and is passed over.
+   */
+  | { readonly kind: 'mismatch'; readonly reason: string };
 
 /**
  * The previous run's state from its transcript artifact, downloaded across workflow runs with the
@@ -65,12 +70,13 @@ export async function stateFromArtifact(
   const transcript = transcriptIn(zip, fromComment.runId);
   if (typeof transcript !== 'string') return unusable(`the transcript artifact ${id} ${transcript.problem}`);
   const verdict = verifyChain(transcript, fromComment.transcriptHead ?? undefined);
+  const mismatch = (reason: string): ArtifactState => ({ kind: 'mismatch', reason });
   if (verdict.status === 'not_transcript')
-    return unusable(`the transcript artifact ${id} holds no compact-agent transcript (${verdict.reason})`);
+    return mismatch(`the transcript artifact ${id} holds no compact-agent transcript (${verdict.reason})`);
   if (verdict.status === 'unchained')
-    return unusable(`the transcript in artifact ${id} has no hash chain, so it cannot be checked`);
+    return mismatch(`the transcript in artifact ${id} has no hash chain, so it cannot be checked`);
   if (verdict.status === 'broken')
-    return unusable(
+    return mismatch(
       `the transcript in artifact ${id} fails its hash-chain check at line ${verdict.line} (${verdict.reason})`
     );
   const state = stateOfTranscript(transcript, fromComment, options.redact);
@@ -99,7 +105,7 @@ function judge(
 }
 
 /** "5001-1" → ["5001", "1"]: the run id and attempt the artifact is named after. */
-function runIdParts(runId: string): [string, string] {
+export function runIdParts(runId: string): [string, string] {
   const at = runId.lastIndexOf('-');
   return at < 0 ? [runId, '1'] : [runId.slice(0, at), runId.slice(at + 1)];
 }

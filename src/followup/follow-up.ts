@@ -3,7 +3,8 @@ import type { GitHubApi, WorkflowArtifacts } from '../github/github-api.js';
 import { stateFromArtifact } from './artifact-state.js';
 import type { ThreadRecord } from '../transcript/events.js';
 import { requestsSoFar, type CarriedState } from './carried-state.js';
-import { findPreviousRun, followUpRequest, type PreviousRun } from './previous-run.js';
+import { findPreviousRun, followUpRequest, passedOverLine, type PreviousRun } from './previous-run.js';
+import type { StateOrigin } from './workflow-origin.js';
 import { resumeTask } from './resume-task.js';
 import { errorMessage } from '../errors/error-message.js';
 
@@ -21,8 +22,8 @@ export interface RunStart {
   /** For a follow-up: one sentence for the report on where the previous run's state came from. */
   readonly source?: string;
   /**
-   * Why what the thread spent so far is not known (the thread could not be read, or the bot's own
-   * newest state did not read): the thread's budget cannot be applied, so no run starts.
+   * Why what the thread spent so far is not known (the thread or a run it names could not be read):
+   * the thread's budget cannot be applied, so no run starts.
    */
   readonly spendUnknown?: string;
   /** True when that is because GitHub did not answer: a fault, which fails the step, not a refusal. */
@@ -65,6 +66,8 @@ export async function startOnThread(
     readonly artifacts?: WorkflowArtifacts;
     /** This repository's id (the event payload's `repository.id`): the artifact's run must match it. */
     readonly repositoryId?: number;
+    /** Whether a state was written by a run of this workflow (workflow-origin.ts). */
+    readonly origin: StateOrigin;
   }
 ): Promise<RunStart> {
   const { explicit, request } = followUpRequest(options.task);
@@ -75,35 +78,49 @@ export async function startOnThread(
     previous: undefined,
     refusal
   });
-  let found;
+  let found: PreviousRun;
   try {
-    found = await findPreviousRun(api, thread, options.botLogin, options.repositoryFullName);
+    found = await findPreviousRun(api, thread, options.botLogin, options.repositoryFullName, options.origin);
     if (found.kind === 'none' && options.pullRequest !== undefined)
-      found = await previousRunOfAgentPullRequest(api, options.pullRequest, options);
+      found = await previousRunOfAgentPullRequest(api, options.pullRequest, options, found);
   } catch (error) {
     const reason = `the earlier run on this thread could not be looked up (${errorMessage(error)}); to continue it, comment again once GitHub answers`;
     return { ...fresh(reason), spendUnknown: reason, spendLookupFailed: true };
   }
-  if (found.kind === 'refused')
-    return found.ownComment ? { ...fresh(found.reason), spendUnknown: found.reason } : fresh(found.reason);
+  const passed = found.passedOver && passedOverLine(found.passedOver);
+  const withPassed = (reason: string | undefined) =>
+    passed === undefined ? reason : reason === undefined ? passed : `${reason}; ${passed}`;
+  if (found.kind === 'refused') return fresh(withPassed(found.reason));
   if (found.kind === 'none')
     return fresh(
-      explicit ? `there is no earlier run of compact-agent on this thread to continue` : undefined
+      withPassed(explicit ? `there is no earlier run of compact-agent on this thread to continue` : undefined)
     );
-  const { state, source } = await preferArtifact(found.state, options);
+  const read = await preferArtifact(found.state, options);
+  if (read.kind === 'passed-over') {
+    const line = passedOverLine({
+      login: options.botLogin,
+      count: 1 + (found.passedOver?.count ?? 0),
+      newestReason: read.reason
+    });
+    return fresh(line);
+  }
+  const { state, source } = read;
   return {
     task: resumeTask(state, request),
     originalTask: state.task,
     request,
     previous: state,
     refusal: undefined,
-    source
+    source: passed === undefined ? source : `${source} It ${passed}.`
   };
 }
 
 /**
  * The previous run's state from its transcript artifact when it can be read; else the state in its
- * report comment (already trusted: the bot's own), and the sentence says why.
+ * report comment (already tied to a run of this workflow), and the sentence says why. Passed over:
+ * an artifact whose transcript is not the one the state names, and a plan that cannot be read from
+ * its artifact (`/agent go` carries out only a plan its own run's transcript holds: the comment's
+ * copy could be another workflow's forgery naming a real run).
  */
 async function preferArtifact(
   fromComment: CarriedState,
@@ -112,18 +129,30 @@ async function preferArtifact(
     readonly repositoryId?: number;
     readonly redact: (text: string) => string;
   }
-): Promise<{ state: CarriedState; source: string }> {
-  const fallback = (why: string) => ({
-    state: fromComment,
-    source: `The previous run's state was read from its report comment, because ${why}.`
-  });
+): Promise<
+  | { readonly kind: 'read'; readonly state: CarriedState; readonly source: string }
+  | { readonly kind: 'passed-over'; readonly reason: string }
+> {
+  const fallback = (why: string) =>
+    fromComment.mode === 'plan'
+      ? ({
+          kind: 'passed-over',
+          reason: `its plan cannot be checked against its run's transcript: ${why}`
+        } as const)
+      : ({
+          kind: 'read',
+          state: fromComment,
+          source: `The previous run's state was read from its report comment, because ${why}.`
+        } as const);
   if (options.artifacts === undefined) return fallback('artifacts are not read here');
   const read = await stateFromArtifact(options.artifacts, fromComment, {
     repositoryId: options.repositoryId,
     redact: options.redact
   });
+  if (read.kind === 'mismatch') return { kind: 'passed-over', reason: read.reason };
   if (read.kind === 'unusable') return fallback(read.reason);
   return {
+    kind: 'read',
     state: read.state,
     source: `The previous run's state was read from its transcript artifact ${read.artifactId}, whose hash chain checked out.`
   };
@@ -138,18 +167,33 @@ async function preferArtifact(
 async function previousRunOfAgentPullRequest(
   api: GitHubApi,
   pullNumber: number,
-  options: { readonly botLogin: string; readonly botId?: number; readonly repositoryFullName: string }
+  options: {
+    readonly botLogin: string;
+    readonly botId?: number;
+    readonly repositoryFullName: string;
+    readonly origin: StateOrigin;
+  },
+  /** What the pull request's own thread gave: nothing, perhaps with comments passed over. */
+  onThread: PreviousRun
 ): Promise<PreviousRun> {
   const pull = await api.getPullRequest(pullNumber);
   const bot = { login: options.botLogin, id: options.botId };
-  if (pull.author === undefined || !isActionBotAccount(pull.author, bot)) return { kind: 'none' };
+  if (pull.author === undefined || !isActionBotAccount(pull.author, bot)) return onThread;
   const issue = /^For #(\d+), by compact-agent/.exec(pull.body)?.[1];
-  if (issue === undefined || Number(issue) === pullNumber) return { kind: 'none' };
-  const found = await findPreviousRun(api, Number(issue), options.botLogin, options.repositoryFullName);
+  if (issue === undefined || Number(issue) === pullNumber) return onThread;
+  const found = await findPreviousRun(
+    api,
+    Number(issue),
+    options.botLogin,
+    options.repositoryFullName,
+    options.origin
+  );
+  const passedOver = found.passedOver ?? onThread.passedOver;
   if (found.kind === 'found' && found.state.pullRequest !== pullNumber)
     return {
       kind: 'refused',
-      reason: `the latest run on #${issue} is about pull request #${found.state.pullRequest ?? 'none'}, not #${pullNumber}`
+      reason: `the latest run on #${issue} is about pull request #${found.state.pullRequest ?? 'none'}, not #${pullNumber}`,
+      ...(passedOver ? { passedOver } : {})
     };
-  return found;
+  return passedOver ? { ...found, passedOver } : found;
 }

@@ -47,3 +47,79 @@ export class OctokitWorkflowRuns implements WorkflowRuns {
     }
   }
 }
+
+/** What the trust check reads of a run: the workflow file it ran. */
+export interface WorkflowRunOrigin {
+  readonly id: number;
+  /** As GitHub gives it: `.github/workflows/agent.yml`, or with the repository and ref around it. */
+  readonly path: string;
+}
+
+/** A transcript artifact a run uploaded, as "List workflow run artifacts" names it. */
+export interface RunArtifactEntry {
+  readonly id: number;
+  readonly name: string;
+}
+
+/** The Actions API reads that tie a carried state to a run of this workflow (src/followup/workflow-origin.ts). */
+export interface WorkflowRunReads {
+  /** The run, or undefined when this repository has no such run (GitHub answers 404). */
+  workflowRun(runId: number): Promise<WorkflowRunOrigin | undefined>;
+  /** The run's artifacts of that name (a run uploads one transcript artifact). */
+  runArtifacts(runId: number, name: string): Promise<RunArtifactEntry[]>;
+}
+
+/**
+ * "Get a workflow run", GET /repos/{owner}/{repo}/actions/runs/{run_id}, and "List workflow run
+ * artifacts", GET /repos/{owner}/{repo}/actions/runs/{run_id}/artifacts?name=…
+ * (https://docs.github.com/en/rest/actions/workflow-runs#get-a-workflow-run and
+ * https://docs.github.com/en/rest/actions/artifacts#list-workflow-run-artifacts, read 2026-11-28 in
+ * @octokit/openapi's description): anyone with read access may call them (the job's `actions: read`).
+ * The run's `path` is "the full path of the workflow"; the description's example is
+ * `octocat/octo-repo/.github/workflows/ci.yml@main`, while runs of a file in the repository give
+ * `.github/workflows/ci.yml`: workflowFileOf reads both.
+ */
+export class OctokitWorkflowRunReads implements WorkflowRunReads {
+  private readonly octokit: Octokit;
+  private readonly repo: { owner: string; repo: string };
+
+  constructor(
+    token: string,
+    repository: Pick<RepositoryRef, 'owner' | 'name'>,
+    baseUrl: string | undefined,
+    options: OctokitGitHubApiOptions = {}
+  ) {
+    this.octokit = resilientOctokit(token, baseUrl, options);
+    this.repo = { owner: repository.owner, repo: repository.name };
+  }
+
+  async workflowRun(runId: number): Promise<WorkflowRunOrigin | undefined> {
+    try {
+      const { data } = await this.octokit.rest.actions.getWorkflowRun({
+        ...this.repo,
+        run_id: runId,
+        exclude_pull_requests: true
+      });
+      if (typeof data.path !== 'string' || typeof data.id !== 'number')
+        throw new Error(`GitHub answered a workflow run without its id and path for run ${runId}`);
+      return { id: data.id, path: data.path };
+    } catch (error) {
+      if ((error as { status?: unknown }).status === 404) return undefined;
+      throw error;
+    }
+  }
+
+  async runArtifacts(runId: number, name: string): Promise<RunArtifactEntry[]> {
+    const { data } = await this.octokit.rest.actions.listWorkflowRunArtifacts({
+      ...this.repo,
+      run_id: runId,
+      name,
+      per_page: 100
+    });
+    if (!Array.isArray(data.artifacts))
+      throw new Error(`GitHub answered the artifacts of run ${runId} without a list`);
+    return data.artifacts
+      .filter((artifact) => typeof artifact.id === 'number' && typeof artifact.name === 'string')
+      .map((artifact) => ({ id: artifact.id, name: artifact.name }));
+  }
+}

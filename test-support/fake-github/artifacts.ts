@@ -109,6 +109,27 @@ export class FakeArtifactRoutes {
     return { status: 200, body: this.render(baseUrl, artifact) };
   }
 
+  /**
+   * "List workflow run artifacts", GET /actions/runs/{run_id}/artifacts?name=…
+   * (https://docs.github.com/en/rest/actions/artifacts#list-workflow-run-artifacts): the artifacts
+   * the run uploaded, by its id, of this repository.
+   */
+  listForRun(baseUrl: string, runId: number, name: string | null): ArtifactAnswer {
+    const ids = new Set<number>([...this.seeded.keys()]);
+    for (const { store } of this.links) for (const stored of store.artifacts) ids.add(stored.id);
+    const artifacts = [...ids]
+      .map((id) => this.find(id))
+      .filter(
+        (artifact): artifact is ServedArtifact =>
+          artifact !== undefined &&
+          artifact.workflowRun.id === runId &&
+          artifact.workflowRun.repositoryId === this.repo.id &&
+          (name === null || artifact.name === name)
+      )
+      .map((artifact) => this.render(baseUrl, artifact));
+    return { status: 200, body: { total_count: artifacts.length, artifacts } };
+  }
+
   /** GET /actions/artifacts/{id}/{archive_format} */
   download(baseUrl: string, id: number, format: string): ArtifactAnswer {
     const artifact = this.find(id);

@@ -30,6 +30,7 @@ import {
 } from '../github-contract/index.js';
 import { FakeReviewRoutes } from './reviews.js';
 import { FakeWorkflowRunRoutes, type FakeRunStatus } from './workflow-runs.js';
+import { branchAnswer } from './branches.js';
 import { GitHubState, sameSubject } from './state.js';
 import {
   REACTION_CONTENTS,
@@ -153,8 +154,18 @@ export interface FakeGitHub {
    */
   setWorkflowRun(
     id: number,
-    update: { attempt?: number; status: FakeRunStatus; conclusion?: 'success' | 'failure' | 'cancelled' }
+    update: {
+      attempt?: number;
+      status: FakeRunStatus;
+      conclusion?: 'success' | 'failure' | 'cancelled';
+      /** The workflow file it ran; default `.github/workflows/agent.yml`. */
+      path?: string;
+    }
   ): void;
+  /** Registers a run that a spawned action has finished, as completed, unless the test registered it. */
+  finishedRun(id: number): void;
+  /** Makes "Get a branch" answer `protected: true` for the branch. */
+  protectBranch(name: string): void;
   /** Fail the next `times` (default 1) matching requests with that status. */
   failNext(rule: FaultRule): void;
   /** Fail every matching request until the returned function is called. */
@@ -323,6 +334,7 @@ class FakeGitHubServer implements FakeGitHub {
   private readonly routes: Route[];
   private readonly artifactRoutes: FakeArtifactRoutes;
   private readonly workflowRuns: FakeWorkflowRunRoutes;
+  private readonly protectedBranches = new Set<string>();
   private readonly reviewRoutes: FakeReviewRoutes;
   private readonly graph: ReviewGraph;
   private resolveForbidden: boolean;
@@ -504,9 +516,22 @@ class FakeGitHubServer implements FakeGitHub {
 
   setWorkflowRun(
     id: number,
-    update: { attempt?: number; status: FakeRunStatus; conclusion?: 'success' | 'failure' | 'cancelled' }
+    update: {
+      attempt?: number;
+      status: FakeRunStatus;
+      conclusion?: 'success' | 'failure' | 'cancelled';
+      path?: string;
+    }
   ): void {
     this.workflowRuns.set(id, update);
+  }
+
+  finishedRun(id: number): void {
+    if (this.workflowRuns.get(id) === undefined) this.workflowRuns.set(id, { status: 'completed' });
+  }
+
+  protectBranch(name: string): void {
+    this.protectedBranches.add(name);
   }
 
   failNext(rule: FaultRule): void {
@@ -815,6 +840,22 @@ class FakeGitHubServer implements FakeGitHub {
         method: 'GET',
         pattern: /^\/actions\/runs\/(\d+)\/attempts\/(\d+)$/,
         handler: (_ctx, [id, attempt]) => this.workflowRuns.attempt(this.url, n(id), n(attempt))
+      },
+      {
+        method: 'GET',
+        pattern: /^\/actions\/runs\/(\d+)$/,
+        handler: (_ctx, [id]) => this.workflowRuns.run(this.url, n(id))
+      },
+      {
+        method: 'GET',
+        pattern: /^\/actions\/runs\/(\d+)\/artifacts$/,
+        handler: (ctx, [id]) => this.artifactRoutes.listForRun(this.url, n(id), ctx.query.get('name'))
+      },
+      {
+        method: 'GET',
+        pattern: /^\/branches\/([^/]+)$/,
+        handler: (_ctx, [name]) =>
+          branchAnswer(this.url, s.repo, decodeURIComponent(name ?? ''), s.branches, this.protectedBranches)
       },
       {
         method: 'GET',

@@ -19,6 +19,8 @@ export interface FakeWorkflowRun {
   conclusion: 'success' | 'failure' | 'cancelled' | null;
   readonly event: string;
   readonly createdAt: string;
+  /** The workflow file the run ran (default `.github/workflows/agent.yml`, what runAction's GITHUB_WORKFLOW_REF names). */
+  readonly path: string;
 }
 
 export interface WorkflowRunAnswer {
@@ -28,6 +30,9 @@ export interface WorkflowRunAnswer {
 
 const DOC = 'https://docs.github.com/rest/actions/workflow-runs#get-a-workflow-run-attempt';
 const WORKFLOW_ID = 161335;
+const DOC_RUN = 'https://docs.github.com/rest/actions/workflow-runs#get-a-workflow-run';
+/** The workflow file of a run the test does not say otherwise of. */
+export const DEFAULT_WORKFLOW_PATH = '.github/workflows/agent.yml';
 
 export class FakeWorkflowRunRoutes {
   private readonly runs = new Map<number, FakeWorkflowRun>();
@@ -45,6 +50,7 @@ export class FakeWorkflowRunRoutes {
       status: FakeRunStatus;
       conclusion?: FakeWorkflowRun['conclusion'];
       event?: string;
+      path?: string;
     }
   ): void {
     const known = this.runs.get(id);
@@ -54,6 +60,7 @@ export class FakeWorkflowRunRoutes {
       status: update.status,
       conclusion: null,
       event: update.event ?? 'issue_comment',
+      path: update.path ?? DEFAULT_WORKFLOW_PATH,
       createdAt: new Date(this.clock()).toISOString().replace(/\.\d{3}Z$/, 'Z')
     };
     run.attempt = update.attempt ?? run.attempt;
@@ -74,6 +81,14 @@ export class FakeWorkflowRunRoutes {
     return { status: 200, body: this.render(api, run, attempt, latest) };
   }
 
+  /** "Get a workflow run", GET /repos/{owner}/{repo}/actions/runs/{run_id}: its newest attempt. */
+  run(api: string, id: number): WorkflowRunAnswer {
+    const run = this.runs.get(id);
+    if (!run)
+      return { status: 404, body: { message: 'Not Found', documentation_url: DOC_RUN, status: '404' } };
+    return { status: 200, body: this.render(api, run, run.attempt, true) };
+  }
+
   private render(api: string, run: FakeWorkflowRun, attempt: number, latest: boolean): unknown {
     const repo = this.repo();
     const full = `${repo.owner.login}/${repo.name}`;
@@ -85,7 +100,7 @@ export class FakeWorkflowRunRoutes {
       node_id: nodeId('WorkflowRun', run.id),
       head_branch: repo.default_branch,
       head_sha: '0'.repeat(40),
-      path: '.github/workflows/agent.yml',
+      path: run.path,
       display_title: 'agent',
       run_number: run.id % 1000,
       run_attempt: attempt,

@@ -1,6 +1,8 @@
 import * as core from '@actions/core';
 import { randomBytes } from 'node:crypto';
-import { continueOnPreviousBranch } from '../../followup/continue-target.js';
+import { OctokitBranchProtection } from '../../followup/branch-protection.js';
+import { continueOnPreviousBranch, type ContinueRules } from '../../followup/continue-target.js';
+import { botIdentity } from '../../github/bot-author.js';
 import type { RunStart } from '../../followup/follow-up.js';
 import type { FollowUpNote } from '../../followup/follow-up-report.js';
 import { pinnedGit } from '../../git/git-binary.js';
@@ -60,7 +62,15 @@ export async function prepareWorkspace(
     repositoryFullName: `${repository.owner}/${repository.name}`,
     baseBranch: settings.baseBranch
   });
-  const { target, note } = await followUpTarget(start, prepared, request.api, git);
+  const rules: ContinueRules = {
+    branchPrefix: settings.branchPrefix,
+    defaultBranch,
+    bot: botIdentity(settings.botName, settings.botEmail),
+    protection: new OctokitBranchProtection(settings.token, repository, runner.apiUrl, {
+      logger: { warning: action.commands.warning }
+    })
+  };
+  const { target, note } = await followUpTarget(start, prepared, request.api, git, rules);
   const baseCommit = await git.head();
   progress.step = "reading the repository's instruction files";
   // Before the agent's first turn, and for a pull request from its base (see instructions/for-run.ts).
@@ -121,7 +131,8 @@ async function followUpTarget(
   start: RunStart,
   prepared: WorkTarget,
   api: GitHubApi,
-  git: GitRepository
+  git: GitRepository,
+  rules: ContinueRules
 ): Promise<{ target: WorkTarget; note: FollowUpNote | undefined }> {
   if (start.refusal !== undefined)
     return { target: prepared, note: { kind: 'fresh-after-refusal', reason: start.refusal } };
@@ -134,7 +145,7 @@ async function followUpTarget(
         : `Continued on the pull request's branch ${codeSpan(prepared.branch)}.`;
     return { target: prepared, note: { kind: 'continued', previous, whereNote, source: start.source } };
   }
-  const continued = await continueOnPreviousBranch(previous, prepared, api, git);
+  const continued = await continueOnPreviousBranch(previous, prepared, api, git, rules);
   return {
     target: continued.target,
     note: { kind: 'continued', previous, whereNote: continued.note, source: start.source }

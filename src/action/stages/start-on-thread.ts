@@ -1,5 +1,7 @@
 import { botIdentity } from '../../github/bot-author.js';
 import { startOnThread, type RunStart } from '../../followup/follow-up.js';
+import { ownWorkflowOrigin } from '../../followup/workflow-origin.js';
+import { OctokitWorkflowRunReads } from '../../github/workflow-runs.js';
 import { pullRequestNumberOf, repositoryOf } from '../event-parts.js';
 import type { AcceptedRequest, ActionContext } from './action-context.js';
 
@@ -22,10 +24,20 @@ export async function startRun(action: ActionContext, request: AcceptedRequest):
   const repository = repositoryOf(event, runner);
   const bot = botIdentity(settings.botName, settings.botEmail);
   const pullRequest = pullRequestNumberOf(event);
+  const repositoryFullName = `${repository.owner}/${repository.name}`;
+  // The trust root is this workflow, not the bot account (workflow-origin.ts).
+  const reads = new OctokitWorkflowRunReads(settings.token, repository, runner.apiUrl, {
+    logger: { warning: action.commands.warning }
+  });
+  const origin = ownWorkflowOrigin(reads, {
+    workflowRef: action.env.GITHUB_WORKFLOW_REF,
+    repositoryFullName
+  });
   return startOnThread(request.api, thread, {
     botLogin: settings.botName,
+    origin,
     ...(bot.id !== undefined ? { botId: bot.id } : {}),
-    repositoryFullName: `${repository.owner}/${repository.name}`,
+    repositoryFullName,
     task,
     redact: action.redact,
     artifacts: request.artifacts,
