@@ -1,6 +1,7 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { brokenLinks, linksOf } from '../../scripts/docs-links.js';
+import { brokenLinks, linksOf, problemOf } from '../../scripts/docs-links.js';
+import { allHeadingsOf } from '../../scripts/markdown-anchors.js';
 import { createTempDir } from '../support/temp-repo.js';
 
 describe('every link of README.md and docs/', () => {
@@ -8,6 +9,27 @@ describe('every link of README.md and docs/', () => {
     expect(brokenLinks()).toEqual([]);
   });
 });
+
+describe('the pages that messages and comments in src/ name', () => {
+  it('exist, with the heading their anchor names', () => {
+    const named = readdirSync('src', { recursive: true, encoding: 'utf8' })
+      .filter((file) => file.endsWith('.ts'))
+      .flatMap((file) => {
+        const text = readFileSync(path.join('src', file), 'utf8');
+        return [...text.matchAll(/\bdocs\/[\w./-]+\.md(?:#[\w-]+)?/g)].map((match) => `${file}: ${match[0]}`);
+      });
+    expect(named.length).toBeGreaterThan(5);
+    const broken = named.filter((mention) => {
+      const target = mention.slice(mention.indexOf(': ') + 2);
+      return problemOf({ page: 'README.md', line: 0, target }, '.', anchorsOf) !== undefined;
+    });
+    expect(broken).toEqual([]);
+  });
+});
+
+function anchorsOf(page: string): Set<string> {
+  return new Set(allHeadingsOf(readFileSync(page, 'utf8')).map((heading) => heading.anchor));
+}
 
 describe('the link check', () => {
   const roots: string[] = [];
