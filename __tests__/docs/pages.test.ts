@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { docsPages } from '../../scripts/docs-files.js';
 import { staleContents } from '../../scripts/docs-contents.js';
@@ -83,6 +83,21 @@ describe('the docs pages', () => {
       .map((heading) => heading.text.toLowerCase());
     for (const topic of ['no pull request', 'ci does not run', 'tests fail', 'did nothing', 'budget']) {
       expect(questions.some((question) => question.includes(topic))).toBe(true);
+    }
+  });
+
+  it('name every folder of src/ on Architecture, with what it holds and what it imports', () => {
+    const page = readFileSync('docs/architecture.md', 'utf8');
+    const folders = readdirSync('src', { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => `${entry.name}/`);
+    expect(folders.length).toBeGreaterThan(10);
+    for (const section of ['## The folders of src/', '## What may import what']) {
+      const start = page.indexOf(`\n${section}\n`);
+      expect(start).toBeGreaterThan(0);
+      const end = page.indexOf('\n## ', start + 3);
+      const listed = page.slice(start, end < 0 ? undefined : end);
+      expect(folders.filter((folder) => !listed.includes(`\n- \`${folder}\`: `))).toEqual([]);
     }
   });
 });
