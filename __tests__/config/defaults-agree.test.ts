@@ -4,8 +4,8 @@ import { GITHUB_DEFAULTS } from '../../src/config/github-inputs.js';
 import { INPUT_DEFAULTS } from '../../src/config/inputs.js';
 
 /**
- * Every default is defined once, in the code; action.yml and the README's inputs table repeat it
- * for people to read. This keeps the three from drifting apart.
+ * Every default is defined once, in the code; action.yml and the inputs reference generated from it
+ * (docs/reference/inputs.md) repeat it for people to read. This keeps the three from drifting apart.
  */
 const CODE_DEFAULTS: Record<string, string> = {
   ...Object.fromEntries(Object.entries(INPUT_DEFAULTS).map(([name, value]) => [name, String(value)])),
@@ -30,20 +30,12 @@ function actionDefaults(): Record<string, string> {
   return defaults;
 }
 
-/** The first backquoted value of the README inputs table's default column, by input name. */
-function readmeDefaults(): Record<string, string> {
-  const readme = readFileSync('README.md', 'utf8');
-  const table = readme.slice(readme.indexOf('### Inputs'), readme.indexOf('### Outputs'));
+/** The `Default: \`value\`.` line under each input's heading of docs/reference/inputs.md, by input name. */
+function referenceDefaults(): Record<string, string> {
+  const reference = readFileSync('docs/reference/inputs.md', 'utf8');
   const defaults: Record<string, string> = {};
-  for (const row of table.split('\n').filter((line) => line.startsWith('| `'))) {
-    const [names, fallback] = row
-      .split('|')
-      .slice(1, 3)
-      .map((cell) => cell.trim());
-    const value = /^`([^`]*)`/.exec(fallback ?? '')?.[1];
-    for (const name of [...(names ?? '').matchAll(/`([a-z0-9_]+)`/g)].map((match) => match[1]!)) {
-      if (value !== undefined) defaults[name] = value;
-    }
+  for (const match of reference.matchAll(/^## `([a-z0-9_]+)`\n\n(?:Required\. )?Default: `([^`]*)`\./gm)) {
+    defaults[match[1]!] = match[2]!;
   }
   return defaults;
 }
@@ -53,15 +45,9 @@ describe('defaults are defined once and agree everywhere', () => {
     expect(actionDefaults()[name]).toBe(CODE_DEFAULTS[name]);
   });
 
-  it.each(Object.keys(CODE_DEFAULTS).filter((name) => !['bot_name', 'bot_email'].includes(name)))(
-    '%s: the README says what the code does',
-    (name) => {
-      // Thousands separators (`16,384`) go; a list's commas (instruction_files) stay.
-      expect(readmeDefaults()[name]?.replace(/(?<=\d),(?=\d)/g, '')).toBe(
-        CODE_DEFAULTS[name]!.replace(/_/g, '')
-      );
-    }
-  );
+  it.each(Object.keys(CODE_DEFAULTS))('%s: the inputs reference says what the code does', (name) => {
+    expect(referenceDefaults()[name]).toBe(CODE_DEFAULTS[name]);
+  });
 
   it('action.yml has no default the code does not define (besides the token)', () => {
     const extra = Object.keys(actionDefaults()).filter(

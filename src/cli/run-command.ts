@@ -109,7 +109,7 @@ Flags:
   --vertex-region REGION     its region, e.g. global or us-east5 (default: CLOUD_ML_REGION)
   --compaction-threshold-tokens N, --micro-keep-recent N, --micro-clear-at-least N,
   --micro-preserve-tools A,B, --compaction-keep-tail N, --restore-recent-files N,
-  --max-compactions N        compaction settings (see the README)
+  --max-compactions N        compaction settings (see docs/compaction.md)
   --compaction-engine E      who writes the summaries: client (ours, default), api (the API's
                              on-demand compaction, keeps the kept turns' thinking) or auto
   --mcp-config FILE          MCP servers whose tools the agent gets: a JSON file (or inline JSON)
