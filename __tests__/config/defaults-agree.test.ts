@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { COMPACTION_DEFAULTS } from '../../src/compaction/settings.js';
 import { GITHUB_DEFAULTS } from '../../src/config/github-inputs.js';
+import { FILE_KEYS } from '../../src/config/config-file-keys.js';
 import { INPUT_DEFAULTS } from '../../src/config/inputs.js';
 
 /**
@@ -30,6 +31,21 @@ function actionDefaults(): Record<string, string> {
   return defaults;
 }
 
+/** The schema's default of each setting the config file holds (a list as the input spelled it). */
+function schemaDefaults(): Record<string, string> {
+  return Object.fromEntries(
+    FILE_KEYS.filter((key) => key.default !== undefined).map((key) => [
+      key.setting,
+      Array.isArray(key.default) ? key.default.join(',') : String(key.default)
+    ])
+  );
+}
+
+/** Where a default is written for people: action.yml for an input it declares, else the schema. */
+function writtenDefault(name: string): string | undefined {
+  return actionDefaults()[name] ?? schemaDefaults()[name];
+}
+
 /** The first backquoted value of the README inputs table's default column, by input name. */
 function readmeDefaults(): Record<string, string> {
   const readme = readFileSync('README.md', 'utf8');
@@ -49,8 +65,11 @@ function readmeDefaults(): Record<string, string> {
 }
 
 describe('defaults are defined once and agree everywhere', () => {
-  it.each(Object.keys(CODE_DEFAULTS))('%s: action.yml says what the code does', (name) => {
-    expect(actionDefaults()[name]).toBe(CODE_DEFAULTS[name]);
+  // Deprecated inputs whose key changed shape: sandbox.hosts and provider replaced them.
+  it.each(
+    Object.keys(CODE_DEFAULTS).filter((name) => !['sandbox_network', 'sandbox_default_hosts', 'use_bedrock', 'use_vertex'].includes(name))
+  )('%s: action.yml or the config schema says what the code does', (name) => {
+    expect(writtenDefault(name)).toBe(CODE_DEFAULTS[name]);
   });
 
   it.each(Object.keys(CODE_DEFAULTS).filter((name) => !['bot_name', 'bot_email'].includes(name)))(
