@@ -1,6 +1,6 @@
 /**
- * The reference pages, generated: docs/reference/inputs.md and outputs.md from action.yml (and, as
- * more sources come, one more entry in REFERENCE_PAGES each). `npm run docs:reference` writes them;
+ * The reference pages, generated: docs/reference/inputs.md and outputs.md from action.yml, and
+ * config-file.md from the config file's JSON Schema (one entry in REFERENCE_PAGES each). `npm run docs:reference` writes them;
  * `npm run docs:reference -- --check` (and a test) fail when one is stale, so the reference cannot
  * drift from what the action really reads.
  */
@@ -102,6 +102,66 @@ export function outputsPage(manifest: ActionManifest): string {
   ].join('\n');
 }
 
+/** The repository config file's JSON Schema (schemas/compact-agent.schema.json), as far as this page reads it. */
+interface SchemaNode {
+  readonly type?: string;
+  readonly description?: string;
+  readonly default?: unknown;
+  readonly enum?: readonly string[];
+  readonly minimum?: number;
+  readonly items?: SchemaNode;
+  readonly properties?: Readonly<Record<string, SchemaNode>>;
+}
+
+function readConfigSchema(root: string): SchemaNode {
+  return JSON.parse(
+    readFileSync(path.join(root, 'schemas', 'compact-agent.schema.json'), 'utf8')
+  ) as SchemaNode;
+}
+
+/** The type as a reader wants it: the values of an enum, `list of string`, `integer ≥ 1`. */
+function typeOf(node: SchemaNode): string {
+  if (node.enum) return node.enum.join(', ');
+  if (node.type === 'array') return `list of ${node.items?.type ?? 'values'}`;
+  if (node.type === 'integer' && node.minimum !== undefined) return `integer ≥ ${node.minimum}`;
+  return node.type ?? 'any';
+}
+
+function defaultOf(node: SchemaNode): string {
+  if (node.default === undefined) return '';
+  return codeSpan(Array.isArray(node.default) ? JSON.stringify(node.default) : String(node.default));
+}
+
+/** One table per block of the file, a row per key (nested objects flattened to dotted paths). */
+export function configFilePage(schema: SchemaNode): string {
+  const rows = (node: SchemaNode, prefix: string): string[][] =>
+    Object.entries(node.properties ?? {}).flatMap(([name, child]) =>
+      child.type === 'object'
+        ? rows(child, `${prefix}${name}.`)
+        : [[codeSpan(`${prefix}${name}`), typeOf(child), defaultOf(child), proseOf(child.description ?? '')]]
+    );
+  const blocks = Object.entries(schema.properties ?? {});
+  return [
+    '# The repository config file: keys',
+    '',
+    GENERATED_NOTE('schemas/compact-agent.schema.json'),
+    '',
+    `Every key of \`.github/compact-agent.yml\`, by block. [The repository config file](../config-file.md) says where`,
+    'it is read from, what wins over it, and how it is checked.',
+    '',
+    ...blocks.flatMap(([block, node]) => [
+      `## ${block}`,
+      '',
+      '| Key | Type | Default | What it does |',
+      '| --- | --- | --- | --- |',
+      ...rows(node, `${block}.`).map(
+        (cells) => `| ${cells.map((cell) => cell.replace(/\|/g, '\\|')).join(' | ')} |`
+      ),
+      ''
+    ])
+  ].join('\n');
+}
+
 export interface ReferencePage {
   /** Repository path of the generated page. */
   readonly path: string;
@@ -114,7 +174,8 @@ export interface ReferencePage {
  */
 export const REFERENCE_PAGES: readonly ReferencePage[] = [
   { path: 'docs/reference/inputs.md', render: (root) => inputsPage(readActionManifest(root)) },
-  { path: 'docs/reference/outputs.md', render: (root) => outputsPage(readActionManifest(root)) }
+  { path: 'docs/reference/outputs.md', render: (root) => outputsPage(readActionManifest(root)) },
+  { path: 'docs/reference/config-file.md', render: (root) => configFilePage(readConfigSchema(root)) }
 ];
 
 /** A page as committed: formatted by the repository's prettier settings, so format:check agrees. */
@@ -147,7 +208,7 @@ async function main(argv: readonly string[]): Promise<number> {
     const stale = await staleReference();
     if (stale.length === 0) return 0;
     console.error(
-      `${stale.join(', ')}: stale, action.yml changed since they were made. Run \`npm run docs:reference\` and commit them.`
+      `${stale.join(', ')}: stale: action.yml or the config schema changed since they were made. Run \`npm run docs:reference\` and commit them.`
     );
     return 1;
   }

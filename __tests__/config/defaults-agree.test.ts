@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { COMPACTION_DEFAULTS } from '../../src/compaction/settings.js';
 import { GITHUB_DEFAULTS } from '../../src/config/github-inputs.js';
+import { FILE_KEYS } from '../../src/config/config-file-keys.js';
 import { INPUT_DEFAULTS } from '../../src/config/inputs.js';
 
 /**
- * Every default is defined once, in the code; action.yml and the inputs reference generated from it
- * (docs/reference/inputs.md) repeat it for people to read. This keeps the three from drifting apart.
+ * Every default is defined once, in the code; action.yml or the config schema, and the reference
+ * pages generated from them, repeat it for people to read. This keeps them from drifting apart.
  */
 const CODE_DEFAULTS: Record<string, string> = {
   ...Object.fromEntries(Object.entries(INPUT_DEFAULTS).map(([name, value]) => [name, String(value)])),
@@ -30,24 +31,56 @@ function actionDefaults(): Record<string, string> {
   return defaults;
 }
 
-/** The `Default: \`value\`.` line under each input's heading of docs/reference/inputs.md, by input name. */
+/** The schema's default of each setting the config file holds (a list as the input spelled it). */
+function schemaDefaults(): Record<string, string> {
+  return Object.fromEntries(
+    FILE_KEYS.filter((key) => key.default !== undefined).map((key) => [
+      key.setting,
+      Array.isArray(key.default) ? key.default.join(',') : String(key.default)
+    ])
+  );
+}
+
+/** Where a default is written for people: action.yml for an input it declares, else the schema. */
+function writtenDefault(name: string): string | undefined {
+  return actionDefaults()[name] ?? schemaDefaults()[name];
+}
+
+/** The default each generated reference page shows, by setting name: inputs.md, then the config file's keys. */
 function referenceDefaults(): Record<string, string> {
-  const reference = readFileSync('docs/reference/inputs.md', 'utf8');
   const defaults: Record<string, string> = {};
-  for (const match of reference.matchAll(/^## `([a-z0-9_]+)`\n\n(?:Required\. )?Default: `([^`]*)`\./gm)) {
+  const inputs = readFileSync('docs/reference/inputs.md', 'utf8');
+  for (const match of inputs.matchAll(/^## `([a-z0-9_]+)`\n\n(?:Required\. )?Default: `([^`]*)`\./gm)) {
     defaults[match[1]!] = match[2]!;
+  }
+  const keys = readFileSync('docs/reference/config-file.md', 'utf8');
+  const settingOf = new Map(FILE_KEYS.map((key) => [key.path, key.setting]));
+  for (const match of keys.matchAll(/^\| `([a-z0-9_.]+)` +\|[^|]*\| `([^`]*)` +\|/gm)) {
+    const setting = settingOf.get(match[1]!);
+    const value = match[2]!;
+    if (setting)
+      defaults[setting] ??= value.startsWith('[') ? (JSON.parse(value) as string[]).join(',') : value;
   }
   return defaults;
 }
 
-describe('defaults are defined once and agree everywhere', () => {
-  it.each(Object.keys(CODE_DEFAULTS))('%s: action.yml says what the code does', (name) => {
-    expect(actionDefaults()[name]).toBe(CODE_DEFAULTS[name]);
-  });
+/** Deprecated inputs whose key changed shape (sandbox.hosts and provider replaced them). */
+const CHANGED_SHAPE = ['sandbox_network', 'sandbox_default_hosts', 'use_bedrock', 'use_vertex'];
 
-  it.each(Object.keys(CODE_DEFAULTS))('%s: the inputs reference says what the code does', (name) => {
-    expect(referenceDefaults()[name]).toBe(CODE_DEFAULTS[name]);
-  });
+describe('defaults are defined once and agree everywhere', () => {
+  it.each(Object.keys(CODE_DEFAULTS).filter((name) => !CHANGED_SHAPE.includes(name)))(
+    '%s: action.yml or the config schema says what the code does',
+    (name) => {
+      expect(writtenDefault(name)).toBe(CODE_DEFAULTS[name]);
+    }
+  );
+
+  it.each(Object.keys(CODE_DEFAULTS).filter((name) => !CHANGED_SHAPE.includes(name)))(
+    '%s: the generated reference says what the code does',
+    (name) => {
+      expect(referenceDefaults()[name]).toBe(CODE_DEFAULTS[name]);
+    }
+  );
 
   it('action.yml has no default the code does not define (besides the token)', () => {
     const extra = Object.keys(actionDefaults()).filter(

@@ -37,12 +37,32 @@ describe('the inputs and outputs reference (npm run docs:reference)', () => {
       mkdirSync(path.join(root, 'docs'));
       cpSync('docs/reference', path.join(root, 'docs/reference'), { recursive: true });
       cpSync('.prettierrc.json', path.join(root, '.prettierrc.json'));
+      cpSync('schemas', path.join(root, 'schemas'), { recursive: true });
       const action = readFileSync('action.yml', 'utf8');
       writeFileSync(
         path.join(root, 'action.yml'),
         action.replace('\noutputs:\n', '\noutputs:\n  planted:\n    description: An output no page names.\n')
       );
       expect(await staleReference(root)).toEqual(['docs/reference/outputs.md']);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('fails the check when the config schema changes and the keys page does not', async () => {
+    const root = createTempDir('docs-reference-');
+    try {
+      mkdirSync(path.join(root, 'docs'));
+      cpSync('docs/reference', path.join(root, 'docs/reference'), { recursive: true });
+      cpSync('.prettierrc.json', path.join(root, '.prettierrc.json'));
+      cpSync('action.yml', path.join(root, 'action.yml'));
+      mkdirSync(path.join(root, 'schemas'));
+      const schema = JSON.parse(readFileSync('schemas/compact-agent.schema.json', 'utf8')) as {
+        properties: Record<string, { properties: Record<string, unknown> }>;
+      };
+      schema.properties.limits!.properties.planted = { type: 'integer', description: 'A key no page names.' };
+      writeFileSync(path.join(root, 'schemas/compact-agent.schema.json'), JSON.stringify(schema));
+      expect(await staleReference(root)).toEqual(['docs/reference/config-file.md']);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

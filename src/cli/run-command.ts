@@ -28,6 +28,7 @@ import { RunFolderPathError } from '../transcript/run-folder-path.js';
 
 /** Flags read by the shared input validation (config/inputs.ts), spelled `--max-turns` for `max_turns`. */
 const CONFIG_FLAGS = [
+  'config',
   'model',
   'effort',
   'max-turns',
@@ -84,6 +85,8 @@ Flags:
   --prompt TEXT              the task
   --prompt-file FILE         read the task from a file instead
   --transcripts DIR          where run folders go (default: <repo>/.transcripts)
+  --config PATH              the repository config file (default <repo>/.github/compact-agent.yml if it
+                             exists; flags win over it; docs/config-file.md)
   --model NAME               model id from the catalogue (default claude-sonnet-5-5)
   --effort LEVEL             low, medium, high, xhigh or max (default: the model's own)
   --max-turns N              stop after N model turns (default 200)
