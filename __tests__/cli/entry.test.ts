@@ -54,7 +54,7 @@ describe('compact-agent version and help', () => {
       const run = cli(...args);
       expect(run.status).toBe(2);
       expect(run.stderr).toContain(
-        'Unknown command "frobnicate". The commands are run, review, transcript, and help'
+        'Unknown command "frobnicate". The commands are run, review, transcript, init, and help'
       );
     }
   });

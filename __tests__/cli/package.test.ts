@@ -48,10 +48,16 @@ describe('the npm package', () => {
     expect(files).toEqual(
       expect.arrayContaining(['package.json', 'action.yml', 'dist/index.js', 'dist/cli/index.js'])
     );
-    // Only the built code and the action's metadata: no sources, tests or the 189 MB test Node.
+    // Only the built code, the action's metadata and what `init` writes: no sources, tests or the
+    // 189 MB test Node.
+    const examples = [
+      'examples/compact-agent.yml',
+      ...readdirSync('examples/workflows').map((name) => `examples/workflows/${name}`)
+    ];
     for (const file of files.filter((path) => !path.startsWith('dist/'))) {
-      expect(['package.json', 'action.yml', 'README.md', 'LICENSE']).toContain(file);
+      expect(['package.json', 'action.yml', 'README.md', 'LICENSE', ...examples]).toContain(file);
     }
+    for (const example of examples) expect(files).toContain(example);
     expect(readFileSync('dist/cli/index.js', 'utf8').split('\n', 1)[0]).toBe('#!/usr/bin/env node');
   });
 

@@ -1,4 +1,5 @@
 import type { CliCommand } from './command.js';
+import { INIT_COMMAND } from './init-command.js';
 import { REVIEW_COMMAND } from './review-command.js';
 import { RUN_COMMAND } from './run-command.js';
 import { TRANSCRIPT_COMMAND } from './transcript-command.js';
@@ -9,5 +10,6 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
   RUN_COMMAND,
   REVIEW_COMMAND,
   TRANSCRIPT_COMMAND,
-  VERIFY_COMMAND
+  VERIFY_COMMAND,
+  INIT_COMMAND
 ];
