@@ -32,7 +32,9 @@ export const ACTION_INPUT_NAMES: readonly string[] = [
   'max_thread_budget_usd',
   'max_turns',
   'timeout_minutes',
-  'base_branch'
+  // what a run publishes: differs by workflow (a scheduled refactor opens ready pull requests)
+  'base_branch',
+  'pr_type'
 ];
 
 /** What a step may set: the declared inputs, and the old ones that still work this release. */

@@ -27,6 +27,7 @@ export const INPUTS_ALSO_IN_FILE: readonly string[] = [
   'max_turns',
   'timeout_minutes',
   'base_branch',
+  'pr_type',
   'review_on_pull_request'
 ];
 
