@@ -1,6 +1,8 @@
 /**
  * dependency-cruiser's rules for `npm run check:circles` (in .ci/run): no module of src/, test-support/,
- * __tests__/, bench/, demo/ or scripts/ may reach itself through its imports.
+ * __tests__/, bench/, demo/ or scripts/ may reach itself through its imports, and the engine (the
+ * agent loop, compaction, the model, the tools, the sandbox, the transcript) never imports the
+ * surfaces that drive it (the action, GitHub, the CLI, follow-ups, review, plan): docs/architecture.md.
  *
  * A circle means two modules are one concept split across files (or a concept sits in the wrong file):
  * neither can be read, tested or moved alone, and an ESM circle can see a binding before it is set.
@@ -17,6 +19,16 @@ export default {
         'into a module of its own that imports none of them.',
       from: {},
       to: { circular: true }
+    },
+    {
+      name: 'engine-not-on-surface',
+      severity: 'error',
+      comment:
+        'The engine (agent, compaction, model, tools, sandbox, transcript) runs the same under the action, ' +
+        'the CLI and the bench, so it may not import what drives it (action, github, cli, followup, review, ' +
+        'plan). Pass what it needs in through an interface the engine owns, or move the code into the engine.',
+      from: { path: '^src/(agent|compaction|model|tools|sandbox|transcript)/' },
+      to: { path: '^src/(action|github|cli|followup|review|plan)/' }
     },
     {
       name: 'not-to-unresolvable',
