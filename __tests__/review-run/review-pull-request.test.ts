@@ -396,9 +396,14 @@ it("answers a request that is itself a reply in a thread on the thread's top com
 
 it('reviews on a push only for people with write access, and refuses the others without a word on the thread', async () => {
   const payload = examplePayload('pull_request', 'synchronize');
-  const pr = payload.pull_request as Record<string, unknown> & { head: { repo: { full_name: string } } };
+  const pr = payload.pull_request as Record<string, unknown> & {
+    head: { repo: { full_name: string } };
+    base: { ref: string };
+  };
   pr.head.repo.full_name = (payload.repository as { full_name: string }).full_name;
   pr.draft = false;
+  // The base is the world's own branch, as on GitHub (the repository's config file is read from it).
+  pr.base.ref = 'main';
   const world = await startWorld({
     seed: EXAMPLE,
     github: stateFromPayload(payload, { senderPermission: 'read' }),
