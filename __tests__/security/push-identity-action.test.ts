@@ -59,7 +59,10 @@ describe('the action pushes with github_token when it is an App token', () => {
         ])
       }
     });
-    server = await startAuthenticatedGitServer(path.dirname(world.repo.remote), options.githubToken);
+    // The checkout's token may fetch (the config file is read from the base), only github_token push.
+    server = await startAuthenticatedGitServer(path.dirname(world.repo.remote), options.githubToken, [
+      options.checkoutToken
+    ]);
     world.repo.git('remote', 'set-url', 'origin', `${server.url}/${path.basename(world.repo.remote)}`);
     // As actions/checkout v4/v5 leaves it, with the workflow's GITHUB_TOKEN.
     world.repo.git('config', `http.${server.url}/.extraheader`, basicAuthHeader(options.checkoutToken));

@@ -12,12 +12,16 @@ export interface AuthenticatedGitServer {
 /**
  * Smart HTTP over `git http-backend`, answering 401 unless the request carries
  * `Authorization: Basic base64(x-access-token:<token>)`, as GitHub does for a checkout's header.
+ * `readTokens` may fetch but not push (a token with contents: read, as the workflow's own can be).
  */
 export function startAuthenticatedGitServer(
   projectRoot: string,
-  token: string
+  token: string,
+  readTokens: readonly string[] = []
 ): Promise<AuthenticatedGitServer> {
-  const expected = Buffer.from(`x-access-token:${token}`).toString('base64');
+  const basic = (secret: string) => Buffer.from(`x-access-token:${secret}`).toString('base64');
+  const expected = basic(token);
+  const readOnly = new Set(readTokens.map(basic));
   const attempts: AuthenticatedGitServer['attempts'] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -25,8 +29,9 @@ export function startAuthenticatedGitServer(
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
       const auth = /^basic\s+(\S+)$/i.exec(req.headers.authorization ?? '');
-      const authorized = auth?.[1] === expected;
       const service = url.searchParams.get('service') ?? url.pathname.split('/').at(-1) ?? '';
+      const authorized =
+        auth?.[1] === expected || (service === 'git-upload-pack' && readOnly.has(auth?.[1] ?? ''));
       attempts.push({ method: req.method ?? '', path: url.pathname, service, authorized });
       if (!authorized) {
         res.writeHead(401, { 'WWW-Authenticate': 'Basic realm="GitHub"' });
