@@ -1,6 +1,6 @@
 import * as core from '@actions/core';
 import type { RunStart } from '../../followup/follow-up.js';
-import { threadAllowance, threadBudgetReply, threadSpentUsd } from '../../followup/thread-budget.js';
+import { spentBeforeUsd, threadAllowance, threadBudgetReply } from '../../followup/thread-budget.js';
 import { publishOutputs } from '../outputs.js';
 import type { AcceptedRequest, ActionContext } from './action-context.js';
 import { answerWithoutRun } from './answer-without-run.js';
@@ -31,7 +31,7 @@ export async function withinThreadBudget(
     return undefined;
   }
   const allowance = threadAllowance(
-    threadSpentUsd(start.previous),
+    spentBeforeUsd(start),
     settings.maxThreadBudgetUsd,
     limits.maxBudgetUsd
   );
