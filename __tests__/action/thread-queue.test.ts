@@ -121,6 +121,10 @@ describe('two requests during one run', () => {
       github: stateFromPayload(first, { senderPermission: 'write' }),
       anthropic: { script: model(log, { task: 'TASK-A', open }, firsts) }
     });
+    // A state counts only when its run's transcript artifact proves it: the runs' artifacts are served.
+    world.github.linkArtifacts(world.artifacts, (artifact) =>
+      Number(/^agent-transcripts-(\d+)-\d+$/.exec(artifact.name)?.[1] ?? 0)
+    );
     const second = commentPayload('TASK-B', 9002);
     const third = commentPayload('TASK-C', 9003);
     const login = (first.comment as { user: { login: string } }).user.login;

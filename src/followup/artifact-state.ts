@@ -82,7 +82,9 @@ export async function stateFromArtifact(
       `the transcript in artifact ${id} fails its hash-chain check at line ${verdict.line} (${verdict.reason})`
     );
   if (files.stateFile === undefined)
-    return unusable(`the transcript artifact ${id} holds no ${STATE_FILE} to check the state's costs and branch against`);
+    return unusable(
+      `the transcript artifact ${id} holds no ${STATE_FILE} to check the state's costs and branch against`
+    );
   const differs = differingField(fromComment, files.stateFile);
   if (differs !== undefined)
     return mismatch(

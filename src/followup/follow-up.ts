@@ -97,7 +97,9 @@ export async function startOnThread(
   if (found.kind === 'none')
     return {
       ...fresh(
-        withPassed(explicit ? `there is no earlier run of compact-agent on this thread to continue` : undefined)
+        withPassed(
+          explicit ? `there is no earlier run of compact-agent on this thread to continue` : undefined
+        )
       ),
       ...spend
     };

@@ -156,7 +156,9 @@ export function ownWorkflowOrigin(
       const name = transcriptArtifactName(...runIdParts(runId));
       listed = reads
         .runArtifacts(id, name)
-        .then((artifacts) => artifacts.some((artifact) => artifact.id === artifactId && artifact.name === name));
+        .then((artifacts) =>
+          artifacts.some((artifact) => artifact.id === artifactId && artifact.name === name)
+        );
       listings.set(key, listed);
       listed.catch(() => listings.delete(key));
     }

@@ -61,8 +61,7 @@ export async function startRun(action: ActionContext, request: AcceptedRequest):
   // The claims the queue passed over are named in the report like the states passed over.
   const claims = request.claim?.passedOver;
   if (claims === undefined) return start;
-  if (start.previous !== undefined)
-    return { ...start, source: `${start.source ?? ''} It ${claims}.`.trim() };
+  if (start.previous !== undefined) return { ...start, source: `${start.source ?? ''} It ${claims}.`.trim() };
   return { ...start, refusal: start.refusal === undefined ? claims : `${start.refusal}; ${claims}` };
 }
 

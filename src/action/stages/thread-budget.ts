@@ -30,11 +30,7 @@ export async function withinThreadBudget(
     } else publishOutputs({ conclusion: 'refused', noChangeReason: `refused: ${reason}` });
     return undefined;
   }
-  const allowance = threadAllowance(
-    spentBeforeUsd(start),
-    settings.maxThreadBudgetUsd,
-    limits.maxBudgetUsd
-  );
+  const allowance = threadAllowance(spentBeforeUsd(start), settings.maxThreadBudgetUsd, limits.maxBudgetUsd);
   if (allowance.kind === 'spent') {
     const text = threadBudgetReply(allowance);
     await answerWithoutRun(action, request, text);
