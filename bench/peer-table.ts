@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/peer-table.ts OURS A.json [B.json ...]`: the peer table of BENCHMARKS.md from the
+ * `npx tsx bench/peer-table.ts OURS A.json [B.json ...]`: the peer table of docs/benchmarks/thinking-and-peers.md from the
  * JSON of one or more `npm run -s bench -- --json` runs: for each size, every strategy's cost,
  * cache reads, lost needs, re-read share and thinking_kept_share, and the cost of OURS over each.
  */

@@ -195,7 +195,7 @@ export function microTitle(micro: SweepArgs['micro']): string {
   return micro === 'half' ? 'micro floor = threshold / 2' : 'micro floor as shipped: 3/10 of the threshold';
 }
 
-/** The markdown table BENCHMARKS.md shows. */
+/** The markdown table docs/benchmarks/threshold.md shows. */
 export function sweepTable(rows: readonly SweepRow[]): string {
   const header =
     '| model (window) | turns | strategy | threshold | micro floor | USD | × reference | reread share | extra turns | lost needs (kinds) | cache read | overflows | summaries | peak context | wall s |';

@@ -138,11 +138,11 @@ describe('verifyCommand', () => {
     expect(a.out).toEqual([]);
   });
 
-  it('the exit codes are the ones the help and the README name', () => {
-    const readme = readFileSync('README.md', 'utf8');
+  it('the exit codes are the ones the help and docs/auditing.md name', () => {
+    const page = readFileSync('docs/auditing.md', 'utf8');
     expect(VERIFY_COMMAND.help).toContain('1 tampered, truncated or without a hash chain');
     expect(VERIFY_COMMAND.help).toContain('3 the file cannot be used (empty, not a transcript');
-    expect(readme).toMatch(
+    expect(page).toMatch(
       /bad use, 3 when the file cannot be used at all: empty, not a transcript \(also inside a zip\)/
     );
   });

@@ -42,7 +42,7 @@ describe('a benchmark run: the real loop and compaction against the fake API wit
     expect(ours.tokens.cache_read).toBeGreaterThan(ours.tokens.cache_write);
     // Over 40 turns the default's context stays small (a 20k threshold, 5k batches), so each turn's
     // new tokens weigh more than in a long run: 85% here; the 90% target holds at 300 and 1,000
-    // turns (BENCHMARKS.md, "Against the targets").
+    // turns (docs/benchmarks/compaction-defaults.md, "Against the targets").
     expect(ours.cache_read_share).toBeGreaterThan(0.8);
     // The reference rewrites the prefix every turn its micro layer clears: it writes more than it reads.
     expect(reference.compactions_by_layer.micro).toBeGreaterThan(TURNS / 2);

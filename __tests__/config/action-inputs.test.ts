@@ -1,5 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { ACTION_INPUT_NAMES, closestInput, unknownInputProblems } from '../../src/config/action-inputs.js';
+import {
+  ACCEPTED_INPUT_NAMES,
+  ACTION_INPUT_NAMES,
+  unknownInputProblems
+} from '../../src/config/action-inputs.js';
+import { closestInput } from '../../src/config/closest-name.js';
+import { deprecatedInputWarnings } from '../../src/config/deprecated-inputs.js';
 import { missingPromptProblem } from '../../src/config/github-inputs.js';
 
 /** The input names action.yml declares, in its order (a flat, two-level YAML: no parser needed). */
@@ -15,6 +21,23 @@ describe('the inputs the action knows', () => {
   });
 });
 
+describe('the inputs action.yml no longer declares', () => {
+  it('are at most 25 declared inputs', () => {
+    expect(declaredInputs().length).toBeLessThanOrEqual(25);
+  });
+
+  it('still work for a release, with a warning naming the new key and the migration page', () => {
+    const env = { INPUT_MAX_OUTPUT_TOKENS: '8000', INPUT_USE_BEDROCK: 'true', INPUT_MAX_TURNS: '5' };
+    expect(unknownInputProblems(env)).toEqual([]);
+    expect(deprecatedInputWarnings(env)).toEqual([
+      'The input use_bedrock is deprecated and will be removed in the next release; it still works in this one. ' +
+        'Set provider: bedrock (the input provider, or model.provider in the file) instead (docs/migration.md shows each old input and its new key).',
+      'The input max_output_tokens is deprecated and will be removed in the next release; it still works in this one. ' +
+        'Set model.max_output_tokens in .github/compact-agent.yml instead (docs/migration.md shows each old input and its new key).'
+    ]);
+  });
+});
+
 describe('a with: key that is not an input', () => {
   // As the runner sets them: every declared default, plus each with: key, upper-cased.
   const runnerEnv = (extra: Record<string, string>) => ({
@@ -27,7 +50,7 @@ describe('a with: key that is not an input', () => {
 
   it('is named, with the closest known input', () => {
     expect(unknownInputProblems(runnerEnv({ INPUT_MAX_TURN: '5' }))).toEqual([
-      'max_turn is not an input of compact-agent, so it would be ignored. Did you mean max_turns? Correct or remove it under the step\'s with: (README, "Inputs", lists them all).'
+      "max_turn is not an input of compact-agent, so it would be ignored. Did you mean max_turns? Correct or remove it under the step's with: (docs/configuration.md lists the inputs, docs/migration.md the old ones)."
     ]);
   });
 
@@ -48,8 +71,8 @@ describe('a with: key that is not an input', () => {
       expect.not.stringContaining('Did you mean')
     ]);
     expect(unknownInputProblems(runnerEnv({}))).toEqual([]);
-    expect(closestInput('model', ACTION_INPUT_NAMES)).toBe('model');
-    expect(closestInput('xyz', ACTION_INPUT_NAMES)).toBeUndefined();
+    expect(closestInput('model', ACCEPTED_INPUT_NAMES)).toBe('model');
+    expect(closestInput('xyz', ACCEPTED_INPUT_NAMES)).toBeUndefined();
   });
 });
 

@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { COMPACTION_DEFAULTS } from '../../src/compaction/settings.js';
 import { GITHUB_DEFAULTS } from '../../src/config/github-inputs.js';
+import { FILE_KEYS } from '../../src/config/config-file-keys.js';
 import { INPUT_DEFAULTS } from '../../src/config/inputs.js';
 
 /**
- * Every default is defined once, in the code; action.yml and the README's inputs table repeat it
- * for people to read. This keeps the three from drifting apart.
+ * Every default is defined once, in the code; action.yml or the config schema, and the reference
+ * pages generated from them, repeat it for people to read. This keeps them from drifting apart.
  */
 const CODE_DEFAULTS: Record<string, string> = {
   ...Object.fromEntries(Object.entries(INPUT_DEFAULTS).map(([name, value]) => [name, String(value)])),
@@ -30,36 +31,54 @@ function actionDefaults(): Record<string, string> {
   return defaults;
 }
 
-/** The first backquoted value of the README inputs table's default column, by input name. */
-function readmeDefaults(): Record<string, string> {
-  const readme = readFileSync('README.md', 'utf8');
-  const table = readme.slice(readme.indexOf('### Inputs'), readme.indexOf('### Outputs'));
+/** The schema's default of each setting the config file holds (a list as the input spelled it). */
+function schemaDefaults(): Record<string, string> {
+  return Object.fromEntries(
+    FILE_KEYS.filter((key) => key.default !== undefined).map((key) => [
+      key.setting,
+      Array.isArray(key.default) ? key.default.join(',') : String(key.default)
+    ])
+  );
+}
+
+/** Where a default is written for people: action.yml for an input it declares, else the schema. */
+function writtenDefault(name: string): string | undefined {
+  return actionDefaults()[name] ?? schemaDefaults()[name];
+}
+
+/** The default each generated reference page shows, by setting name: inputs.md, then the config file's keys. */
+function referenceDefaults(): Record<string, string> {
   const defaults: Record<string, string> = {};
-  for (const row of table.split('\n').filter((line) => line.startsWith('| `'))) {
-    const [names, fallback] = row
-      .split('|')
-      .slice(1, 3)
-      .map((cell) => cell.trim());
-    const value = /^`([^`]*)`/.exec(fallback ?? '')?.[1];
-    for (const name of [...(names ?? '').matchAll(/`([a-z0-9_]+)`/g)].map((match) => match[1]!)) {
-      if (value !== undefined) defaults[name] = value;
-    }
+  const inputs = readFileSync('docs/reference/inputs.md', 'utf8');
+  for (const match of inputs.matchAll(/^## `([a-z0-9_]+)`\n\n(?:Required\. )?Default: `([^`]*)`\./gm)) {
+    defaults[match[1]!] = match[2]!;
+  }
+  const keys = readFileSync('docs/reference/config-file.md', 'utf8');
+  const settingOf = new Map(FILE_KEYS.map((key) => [key.path, key.setting]));
+  for (const match of keys.matchAll(/^\| `([a-z0-9_.]+)` +\|[^|]*\| `([^`]*)` +\|/gm)) {
+    const setting = settingOf.get(match[1]!);
+    const value = match[2]!;
+    if (setting)
+      defaults[setting] ??= value.startsWith('[') ? (JSON.parse(value) as string[]).join(',') : value;
   }
   return defaults;
 }
 
-describe('defaults are defined once and agree everywhere', () => {
-  it.each(Object.keys(CODE_DEFAULTS))('%s: action.yml says what the code does', (name) => {
-    expect(actionDefaults()[name]).toBe(CODE_DEFAULTS[name]);
-  });
+/** Deprecated inputs whose key changed shape (sandbox.hosts and provider replaced them). */
+const CHANGED_SHAPE = ['sandbox_network', 'sandbox_default_hosts', 'use_bedrock', 'use_vertex'];
 
-  it.each(Object.keys(CODE_DEFAULTS).filter((name) => !['bot_name', 'bot_email'].includes(name)))(
-    '%s: the README says what the code does',
+describe('defaults are defined once and agree everywhere', () => {
+  it.each(Object.keys(CODE_DEFAULTS).filter((name) => !CHANGED_SHAPE.includes(name)))(
+    '%s: action.yml or the config schema says what the code does',
     (name) => {
-      // Thousands separators (`16,384`) go; a list's commas (instruction_files) stay.
-      expect(readmeDefaults()[name]?.replace(/(?<=\d),(?=\d)/g, '')).toBe(
-        CODE_DEFAULTS[name]!.replace(/_/g, '')
-      );
+      expect(writtenDefault(name)).toBe(CODE_DEFAULTS[name]);
+    }
+  );
+
+  it.each(Object.keys(CODE_DEFAULTS).filter((name) => !CHANGED_SHAPE.includes(name)))(
+    '%s: the generated reference says what the code does',
+    (name) => {
+      expect(referenceDefaults()[name]).toBe(CODE_DEFAULTS[name]);
     }
   );
 

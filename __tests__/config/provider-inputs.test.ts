@@ -88,8 +88,8 @@ describe('use_bedrock and use_vertex', () => {
     expect(
       problemsOf({ vertex_project_id: 'p', aws_region: 'us-east-1' }, { ANTHROPIC_API_KEY: 'k' })
     ).toEqual([
-      'aws_region is set, but use_bedrock is not: set use_bedrock too, or drop aws_region.',
-      'vertex_project_id is set, but use_vertex is not: set use_vertex too, or drop vertex_project_id.'
+      'aws_region is set, but the provider is not bedrock: set provider to bedrock too, or drop aws_region.',
+      'vertex_project_id is set, but the provider is not vertex: set provider to vertex too, or drop vertex_project_id.'
     ]);
   });
 

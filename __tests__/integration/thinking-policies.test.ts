@@ -20,7 +20,7 @@ import { createTempRepo } from '../support/temp-repo.js';
  * - drop_block: we send them with `block_binding.prefix_mismatch_behavior: "drop_block"` and the
  *   beta header, and the API drops them.
  * The fake bills what the model sees (dropped blocks are not billed), which is drop_block's best
- * case; the docs say it "may cost more". BENCHMARKS.md, "Thinking and edits", records the figures
+ * case; the docs say it "may cost more". docs/benchmarks/thinking-and-peers.md, "Thinking and edits", records the figures
  * (LONG_RUN_VERBOSE=1 prints them).
  */
 const TURNS = 151;
@@ -110,7 +110,7 @@ describe('thinking after compaction edits: strip (ours) against drop_block (the 
 
   it('strip costs about the same as drop_block at its best, and sends less', () => {
     // The fake bills dropped blocks at nothing (drop_block's best case). With the defaults' frequent
-    // small clears, strip costs 0.2% more here (BENCHMARKS.md, "Thinking and edits").
+    // small clears, strip costs 0.2% more here (docs/benchmarks/thinking-and-peers.md, "Thinking and edits").
     expect(strip.billedUsd).toBeLessThanOrEqual(drop.billedUsd * 1.005);
     expect(strip.bodyBytes).toBeLessThan(drop.bodyBytes);
     // What we report is what the fake billed, with either policy.

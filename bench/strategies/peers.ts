@@ -8,7 +8,7 @@ import type { Strategy } from './strategy.js';
 
 /**
  * The compaction a team would pick instead of ours, each from its own documentation and defaults
- * (pages read 2026-11-26; BENCHMARKS.md, "Peers"). The API's edits run on the server: the client
+ * (pages read 2026-11-26; docs/benchmarks/thinking-and-peers.md, "Peers"). The API's edits run on the server: the client
  * (our loop without compaction) sends its whole history and the bench's server view applies them
  * (server-side/).
  */

@@ -26,7 +26,7 @@ function resolveLogins(logins) {
 function fromCognitoIdentity(parameters) {
     return async (awsIdentityProperties) => {
         parameters.logger?.debug("@aws-sdk/credential-provider-cognito-identity - fromCognitoIdentity");
-        const { GetCredentialsForIdentityCommand, CognitoIdentityClient } = __webpack_require__(361);
+        const { GetCredentialsForIdentityCommand, CognitoIdentityClient } = __webpack_require__(2742);
         const fromConfigs = (property) => parameters.clientConfig?.[property] ??
             parameters.parentClientConfig?.[property] ??
             awsIdentityProperties?.callerClientConfig?.[property];
@@ -164,7 +164,7 @@ function fromCognitoIdentityPool({ accountId, cache = localStorage(), client, cl
         ? `aws:cognito-identity-credentials:${identityPoolId}:${userIdentifier}`
         : undefined;
     let provider = async (awsIdentityProperties) => {
-        const { GetIdCommand, CognitoIdentityClient } = __webpack_require__(361);
+        const { GetIdCommand, CognitoIdentityClient } = __webpack_require__(2742);
         const fromConfigs = (property) => clientConfig?.[property] ??
             parentClientConfig?.[property] ??
             awsIdentityProperties?.callerClientConfig?.[property];
@@ -211,7 +211,7 @@ exports.fromCognitoIdentityPool = fromCognitoIdentityPool;
 
 /***/ }),
 
-/***/ 361:
+/***/ 2742:
 /***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
 const { CognitoIdentityClient, GetCredentialsForIdentityCommand, GetIdCommand } = __webpack_require__(364);

@@ -14,7 +14,7 @@ export function outsideActionsMessage(missing: readonly string[]): string {
   return (
     `compact-agent's action entry (dist/index.js) runs inside a GitHub Actions workflow, and ` +
     `${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not set, so this is not one. ` +
-    'Use it from a workflow with uses: compact-agent/compact-agent@v0 (see the README), or run the agent ' +
+    'Use it from a workflow with uses: compact-agent/compact-agent@v0 (see docs/setup.md), or run the agent ' +
     'locally with the CLI: npx compact-agent run --repo . --prompt "..." (compact-agent help).'
   );
 }

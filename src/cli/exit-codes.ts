@@ -1,4 +1,4 @@
-/** The CLI's exit codes, documented in the README ("Exit codes"). Scripts may rely on them. */
+/** The CLI's exit codes, documented in docs/cli.md ("Exit codes"). Scripts may rely on them. */
 export const EXIT = {
   /** The run finished with success; `transcript` printed its summary. */
   success: 0,

@@ -7,7 +7,7 @@ import { sealSecretEnvironment } from '../security/sealed-env.js';
 // The CLI's entry point. First, as the action does, the environment leaves the process's initial
 // environment (this re-executes the process once): without the box, the agent's commands could
 // otherwise read every variable of the user's shell in /proc/$PPID/environ. Then Ctrl-C ends a run
-// cleanly (the transcript records it), and the exit code is set (exit-codes.ts; the README lists
+// cleanly (the transcript records it), and the exit code is set (exit-codes.ts; docs/cli.md lists
 // them). runCli turns every error into a message and a code.
 function sealed(): boolean {
   try {

@@ -28,6 +28,7 @@ import { RunFolderPathError } from '../transcript/run-folder-path.js';
 
 /** Flags read by the shared input validation (config/inputs.ts), spelled `--max-turns` for `max_turns`. */
 const CONFIG_FLAGS = [
+  'config',
   'model',
   'effort',
   'max-turns',
@@ -84,6 +85,8 @@ Flags:
   --prompt TEXT              the task
   --prompt-file FILE         read the task from a file instead
   --transcripts DIR          where run folders go (default: <repo>/.transcripts)
+  --config PATH              the repository config file (default <repo>/.github/compact-agent.yml if it
+                             exists; flags win over it; docs/config-file.md)
   --model NAME               model id from the catalogue (default claude-sonnet-5-5)
   --effort LEVEL             low, medium, high, xhigh or max (default: the model's own)
   --max-turns N              stop after N model turns (default 200)
@@ -109,7 +112,7 @@ Flags:
   --vertex-region REGION     its region, e.g. global or us-east5 (default: CLOUD_ML_REGION)
   --compaction-threshold-tokens N, --micro-keep-recent N, --micro-clear-at-least N,
   --micro-preserve-tools A,B, --compaction-keep-tail N, --restore-recent-files N,
-  --max-compactions N        compaction settings (see the README)
+  --max-compactions N        compaction settings (see docs/compaction.md)
   --compaction-engine E      who writes the summaries: client (ours, default), api (the API's
                              on-demand compaction, keeps the kept turns' thinking) or auto
   --mcp-config FILE          MCP servers whose tools the agent gets: a JSON file (or inline JSON)

@@ -22,7 +22,7 @@ export interface TargetTranscript extends LoadedTranscript {
  * The transcript at the PATH given to `transcript` or `transcript verify`, read once through the
  * bounded loader and recognised as a transcript, or the CliError both commands report in the same
  * words: exit 2 when nothing is there, exit 3 when something is there but cannot be used, including
- * a file that is no transcript (README, "Exit codes").
+ * a file that is no transcript (docs/cli.md, "Exit codes").
  */
 export async function loadTranscriptTarget(target: string): Promise<TargetTranscript> {
   const loaded = await load(target);

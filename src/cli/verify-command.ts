@@ -13,7 +13,7 @@ const HEAD = /^[0-9a-f]{64}$/;
 
 /**
  * `compact-agent transcript verify PATH [--head HASH]`: checks the transcript's hash chain.
- * The README's exit codes: 0 when intact (and ending at the head given), 1 when tampered, truncated or
+ * The exit codes of docs/cli.md: 0 when intact (and ending at the head given), 1 when tampered, truncated or
  * unchained, 2 on bad use, 3 when the file is not a transcript (empty, or lines that are no events).
  */
 export async function verifyCommand(

@@ -46,11 +46,11 @@ export interface CompactionSettings {
 export type CompactionEngine = 'client' | 'api';
 
 /**
- * Defaults chosen on `npm run bench` with its need model (BENCHMARKS.md, "Choosing the threshold"):
+ * Defaults chosen on `npm run bench` with its need model (docs/benchmarks/threshold.md, "Choosing the threshold"):
  * keep the two latest results, clear in batches of 3/10 of the threshold (waiting for a cheap moment,
  * see micro.ts), results from 100 tokens worth a placeholder, and the threshold from the rule below.
  * Keeping one result is 2% cheaper on the bench, but the bench only charges for facts 10 or more turns
- * old; a real agent often needs the result it read the turn before (BENCHMARKS.md).
+ * old; a real agent often needs the result it read the turn before (docs/benchmarks/compaction-defaults.md).
  */
 export const COMPACTION_DEFAULTS = {
   /** The threshold at a cache-read price of 0.1x input; it grows as reads get cheaper (see below). */
@@ -77,7 +77,7 @@ export function autoCompactThreshold(contextWindow: number, maxOutputTokens: num
  * about r·C per turn in cache reads (r = cache-read price / input price), and a compaction costs a
  * summary plus re-reads of what it dropped, so the best threshold grows like 1/sqrt(r). Measured on
  * Sonnet 5.5 (r = 0.05): 20k, with micro keeping 2 results and a floor of 6k, keeps 90% cache reads
- * with no lost need (0.49x the reference at 300 turns, 0.44x at 1,000; BENCHMARKS.md); the rule gives
+ * with no lost need (0.49x the reference at 300 turns, 0.44x at 1,000; docs/benchmarks/compaction-defaults.md); the rule gives
  * 15k at r = 0.1 and 30k at 0.025 (Fable 5.1), and at least 6 times the model's cache minimum (25k
  * on Haiku 4.5 and Opus 4.5/4.6). Capped by the window's own room for a summary.
  */
@@ -142,7 +142,7 @@ export function compactionSettings(options: CompactionOptions): CompactionSettin
     micro: {
       keepRecent: options.microKeepRecent ?? COMPACTION_DEFAULTS.microKeepRecent,
       // 3/10 of the threshold: batches big enough that the cached prefix holds between them (90%
-      // cache reads with two results kept), small enough that little is carried (BENCHMARKS.md).
+      // cache reads with two results kept), small enough that little is carried (docs/benchmarks/threshold.md).
       clearAtLeast: options.microClearAtLeast ?? Math.floor((threshold * 3) / 10),
       minResultTokens: scaled(COMPACTION_DEFAULTS.microMinResultTokens, 0.01),
       preserveTools: options.microPreserveTools ?? []

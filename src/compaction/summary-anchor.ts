@@ -7,7 +7,7 @@ import { SUMMARY_SECTIONS } from './summary.js';
  *
  * Why: a summary's output is billed at the output price (5x input, 100x a cache read on Sonnet 5.5),
  * and what a summary must carry (decisions, constraints) grows with the run, so rewriting it at
- * every compaction made summaries 4% of the dollars at 1,000 turns (BENCHMARKS.md, "Summaries and
+ * every compaction made summaries 4% of the dollars at 1,000 turns (docs/benchmarks/thinking-and-peers.md, "Summaries and
  * the 3% goal"). Keeping the old text costs a cache read per turn instead. The anchor is rewritten
  * whole (consolidated) once the updates have grown it past `ANCHOR_GROWTH` times the last full
  * summary, so stale "current state" lines do not pile up.

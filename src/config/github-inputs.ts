@@ -1,10 +1,12 @@
 import { parseBooleanInput } from './boolean-input.js';
 import { branchNameProblem } from './branch-name.js';
 import {
+  ACTION_INPUT_NAMING,
   INPUT_DEFAULTS,
   InputError,
   parseAgentConfig,
   type AgentConfig,
+  type InputNaming,
   type InputReader
 } from './inputs.js';
 import { LIMIT_DEFAULTS, readLimitSettings, type LimitSettings } from './thread-budget-input.js';
@@ -75,11 +77,15 @@ export const GITHUB_DEFAULTS = {
 } as const;
 
 /** All the action's inputs, checked together: every problem is reported at once, before any call. */
-export function parseActionConfig(read: InputReader, env: NodeJS.ProcessEnv): ActionConfig {
+export function parseActionConfig(
+  read: InputReader,
+  env: NodeJS.ProcessEnv,
+  naming: InputNaming = ACTION_INPUT_NAMING
+): ActionConfig {
   const problems: string[] = [];
   let agent: AgentConfig | undefined;
   try {
-    agent = parseAgentConfig(read, env);
+    agent = parseAgentConfig(read, env, naming);
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
     problems.push(...error.problems);

@@ -27,6 +27,37 @@ export type ProviderConfig =
       readonly baseURL: string | undefined;
     };
 
+export type ProviderKind = ProviderConfig['kind'];
+const PROVIDERS: readonly ProviderKind[] = ['anthropic', 'bedrock', 'vertex'];
+
+/**
+ * `provider` (anthropic, bedrock or vertex), or what the deprecated `use_bedrock` / `use_vertex`
+ * chose; both set must agree. Undefined after a problem.
+ */
+function providerKind(
+  raw: string,
+  shown: string,
+  legacy: ProviderKind | undefined,
+  problems: string[]
+): ProviderKind | undefined {
+  const value = raw.trim().toLowerCase();
+  if (value === '') return legacy ?? 'anthropic';
+  const kind = PROVIDERS.find((candidate) => candidate === value);
+  if (kind === undefined) {
+    problems.push(
+      `${shown} is "${raw.trim()}": write anthropic (the Claude API), bedrock (Amazon Bedrock) or vertex (Google Vertex AI).`
+    );
+    return undefined;
+  }
+  if (legacy !== undefined && legacy !== kind) {
+    problems.push(
+      `${shown} is ${kind}, but use_${legacy} is true: the model runs on one provider. Drop use_${legacy} (it is deprecated).`
+    );
+    return undefined;
+  }
+  return kind;
+}
+
 const BEDROCK_ONLY = ['aws_region'] as const;
 const VERTEX_ONLY = ['vertex_project_id', 'vertex_region', 'vertex_access_token'] as const;
 
@@ -37,34 +68,41 @@ export function parseProvider(
   name: (input: string) => string,
   problems: string[]
 ): ProviderConfig | undefined {
-  const useBedrock = parseBooleanInput(read('use_bedrock'), name('use_bedrock'), false, problems);
-  const useVertex = parseBooleanInput(read('use_vertex'), name('use_vertex'), false, problems);
-  if (useBedrock === undefined || useVertex === undefined) return undefined;
-  if (useBedrock && useVertex) {
+  const legacyBedrock = parseBooleanInput(read('use_bedrock'), name('use_bedrock'), false, problems);
+  const legacyVertex = parseBooleanInput(read('use_vertex'), name('use_vertex'), false, problems);
+  if (legacyBedrock === undefined || legacyVertex === undefined) return undefined;
+  if (legacyBedrock && legacyVertex) {
     problems.push(
       `${name('use_bedrock')} and ${name('use_vertex')} are both set: the model runs on one provider. ` +
         'Keep the one whose credentials this job has.'
     );
     return undefined;
   }
-  const stray = (inputs: readonly string[], switchName: string) => {
+  const legacy: ProviderKind | undefined = legacyBedrock ? 'bedrock' : legacyVertex ? 'vertex' : undefined;
+  const kind = providerKind(read('provider'), name('provider'), legacy, problems);
+  if (kind === undefined) return undefined;
+  const useBedrock = kind === 'bedrock';
+  const useVertex = kind === 'vertex';
+  // The messages below name the setting that chose the provider.
+  const chosenBy = (old: string) => (legacy === undefined ? name('provider') : name(old));
+  const stray = (inputs: readonly string[], provider: ProviderKind) => {
     for (const input of inputs) {
       if (read(input).trim() !== '') {
         problems.push(
-          `${name(input)} is set, but ${name(switchName)} is not: set ${name(switchName)} too, or drop ${name(input)}.`
+          `${name(input)} is set, but the provider is not ${provider}: set ${name('provider')} to ${provider} too, or drop ${name(input)}.`
         );
       }
     }
   };
-  if (!useBedrock) stray(BEDROCK_ONLY, 'use_bedrock');
-  if (!useVertex) stray(VERTEX_ONLY, 'use_vertex');
+  if (!useBedrock) stray(BEDROCK_ONLY, 'bedrock');
+  if (!useVertex) stray(VERTEX_ONLY, 'vertex');
 
   if (useBedrock) {
     const awsRegion =
       read('aws_region').trim() || env.AWS_REGION?.trim() || env.AWS_DEFAULT_REGION?.trim() || '';
     if (awsRegion === '') {
       problems.push(
-        `${name('use_bedrock')} needs an AWS region: set ${name('aws_region')} (e.g. us-east-1), or the ` +
+        `${chosenBy('use_bedrock')} needs an AWS region: set ${name('aws_region')} (e.g. us-east-1), or the ` +
           'environment variable AWS_REGION (aws-actions/configure-aws-credentials sets it from its aws-region).'
       );
       return undefined;
@@ -87,7 +125,7 @@ export function parseProvider(
         : undefined
     ].filter((part): part is string => part !== undefined);
     if (missing.length > 0) {
-      problems.push(`${name('use_vertex')} needs ${missing.join(', and ')}.`);
+      problems.push(`${chosenBy('use_vertex')} needs ${missing.join(', and ')}.`);
       return undefined;
     }
     return {

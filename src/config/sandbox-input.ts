@@ -48,6 +48,8 @@ export function parseSandboxInputs(
         'required (fail when it cannot be built) or off.'
     );
   }
+  const hosts = read('sandbox_hosts').trim();
+  if (hosts !== '') return { mode: mode ?? 'auto', ...hostList(hosts, read, name, problems) };
   const rawNetwork = read('sandbox_network').trim().toLowerCase();
   if (rawNetwork !== '' && rawNetwork !== 'allowlist' && rawNetwork !== 'off') {
     problems.push(
@@ -78,4 +80,35 @@ export function parseSandboxInputs(
   const rules =
     rawNetwork === 'off' ? undefined : [...added, ...(withDefaults === false ? [] : defaultRules())];
   return { mode: mode ?? 'auto', rules, defaultHosts: withDefaults !== false };
+}
+
+/** The word of `sandbox.hosts` that stands for the default list (DEFAULT_ALLOWED_HOSTS). */
+export const DEFAULT_HOSTS_WORD = 'defaults';
+
+/**
+ * `sandbox.hosts`: one list instead of the three old inputs. `defaults` adds the default list;
+ * the empty list (`none` once read) is no network at all. The old inputs may not be mixed in.
+ */
+function hostList(
+  raw: string,
+  read: (input: string) => string,
+  name: (input: string) => string,
+  problems: string[]
+): Pick<SandboxConfig, 'rules' | 'defaultHosts'> {
+  for (const old of ['sandbox_network', 'sandbox_allow_hosts', 'sandbox_default_hosts']) {
+    if (read(old).trim() !== '')
+      problems.push(
+        `${name(old)} and ${name('sandbox_hosts')} are both set: keep ${name('sandbox_hosts')} alone.`
+      );
+  }
+  const entries = raw.split(/[\s,]+/).filter((item) => item !== '');
+  if (entries.length === 1 && entries[0] === 'none') return { rules: undefined, defaultHosts: false };
+  const withDefaults = entries.includes(DEFAULT_HOSTS_WORD);
+  const added: HostRule[] = [];
+  for (const entry of entries.filter((item) => item !== DEFAULT_HOSTS_WORD)) {
+    const rule = parseHostRule(entry, true);
+    if (typeof rule === 'string') problems.push(`${name('sandbox_hosts')}: ${rule}`);
+    else added.push(rule);
+  }
+  return { rules: [...added, ...(withDefaults ? defaultRules() : [])], defaultHosts: withDefaults };
 }

@@ -18,7 +18,7 @@ export function renderSandboxSection(
     if (sandbox.reason === 'sandbox: off') return '';
     return (
       `### Sandbox\n\n⚠️ The agent's commands ran **without the sandbox**: ${codeSpan(sandbox.reason ?? 'unknown')}. ` +
-      "They could reach any host and read the runner's files. See the README (Sandbox) for what the runner needs; " +
+      "They could reach any host and read the runner's files. See compact-agent's docs/security.md#sandbox for what the runner needs; " +
       '`sandbox: required` stops the run instead.'
     );
   }

@@ -23,7 +23,7 @@ export interface ThinkingSettings {
    * What happens to the thinking blocks an edit invalidates:
    * - strip (the default): we remove them before sending; the request stays small and valid;
    * - drop_block: we send them and let the API drop them (beta header thinking-binding-controls-2026-08-01).
-   * BENCHMARKS.md measures both; strip costs less, for the same blocks kept (see "Thinking and edits").
+   * docs/benchmarks/thinking-and-peers.md measures both; strip costs less, for the same blocks kept (see "Thinking and edits").
    */
   readonly editPolicy: ThinkingEditPolicy;
 }

@@ -1,6 +1,6 @@
 /**
  * The hosts the box lets commands reach when nothing else is said: what installs and builds in the
- * common ecosystems fetch from. Each with its reason; the README's Sandbox section shows this table.
+ * common ecosystems fetch from. Each with its reason; docs/security.md, "Sandbox", shows this table.
  *
  * Some are also a way out for data (`wayOut`):
  * - `uploads`: the host accepts uploads from anyone with an account: `npm publish`, `cargo publish`

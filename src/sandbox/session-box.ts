@@ -22,7 +22,7 @@ export class SandboxUnavailableError extends Error {
       `sandbox is required, but the box cannot be built here: ${reason}. Install bubblewrap ` +
         '(apt-get install bubblewrap) and allow it user namespaces (on Ubuntu 24.04: load the ' +
         'bwrap-userns-restrict AppArmor profile, or run as root), or set sandbox to auto or off. ' +
-        'See the README, Sandbox.'
+        "See compact-agent's docs/security.md#sandbox."
     );
     this.name = 'SandboxUnavailableError';
   }

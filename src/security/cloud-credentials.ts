@@ -56,7 +56,7 @@ export function credentialFileInRepository(env: NodeJS.ProcessEnv, repoDir: stri
       'so the agent could read it, print it or commit it. google-github-actions/auth writes it there by ' +
       'default. Use `create_credentials_file: false` with `token_format: access_token` and pass ' +
       '`${{ steps.auth.outputs.access_token }}` as vertex_access_token (no file at all), or move the file ' +
-      'out of the workspace before this step; see the README, "Amazon Bedrock and Google Vertex AI".'
+      'out of the workspace before this step; see docs/setup.md#amazon-bedrock-and-google-vertex-ai.'
     );
   }
   return undefined;

@@ -6,7 +6,7 @@ import type { McpServerRecord } from '../tools/mcp/index.js';
 
 /**
  * The one definition of a transcript event: the writer's types are inferred from these schemas and
- * the audit reader checks every line against them. The README documents this format; fields are only
+ * the audit reader checks every line against them. docs/auditing.md ("The transcript") documents this format; fields are only
  * ever added, never renamed, and a field added after the first writer is optional here, so a
  * transcript from before it still reads.
  */

@@ -51,9 +51,9 @@ describe('the cap on the MCP tools’ definitions', () => {
     expect(fixedPrefix).toBeLessThan(threshold * 0.4);
     // The cap is a few times the built-ins, not a sliver of them nor the whole threshold.
     expect(MAX_MCP_DEFINITION_CHARS).toBeGreaterThan(3 * builtIns);
-    // The README states the cap as users see it in the refusal.
-    const readme = readFileSync('README.md', 'utf8');
-    expect(readme).toContain(
+    // docs/agent-tools.md states the cap as users see it in the refusal.
+    const page = readFileSync('docs/agent-tools.md', 'utf8');
+    expect(page).toContain(
       `may take ${MAX_MCP_DEFINITION_CHARS.toLocaleString('en-US')} characters, about ` +
         `${MAX_MCP_DEFINITION_TOKENS.toLocaleString('en-US')} tokens`
     );

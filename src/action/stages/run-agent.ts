@@ -86,7 +86,7 @@ export async function runAgentTurns(
     return { session, guard, runnerFiles };
   } finally {
     // runSession has ended the agent's processes it can find (each command's session and marked
-    // leftovers, MCP servers); one that escaped the sweep can still write (README, Security).
+    // leftovers, MCP servers); one that escaped the sweep can still write (docs/security.md).
     await action.commands.resume();
     warnRestoredRunnerFiles(runnerFiles);
   }

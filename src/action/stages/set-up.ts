@@ -1,12 +1,11 @@
 import * as core from '@actions/core';
 import { readFile } from 'node:fs/promises';
 import { unknownInputProblems } from '../../config/action-inputs.js';
-import {
-  GITHUB_DEFAULTS,
-  missingPromptProblem,
-  parseActionConfig,
-  type ActionConfig
-} from '../../config/github-inputs.js';
+import { readActionConfig } from '../../config/config-sources.js';
+import { deprecatedInputWarnings } from '../../config/deprecated-inputs.js';
+import { GITHUB_DEFAULTS, missingPromptProblem, type ActionConfig } from '../../config/github-inputs.js';
+import { pinnedGit } from '../../git/git-binary.js';
+import { GitRepository } from '../../git/repository.js';
 import { InputError } from '../../config/inputs.js';
 import { errorMessage } from '../../errors/error-message.js';
 import { parseEvent, type ActionEvent } from '../../github/event.js';
@@ -47,6 +46,7 @@ export async function setUp(env: NodeJS.ProcessEnv): Promise<ActionContext | und
   // Problems of the workflow itself, whatever the event: a with: key that is no input, and a
   // dispatched or scheduled run with no task (which always asks, so it fails rather than skips).
   const unknownInputs = unknownInputProblems(env);
+  for (const warning of deprecatedInputWarnings(env)) core.warning(warning);
   const missingPrompt = missingPromptProblem(event.kind, core.getInput);
   // An event that does not ask for the agent is skipped before the inputs are judged: a comment
   // thread is no place for configuration errors nobody asked to see. An unknown input is still
@@ -65,7 +65,17 @@ export async function setUp(env: NodeJS.ProcessEnv): Promise<ActionContext | und
     // with the other inputs, so its problems are reported with theirs.
     const input = (name: string) =>
       name === 'mcp_config' && mcp.ok ? mcpConfigInline(mcp.servers) : core.getInput(name);
-    config = withWorkflowProblems(workflowProblems, () => parseActionConfig(input, env));
+    // The repository's config file from the base branch (or the default branch), never the head.
+    const git = new GitRepository(runner.workspace, {
+      sourceEnv: env,
+      binary: pinnedGit(env.PATH, [runner.workspace, ...(env.RUNNER_TEMP ? [env.RUNNER_TEMP] : [])])
+    });
+    config = await withWorkflowProblems(workflowProblems, () =>
+      readActionConfig(input, env, git, {
+        branch: configBranch(event, runner),
+        path: core.getInput('config_file')
+      })
+    );
     // google-github-actions/auth writes its credentials file into the workspace by default.
     const exposedCredentials = credentialFileInRepository(env, runner.workspace);
     if (exposedCredentials !== undefined) throw new InputError([exposedCredentials]);
@@ -88,10 +98,13 @@ export async function setUp(env: NodeJS.ProcessEnv): Promise<ActionContext | und
 }
 
 /** The inputs' own problems and the workflow's, reported together: one run shows every mistake. */
-function withWorkflowProblems(problems: readonly string[], parse: () => ActionConfig): ActionConfig {
+async function withWorkflowProblems(
+  problems: readonly string[],
+  parse: () => Promise<ActionConfig>
+): Promise<ActionConfig> {
   let config: ActionConfig;
   try {
-    config = parse();
+    config = await parse();
   } catch (error) {
     if (error instanceof InputError && problems.length > 0)
       throw new InputError([...problems, ...error.problems]);
@@ -99,6 +112,15 @@ function withWorkflowProblems(problems: readonly string[], parse: () => ActionCo
   }
   if (problems.length > 0) throw new InputError(problems);
   return config;
+}
+
+/**
+ * The branch whose config file the run obeys: a pull request's base, else the default branch
+ * (undefined when the payload names none, as a schedule's: origin's HEAD then). Never the head.
+ */
+function configBranch(event: ActionEvent, runner: RunnerEnv): string | undefined {
+  if ('pullRequest' in event) return event.pullRequest.baseRef;
+  return repositoryOf(event, runner).defaultBranch;
 }
 
 /** Whether the event asks for the agent, judged from the raw trigger inputs (they need no validation). */
@@ -109,10 +131,9 @@ function earlyDecision(event: ActionEvent) {
     assigneeTrigger: core.getInput('assignee_trigger') || undefined,
     botLogin: core.getInput('bot_name') || GITHUB_DEFAULTS.bot_name,
     prompt: core.getInput('prompt') || core.getInput('prompt_file') || undefined,
-    // Any value but empty or false counts as on here, so that a typo reaches the input check and is named.
-    reviewOnPullRequest:
-      core.getInput('review_on_pull_request').trim() !== '' &&
-      core.getInput('review_on_pull_request').trim().toLowerCase() !== 'false'
+    // Any value but false counts as on here, so that a typo reaches the input check and is named;
+    // empty too, since the config file (read only for a run) may turn it on. decide.ts judges again.
+    reviewOnPullRequest: core.getInput('review_on_pull_request').trim().toLowerCase() !== 'false'
   });
 }
 

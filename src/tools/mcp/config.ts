@@ -12,7 +12,7 @@ export interface McpServerConfig {
   readonly name: string;
   readonly command: string;
   readonly args: readonly string[];
-  /** Added to the tool environment the server starts with (see README, "MCP servers"). */
+  /** Added to the tool environment the server starts with (see docs/agent-tools.md, "MCP servers"). */
   readonly env: Readonly<Record<string, string>>;
 }
 

@@ -3,13 +3,15 @@ import { EXIT } from '../../src/cli/exit-codes.js';
 import { generalHelp } from '../../src/cli/help.js';
 import { CLI_COMMANDS } from '../../src/cli/commands.js';
 
-/** Scripts rely on the exit codes: the README, `compact-agent help` and the code must agree. */
+/** Scripts rely on the exit codes: docs/cli.md, `compact-agent help` and the code must agree. */
 describe('the documented exit codes', () => {
-  const readme = readFileSync('README.md', 'utf8');
-  const section = readme.slice(readme.indexOf('### Exit codes'), readme.indexOf('## Auditing a run'));
+  const page = readFileSync('docs/cli.md', 'utf8');
+  const start = page.indexOf('\n## Exit codes');
+  const end = page.indexOf('\n## ', start + 3);
+  const section = page.slice(start, end < 0 ? undefined : end);
   const documented = [...section.matchAll(/^- \*\*(\d)\*\* /gm)].map((match) => Number(match[1]));
 
-  it('lists every code of exit-codes.ts in the README, and no other', () => {
+  it('lists every code of exit-codes.ts in docs/cli.md, and no other', () => {
     expect(documented).toEqual(Object.values(EXIT).sort());
   });
 
