@@ -21,6 +21,7 @@ import {
 } from '../../test-support/fake-anthropic/index.js';
 import { stateFromPayload } from '../../test-support/fake-github/index.js';
 import { actionWorldPerTest, examplePayload, type ActionWorld } from '../support/action-world.js';
+import { seedRunArtifact } from './crafted-run-artifact.js';
 
 const BOT = 'github-actions[bot]';
 jest.setTimeout(360_000);
@@ -187,17 +188,20 @@ describe('a follow-up never continues on a branch the action did not make', () =
       head: { ref: 'agent/by-someone', sha: before },
       base: { ref: 'main' }
     });
-    // A genuine run of this workflow (no artifact: it counts for data, not for a plan).
+    // A run of this workflow whose artifact proves the state: only the branch rules stand between
+    // it and a push to that branch.
     w.github.setWorkflowRun(9201, { status: 'completed' });
-    botComment(
-      w,
+    const proven = seedRunArtifact(
+      w.github,
       state({
         runId: '9201-1',
         summary: 'Wrote half.',
         branch,
         pullRequest: branch === 'agent/by-someone' ? 42 : null
-      })
+      }),
+      920_101
     );
+    botComment(w, proven);
 
     const next = await run(w, '/agent continue: write a note', '7341');
     expect(next.code).toBe(0);

@@ -78,8 +78,9 @@ type RunLookup =
  * The check against this run's workflow. `workflowRef` is this run's GITHUB_WORKFLOW_REF: GitHub
  * always sets it in a workflow run; without it (a local runner emulation) nothing can be tied to
  * this workflow, and every state and claim is `unchecked` (never trusted; the thread's spend is then
- * unknown, see previous-run.ts). `ownRunId` is this run's GITHUB_RUN_ID: run ids grow, so a state
- * or claim naming a later run is foreign without a lookup. Lookups are cached per run id for the
+ * unknown, see previous-run.ts). A run id above this run's own is looked up like any other: two
+ * events can start two runs whose claims land in either order, and a re-run keeps its old run id,
+ * so a later run of this workflow can have written a genuine claim or state. Lookups are cached per run id for the
  * action run (the queue's claims, the follow-up and the sticky comment share them) and bounded by
  * MAX_RUN_LOOKUPS. A 403 (the token lacks `actions: read`) is `unchecked` with a reason that says
  * so; any other failure throws, so the run reports that the thread could not be read rather than
@@ -90,7 +91,6 @@ export function ownWorkflowOrigin(
   options: {
     readonly workflowRef: string | undefined;
     readonly repositoryFullName: string;
-    readonly ownRunId?: number | undefined;
   }
 ): StateOrigin {
   const ownFile =
@@ -129,11 +129,6 @@ export function ownWorkflowOrigin(
         reason: 'this run does not know its own workflow file (GITHUB_WORKFLOW_REF is not set)'
       });
     if (id === undefined) return Promise.resolve({ kind: 'foreign', reason: 'it names no numeric run id' });
-    if (options.ownRunId !== undefined && id > options.ownRunId)
-      return Promise.resolve({
-        kind: 'foreign',
-        reason: `it names run ${id}, which started after this run (${options.ownRunId})`
-      });
     let lookup = runs.get(id);
     if (lookup === undefined) {
       if (runs.size >= MAX_RUN_LOOKUPS)

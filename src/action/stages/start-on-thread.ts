@@ -23,11 +23,9 @@ export function workflowOriginOf(action: ActionContext): StateOrigin {
   const reads = new OctokitWorkflowRunReads(action.config.github.token, repository, action.runner.apiUrl, {
     logger: { warning: action.commands.warning }
   });
-  const ownRunId = Number(action.runner.runId);
   const origin = ownWorkflowOrigin(reads, {
     workflowRef: action.env.GITHUB_WORKFLOW_REF,
-    repositoryFullName: `${repository.owner}/${repository.name}`,
-    ownRunId: Number.isSafeInteger(ownRunId) && ownRunId > 0 ? ownRunId : undefined
+    repositoryFullName: `${repository.owner}/${repository.name}`
   });
   origins.set(action.runner, origin);
   return origin;
