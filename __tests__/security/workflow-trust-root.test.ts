@@ -5,8 +5,8 @@
  * forged state block, and a CI summary can merely name the marker's words. Through the real action
  * against the loopback fakes: a forged plan and branch are not carried out, a mention jams nothing,
  * a state naming another workflow's run is passed over and named, and a follow-up never continues
- * on the default branch, a branch outside branch_prefix, a protected one, or one whose PR someone
- * else opened.
+ * on the default branch, the base branch, a branch outside branch_prefix, a protected one (or one
+ * whose protection cannot be read), or one whose PR someone else opened.
  */
 import { jest } from '@jest/globals';
 import { embedState, type CarriedState } from '../../src/followup/carried-state.js';
@@ -51,12 +51,18 @@ async function world(): Promise<ActionWorld> {
   return w;
 }
 
-function run(w: ActionWorld, body: string, runId: string): Promise<ActionRun> {
+function run(
+  w: ActionWorld,
+  body: string,
+  runId: string,
+  inputs: Record<string, string> = {}
+): Promise<ActionRun> {
   return w.run({
     eventName: 'issue_comment',
     payload: commentPayload(body, Number(runId)),
     workspace: w.cloneOrigin(),
     runId,
+    inputs,
     entry: ACTION_FROM_SOURCE
   });
 }
@@ -175,10 +181,22 @@ describe('a follow-up never continues on a branch the action did not make', () =
       'a branch whose pull request someone else opened',
       'agent/by-someone',
       'The pull request #42 was opened by octocat, not by github-actions[bot]'
+    ],
+    [
+      'the base branch (base_branch), even under branch_prefix',
+      'agent/base',
+      "The previous run's state names `agent/base`, the base branch, which a follow-up never continues on"
+    ],
+    [
+      'a branch whose protection cannot be read',
+      'agent/unreadable',
+      'Whether `agent/unreadable` is a protected branch could not be read'
     ]
   ])('%s: it starts a fresh branch, and says so', async (_what, branch, why) => {
     const w = await world();
     if (branch !== 'main') w.repo.git('push', '-q', 'origin', `main:${branch}`);
+    // "Get a branch" refused for this one branch (the token may not read it).
+    w.github.failAlways({ method: 'GET', path: /\/branches\/agent(%2F|\/)unreadable$/, status: 403 });
     const before = w.repo.remoteGit('rev-parse', branch).trim();
     w.github.protectBranch('agent/guarded');
     w.github.addPull({
@@ -203,14 +221,16 @@ describe('a follow-up never continues on a branch the action did not make', () =
     );
     botComment(w, proven);
 
-    const next = await run(w, '/agent continue: write a note', '7341');
+    const base = branch === 'agent/base' ? branch : 'main';
+    const next = await run(w, '/agent continue: write a note', '7341', { base_branch: base });
     expect(next.code).toBe(0);
     expect(next.outputs.conclusion).toBe('success');
     expect(next.outputs.branch_name).toMatch(/^agent\/\d+-/);
     expect(next.outputs.branch_name).not.toBe(branch);
     expect(w.repo.remoteGit('rev-parse', branch).trim()).toBe(before);
+    expect(w.github.createdComments.at(-1)!.body).toContain(why);
     expect(w.github.createdComments.at(-1)!.body).toContain(
-      `${why}, so this run starts a new branch from \`main\`.`
+      `so this run starts a new branch from \`${base}\`.`
     );
   });
 });
