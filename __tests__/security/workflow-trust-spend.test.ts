@@ -132,3 +132,24 @@ describe("another workflow's bot comment naming a real run of this workflow", ()
     expect(report).toContain('it names run 7411 of this workflow but no transcript artifact');
   });
 });
+
+describe('a workflow whose token may not read runs', () => {
+  it('when no state can be checked (no `actions: read`): refuses, saying the spend is unknown and what to give', async () => {
+    const w = await world();
+    const first = await run(w, '/agent write a note', '7421');
+    expect(first.outputs.conclusion).toBe('success');
+    // The workflow's token may not read runs: "Get a workflow run" answers 403.
+    w.github.failAlways({ method: 'GET', path: /\/actions\/runs\/\d+$/, status: 403 });
+
+    const calls = w.modelCalls();
+    const second = await run(w, '/agent continue: write another note', '7422');
+    expect(second.code).toBe(0);
+    expect(second.outputs.conclusion).toBe('refused');
+    expect(w.modelCalls()).toBe(calls);
+    const reply = w.github.createdComments.at(-1)!.body;
+    expect(reply).toContain('what this thread has spent so far cannot be read');
+    expect(reply).toContain(
+      'the token may not read run 7421 to check it (GitHub answered 403; give the workflow `actions: read`)'
+    );
+  });
+});
