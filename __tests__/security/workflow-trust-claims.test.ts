@@ -11,19 +11,12 @@ import { claimMarker, type Claim } from '../../src/action/duplicate-trigger.js';
 import { QUEUE_MAX_WAIT_MS_VARIABLE, QUEUE_POLL_MS_VARIABLE } from '../../src/action/stages/thread-queue.js';
 import { TRACKING_MARKER } from '../../src/github/hidden-markers.js';
 import type { ActionRun } from '../../test-support/action-runner.js';
-import {
-  reply,
-  text,
-  toolUse,
-  toolUsesInHistory,
-  type Script
-} from '../../test-support/fake-anthropic/index.js';
-import { stateFromPayload } from '../../test-support/fake-github/index.js';
-import { actionWorldPerTest, examplePayload, type ActionWorld } from '../support/action-world.js';
+import { actionWorldPerTest, type ActionWorld } from '../support/action-world.js';
+import { BOT, issueNumber, runOnComment, trustWorld } from './workflow-trust-world.js';
 
-const BOT = 'github-actions[bot]';
 jest.setTimeout(360_000);
 const startWorld = actionWorldPerTest();
+const world = () => trustWorld(startWorld, { linkArtifacts: false });
 
 /**
  * The queue looks every 100 ms; a run still waiting after 20 s gives up (on main, where the forged
@@ -31,35 +24,9 @@ const startWorld = actionWorldPerTest();
  */
 const QUEUE = { [QUEUE_POLL_MS_VARIABLE]: '100', [QUEUE_MAX_WAIT_MS_VARIABLE]: '20000' };
 
-const writer: Script = (request) =>
-  toolUsesInHistory(request).length === 0
-    ? reply(text('Writing a note.'), toolUse('write_file', { path: 'note.txt', content: 'note\n' }))
-    : reply(text('Wrote the note.'));
-
-function commentPayload(body: string, id: number): Record<string, unknown> {
-  const payload = examplePayload('issue_comment', 'created', body);
-  (payload.comment as { id: number }).id = id;
-  return payload;
-}
-const issueNumber = () => (commentPayload('', 1).issue as { number: number }).number;
-
-async function world(): Promise<ActionWorld> {
-  return startWorld({
-    github: stateFromPayload(commentPayload('/agent write a note', 1), { senderPermission: 'write' }),
-    anthropic: { script: writer }
-  });
-}
-
 /** The built action, as a workflow run of .github/workflows/agent.yml runs it. */
 function run(w: ActionWorld, commentId: number, inputs: Record<string, string> = {}): Promise<ActionRun> {
-  return w.run({
-    eventName: 'issue_comment',
-    payload: commentPayload('/agent write a note', commentId),
-    workspace: w.cloneOrigin(),
-    runId: String(commentId),
-    inputs,
-    env: QUEUE
-  });
+  return runOnComment(w, '/agent write a note', String(commentId), inputs, { env: QUEUE });
 }
 
 /** A triage workflow's comment as github-actions[bot]: it quotes a reader, whose text ends in `tail`. */

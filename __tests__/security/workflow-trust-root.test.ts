@@ -11,61 +11,18 @@
 import { jest } from '@jest/globals';
 import { embedState, type CarriedState } from '../../src/followup/carried-state.js';
 import { TRACKING_MARKER } from '../../src/github/hidden-markers.js';
-import { ACTION_FROM_SOURCE, type ActionRun } from '../../test-support/action-runner.js';
-import {
-  reply,
-  text,
-  toolUse,
-  toolUsesInHistory,
-  type Script
-} from '../../test-support/fake-anthropic/index.js';
-import { stateFromPayload } from '../../test-support/fake-github/index.js';
-import { actionWorldPerTest, examplePayload, type ActionWorld } from '../support/action-world.js';
+import { ACTION_FROM_SOURCE } from '../../test-support/action-runner.js';
+import { actionWorldPerTest, type ActionWorld } from '../support/action-world.js';
 import { seedRunArtifact } from './crafted-run-artifact.js';
+import { BOT, issueNumber, runOnComment, trustWorld } from './workflow-trust-world.js';
 
-const BOT = 'github-actions[bot]';
 jest.setTimeout(360_000);
 const startWorld = actionWorldPerTest();
+const world = () => trustWorld(startWorld, { linkArtifacts: true });
 
-/** One file written, then done. */
-const writer: Script = (request) =>
-  toolUsesInHistory(request).length === 0
-    ? reply(text('Writing a note.'), toolUse('write_file', { path: 'note.txt', content: 'note\n' }))
-    : reply(text('Wrote the note.'));
-
-function commentPayload(body: string, id: number): Record<string, unknown> {
-  const payload = examplePayload('issue_comment', 'created', body);
-  (payload.comment as { id: number }).id = id;
-  return payload;
-}
-const issueNumber = () => (commentPayload('', 1).issue as { number: number }).number;
-
-async function world(): Promise<ActionWorld> {
-  const w = await startWorld({
-    github: stateFromPayload(commentPayload('/agent write a note', 1), { senderPermission: 'write' }),
-    anthropic: { script: writer }
-  });
-  w.github.linkArtifacts(w.artifacts, (artifact) =>
-    Number(/^agent-transcripts-(\d+)-\d+$/.exec(artifact.name)?.[1] ?? 0)
-  );
-  return w;
-}
-
-function run(
-  w: ActionWorld,
-  body: string,
-  runId: string,
-  inputs: Record<string, string> = {}
-): Promise<ActionRun> {
-  return w.run({
-    eventName: 'issue_comment',
-    payload: commentPayload(body, Number(runId)),
-    workspace: w.cloneOrigin(),
-    runId,
-    inputs,
-    entry: ACTION_FROM_SOURCE
-  });
-}
+/** The action from source. */
+const run = (w: ActionWorld, body: string, runId: string, inputs: Record<string, string> = {}) =>
+  runOnComment(w, body, runId, inputs, { entry: ACTION_FROM_SOURCE });
 
 function state(overrides: Partial<CarriedState>): CarriedState {
   return {

@@ -8,59 +8,15 @@
 import { jest } from '@jest/globals';
 import { embedState, extractState, type CarriedState } from '../../src/followup/carried-state.js';
 import { TRACKING_MARKER } from '../../src/github/hidden-markers.js';
-import type { ActionRun } from '../../test-support/action-runner.js';
-import {
-  reply,
-  text,
-  toolUse,
-  toolUsesInHistory,
-  type Script
-} from '../../test-support/fake-anthropic/index.js';
-import { stateFromPayload } from '../../test-support/fake-github/index.js';
-import { actionWorldPerTest, examplePayload, type ActionWorld } from '../support/action-world.js';
+import { actionWorldPerTest, type ActionWorld } from '../support/action-world.js';
+import { BOT, issueNumber, runOnComment, trustWorld } from './workflow-trust-world.js';
 
-const BOT = 'github-actions[bot]';
 jest.setTimeout(360_000);
 const startWorld = actionWorldPerTest();
-
-const writer: Script = (request) =>
-  toolUsesInHistory(request).length === 0
-    ? reply(text('Writing a note.'), toolUse('write_file', { path: 'note.txt', content: 'note\n' }))
-    : reply(text('Wrote the note.'));
-
-function commentPayload(body: string, id: number): Record<string, unknown> {
-  const payload = examplePayload('issue_comment', 'created', body);
-  (payload.comment as { id: number }).id = id;
-  return payload;
-}
-const issueNumber = () => (commentPayload('', 1).issue as { number: number }).number;
-
-async function world(): Promise<ActionWorld> {
-  const w = await startWorld({
-    github: stateFromPayload(commentPayload('/agent write a note', 1), { senderPermission: 'write' }),
-    anthropic: { script: writer }
-  });
-  w.github.linkArtifacts(w.artifacts, (artifact) =>
-    Number(/^agent-transcripts-(\d+)-\d+$/.exec(artifact.name)?.[1] ?? 0)
-  );
-  return w;
-}
+const world = () => trustWorld(startWorld, { linkArtifacts: true });
 
 /** The built action (dist/index.js), as a workflow runs it. */
-function run(
-  w: ActionWorld,
-  body: string,
-  runId: string,
-  inputs: Record<string, string> = {}
-): Promise<ActionRun> {
-  return w.run({
-    eventName: 'issue_comment',
-    payload: commentPayload(body, Number(runId)),
-    workspace: w.cloneOrigin(),
-    runId,
-    inputs
-  });
-}
+const run = runOnComment;
 
 function stateIn(body: string): CarriedState {
   const found = extractState({ body, login: BOT, userType: 'Bot' }, BOT);
