@@ -121,6 +121,10 @@ describe('two requests during one run', () => {
       github: stateFromPayload(first, { senderPermission: 'write' }),
       anthropic: { script: model(log, { task: 'TASK-A', open }, firsts) }
     });
+    // A state counts only when its run's transcript artifact proves it: the runs' artifacts are served.
+    world.github.linkArtifacts(world.artifacts, (artifact) =>
+      Number(/^agent-transcripts-(\d+)-\d+$/.exec(artifact.name)?.[1] ?? 0)
+    );
     const second = commentPayload('TASK-B', 9002);
     const third = commentPayload('TASK-C', 9003);
     const login = (first.comment as { user: { login: string } }).user.login;
@@ -219,6 +223,30 @@ describe('a duplicate trigger', () => {
     expect(skipped.outputs.no_change_reason).toMatch(
       /^skipped: another workflow run (already served|is serving)/
     );
+  });
+
+  it('the other run claimed first though its run id is higher: this one yields to it', async () => {
+    // Two events start two runs; the later-numbered one may post its claim first. Its claim counts
+    // like any claim of this workflow (the queue orders by the thread, not by run id).
+    const log: string[] = [];
+    const payload = commentPayload('TASK-H', 9401);
+    const thread = threadOf(payload);
+    const world = await newWorld({
+      github: stateFromPayload(payload, { senderPermission: 'write' }),
+      anthropic: { script: model(log) }
+    });
+    const first: Claim = { request: 'issue-comment:9401', run: 802, attempt: 1, state: 'working' };
+    world.github.addComment(thread, {
+      user: { login: BOT, type: 'Bot' },
+      body: `🤖 compact-agent is working on this\n\n${claimMarker(first)}\n<!-- compact-agent-tracking -->`
+    });
+    world.github.setWorkflowRun(802, { status: 'in_progress' });
+    const run = await workflowRun(world, payload, { runId: 801 });
+    expect(run.code).toBe(0);
+    expect(run.outputs.conclusion).toBe('skipped');
+    expect(run.outputs.no_change_reason).toMatch(/^skipped: another workflow run is serving this request/);
+    expect(log).toEqual([]);
+    expect(stateOf(claimsOn(world.github, thread), 801)).toBe('duplicate');
   });
 });
 

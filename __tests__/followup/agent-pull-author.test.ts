@@ -1,8 +1,10 @@
 import { TRACKING_MARKER } from '../../src/github/hidden-markers.js';
 import { embedState, type CarriedState } from '../../src/followup/carried-state.js';
-import type { StateOrigin } from '../../src/followup/workflow-origin.js';
-/** Every state counts as a run of this workflow's here: workflow-origin.test.ts tests that check. */
-const OURS: StateOrigin = { judge: () => Promise.resolve({ kind: 'ours' }) };
+import type { StateCheck } from '../../src/followup/state-check.js';
+/** Every state counts as proven by its run's artifact here: state-check and workflow-origin tests test that check. */
+const OURS: StateCheck = {
+  check: (state) => Promise.resolve({ kind: 'verified', state, source: 'Read from its artifact.' })
+};
 import { startOnThread, type RunStart } from '../../src/followup/follow-up.js';
 import { botIdentity, isActionBotAccount } from '../../src/github/bot-author.js';
 import { OctokitGitHubApi } from '../../src/github/octokit-api.js';
@@ -92,12 +94,11 @@ async function followUpOnPull(
   );
   const bot = botIdentity(BOT, botEmail);
   return startOnThread(api, pullNumber, {
-    origin: OURS,
+    check: OURS,
     botLogin: BOT,
     ...(bot.id !== undefined ? { botId: bot.id } : {}),
     repositoryFullName: 'Codertocat/Hello-World',
     task: 'also handle negative numbers',
-    redact,
     pullRequest: pullNumber
   });
 }

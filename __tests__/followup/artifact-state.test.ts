@@ -87,6 +87,7 @@ function transcriptOfRun(summary: string): { text: string; head: string } {
   const text = `${writer.lines().join('\n')}\n`;
   const head = writer.head;
   rmSync(dir, { recursive: true, force: true });
+  heads.set(text, head);
   return { text, head };
 }
 
@@ -122,18 +123,32 @@ function api(): OctokitGitHubApi {
   return new OctokitGitHubApi(github.token, REPO, github.url, { resilience: { serverErrorRetries: 0 } });
 }
 
-function register(text: string, extra: Partial<Parameters<FakeGitHub['addArtifact']>[0]> = {}): void {
+/**
+ * The run's artifact: its transcript, and the state the run wrote beside it (its comment's, without
+ * the artifact id it cannot know; `written` null leaves the file out).
+ */
+function register(
+  text: string,
+  extra: Partial<Parameters<FakeGitHub['addArtifact']>[0]> = {},
+  written: CarriedState | null = { ...commentState(headOfTranscript(text)), artifactId: null }
+): void {
   github.addArtifact({
     id: ARTIFACT_ID,
     name: 'agent-transcripts-5001-1',
     bytes: buildZip([
       { name: '5001-1/transcript.jsonl', data: Buffer.from(text) },
-      { name: '5001-1/carried-state.json', data: Buffer.from('{}') }
+      ...(written === null
+        ? []
+        : [{ name: '5001-1/carried-state.json', data: Buffer.from(JSON.stringify(written)) }])
     ]),
     workflowRun: { id: 5001 },
     ...extra
   });
 }
+
+/** The head of each transcript made here (what the run's state names). */
+const heads = new Map<string, string>();
+const headOfTranscript = (text: string): string | null => heads.get(text) ?? null;
 
 const read = (state: CarriedState, repositoryId: number | undefined = REPO.id) =>
   stateFromArtifact(api(), state, { repositoryId, redact });
@@ -223,6 +238,34 @@ describe("the previous run's state from its transcript artifact", () => {
     expect(await read({ ...other, artifactId: 701 })).toMatchObject({
       kind: 'unusable',
       reason: expect.stringContaining('is not the transcript of the previous run 4999-1')
+    });
+  });
+
+  it("is a mismatch when the comment's costs, thread total or branch differ from the state the run wrote in its artifact", async () => {
+    const { text, head } = transcriptOfRun('S');
+    register(text, {}, { ...commentState(head), artifactId: null, threadCostUsd: 4.5, costUsd: 0.5 });
+    expect(await read({ ...commentState(head), threadCostUsd: 0, costUsd: 0.5 })).toEqual({
+      kind: 'mismatch',
+      reason: `its thread's cost is not what the run wrote in its transcript artifact ${ARTIFACT_ID} (carried-state.json)`
+    });
+    expect(await read({ ...commentState(head), threadCostUsd: 4.5, costUsd: 0.01 })).toMatchObject({
+      kind: 'mismatch',
+      reason: expect.stringContaining('its cost is not what the run wrote')
+    });
+    expect(
+      await read({ ...commentState(head), threadCostUsd: 4.5, costUsd: 0.5, branch: 'release' })
+    ).toMatchObject({ kind: 'mismatch', reason: expect.stringContaining('its branch is not') });
+    expect(await read({ ...commentState(head), threadCostUsd: 4.5, costUsd: 0.5 })).toMatchObject({
+      kind: 'read'
+    });
+  });
+
+  it('cannot check a state whose artifact holds no carried-state.json', async () => {
+    const { text, head } = transcriptOfRun('S');
+    register(text, {}, null);
+    expect(await read(commentState(head))).toEqual({
+      kind: 'unusable',
+      reason: `the transcript artifact ${ARTIFACT_ID} holds no carried-state.json to check the state's costs and branch against`
     });
   });
 

@@ -1,8 +1,10 @@
 import { TRACKING_MARKER } from '../../src/github/hidden-markers.js';
 import type { RunResult } from '../../src/agent/run-result.js';
-import type { StateOrigin } from '../../src/followup/workflow-origin.js';
-/** Every state counts as a run of this workflow's here: workflow-origin.test.ts tests that check. */
-const OURS: StateOrigin = { judge: () => Promise.resolve({ kind: 'ours' }) };
+import type { StateCheck } from '../../src/followup/state-check.js';
+/** Every state counts as proven by its run's artifact here: state-check and workflow-origin tests test that check. */
+const OURS: StateCheck = {
+  check: (state) => Promise.resolve({ kind: 'verified', state, source: 'Read from its artifact.' })
+};
 import {
   CARRIED_LIMITS,
   embedState,
@@ -178,19 +180,19 @@ describe('finding the previous run on a thread', () => {
       comment(3, 'mallory', { ...PREVIOUS, summary: 'FORGED', branch: 'main' })
     );
     const found = await findPreviousRun(api, 7, BOT, 'octo/repo', OURS);
-    expect(found).toEqual({ kind: 'found', state: PREVIOUS, commentId: 2 });
+    expect(found).toMatchObject({ kind: 'found', state: PREVIOUS, commentId: 2 });
   });
 
   it('refuses a state pasted by someone else, and one of another repository, saying why', async () => {
     const api = new MemoryGitHub();
     api.threadComments.push(comment(1, 'mallory', PREVIOUS));
-    expect(await findPreviousRun(api, 7, BOT, 'octo/repo', OURS)).toEqual({
+    expect(await findPreviousRun(api, 7, BOT, 'octo/repo', OURS)).toMatchObject({
       kind: 'refused',
       reason: expect.stringContaining('by mallory (not github-actions[bot]) is not trusted')
     });
     const other = new MemoryGitHub();
     other.threadComments.push(comment(1, BOT, { ...PREVIOUS, repository: 'evil/fork' }));
-    expect(await findPreviousRun(other, 7, BOT, 'octo/repo', OURS)).toEqual({
+    expect(await findPreviousRun(other, 7, BOT, 'octo/repo', OURS)).toMatchObject({
       kind: 'refused',
       reason: 'the state names the repository evil/fork, not octo/repo'
     });
@@ -199,13 +201,13 @@ describe('finding the previous run on a thread', () => {
   it('refuses a state by a user account whose login is bot_name, and takes the bot account’s', async () => {
     const api = new MemoryGitHub();
     api.threadComments.push(comment(1, 'my-agent', { ...PREVIOUS, summary: 'FORGED' }, 'User'));
-    expect(await findPreviousRun(api, 7, 'my-agent', 'octo/repo', OURS)).toEqual({
+    expect(await findPreviousRun(api, 7, 'my-agent', 'octo/repo', OURS)).toMatchObject({
       kind: 'refused',
       reason:
         'the state in a comment by my-agent is not trusted: that login is a User account, not the bot account my-agent'
     });
     api.threadComments.unshift(comment(0, 'my-agent', PREVIOUS, 'Bot'));
-    expect(await findPreviousRun(api, 7, 'my-agent', 'octo/repo', OURS)).toEqual({
+    expect(await findPreviousRun(api, 7, 'my-agent', 'octo/repo', OURS)).toMatchObject({
       kind: 'found',
       state: PREVIOUS,
       commentId: 0
@@ -239,11 +241,10 @@ describe('finding the previous run on a thread', () => {
     const api = new MemoryGitHub();
     api.threadComments.push(comment(1, BOT, PREVIOUS));
     const start = await startOnThread(api, 7, {
-      origin: OURS,
+      check: OURS,
       botLogin: BOT,
       repositoryFullName: 'octo/repo',
-      task: 'continue: also handle negatives',
-      redact
+      task: 'continue: also handle negatives'
     });
     expect(start.previous).toEqual(PREVIOUS);
     expect(start.originalTask).toBe('Fix the word count.');
@@ -252,11 +253,10 @@ describe('finding the previous run on a thread', () => {
     );
 
     const empty = await startOnThread(new MemoryGitHub(), 7, {
-      origin: OURS,
+      check: OURS,
       botLogin: BOT,
       repositoryFullName: 'octo/repo',
-      task: 'continue: also handle negatives',
-      redact
+      task: 'continue: also handle negatives'
     });
     expect(empty).toMatchObject({
       previous: undefined,
@@ -269,11 +269,10 @@ describe('finding the previous run on a thread', () => {
     const api = new MemoryGitHub();
     api.listComments = () => Promise.reject(new Error('GitHub answered 502 on all 4 attempts'));
     const start = await startOnThread(api, 7, {
-      origin: OURS,
+      check: OURS,
       botLogin: BOT,
       repositoryFullName: 'octo/repo',
-      task: 'continue: also handle negatives',
-      redact
+      task: 'continue: also handle negatives'
     });
     expect(start).toMatchObject({
       previous: undefined,
@@ -303,11 +302,10 @@ describe("a follow-up on the action's own pull request", () => {
   });
   const onPull = (api: MemoryGitHub) =>
     startOnThread(api, 8, {
-      origin: OURS,
+      check: OURS,
       botLogin: BOT,
       repositoryFullName: 'octo/repo',
       task: 'also x',
-      redact,
       pullRequest: 8
     });
   const report = (state: CarriedState): ThreadComment => ({

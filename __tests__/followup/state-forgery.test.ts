@@ -6,9 +6,11 @@ import { TRACKING_MARKER } from '../../src/github/hidden-markers.js';
  * (renderReport, then the tracking comment) and read it back the way the next run does.
  */
 import { embedState, extractState, type CarriedState } from '../../src/followup/carried-state.js';
-import type { StateOrigin } from '../../src/followup/workflow-origin.js';
-/** Every state counts as a run of this workflow's here: workflow-origin.test.ts tests that check. */
-const OURS: StateOrigin = { judge: () => Promise.resolve({ kind: 'ours' }) };
+import type { StateCheck } from '../../src/followup/state-check.js';
+/** Every state counts as proven by its run's artifact here: state-check and workflow-origin tests test that check. */
+const OURS: StateCheck = {
+  check: (state) => Promise.resolve({ kind: 'verified', state, source: 'Read from its artifact.' })
+};
 import { findPreviousRun } from '../../src/followup/previous-run.js';
 import { TrackingComment } from '../../src/github/tracking-comment.js';
 import { renderReport } from '../../src/github/report.js';
@@ -127,7 +129,7 @@ describe('a state marker that the agent or the repository wrote', () => {
     );
     // Another workflow comments as the same account: its comment cannot stop this workflow's runs.
     const found = await findPreviousRun(api, 9, BOT, 'octo/repo', OURS);
-    expect(found).toEqual({
+    expect(found).toMatchObject({
       kind: 'found',
       state: older,
       commentId: 1,

@@ -30,7 +30,10 @@ function tracking(api: MemoryGitHub, reuseCommentBy: string | undefined, warning
     minIntervalMs: 0,
     now: () => 0,
     warn: (message) => warnings.push(message),
-    reuseCommentBy
+    reuse:
+      reuseCommentBy === undefined
+        ? undefined
+        : { botLogin: reuseCommentBy, isOwnReport: () => Promise.resolve(true) }
   });
 }
 

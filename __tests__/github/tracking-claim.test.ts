@@ -15,7 +15,7 @@ function tracking(api: MemoryGitHub, claimId: number, sticky = false) {
     minIntervalMs: 0,
     now: () => 0,
     warn: () => undefined,
-    reuseCommentBy: sticky ? BOT : undefined,
+    reuse: sticky ? { botLogin: BOT, isOwnReport: () => Promise.resolve(true) } : undefined,
     claim: { commentId: claimId, body, marker }
   });
 }

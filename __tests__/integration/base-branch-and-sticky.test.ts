@@ -50,7 +50,13 @@ async function setUp(comments: CommentSeed[] = []): Promise<ActionWorld> {
     ...issue,
     comments: [...(issue.comments ?? []), ...comments]
   }));
-  return startWorld({ github: { ...seed, issues }, anthropic: { script: oneFilePerRun() } });
+  const w = await startWorld({ github: { ...seed, issues }, anthropic: { script: oneFilePerRun() } });
+  // The runs' transcript artifacts, as uploaded by the run their name gives: a report is reused only
+  // when its artifact proves that a run of this workflow wrote it.
+  w.github.linkArtifacts(w.artifacts, (artifact) =>
+    Number(/^agent-transcripts-(\d+)-\d+$/.exec(artifact.name)?.[1] ?? 0)
+  );
+  return w;
 }
 
 /** A workflow run on a fresh clone of origin's default branch, as actions/checkout leaves it. */

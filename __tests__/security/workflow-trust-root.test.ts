@@ -5,60 +5,24 @@
  * forged state block, and a CI summary can merely name the marker's words. Through the real action
  * against the loopback fakes: a forged plan and branch are not carried out, a mention jams nothing,
  * a state naming another workflow's run is passed over and named, and a follow-up never continues
- * on the default branch, a branch outside branch_prefix, a protected one, or one whose PR someone
- * else opened.
+ * on the default branch, the base branch, a branch outside branch_prefix, a protected one (or one
+ * whose protection cannot be read), or one whose PR someone else opened.
  */
 import { jest } from '@jest/globals';
 import { embedState, type CarriedState } from '../../src/followup/carried-state.js';
 import { TRACKING_MARKER } from '../../src/github/hidden-markers.js';
-import { ACTION_FROM_SOURCE, type ActionRun } from '../../test-support/action-runner.js';
-import {
-  reply,
-  text,
-  toolUse,
-  toolUsesInHistory,
-  type Script
-} from '../../test-support/fake-anthropic/index.js';
-import { stateFromPayload } from '../../test-support/fake-github/index.js';
-import { actionWorldPerTest, examplePayload, type ActionWorld } from '../support/action-world.js';
+import { ACTION_FROM_SOURCE } from '../../test-support/action-runner.js';
+import { actionWorldPerTest, type ActionWorld } from '../support/action-world.js';
+import { seedRunArtifact } from './crafted-run-artifact.js';
+import { BOT, issueNumber, runOnComment, trustWorld } from './workflow-trust-world.js';
 
-const BOT = 'github-actions[bot]';
 jest.setTimeout(360_000);
 const startWorld = actionWorldPerTest();
+const world = () => trustWorld(startWorld, { linkArtifacts: true });
 
-/** One file written, then done. */
-const writer: Script = (request) =>
-  toolUsesInHistory(request).length === 0
-    ? reply(text('Writing a note.'), toolUse('write_file', { path: 'note.txt', content: 'note\n' }))
-    : reply(text('Wrote the note.'));
-
-function commentPayload(body: string, id: number): Record<string, unknown> {
-  const payload = examplePayload('issue_comment', 'created', body);
-  (payload.comment as { id: number }).id = id;
-  return payload;
-}
-const issueNumber = () => (commentPayload('', 1).issue as { number: number }).number;
-
-async function world(): Promise<ActionWorld> {
-  const w = await startWorld({
-    github: stateFromPayload(commentPayload('/agent write a note', 1), { senderPermission: 'write' }),
-    anthropic: { script: writer }
-  });
-  w.github.linkArtifacts(w.artifacts, (artifact) =>
-    Number(/^agent-transcripts-(\d+)-\d+$/.exec(artifact.name)?.[1] ?? 0)
-  );
-  return w;
-}
-
-function run(w: ActionWorld, body: string, runId: string): Promise<ActionRun> {
-  return w.run({
-    eventName: 'issue_comment',
-    payload: commentPayload(body, Number(runId)),
-    workspace: w.cloneOrigin(),
-    runId,
-    entry: ACTION_FROM_SOURCE
-  });
-}
+/** The action from source. */
+const run = (w: ActionWorld, body: string, runId: string, inputs: Record<string, string> = {}) =>
+  runOnComment(w, body, runId, inputs, { entry: ACTION_FROM_SOURCE });
 
 function state(overrides: Partial<CarriedState>): CarriedState {
   return {
@@ -174,10 +138,22 @@ describe('a follow-up never continues on a branch the action did not make', () =
       'a branch whose pull request someone else opened',
       'agent/by-someone',
       'The pull request #42 was opened by octocat, not by github-actions[bot]'
+    ],
+    [
+      'the base branch (base_branch), even under branch_prefix',
+      'agent/base',
+      "The previous run's state names `agent/base`, the base branch, which a follow-up never continues on"
+    ],
+    [
+      'a branch whose protection cannot be read',
+      'agent/unreadable',
+      'Whether `agent/unreadable` is a protected branch could not be read'
     ]
   ])('%s: it starts a fresh branch, and says so', async (_what, branch, why) => {
     const w = await world();
     if (branch !== 'main') w.repo.git('push', '-q', 'origin', `main:${branch}`);
+    // "Get a branch" refused for this one branch (the token may not read it).
+    w.github.failAlways({ method: 'GET', path: /\/branches\/agent(%2F|\/)unreadable$/, status: 403 });
     const before = w.repo.remoteGit('rev-parse', branch).trim();
     w.github.protectBranch('agent/guarded');
     w.github.addPull({
@@ -187,26 +163,31 @@ describe('a follow-up never continues on a branch the action did not make', () =
       head: { ref: 'agent/by-someone', sha: before },
       base: { ref: 'main' }
     });
-    // A genuine run of this workflow (no artifact: it counts for data, not for a plan).
+    // A run of this workflow whose artifact proves the state: only the branch rules stand between
+    // it and a push to that branch.
     w.github.setWorkflowRun(9201, { status: 'completed' });
-    botComment(
-      w,
+    const proven = seedRunArtifact(
+      w.github,
       state({
         runId: '9201-1',
         summary: 'Wrote half.',
         branch,
         pullRequest: branch === 'agent/by-someone' ? 42 : null
-      })
+      }),
+      920_101
     );
+    botComment(w, proven);
 
-    const next = await run(w, '/agent continue: write a note', '7341');
+    const base = branch === 'agent/base' ? branch : 'main';
+    const next = await run(w, '/agent continue: write a note', '7341', { base_branch: base });
     expect(next.code).toBe(0);
     expect(next.outputs.conclusion).toBe('success');
     expect(next.outputs.branch_name).toMatch(/^agent\/\d+-/);
     expect(next.outputs.branch_name).not.toBe(branch);
     expect(w.repo.remoteGit('rev-parse', branch).trim()).toBe(before);
+    expect(w.github.createdComments.at(-1)!.body).toContain(why);
     expect(w.github.createdComments.at(-1)!.body).toContain(
-      `${why}, so this run starts a new branch from \`main\`.`
+      `so this run starts a new branch from \`${base}\`.`
     );
   });
 });

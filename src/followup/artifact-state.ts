@@ -11,6 +11,7 @@ import { transcriptArtifactName } from '../artifacts/transcript-artifact.js';
 import { renderCarriedLedger } from './carried-ledger.js';
 import { boundedState, CARRIED_LIMITS, carriedStateSchema, type CarriedState } from './carried-state.js';
 import { workOfTranscript } from './transcript-work.js';
+import { STATE_FILE } from './state-file.js';
 import { errorMessage } from '../errors/error-message.js';
 
 /** A transcript artifact far larger than any real one (a 1,000-turn run zips to a few MB) is not read. */
@@ -67,8 +68,9 @@ export async function stateFromArtifact(
   } catch (error) {
     return unusable(readFailure(id, error));
   }
-  const transcript = transcriptIn(zip, fromComment.runId);
-  if (typeof transcript !== 'string') return unusable(`the transcript artifact ${id} ${transcript.problem}`);
+  const files = runFilesIn(zip, fromComment.runId);
+  if ('problem' in files) return unusable(`the transcript artifact ${id} ${files.problem}`);
+  const { transcript } = files;
   const verdict = verifyChain(transcript, fromComment.transcriptHead ?? undefined);
   const mismatch = (reason: string): ArtifactState => ({ kind: 'mismatch', reason });
   if (verdict.status === 'not_transcript')
@@ -78,6 +80,15 @@ export async function stateFromArtifact(
   if (verdict.status === 'broken')
     return mismatch(
       `the transcript in artifact ${id} fails its hash-chain check at line ${verdict.line} (${verdict.reason})`
+    );
+  if (files.stateFile === undefined)
+    return unusable(
+      `the transcript artifact ${id} holds no ${STATE_FILE} to check the state's costs and branch against`
+    );
+  const differs = differingField(fromComment, files.stateFile);
+  if (differs !== undefined)
+    return mismatch(
+      `its ${differs} is not what the run wrote in its transcript artifact ${id} (${STATE_FILE})`
     );
   const state = stateOfTranscript(transcript, fromComment, options.redact);
   return state === undefined
@@ -122,8 +133,14 @@ function readFailure(id: number, error: unknown): string {
   return `the transcript artifact ${id} could not be read (${message.split('\n')[0]!.slice(0, 200)})`;
 }
 
-/** The run's transcript inside the zip (`<run id>/transcript.jsonl`, as the action stages it). */
-function transcriptIn(zip: Buffer, runId: string): string | { problem: string } {
+/**
+ * The run's transcript inside the zip (`<run id>/transcript.jsonl`, as the action stages it), and the
+ * carried state the run wrote beside it (`<run id>/carried-state.json`), when it is there and reads.
+ */
+function runFilesIn(
+  zip: Buffer,
+  runId: string
+): { transcript: string; stateFile: CarriedState | undefined } | { problem: string } {
   let entries: Map<string, Buffer>;
   try {
     entries = unzip(zip, ARTIFACT_ZIP_LIMITS);
@@ -131,10 +148,45 @@ function transcriptIn(zip: Buffer, runId: string): string | { problem: string } 
     return { problem: `is not a readable zip (${errorMessage(error)})` };
   }
   const own = entries.get(`${runId}/${TRANSCRIPT_FILE}`);
-  if (own !== undefined) return own.toString('utf8');
   const any = [...entries.keys()].filter((name) => name.split('/').at(-1) === TRANSCRIPT_FILE);
-  if (any.length === 1) return entries.get(any[0]!)!.toString('utf8');
-  return { problem: `holds no ${TRANSCRIPT_FILE} of the run ${runId}` };
+  const transcript = own ?? (any.length === 1 ? entries.get(any[0]!) : undefined);
+  if (transcript === undefined) return { problem: `holds no ${TRANSCRIPT_FILE} of the run ${runId}` };
+  const folder = own !== undefined ? runId : any[0]!.split('/').slice(0, -1).join('/');
+  const stateBytes = entries.get(folder === '' ? STATE_FILE : `${folder}/${STATE_FILE}`);
+  return { transcript: transcript.toString('utf8'), stateFile: stateBytes && parsedState(stateBytes) };
+}
+
+function parsedState(bytes: Buffer): CarriedState | undefined {
+  try {
+    const parsed = carriedStateSchema.safeParse(JSON.parse(bytes.toString('utf8')));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The first field in which the comment's state differs from the state the run wrote into its own
+ * artifact. The transcript's hash chain proves the transcript, not the comment's other fields: a
+ * copy of a real run's state with its costs lowered, or its branch changed, names the real artifact
+ * and head. The artifact's copy holds the same values (written from the same finished run, its
+ * artifact id aside, which it cannot know), so any difference is someone else's edit.
+ */
+function differingField(fromComment: CarriedState, written: CarriedState): string | undefined {
+  const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+  const costs = (state: CarriedState) => state.previousRuns.map((run) => run.costUsd);
+  const checks: [string, unknown, unknown][] = [
+    ['run id', fromComment.runId, written.runId],
+    ['repository', fromComment.repository, written.repository],
+    ['cost', fromComment.costUsd, written.costUsd],
+    ["thread's cost", fromComment.threadCostUsd, written.threadCostUsd],
+    ["earlier runs' costs", costs(fromComment), costs(written)],
+    ['branch', fromComment.branch, written.branch],
+    ['pull request', fromComment.pullRequest, written.pullRequest],
+    ['mode', fromComment.mode, written.mode],
+    ['transcript head', fromComment.transcriptHead, written.transcriptHead]
+  ];
+  return checks.find(([, a, b]) => !same(a, b))?.[0];
 }
 
 /**

@@ -1,10 +1,9 @@
 import { isActionBotAccount } from '../github/bot-author.js';
-import type { GitHubApi, WorkflowArtifacts } from '../github/github-api.js';
-import { stateFromArtifact } from './artifact-state.js';
+import type { GitHubApi } from '../github/github-api.js';
 import type { ThreadRecord } from '../transcript/events.js';
 import { requestsSoFar, type CarriedState } from './carried-state.js';
 import { findPreviousRun, followUpRequest, passedOverLine, type PreviousRun } from './previous-run.js';
-import type { StateOrigin } from './workflow-origin.js';
+import type { StateCheck } from './state-check.js';
 import { resumeTask } from './resume-task.js';
 import { errorMessage } from '../errors/error-message.js';
 
@@ -21,6 +20,11 @@ export interface RunStart {
   readonly refusal: string | undefined;
   /** For a follow-up: one sentence for the report on where the previous run's state came from. */
   readonly source?: string;
+  /**
+   * What the thread's earlier runs cost in all, as far as their states can be trusted (see
+   * findPreviousRun): at least the previous run's total. Absent where no thread was read.
+   */
+  readonly spentUsd?: number;
   /**
    * Why what the thread spent so far is not known (the thread or a run it names could not be read):
    * the thread's budget cannot be applied, so no run starts.
@@ -59,15 +63,10 @@ export async function startOnThread(
     readonly botId?: number;
     readonly repositoryFullName: string;
     readonly task: string;
-    readonly redact: (text: string) => string;
     /** Set when the thread is a pull request: the action's own PR leads to the issue it was for. */
     readonly pullRequest?: number;
-    /** The REST artifact routes: the previous run's transcript artifact is preferred to the comment. */
-    readonly artifacts?: WorkflowArtifacts;
-    /** This repository's id (the event payload's `repository.id`): the artifact's run must match it. */
-    readonly repositoryId?: number;
-    /** Whether a state was written by a run of this workflow (workflow-origin.ts). */
-    readonly origin: StateOrigin;
+    /** Whether a state was written by a run of this workflow, as its artifact proves (state-check.ts). */
+    readonly check: StateCheck;
   }
 ): Promise<RunStart> {
   const { explicit, request } = followUpRequest(options.task);
@@ -80,7 +79,7 @@ export async function startOnThread(
   });
   let found: PreviousRun;
   try {
-    found = await findPreviousRun(api, thread, options.botLogin, options.repositoryFullName, options.origin);
+    found = await findPreviousRun(api, thread, options.botLogin, options.repositoryFullName, options.check);
     if (found.kind === 'none' && options.pullRequest !== undefined)
       found = await previousRunOfAgentPullRequest(api, options.pullRequest, options, found);
   } catch (error) {
@@ -90,71 +89,29 @@ export async function startOnThread(
   const passed = found.passedOver && passedOverLine(found.passedOver);
   const withPassed = (reason: string | undefined) =>
     passed === undefined ? reason : reason === undefined ? passed : `${reason}; ${passed}`;
-  if (found.kind === 'refused') return fresh(withPassed(found.reason));
+  const spend = {
+    spentUsd: found.spentUsd,
+    ...(found.spendUnknown !== undefined ? { spendUnknown: found.spendUnknown } : {})
+  };
+  if (found.kind === 'refused') return { ...fresh(withPassed(found.reason)), ...spend };
   if (found.kind === 'none')
-    return fresh(
-      withPassed(explicit ? `there is no earlier run of compact-agent on this thread to continue` : undefined)
-    );
-  const read = await preferArtifact(found.state, options);
-  if (read.kind === 'passed-over') {
-    const line = passedOverLine({
-      login: options.botLogin,
-      count: 1 + (found.passedOver?.count ?? 0),
-      newestReason: read.reason
-    });
-    return fresh(line);
-  }
-  const { state, source } = read;
+    return {
+      ...fresh(
+        withPassed(
+          explicit ? `there is no earlier run of compact-agent on this thread to continue` : undefined
+        )
+      ),
+      ...spend
+    };
+  const { state, source } = found;
   return {
     task: resumeTask(state, request),
     originalTask: state.task,
     request,
     previous: state,
     refusal: undefined,
-    source: passed === undefined ? source : `${source} It ${passed}.`
-  };
-}
-
-/**
- * The previous run's state from its transcript artifact when it can be read; else the state in its
- * report comment (already tied to a run of this workflow), and the sentence says why. Passed over:
- * an artifact whose transcript is not the one the state names, and a plan that cannot be read from
- * its artifact (`/agent go` carries out only a plan its own run's transcript holds: the comment's
- * copy could be another workflow's forgery naming a real run).
- */
-async function preferArtifact(
-  fromComment: CarriedState,
-  options: {
-    readonly artifacts?: WorkflowArtifacts;
-    readonly repositoryId?: number;
-    readonly redact: (text: string) => string;
-  }
-): Promise<
-  | { readonly kind: 'read'; readonly state: CarriedState; readonly source: string }
-  | { readonly kind: 'passed-over'; readonly reason: string }
-> {
-  const fallback = (why: string) =>
-    fromComment.mode === 'plan'
-      ? ({
-          kind: 'passed-over',
-          reason: `its plan cannot be checked against its run's transcript: ${why}`
-        } as const)
-      : ({
-          kind: 'read',
-          state: fromComment,
-          source: `The previous run's state was read from its report comment, because ${why}.`
-        } as const);
-  if (options.artifacts === undefined) return fallback('artifacts are not read here');
-  const read = await stateFromArtifact(options.artifacts, fromComment, {
-    repositoryId: options.repositoryId,
-    redact: options.redact
-  });
-  if (read.kind === 'mismatch') return { kind: 'passed-over', reason: read.reason };
-  if (read.kind === 'unusable') return fallback(read.reason);
-  return {
-    kind: 'read',
-    state: read.state,
-    source: `The previous run's state was read from its transcript artifact ${read.artifactId}, whose hash chain checked out.`
+    source: passed === undefined ? source : `${source} It ${passed}.`,
+    ...spend
   };
 }
 
@@ -171,7 +128,7 @@ async function previousRunOfAgentPullRequest(
     readonly botLogin: string;
     readonly botId?: number;
     readonly repositoryFullName: string;
-    readonly origin: StateOrigin;
+    readonly check: StateCheck;
   },
   /** What the pull request's own thread gave: nothing, perhaps with comments passed over. */
   onThread: PreviousRun
@@ -186,14 +143,21 @@ async function previousRunOfAgentPullRequest(
     Number(issue),
     options.botLogin,
     options.repositoryFullName,
-    options.origin
+    options.check
   );
   const passedOver = found.passedOver ?? onThread.passedOver;
+  // Both threads' states count towards the spend: the issue's, and any the pull request's own holds.
+  const spendUnknown = found.spendUnknown ?? onThread.spendUnknown;
+  const spend = {
+    spentUsd: Math.max(found.spentUsd, onThread.spentUsd),
+    ...(spendUnknown !== undefined ? { spendUnknown } : {}),
+    ...(passedOver ? { passedOver } : {})
+  };
   if (found.kind === 'found' && found.state.pullRequest !== pullNumber)
     return {
       kind: 'refused',
       reason: `the latest run on #${issue} is about pull request #${found.state.pullRequest ?? 'none'}, not #${pullNumber}`,
-      ...(passedOver ? { passedOver } : {})
+      ...spend
     };
-  return passedOver ? { ...found, passedOver } : found;
+  return { ...found, ...spend };
 }

@@ -10,7 +10,7 @@ import {
   requestsSoFar,
   type CarriedState
 } from './carried-state.js';
-import { threadSpentUsd } from './thread-budget.js';
+import { spentBeforeUsd } from './thread-budget.js';
 
 /** What the end of a run knows, from which the state for the next run is built. */
 export interface FinishedRun {
@@ -29,6 +29,8 @@ export interface FinishedRun {
   readonly branch: string | null;
   readonly pullRequest: number | null;
   readonly previous: CarriedState | undefined;
+  /** What the thread spent before this run, when more than the previous run's total (RunStart.spentUsd). */
+  readonly spentUsd?: number | undefined;
   /** What the run's own transcript records of its work (files the tools wrote, failed commands). */
   readonly work?: Pick<TranscriptWork, 'filesChanged' | 'failedCommands'>;
   /** The transcript's last hash: the next run checks the artifact's transcript against it. */
@@ -61,7 +63,7 @@ export function carriedStateOf(run: FinishedRun): CarriedState {
           -CARRIED_LIMITS.previousRuns
         )
       : [],
-    threadCostUsd: threadSpentUsd(previous) + run.result.costUsd
+    threadCostUsd: spentBeforeUsd(run) + run.result.costUsd
   };
 }
 

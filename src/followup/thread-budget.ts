@@ -12,6 +12,18 @@ export function threadSpentUsd(previous: CarriedState | undefined): number {
   return Math.max(previous.threadCostUsd ?? 0, listed);
 }
 
+/**
+ * What the thread spent before this run: the previous run's total, or more when a later state of a
+ * run of this workflow that could not be verified says so (findPreviousRun: such a state can only
+ * raise the spend).
+ */
+export function spentBeforeUsd(start: {
+  readonly previous: CarriedState | undefined;
+  readonly spentUsd?: number | undefined;
+}): number {
+  return Math.max(start.spentUsd ?? 0, threadSpentUsd(start.previous));
+}
+
 /** The thread's cap, what it spent before this run, and so what this run may spend. */
 export type ThreadAllowance =
   | {

@@ -1,28 +1,51 @@
 import { transcriptArtifactName } from '../artifacts/transcript-artifact.js';
 import { errorMessage } from '../errors/error-message.js';
-import type { WorkflowRunReads } from '../github/workflow-runs.js';
+import type { WorkflowRunOrigin, WorkflowRunReads } from '../github/workflow-runs.js';
 import { runIdParts } from './artifact-state.js';
 import type { CarriedState } from './carried-state.js';
 
 /**
- * Whether a carried state was written by a run of THIS workflow. With the default `bot_name`, every
- * workflow of the repository that comments with GITHUB_TOKEN comments as the same
+ * Whether a carried state or a claim was written by a run of THIS workflow. With the default
+ * `bot_name`, every workflow of the repository that comments with GITHUB_TOKEN comments as the same
  * `github-actions[bot]`, and a welcome or triage workflow that quotes an issue's body can end its
- * comment with a reader's forged state block. So the bot account is not the trust root: the run the
- * state names is looked up through the Actions API, and it must be a run of this repository, of this
- * run's own workflow file, that uploaded the transcript artifact the state names.
+ * comment with a reader's forged state block or claim. So the bot account is not the trust root: the
+ * run a state or claim names is looked up through the Actions API, and it must be a run of this
+ * repository, of this run's own workflow file (and, for a state, one that uploaded the transcript
+ * artifact the state names; the artifact's content is checked in artifact-state.ts).
+ *
+ * - `ours`: a run of this workflow that uploaded the artifact the state names.
+ * - `ours-without-artifact`: a run of this workflow, but the state names no artifact, so what it
+ *   says cannot be checked (a genuine run whose upload failed, or a forgery naming a real run).
+ * - `unchecked`: the state could not be checked at all (this run does not know its workflow, the
+ *   token may not read runs, or the lookup bound was reached). It may be genuine.
+ * - `foreign`: not a run of this workflow (or an artifact its run did not upload): a forgery.
  */
-export type Origin = { readonly kind: 'ours' } | { readonly kind: 'foreign'; readonly reason: string };
+export type Origin =
+  | { readonly kind: 'ours' }
+  | { readonly kind: 'ours-without-artifact'; readonly reason: string }
+  | { readonly kind: 'unchecked'; readonly reason: string }
+  | { readonly kind: 'foreign'; readonly reason: string };
+
+/** Whether a claim's run is a run of this workflow: only `ours` counts, the rest say why not. */
+export type RunOrigin =
+  | { readonly kind: 'ours' }
+  | { readonly kind: 'unchecked'; readonly reason: string }
+  | { readonly kind: 'foreign'; readonly reason: string };
 
 export interface StateOrigin {
   judge(state: CarriedState): Promise<Origin>;
+  /** A run id alone (a claim names one): is it a run of this workflow? */
+  judgeRun(runId: number): Promise<RunOrigin>;
 }
 
 /**
- * At most this many runs are looked up per action run: a thread filled with forged states must not
- * turn one run into hundreds of API calls. A state past the bound is passed over.
+ * At most this many runs are looked up per action run: a thread filled with forged states or claims
+ * must not turn one run into hundreds of API calls. A state or claim past the bound is `unchecked`.
  */
 export const MAX_RUN_LOOKUPS = 5;
+
+/** The line a 403 adds: the token needs `actions: read` to look runs up. */
+export const ACTIONS_READ_HINT = 'give the workflow `actions: read`';
 
 /**
  * The workflow file of a `GITHUB_WORKFLOW_REF` or of a run's `path`, without the repository before it
@@ -41,78 +64,128 @@ export function workflowFileOf(reference: string, repositoryFullName: string): s
 }
 
 /** "5001-1" or "5001": the numeric run id, or undefined for any other form. */
-function numericRunId(runId: string): number | undefined {
+export function numericRunId(runId: string): number | undefined {
   if (!/^\d{1,16}(-\d{1,6})?$/.test(runId)) return undefined;
   const id = Number(runIdParts(runId)[0]);
   return Number.isSafeInteger(id) && id > 0 ? id : undefined;
 }
 
+type RunLookup =
+  | { readonly kind: 'run'; readonly run: WorkflowRunOrigin }
+  | { readonly kind: 'unchecked' | 'foreign'; readonly reason: string };
+
 /**
- * The check against this run's workflow. `workflowRef` is this run's GITHUB_WORKFLOW_REF; without it
- * (not in a workflow run) nothing can be tied to this workflow, and every state is passed over.
- * Lookups are cached per run id for the action run, and bounded by MAX_RUN_LOOKUPS. A 403 (the token
- * lacks `actions: read`) passes the state over with a reason that says so; any other failure throws,
- * so the run reports that the thread could not be read rather than quietly forgetting it.
+ * The check against this run's workflow. `workflowRef` is this run's GITHUB_WORKFLOW_REF: GitHub
+ * always sets it in a workflow run; without it (a local runner emulation) nothing can be tied to
+ * this workflow, and every state and claim is `unchecked` (never trusted; the thread's spend is then
+ * unknown, see previous-run.ts). A run id above this run's own is looked up like any other: two
+ * events can start two runs whose claims land in either order, and a re-run keeps its old run id,
+ * so a later run of this workflow can have written a genuine claim or state. Lookups are cached per run id for the
+ * action run (the queue's claims, the follow-up and the sticky comment share them) and bounded by
+ * MAX_RUN_LOOKUPS. A 403 (the token lacks `actions: read`) is `unchecked` with a reason that says
+ * so; any other failure throws, so the run reports that the thread could not be read rather than
+ * quietly forgetting it.
  */
 export function ownWorkflowOrigin(
   reads: WorkflowRunReads,
-  options: { readonly workflowRef: string | undefined; readonly repositoryFullName: string }
+  options: {
+    readonly workflowRef: string | undefined;
+    readonly repositoryFullName: string;
+  }
 ): StateOrigin {
   const ownFile =
     options.workflowRef === undefined || options.workflowRef.trim() === ''
       ? undefined
       : workflowFileOf(options.workflowRef, options.repositoryFullName);
-  const verdicts = new Map<string, Promise<Origin>>();
-  const foreign = (reason: string): Origin => ({ kind: 'foreign', reason });
+  const runs = new Map<number, Promise<RunLookup>>();
+  const listings = new Map<string, Promise<boolean>>();
+  const forbidden = (id: number) =>
+    `the token may not read run ${id} to check it (GitHub answered 403; ${ACTIONS_READ_HINT})`;
+  const failed = (id: number, error: unknown) =>
+    new Error(`run ${id} could not be looked up (${errorMessage(error).split('\n')[0]!.slice(0, 200)})`);
 
-  const lookUp = async (state: CarriedState, ownFile: string): Promise<Origin> => {
-    const id = numericRunId(state.runId);
-    if (id === undefined) return foreign('it names no numeric run id');
+  const fetchRun = async (id: number, file: string): Promise<RunLookup> => {
     try {
       const run = await reads.workflowRun(id);
-      if (run === undefined) return foreign(`it names run ${id}, which this repository does not have`);
-      const file = workflowFileOf(run.path, options.repositoryFullName);
-      if (file !== ownFile)
-        return foreign(
-          `it names run ${id} of ${(file ?? run.path).slice(0, 120)}, not of this workflow (${ownFile})`
-        );
-      if (state.artifactId === null) return { kind: 'ours' };
-      const name = transcriptArtifactName(...runIdParts(state.runId));
-      const artifacts = await reads.runArtifacts(id, name);
-      if (!artifacts.some((artifact) => artifact.id === state.artifactId && artifact.name === name))
-        return foreign(
-          `it names the transcript artifact ${state.artifactId}, which run ${id} did not upload`
-        );
-      return { kind: 'ours' };
+      if (run === undefined)
+        return { kind: 'foreign', reason: `it names run ${id}, which this repository does not have` };
+      const runFile = workflowFileOf(run.path, options.repositoryFullName);
+      if (runFile !== file)
+        return {
+          kind: 'foreign',
+          reason: `it names run ${id} of ${(runFile ?? run.path).slice(0, 120)}, not of this workflow (${file})`
+        };
+      return { kind: 'run', run };
     } catch (error) {
-      if ((error as { status?: unknown }).status === 403)
-        return foreign(
-          `the token may not read run ${id} to check it (GitHub answered 403; give the workflow \`actions: read\`)`
-        );
-      throw new Error(
-        `run ${id} could not be looked up (${errorMessage(error).split('\n')[0]!.slice(0, 200)})`
-      );
+      if ((error as { status?: unknown }).status === 403) return { kind: 'unchecked', reason: forbidden(id) };
+      throw failed(id, error);
     }
   };
 
-  return {
-    judge(state) {
-      if (ownFile === undefined)
-        return Promise.resolve(
-          foreign('this run does not know its own workflow file (GITHUB_WORKFLOW_REF is not set)')
+  const lookUp = (id: number | undefined): Promise<RunLookup> => {
+    if (ownFile === undefined)
+      return Promise.resolve({
+        kind: 'unchecked',
+        reason: 'this run does not know its own workflow file (GITHUB_WORKFLOW_REF is not set)'
+      });
+    if (id === undefined) return Promise.resolve({ kind: 'foreign', reason: 'it names no numeric run id' });
+    let lookup = runs.get(id);
+    if (lookup === undefined) {
+      if (runs.size >= MAX_RUN_LOOKUPS)
+        return Promise.resolve({
+          kind: 'unchecked',
+          reason: `more than ${MAX_RUN_LOOKUPS} runs were looked up in this run already`
+        });
+      lookup = fetchRun(id, ownFile);
+      runs.set(id, lookup);
+      lookup.catch(() => runs.delete(id));
+    }
+    return lookup;
+  };
+
+  /** Whether run `id` uploaded the artifact `artifactId` under the transcript's name (cached). */
+  const uploaded = (id: number, runId: string, artifactId: number): Promise<boolean> => {
+    const key = `${runId}\u0000${artifactId}`;
+    let listed = listings.get(key);
+    if (listed === undefined) {
+      const name = transcriptArtifactName(...runIdParts(runId));
+      listed = reads
+        .runArtifacts(id, name)
+        .then((artifacts) =>
+          artifacts.some((artifact) => artifact.id === artifactId && artifact.name === name)
         );
-      const key = `${state.runId}\u0000${state.artifactId ?? ''}`;
-      let verdict = verdicts.get(key);
-      if (verdict === undefined) {
-        if (verdicts.size >= MAX_RUN_LOOKUPS)
-          return Promise.resolve(
-            foreign(`more than ${MAX_RUN_LOOKUPS} runs were looked up in this run already`)
-          );
-        verdict = lookUp(state, ownFile);
-        verdicts.set(key, verdict);
-        verdict.catch(() => verdicts.delete(key));
+      listings.set(key, listed);
+      listed.catch(() => listings.delete(key));
+    }
+    return listed;
+  };
+
+  return {
+    async judgeRun(runId) {
+      const lookup = await lookUp(runId);
+      return lookup.kind === 'run' ? { kind: 'ours' } : lookup;
+    },
+    async judge(state) {
+      const id = numericRunId(state.runId);
+      const lookup = await lookUp(id);
+      if (lookup.kind !== 'run') return lookup;
+      if (state.artifactId === null)
+        return {
+          kind: 'ours-without-artifact',
+          reason: `it names run ${id} of this workflow but no transcript artifact, so what it says cannot be checked`
+        };
+      try {
+        if (!(await uploaded(lookup.run.id, state.runId, state.artifactId)))
+          return {
+            kind: 'foreign',
+            reason: `it names the transcript artifact ${state.artifactId}, which run ${lookup.run.id} did not upload`
+          };
+      } catch (error) {
+        if ((error as { status?: unknown }).status === 403)
+          return { kind: 'unchecked', reason: forbidden(lookup.run.id) };
+        throw failed(lookup.run.id, error);
       }
-      return verdict;
+      return { kind: 'ours' };
     }
   };
 }

@@ -23,10 +23,17 @@ export interface TrackingOptions {
   readonly now: () => number;
   readonly warn: (message: string) => void;
   /**
-   * `use_sticky_comment`: the login of the action's bot (`bot_name`). The newest earlier tracking
-   * comment on the thread by the Bot account of that login is edited instead of posting a new one.
+   * `use_sticky_comment`: the newest earlier tracking comment on the thread by the Bot account of
+   * `botLogin` (`bot_name`) whose state or claim a run of this workflow wrote (`isOwnReport`) is
+   * edited instead of posting a new one. Other workflows comment as the same account: one of their
+   * comments ending in the marker is never taken over (its hidden blocks would be carried on).
    */
-  readonly reuseCommentBy?: string | undefined;
+  readonly reuse?:
+    | {
+        readonly botLogin: string;
+        readonly isOwnReport: (comment: ThreadComment) => Promise<boolean>;
+      }
+    | undefined;
   /** The comment in which this run claimed its request (src/action/stages/thread-queue.ts). */
   readonly claim?: TrackingClaim | undefined;
 }
@@ -45,6 +52,8 @@ export interface TrackingClaim {
   /** The claim comment's body as the run last wrote it: taken over without an edit when it is the start. */
   readonly body: string;
   readonly marker: (state: TrackingClaimState) => string;
+  /** The line naming bot comments whose claims were passed over (not of this workflow), for the report. */
+  readonly passedOver?: string;
 }
 
 /**
@@ -135,8 +144,7 @@ export class TrackingComment {
   }
 
   async start(): Promise<void> {
-    if (this.options.reuseCommentBy !== undefined && (await this.reuseEarlier(this.options.reuseCommentBy)))
-      return;
+    if (this.options.reuse !== undefined && (await this.reuseEarlier(this.options.reuse))) return;
     if (await this.adoptClaim()) return;
     try {
       const created = await this.api.createComment(this.issueNumber, this.render(undefined));
@@ -147,10 +155,11 @@ export class TrackingComment {
   }
 
   /**
-   * Takes over the newest tracking comment on the thread written by `botLogin`. Nothing found, or
-   * the thread or the edit failing, means a new comment: the run must be visible either way.
+   * Takes over the newest tracking comment on the thread written by `botLogin` that a run of this
+   * workflow wrote. Nothing found, or the thread, the check or the edit failing, means a new
+   * comment: the run must be visible either way.
    */
-  private async reuseEarlier(botLogin: string): Promise<boolean> {
+  private async reuseEarlier(reuse: NonNullable<TrackingOptions['reuse']>): Promise<boolean> {
     let comments: ThreadComment[];
     try {
       comments = await this.api.listComments(this.issueNumber);
@@ -159,9 +168,20 @@ export class TrackingComment {
       return false;
     }
     // Never a claim still at work: this run's own, or another's waiting for its turn.
-    const earlier = comments
-      .filter((comment) => isTrackingComment(comment, botLogin) && !holdsWorkingClaim(comment.body))
-      .at(-1);
+    const candidates = comments.filter(
+      (comment) => isTrackingComment(comment, reuse.botLogin) && !holdsWorkingClaim(comment.body)
+    );
+    let earlier: ThreadComment | undefined;
+    for (const comment of candidates.reverse()) {
+      const own = await reuse.isOwnReport(comment).catch((error: unknown) => {
+        this.options.warn(`Could not check the earlier report comment ${comment.id}: ${describe(error)}`);
+        return false;
+      });
+      if (own) {
+        earlier = comment;
+        break;
+      }
+    }
     if (!earlier) return false;
     const carried = hiddenBlocks(earlier.body);
     this.carried = carried.length <= MAX_CARRIED_CHARS ? carried : '';

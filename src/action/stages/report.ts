@@ -4,7 +4,7 @@ import type { SessionOutcome } from '../../agent/session.js';
 import type { RunStart } from '../../followup/follow-up.js';
 import { renderFollowUp } from '../../followup/follow-up-report.js';
 import { carriedStateOf, embedForReport, type FinishedRun } from '../../followup/run-state.js';
-import { threadSpentUsd } from '../../followup/thread-budget.js';
+import { spentBeforeUsd } from '../../followup/thread-budget.js';
 import { stateFileText } from '../../followup/state-file.js';
 import { workOfTranscript, type TranscriptWork } from '../../followup/transcript-work.js';
 import { renderReport, type ArtifactOutcome, type ChangesOutcome } from '../../github/report.js';
@@ -51,6 +51,7 @@ export function finishedWork(
     changes,
     ...whereTheWorkIs(workspace.target, changes),
     previous: start.previous,
+    spentUsd: start.spentUsd,
     // From the transcript, with the recordWork the compaction pipeline uses, not from the pipeline's
     // own ledger: that one records only when the pipeline is called (a run that ends at a limit
     // folds its last results into the closing request unrecorded) and another compactor has none;
@@ -146,7 +147,7 @@ export async function reportRun(
     {
       conclusion: ended.conclusion,
       ...(ended.limit !== undefined ? { limit: ended.limit } : {}),
-      threadCostUsd: threadSpentUsd(work.previous) + session.result.costUsd,
+      threadCostUsd: spentBeforeUsd(work) + session.result.costUsd,
       session,
       changes,
       artifact,

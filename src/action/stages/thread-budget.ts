@@ -1,6 +1,6 @@
 import * as core from '@actions/core';
 import type { RunStart } from '../../followup/follow-up.js';
-import { threadAllowance, threadBudgetReply, threadSpentUsd } from '../../followup/thread-budget.js';
+import { spentBeforeUsd, threadAllowance, threadBudgetReply } from '../../followup/thread-budget.js';
 import { publishOutputs } from '../outputs.js';
 import type { AcceptedRequest, ActionContext } from './action-context.js';
 import { answerWithoutRun } from './answer-without-run.js';
@@ -30,11 +30,7 @@ export async function withinThreadBudget(
     } else publishOutputs({ conclusion: 'refused', noChangeReason: `refused: ${reason}` });
     return undefined;
   }
-  const allowance = threadAllowance(
-    threadSpentUsd(start.previous),
-    settings.maxThreadBudgetUsd,
-    limits.maxBudgetUsd
-  );
+  const allowance = threadAllowance(spentBeforeUsd(start), settings.maxThreadBudgetUsd, limits.maxBudgetUsd);
   if (allowance.kind === 'spent') {
     const text = threadBudgetReply(allowance);
     await answerWithoutRun(action, request, text);

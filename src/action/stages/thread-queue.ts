@@ -21,6 +21,9 @@ import { repositoryOf } from '../event-parts.js';
 import { publishOutputs } from '../outputs.js';
 import { runUrl } from '../runner-env.js';
 import type { AcceptedRequest, ActionContext } from './action-context.js';
+import { workflowOriginOf } from './start-on-thread.js';
+import type { StateOrigin } from '../../followup/workflow-origin.js';
+import { passedOverLine } from '../../followup/previous-run.js';
 
 /**
  * How long a run waits for the runs before it on its thread, and how often it looks. The wait is
@@ -91,10 +94,15 @@ export async function takeTurn(
   const runs = new OctokitWorkflowRuns(action.config.github.token, api.repository, action.runner.apiUrl, {
     logger: { warning: action.commands.warning }
   });
+  const botLogin = action.config.github.botName;
+  const passed = new PassedOverClaims(botLogin);
+  const queue: Queue = { api, runs, thread, own, timing, url, botLogin, over: new Set() };
   const waited = await waitForTurn(
-    { api, runs, thread, own, timing, url, botLogin: action.config.github.botName, over: new Set() },
+    { ...queue, trusted: (claims) => claimsOfThisWorkflow(claims, own, workflowOriginOf(action), passed) },
     start
   );
+  const passedOver = passed.line();
+  if (passedOver !== undefined) core.warning(passedOver);
   const edit = (body: string) =>
     api
       .updateComment(commentId, body)
@@ -121,7 +129,10 @@ export async function takeTurn(
   // wait, the listing the queue made is the thread as the run found it (its own claim left out).
   const listed = waited.comments && { issue: thread, comments: waited.comments };
   const next = { ...request, api: withSharedThreadReads(api, listed) };
-  return { request: next, claim: { commentId, body: waited.body, marker } };
+  return {
+    request: next,
+    claim: { commentId, body: waited.body, marker, ...(passedOver !== undefined ? { passedOver } : {}) }
+  };
 }
 
 type Waited =
@@ -144,6 +155,8 @@ interface Queue {
   readonly botLogin: string;
   /** Run attempts found over: they stay over. */
   readonly over: Set<string>;
+  /** The claims that count: those of runs of this workflow (claimsOfThisWorkflow). */
+  readonly trusted?: (claims: readonly ThreadClaim[]) => Promise<ThreadClaim[]>;
 }
 
 /** Reads the thread's claims until it is this run's turn, it is a duplicate, or the bound is reached. */
@@ -154,7 +167,8 @@ async function waitForTurn(queue: Queue, start: string): Promise<Waited> {
   let body = start;
   for (let look = 1; ; look++) {
     const comments = await api.listComments(thread);
-    const claims = claimsOnThread(comments, queue.botLogin);
+    const onThread = claimsOnThread(comments, queue.botLogin);
+    const claims = queue.trusted ? await queue.trusted(onThread) : onThread;
     const live = await liveness(queue, claims);
     const verdict = judgeDuplicate(claims, own, live);
     if (verdict.duplicate) return { kind: 'duplicate', servedBy: verdict.servedBy, why: verdict.why };
@@ -210,6 +224,53 @@ async function liveness(
     else over.add(id);
   }
   return (claim) => live.has(`${claim.run}-${claim.attempt}`);
+}
+
+/**
+ * The claims that can sway this run (a claim of the same request, or one still `working`) count only
+ * when the run they name is a run of this workflow: with the default bot_name every workflow comments
+ * as github-actions[bot], and another workflow quoting a reader's text could post a `served` claim
+ * (this run would skip its request) or a `working` one (this run would wait). The rest are passed
+ * over and named. This run's own claims (any attempt) need no lookup. Other claims (served requests
+ * of earlier runs) sway nothing and are not looked up: the lookups are bounded (workflow-origin.ts).
+ */
+async function claimsOfThisWorkflow(
+  claims: readonly ThreadClaim[],
+  own: OwnClaim,
+  origin: StateOrigin,
+  passed: PassedOverClaims
+): Promise<ThreadClaim[]> {
+  const kept: ThreadClaim[] = [];
+  for (const claim of claims) {
+    const sways = claim.request === own.request || claim.state === 'working';
+    if (claim.run === own.run || !sways) {
+      kept.push(claim);
+      continue;
+    }
+    const verdict = await origin.judgeRun(claim.run);
+    if (verdict.kind === 'ours') kept.push(claim);
+    else passed.add(claim.commentId, verdict.reason);
+  }
+  return kept;
+}
+
+/** Claims passed over while the run waited, each counted once, for one line in the log and the report. */
+class PassedOverClaims {
+  private readonly comments = new Set<number>();
+  private newestReason = '';
+
+  constructor(private readonly login: string) {}
+
+  add(commentId: number, reason: string): void {
+    if (!this.comments.has(commentId)) this.newestReason = reason;
+    this.comments.add(commentId);
+  }
+
+  line(): string | undefined {
+    const count = this.comments.size;
+    if (count === 0) return undefined;
+    return passedOverLine({ login: this.login, count, newestReason: this.newestReason }, 'claim');
+  }
 }
 
 /** The queue reads and writes the thread directly: the run's shared reads would be stale after a wait. */

@@ -6,6 +6,7 @@ import { publishAfterFault } from '../fault-report.js';
 import { runUrl } from '../runner-env.js';
 import type { AcceptedRequest, ActionContext, RunProgress } from './action-context.js';
 import { guardedOutputs, writeJobSummary } from './runner-output.js';
+import { ownReportCheck } from './start-on-thread.js';
 
 /** The stages of a run once it has started: they report their progress, and end in the report. */
 export type StartedStages = (progress: RunProgress, tracking: TrackingComment | undefined) => Promise<void>;
@@ -28,7 +29,9 @@ export async function runTracked(
           minIntervalMs: 15_000,
           now: Date.now,
           warn: action.commands.warning,
-          reuseCommentBy: settings.useStickyComment ? settings.botName : undefined,
+          reuse: settings.useStickyComment
+            ? { botLogin: settings.botName, isOwnReport: ownReportCheck(action) }
+            : undefined,
           claim: request.claim
         })
       : undefined;
