@@ -7,7 +7,7 @@ import { artifactEnv, type FakeArtifacts } from './fake-artifacts/index.js';
 import type { FakeGitHub } from './fake-github/index.js';
 import { ACTION_NODE } from './action-node.js';
 import type { StreamChunk } from './runner-commands.js';
-import { UNSPACED_LOOPBACK_WRITES_VARIABLE } from '../src/github/octokit-resilience.js';
+import { UNSPACED_LOOPBACK_WRITES_VARIABLE } from '../src/config/test-switches.js';
 
 export interface ActionRun {
   readonly code: number | null;

@@ -1,6 +1,6 @@
 /** The real review boundary (real Octokit) against the fake GitHub over HTTP. */
 import { OctokitPullRequestReviews } from '../../src/github/octokit-reviews.js';
-import { UNSPACED_LOOPBACK_WRITES_VARIABLE } from '../../src/github/octokit-resilience.js';
+import { UNSPACED_LOOPBACK_WRITES_VARIABLE } from '../../src/config/test-switches.js';
 import { ReviewRejectedError } from '../../src/github/review-api.js';
 import { expectNoContractViolations } from '../../test-support/github-contract/index.js';
 import {

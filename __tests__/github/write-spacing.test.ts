@@ -1,7 +1,13 @@
 import path from 'node:path';
 import { wordStatsFixer } from '../../demo/word-stats-fixer.js';
 import { OctokitGitHubApi } from '../../src/github/octokit-api.js';
-import { UNSPACED_LOOPBACK_WRITES_VARIABLE, spacesWrites } from '../../src/github/octokit-resilience.js';
+import {
+  QUEUE_MAX_WAIT_MS_VARIABLE,
+  QUEUE_POLL_MS_VARIABLE,
+  UNSPACED_LOOPBACK_WRITES_VARIABLE,
+  queueTimingFor,
+  spacesWrites
+} from '../../src/config/test-switches.js';
 import {
   secondaryRateLimit,
   startFakeGitHub,
@@ -77,5 +83,25 @@ describe("the throttling plugin's write spacing", () => {
     } finally {
       await fake.close();
     }
+  });
+});
+
+describe('the queue timing switches', () => {
+  const production = { pollMs: 30_000, maxWaitMs: 4_800_000 };
+  const asked = { [QUEUE_POLL_MS_VARIABLE]: '100', [QUEUE_MAX_WAIT_MS_VARIABLE]: '1500' };
+
+  it('shorten the queue only against a loopback API', () => {
+    expect(queueTimingFor('http://127.0.0.1:8080', asked, production)).toEqual({
+      pollMs: 100,
+      maxWaitMs: 1500
+    });
+    expect(queueTimingFor('https://api.github.com', asked, production)).toEqual(production);
+    expect(queueTimingFor('http://localhost:8080', asked, production)).toEqual(production);
+    expect(queueTimingFor(undefined, asked, production)).toEqual(production);
+  });
+
+  it('ignore values that are not positive whole numbers', () => {
+    const odd = { [QUEUE_POLL_MS_VARIABLE]: '-5', [QUEUE_MAX_WAIT_MS_VARIABLE]: 'soon' };
+    expect(queueTimingFor('http://127.0.0.1:8080', odd, production)).toEqual(production);
   });
 });

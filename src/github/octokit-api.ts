@@ -18,10 +18,10 @@ import {
   RESILIENCE_PLUGINS,
   explainFinalFailure,
   resilienceOptions,
-  spacesWrites,
   type GitHubApiLogger,
   type ResilienceSettings
 } from './octokit-resilience.js';
+import { spacesWrites } from '../config/test-switches.js';
 
 export type Octokit = ReturnType<typeof getOctokit>;
 

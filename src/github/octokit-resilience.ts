@@ -38,34 +38,6 @@ const NOT_RETRIED = Array.from({ length: 100 }, (_, offset) => 400 + offset);
 export const RESILIENCE_PLUGINS = [retry, throttling];
 
 /**
- * Names the variable with which the test runner (test-support/action-runner.ts) asks for writes
- * without the throttling plugin's spacing (one write a second, one notifying write every 3 s, which
- * is GitHub's advice against secondary rate limits): every spawned-action test would otherwise wait
- * seconds on its loopback fake for nothing.
- */
-export const UNSPACED_LOOPBACK_WRITES_VARIABLE = 'COMPACT_AGENT_UNSPACED_LOOPBACK_WRITES';
-
-/**
- * Whether the GitHub client spaces its writes: always, unless the variable above is "1" *and* the
- * API is a loopback IP literal. Why that cannot be abused on a real runner: the spacing protects
- * GitHub, and a loopback API is by definition not GitHub but something on the runner itself, so the
- * variable cannot make a real GitHub see unspaced writes. The runner sets GITHUB_API_URL to
- * api.github.com or the GHES host; the repository's files and the agent's shell (a child of the
- * action) cannot change the action's own environment. Only IP literals count, not "localhost": a
- * shell with sudo could point that name anywhere through /etc/hosts.
- */
-export function spacesWrites(apiUrl: string | undefined, env: NodeJS.ProcessEnv): boolean {
-  return !(env[UNSPACED_LOOPBACK_WRITES_VARIABLE] === '1' && isLoopbackIpUrl(apiUrl));
-}
-
-/** An IP-literal loopback URL (127.0.0.0/8 or [::1]): a fake on the runner itself, never GitHub. */
-export function isLoopbackIpUrl(url: string | undefined): boolean {
-  if (url === undefined || !URL.canParse(url)) return false;
-  const { hostname } = new URL(url);
-  return /^127(?:\.\d{1,3}){3}$/.test(hostname) || hostname === '[::1]';
-}
-
-/**
  * Write, notification and search queues that keep the plugin's one-at-a-time order but not its
  * pauses. Made once: a Bottleneck group runs a cleanup timer for its lifetime.
  */

@@ -3,7 +3,7 @@ import { errorMessage } from '../../errors/error-message.js';
 import { withSharedThreadReads } from '../../followup/shared-thread-reads.js';
 import type { GitHubApi, ThreadComment } from '../../github/github-api.js';
 import { OctokitGitHubApi } from '../../github/octokit-api.js';
-import { isLoopbackIpUrl } from '../../github/octokit-resilience.js';
+import { queueTimingFor, type QueueTiming } from '../../config/test-switches.js';
 import { redactingGitHubApi } from '../../github/redacting-api.js';
 import { claimStartBody, type TrackingClaim } from '../../github/tracking-comment.js';
 import { OctokitWorkflowRuns, type WorkflowRuns } from '../../github/workflow-runs.js';
@@ -28,19 +28,10 @@ import { passedOverLine } from '../../followup/previous-run.js';
 /**
  * How long a run waits for the runs before it on its thread, and how often it looks. The wait is
  * bounded well below the example workflow's 180-minute job timeout (examples/workflows/agent.yml):
- * a run that gives up can still say so, and one that waited long still has time to work.
+ * a run that gives up can still say so, and one that waited long still has time to work. Tests
+ * shorten both (config/test-switches.ts), against a loopback API only.
  */
-export interface QueueTiming {
-  readonly pollMs: number;
-  readonly maxWaitMs: number;
-}
 export const QUEUE_TIMING: QueueTiming = { pollMs: 30_000, maxWaitMs: 80 * 60_000 };
-/**
- * Tests shorten the polling and the bound, and only against a loopback API (a fake on the runner
- * itself, never GitHub): a workflow cannot make the action poll GitHub faster through them.
- */
-export const QUEUE_POLL_MS_VARIABLE = 'COMPACT_AGENT_QUEUE_POLL_MS';
-export const QUEUE_MAX_WAIT_MS_VARIABLE = 'COMPACT_AGENT_QUEUE_MAX_WAIT_MS';
 
 /** The run's turn on its thread: the request with fresh thread reads, and the claim the run holds. */
 export interface Turn {
@@ -304,13 +295,5 @@ function minutes(ms: number): string {
 }
 
 function queueTiming(action: ActionContext): QueueTiming {
-  if (!isLoopbackIpUrl(action.runner.apiUrl)) return QUEUE_TIMING;
-  const shortened = (name: string, fallback: number) => {
-    const value = Number(action.env[name]);
-    return Number.isSafeInteger(value) && value > 0 ? value : fallback;
-  };
-  return {
-    pollMs: shortened(QUEUE_POLL_MS_VARIABLE, QUEUE_TIMING.pollMs),
-    maxWaitMs: shortened(QUEUE_MAX_WAIT_MS_VARIABLE, QUEUE_TIMING.maxWaitMs)
-  };
+  return queueTimingFor(action.runner.apiUrl, action.env, QUEUE_TIMING);
 }
