@@ -4,14 +4,13 @@
  * and carried out, hidden words and all. Now the report shows such a plan as plain text, and what the
  * approving run receives as `approved_plan` is exactly the text on the page.
  */
-import path from 'node:path';
 import { wordStatsFixer } from '../../demo/word-stats-fixer.js';
 import { reply, systemText, text, type Script } from '../../test-support/fake-anthropic/index.js';
-import { stateFromPayload } from '../../test-support/fake-github/index.js';
-import { actionWorldPerTest, examplePayload, type ActionWorld } from '../support/action-world.js';
+import type { ActionWorld } from '../support/action-world.js';
+import { commentPayload, planWorldPerTest } from '../support/plan-world.js';
 
-const EXAMPLE = path.resolve('examples/word-stats');
-const startWorld = actionWorldPerTest();
+const startPlanWorld = planWorldPerTest();
+const planWorld = () => startPlanWorld(planner);
 
 /** What each hidden form hides: none of these may reach the approving run unseen. */
 const HIDDEN_WORDS = [
@@ -38,26 +37,6 @@ const PLAN = [
 
 const planner: Script = (request, context) =>
   systemText(request).includes('This is a plan run') ? reply(text(PLAN)) : wordStatsFixer(request, context);
-
-function commentPayload(body: string, id: number): Record<string, unknown> {
-  const payload = examplePayload('issue_comment', 'created', body);
-  (payload.comment as { id: number }).id = id;
-  return payload;
-}
-
-async function planWorld(): Promise<ActionWorld> {
-  const world = await startWorld({
-    seed: EXAMPLE,
-    github: stateFromPayload(commentPayload('/agent plan the word count test fails', 1), {
-      senderPermission: 'write'
-    }),
-    anthropic: { script: planner }
-  });
-  world.github.linkArtifacts(world.artifacts, (artifact) =>
-    Number(/^agent-transcripts-(\d+)-\d+$/.exec(artifact.name)?.[1] ?? 0)
-  );
-  return world;
-}
 
 /** The plan's code block in the report, as a reader sees it (the quote's `> ` and the defusing joiners gone). */
 function shownPlan(report: string): string {

@@ -3,7 +3,6 @@
  * not offered, a call by name is refused) and posts a plan with how to approve it; nothing is pushed.
  * `/agent go` on the thread then carries the plan out, with the plan in its first model request.
  */
-import path from 'node:path';
 import { wordStatsFixer } from '../../demo/word-stats-fixer.js';
 import { extractState } from '../../src/followup/carried-state.js';
 import { ACTION_FROM_SOURCE } from '../../test-support/action-runner.js';
@@ -17,13 +16,13 @@ import {
   toolUsesInHistory,
   type Script
 } from '../../test-support/fake-anthropic/index.js';
-import { stateFromPayload } from '../../test-support/fake-github/index.js';
-import { actionWorldPerTest, examplePayload, type ActionWorld } from '../support/action-world.js';
+import type { ActionWorld } from '../support/action-world.js';
+import { commentPayload, planWorldPerTest } from '../support/plan-world.js';
 
-const EXAMPLE = path.resolve('examples/word-stats');
 const PLAN_MARKER = 'PLAN-7f3a: split on /\\s+/ in countWords';
 const BOT = 'github-actions[bot]';
-const startWorld = actionWorldPerTest();
+const startPlanWorld = planWorldPerTest();
+const planWorld = () => startPlanWorld(planner);
 
 /** A planner while the system prompt says it is a plan run (it tries an edit first), else the demo's fixer. */
 const planner: Script = (request, context) => {
@@ -53,26 +52,6 @@ const planner: Script = (request, context) => {
     )
   );
 };
-
-function commentPayload(body: string, id: number): Record<string, unknown> {
-  const payload = examplePayload('issue_comment', 'created', body);
-  (payload.comment as { id: number }).id = id;
-  return payload;
-}
-
-async function planWorld(): Promise<ActionWorld> {
-  const world = await startWorld({
-    seed: EXAMPLE,
-    github: stateFromPayload(commentPayload('/agent plan the word count test fails', 1), {
-      senderPermission: 'write'
-    }),
-    anthropic: { script: planner }
-  });
-  world.github.linkArtifacts(world.artifacts, (artifact) =>
-    Number(/^agent-transcripts-(\d+)-\d+$/.exec(artifact.name)?.[1] ?? 0)
-  );
-  return world;
-}
 
 const modelRequests = (world: ActionWorld) =>
   world.anthropic.requests.filter((record) => record.path === '/v1/messages');
