@@ -1,13 +1,10 @@
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { CliCommand } from '../../src/cli/command.js';
 import { EXIT } from '../../src/cli/exit-codes.js';
 import { RUNNER_VARIABLES } from '../../src/action/actions-environment.js';
-import { ACTION_NODE } from '../../test-support/action-node.js';
-import { cliEnv, cliInProcess, spawnCli } from '../support/cli.js';
+import { bundleSources } from '../../test-support/source-bundle.js';
+import { cliEnv, cliInProcess, spawnCli, spawnNode } from '../support/cli.js';
 
-const TSX = path.resolve('node_modules/tsx/dist/cli.mjs');
 const manifest = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
 
 /** The CLI's real entry point, from the sources (the committed dist/ is rebuilt separately). */
@@ -91,23 +88,19 @@ describe('an unexpected error', () => {
 });
 
 describe('the action entry point (src/index.ts) outside GitHub Actions', () => {
-  const entry = (env: NodeJS.ProcessEnv) =>
-    spawnSync(ACTION_NODE, [TSX, 'src/index.ts'], {
-      encoding: 'utf8',
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }
-    });
+  const entry = (env: NodeJS.ProcessEnv) => spawnNode([bundleSources('src/index.ts')], { env: cliEnv(env) });
 
-  it('exits non-zero, names what is missing and points to the CLI', () => {
-    const run = entry({});
-    expect(run.status).toBe(1);
+  it('exits non-zero, names what is missing and points to the CLI', async () => {
+    const run = await entry({});
+    expect(run.code).toBe(1);
     for (const name of RUNNER_VARIABLES) expect(run.stderr).toContain(name);
     expect(run.stderr).toContain('npx compact-agent run');
     expect(run.stdout + run.stderr).not.toContain('skipped');
   });
 
-  it('names only the variables that are missing', () => {
-    const run = entry({ GITHUB_EVENT_NAME: 'push', GITHUB_WORKSPACE: process.cwd() });
-    expect(run.status).toBe(1);
+  it('names only the variables that are missing', async () => {
+    const run = await entry({ GITHUB_EVENT_NAME: 'push', GITHUB_WORKSPACE: process.cwd() });
+    expect(run.code).toBe(1);
     expect(run.stderr).toContain('GITHUB_EVENT_PATH is not set');
     expect(run.stderr).not.toContain('GITHUB_EVENT_NAME');
   });

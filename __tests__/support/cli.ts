@@ -1,12 +1,8 @@
-import { buildSync } from 'esbuild';
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { CliCommand } from '../../src/cli/command.js';
 import { runCli } from '../../src/cli/main.js';
 import { ACTION_NODE } from '../../test-support/action-node.js';
+import { bundleSources } from '../../test-support/source-bundle.js';
 
 /** What a CLI run left: its exit code and what it wrote to each stream. */
 export interface CliExit {
@@ -50,44 +46,9 @@ export async function cliInProcess(
 /** Where a spawned CLI comes from: its sources (bundled for the test), or the build (dist/cli/). */
 export type CliBuild = 'source' | 'built';
 
-let sourceBundle: string | undefined;
-
-/**
- * The CLI's current sources bundled by esbuild, once per test file: a start then costs what the
- * built CLI's does (about 0.4 s of CPU), where tsx's loader costs about 1.8 s per start, compiling and
- * resolving every module again. ESM needs `require` made for the CommonJS dependencies it inlines.
- * The file is named by its content, so test files share it and a folder holds one per version.
- */
-function sourceCliBundle(): string {
-  if (sourceBundle === undefined) {
-    const built = buildSync({
-      entryPoints: [path.resolve('src/cli/index.ts')],
-      write: false,
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node22',
-      logLevel: 'warning',
-      banner: {
-        js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);"
-      }
-    });
-    const code = built.outputFiles[0]!.contents;
-    const folder = path.join(tmpdir(), 'compact-agent-cli-sources');
-    mkdirSync(folder, { recursive: true });
-    const file = path.join(folder, `${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`);
-    // Written whole under a temporary name, then renamed: a parallel test file never runs half a file.
-    if (!existsSync(file)) {
-      const partial = `${file}.${process.pid}.tmp`;
-      writeFileSync(partial, code);
-      renameSync(partial, file);
-    }
-    sourceBundle = file;
-  }
-  return sourceBundle;
-}
-
-const entryOf = (build: CliBuild): string => (build === 'built' ? 'dist/cli/index.js' : sourceCliBundle());
+/** The sources bundled once per test file (see bundleSources): tsx's loader costs ~1.4 s more per start. */
+const entryOf = (build: CliBuild): string =>
+  build === 'built' ? 'dist/cli/index.js' : bundleSources('src/cli/index.ts');
 
 export interface SpawnedNodeOptions {
   readonly env: NodeJS.ProcessEnv;
