@@ -37,7 +37,12 @@ function writeBundle(entryPoint: string): string {
   const code = built.outputFiles[0]!.contents;
   const folder = path.join(tmpdir(), 'compact-agent-source-bundles');
   mkdirSync(folder, { recursive: true });
-  const name = `${path.basename(entryPoint, '.ts')}-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`;
+  // src/cli/index.ts → src-cli-index-<hash>.mjs: the entry point, then the version of its sources.
+  const entryName = path
+    .relative(process.cwd(), path.resolve(entryPoint))
+    .replace(/\.ts$/, '')
+    .replace(/[\\/]/g, '-');
+  const name = `${entryName}-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`;
   const file = path.join(folder, name);
   // Written whole under a temporary name, then renamed: a parallel test file never runs half a file.
   if (!existsSync(file)) {
