@@ -1,8 +1,7 @@
 /** `compact-agent transcript verify`: the reviewer's check of a transcript the agent may have touched. */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { closeSync, ftruncateSync, openSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { stageRunArtifact } from '../../src/artifacts/stage-run.js';
 import { DEFAULT_ZIP_LIMITS } from '../../src/audit/zip-reader.js';
 import { CliError, EXIT } from '../../src/cli/exit-codes.js';
@@ -12,6 +11,7 @@ import { VERIFY_COMMAND, verifyCommand } from '../../src/cli/verify-command.js';
 import { compactionLogWriter } from '../../src/transcript/compaction-log.js';
 import { TranscriptWriter } from '../../src/transcript/writer.js';
 import { artifactEnv, startFakeArtifacts } from '../../test-support/fake-artifacts/index.js';
+import { cliEnv, spawnCli } from '../support/cli.js';
 import { createTempDir } from '../support/temp-repo.js';
 import { buildZip } from './zip-builder.js';
 
@@ -306,26 +306,16 @@ describe('the reader says when the chain is broken', () => {
 });
 
 describe('the CLI entry point (from src, through tsx)', () => {
-  const cli = (...args: string[]) =>
-    spawnSync(
-      process.execPath,
-      [
-        '--import',
-        pathToFileURL(path.resolve('node_modules/tsx/dist/loader.mjs')).href,
-        'src/cli/index.ts',
-        ...args
-      ],
-      { encoding: 'utf8' }
-    );
+  const cli = (...args: string[]) => spawnCli(args, { env: cliEnv() });
 
-  it('transcript verify PATH --head HASH: 0 when intact, 1 when tampered', () => {
+  it('transcript verify PATH --head HASH: 0 when intact, 1 when tampered', async () => {
     const { runDir, writer } = recordedRun();
-    const ok = cli('transcript', 'verify', runDir, '--head', writer.head);
+    const ok = await cli('transcript', 'verify', runDir, '--head', writer.head);
     expect(ok.stderr).toBe('');
-    expect(ok.status).toBe(0);
+    expect(ok.code).toBe(0);
     hideTheDeletion(writer.path);
-    const bad = cli('transcript', 'verify', runDir, '--head', writer.head);
-    expect(bad.status).toBe(1);
+    const bad = await cli('transcript', 'verify', runDir, '--head', writer.head);
+    expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('Line 3 is the first bad line');
   }, 60_000);
 });

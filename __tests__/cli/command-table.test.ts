@@ -1,7 +1,7 @@
 import type { CliCommand, Invocation } from '../../src/cli/command.js';
 import { CLI_COMMANDS } from '../../src/cli/commands.js';
 import { EXIT } from '../../src/cli/exit-codes.js';
-import { runCli } from '../../src/cli/main.js';
+import { cliInProcess } from '../support/cli.js';
 
 /** A subcommand is one entry in the table: the parser finds it by its words and gives it its own flags. */
 describe('the command table', () => {
@@ -23,15 +23,7 @@ describe('the command table', () => {
     recorder('transcript', { stringFlags: ['html'] }),
     recorder('transcript verify', { booleanFlags: ['strict'] })
   ];
-  const cli = async (...argv: string[]) => {
-    let out = '';
-    const code = await runCli(
-      argv,
-      { stdout: (text) => (out += text), stderr: (text) => (out += text), env: {} },
-      table
-    );
-    return { code, out };
-  };
+  const cli = (...argv: string[]) => cliInProcess(argv, {}, table);
   beforeEach(() => (seen.length = 0));
 
   it('dispatches `transcript verify PATH` to the subcommand, with its flags', async () => {
@@ -40,7 +32,7 @@ describe('the command table', () => {
     expect(seen[0]!.invocation.positionals).toEqual(['run.zip']);
     expect([...seen[0]!.invocation.switches]).toEqual(['strict']);
     const help = await cli('help', 'transcript', 'verify');
-    expect(help).toEqual({ code: 0, out: 'Usage: compact-agent transcript verify' });
+    expect(help).toEqual({ code: 0, stdout: 'Usage: compact-agent transcript verify\n', stderr: '' });
   });
 
   it('keeps `transcript PATH` for the parent, which does not know the subcommand flags', async () => {
@@ -50,24 +42,17 @@ describe('the command table', () => {
     expect(seen[0]!.invocation.values.get('html')).toBe('r.html');
     const refused = await cli('transcript', 'run.zip', '--strict');
     expect(refused.code).toBe(EXIT.usage);
-    expect(refused.out).toContain('Unknown flag --strict. See compact-agent transcript --help');
+    expect(refused.stderr).toContain('Unknown flag --strict. See compact-agent transcript --help');
   });
 
   it('lists every command of the real table in help, and shows each one its own help', async () => {
-    let out = '';
-    await runCli(['help'], { stdout: (text) => (out += text), stderr: () => undefined, env: {} });
+    const { stdout: help } = await cliInProcess(['help'], {});
     for (const command of CLI_COMMANDS) {
-      expect(out).toContain(`  ${command.name}`);
-      let own = '';
-      expect(
-        await runCli([...command.name.split(' '), '--help'], {
-          stdout: (text) => (own += text),
-          stderr: () => undefined,
-          env: {}
-        })
-      ).toBe(EXIT.success);
-      expect(own).toBe(command.help);
-      expect(own).toContain('Examples:');
+      expect(help).toContain(`  ${command.name}`);
+      const own = await cliInProcess([...command.name.split(' '), '--help'], {});
+      expect(own.code).toBe(EXIT.success);
+      expect(own.stdout).toBe(`${command.help}\n`);
+      expect(own.stdout).toContain('Examples:');
     }
   });
 });

@@ -1,67 +1,59 @@
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { CliCommand } from '../../src/cli/command.js';
 import { EXIT } from '../../src/cli/exit-codes.js';
-import { runCli } from '../../src/cli/main.js';
 import { RUNNER_VARIABLES } from '../../src/action/actions-environment.js';
-import { ACTION_NODE } from '../../test-support/action-node.js';
+import { bundleSources } from '../../test-support/source-bundle.js';
+import { cliEnv, cliInProcess, spawnCli, spawnNode } from '../support/cli.js';
 
-const TSX = path.resolve('node_modules/tsx/dist/cli.mjs');
 const manifest = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
 
 /** The CLI's real entry point, from the sources (the committed dist/ is rebuilt separately). */
-function cli(...args: string[]) {
-  return spawnSync(process.execPath, [TSX, 'src/cli/index.ts', ...args], {
-    encoding: 'utf8',
-    env: { PATH: process.env.PATH, HOME: process.env.HOME }
-  });
-}
+const cli = (...args: string[]) => spawnCli(args, { env: cliEnv() });
 
 describe('compact-agent version and help', () => {
-  it('prints the version of package.json with --version, -V, and after a command', () => {
+  it('prints the version of package.json with --version, -V, and after a command', async () => {
     for (const args of [['--version'], ['run', '-V']]) {
-      const run = cli(...args);
-      expect(run.status).toBe(0);
+      const run = await cli(...args);
+      expect(run.code).toBe(0);
       expect(run.stdout.trim()).toBe(manifest.version);
     }
   });
 
-  it('lists the commands and the exit codes with help', () => {
-    const run = cli('help');
-    expect(run.status).toBe(0);
+  it('lists the commands and the exit codes with help', async () => {
+    const run = await cli('help');
+    expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^\s+run\s+run the agent/m);
     expect(run.stdout).toMatch(/^\s+transcript\s+summarise a run/m);
     expect(run.stdout).toContain('Exit codes: 0 success, 1 the run ended without success, 2 usage error');
   });
 
-  it('shows one command with examples, by <command> --help or help <command>', () => {
-    const flag = cli('run', '--help');
-    expect(flag.status).toBe(0);
+  it('shows one command with examples, by <command> --help or help <command>', async () => {
+    const flag = await cli('run', '--help');
+    expect(flag.code).toBe(0);
     expect(flag.stdout).toContain('Usage: compact-agent run --repo DIR');
     expect(flag.stdout).toContain('Examples:\n  compact-agent run --repo ../my-project');
-    expect(cli('help', 'run').stdout).toBe(flag.stdout);
-    const transcript = cli('transcript', '-h');
-    expect(transcript.status).toBe(0);
+    expect((await cli('help', 'run')).stdout).toBe(flag.stdout);
+    const transcript = await cli('transcript', '-h');
+    expect(transcript.code).toBe(0);
     expect(transcript.stdout).toContain('Examples:\n  compact-agent transcript .transcripts');
   });
 
-  it('answers a bare call, an unknown command and an unknown help topic with usage (exit 2)', () => {
-    const bare = cli();
-    expect(bare.status).toBe(2);
+  it('answers a bare call, an unknown command and an unknown help topic with usage (exit 2)', async () => {
+    const bare = await cli();
+    expect(bare.code).toBe(2);
     expect(bare.stdout).toContain('Usage: compact-agent <command>');
     for (const args of [['frobnicate'], ['help', 'frobnicate']]) {
-      const run = cli(...args);
-      expect(run.status).toBe(2);
+      const run = await cli(...args);
+      expect(run.code).toBe(2);
       expect(run.stderr).toContain(
         'Unknown command "frobnicate". The commands are run, review, transcript, init, and help'
       );
     }
   });
 
-  it('shows no stack trace for a bad --repo given to the real entry point', () => {
-    const run = cli('run', '--repo', 'package.json', '--prompt', 'x');
-    expect(run.status).toBe(2);
+  it('shows no stack trace for a bad --repo given to the real entry point', async () => {
+    const run = await cli('run', '--repo', 'package.json', '--prompt', 'x');
+    expect(run.code).toBe(2);
     expect(run.stderr.trim()).toBe(
       "compact-agent run: --repo package.json: this is a file, not a folder. Give the project's folder, e.g. --repo ."
     );
@@ -78,15 +70,7 @@ describe('an unexpected error', () => {
     maxPositionals: 0,
     execute: () => Promise.reject(new Error('disk on fire'))
   };
-  const capture = async (argv: string[]) => {
-    let stderr = '';
-    const code = await runCli(
-      argv,
-      { stdout: () => undefined, stderr: (text) => (stderr += `${text}\n`), env: {} },
-      [broken]
-    );
-    return { code, stderr };
-  };
+  const capture = (argv: string[]) => cliInProcess(argv, {}, [broken]);
 
   it('is one paragraph pointing to --debug, without a stack (exit 4)', async () => {
     const run = await capture(['explode']);
@@ -104,23 +88,19 @@ describe('an unexpected error', () => {
 });
 
 describe('the action entry point (src/index.ts) outside GitHub Actions', () => {
-  const entry = (env: NodeJS.ProcessEnv) =>
-    spawnSync(ACTION_NODE, [TSX, 'src/index.ts'], {
-      encoding: 'utf8',
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }
-    });
+  const entry = (env: NodeJS.ProcessEnv) => spawnNode([bundleSources('src/index.ts')], { env: cliEnv(env) });
 
-  it('exits non-zero, names what is missing and points to the CLI', () => {
-    const run = entry({});
-    expect(run.status).toBe(1);
+  it('exits non-zero, names what is missing and points to the CLI', async () => {
+    const run = await entry({});
+    expect(run.code).toBe(1);
     for (const name of RUNNER_VARIABLES) expect(run.stderr).toContain(name);
     expect(run.stderr).toContain('npx compact-agent run');
     expect(run.stdout + run.stderr).not.toContain('skipped');
   });
 
-  it('names only the variables that are missing', () => {
-    const run = entry({ GITHUB_EVENT_NAME: 'push', GITHUB_WORKSPACE: process.cwd() });
-    expect(run.status).toBe(1);
+  it('names only the variables that are missing', async () => {
+    const run = await entry({ GITHUB_EVENT_NAME: 'push', GITHUB_WORKSPACE: process.cwd() });
+    expect(run.code).toBe(1);
     expect(run.stderr).toContain('GITHUB_EVENT_PATH is not set');
     expect(run.stderr).not.toContain('GITHUB_EVENT_NAME');
   });

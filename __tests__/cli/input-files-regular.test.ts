@@ -1,6 +1,7 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { fakeModelEnv, spawnCli } from '../support/cli.js';
 import { createTempDir, createTempRepo, type TempRepo } from '../support/temp-repo.js';
 
 /**
@@ -22,25 +23,13 @@ afterAll(() => {
   rmSync(folder, { recursive: true, force: true });
 });
 
-function cli(...args: string[]) {
-  return spawnSync(
-    process.execPath,
-    [path.resolve('node_modules/tsx/dist/cli.mjs'), 'src/cli/index.ts', 'run', '--repo', repo.root, ...args],
-    {
-      encoding: 'utf8',
-      // Far above a refusal; only a reader that waits forever (the bug) reaches it.
-      timeout: 60_000,
-      killSignal: 'SIGKILL',
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        ANTHROPIC_API_KEY: 'k',
-        // Nothing listens here: a run that got past the refusal would fail to connect, not call out.
-        ANTHROPIC_BASE_URL: 'http://127.0.0.1:9'
-      }
-    }
-  );
-}
+const cli = (...args: string[]) =>
+  spawnCli(['run', '--repo', repo.root, ...args], {
+    // Far above a refusal; only a reader that waits forever (the bug) reaches it.
+    timeoutMs: 60_000,
+    // Nothing listens here: a run that got past the refusal would fail to connect, not call out.
+    env: fakeModelEnv('http://127.0.0.1:9')
+  });
 
 function fifo(name: string): string {
   const file = path.join(folder, name);
@@ -51,28 +40,28 @@ function fifo(name: string): string {
 const USAGE = 2;
 
 describe('compact-agent run --prompt-file', () => {
-  it('refuses a FIFO with no writer, saying what it is and what to give', () => {
+  it('refuses a FIFO with no writer, saying what it is and what to give', async () => {
     const file = fifo('task.fifo');
-    const run = cli('--prompt-file', file);
-    expect(run.status).toBe(USAGE);
+    const run = await cli('--prompt-file', file);
+    expect(run.code).toBe(USAGE);
     expect(run.stderr).toContain(`--prompt-file ${file}: cannot read it (it is a FIFO (named pipe)).`);
     expect(run.stderr).toContain('Give the path of a regular text file that holds the task');
   }, 90_000);
 
-  it('refuses a folder with the same advice', () => {
+  it('refuses a folder with the same advice', async () => {
     const dir = path.join(folder, 'tasks');
     mkdirSync(dir);
-    const run = cli('--prompt-file', dir);
-    expect(run.status).toBe(USAGE);
+    const run = await cli('--prompt-file', dir);
+    expect(run.code).toBe(USAGE);
     expect(run.stderr).toContain(`--prompt-file ${dir}: cannot read it (it is a folder).`);
     expect(run.stderr).toContain('Give the path of a regular text file that holds the task');
   }, 90_000);
 
-  it('refuses a file too big to be a task before reading it', () => {
+  it('refuses a file too big to be a task before reading it', async () => {
     const file = path.join(folder, 'huge-task.md');
     writeFileSync(file, 'a'.repeat(2 * 1024 * 1024));
-    const run = cli('--prompt-file', file);
-    expect(run.status).toBe(USAGE);
+    const run = await cli('--prompt-file', file);
+    expect(run.code).toBe(USAGE);
     expect(run.stderr).toContain(
       `--prompt-file ${file}: cannot read it (it is too big (2 MiB; it is read only up to 1 MiB)).`
     );
@@ -85,10 +74,10 @@ describe('compact-agent run --mcp-config', () => {
     ['a device that never ends', () => '/dev/zero', 'it is a device']
   ])(
     'refuses %s before any server or model call',
-    (_what, target, phrase) => {
+    async (_what, target, phrase) => {
       const file = target();
-      const run = cli('--prompt', 'x', '--mcp-config', file);
-      expect(run.status).toBe(USAGE);
+      const run = await cli('--prompt', 'x', '--mcp-config', file);
+      expect(run.code).toBe(USAGE);
       expect(run.stderr).toContain(`--mcp-config: cannot read the file ${file} (${phrase}).`);
       expect(run.stderr).toContain('Give inline JSON, or the path of a regular JSON file');
     },

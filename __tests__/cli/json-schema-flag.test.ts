@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { runCli } from '../../src/cli/main.js';
 import { EXIT } from '../../src/cli/exit-codes.js';
 import {
   reply,
@@ -8,6 +7,7 @@ import {
   text,
   type FakeAnthropic
 } from '../../test-support/fake-anthropic/index.js';
+import { cliInProcess, fakeModelEnv } from '../support/cli.js';
 import { createTempRepo, type TempRepo } from '../support/temp-repo.js';
 
 let repo: TempRepo;
@@ -26,21 +26,7 @@ afterEach(async () => {
   repo.remove();
 });
 
-async function cli(...argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(argv, {
-    stdout: (line) => (stdout += `${line}\n`),
-    stderr: (line) => (stderr += `${line}\n`),
-    env: {
-      ANTHROPIC_API_KEY: 'k',
-      ANTHROPIC_BASE_URL: fake.url,
-      PATH: process.env.PATH,
-      HOME: process.env.HOME
-    }
-  });
-  return { code, stdout, stderr };
-}
+const cli = (...argv: string[]) => cliInProcess(argv, fakeModelEnv(fake.url));
 
 describe('compact-agent run --json-schema', () => {
   it('reads the schema from a file and prints the checked answer', async () => {

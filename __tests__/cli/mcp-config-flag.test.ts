@@ -1,6 +1,5 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { runCli } from '../../src/cli/main.js';
 import { EXIT } from '../../src/cli/exit-codes.js';
 import { startFakeAnthropic, type FakeAnthropic } from '../../test-support/fake-anthropic/index.js';
 import {
@@ -11,6 +10,7 @@ import {
   toolResultTexts,
   toolUse
 } from '../../test-support/fake-anthropic/replies.js';
+import { cliInProcess, fakeModelEnv } from '../support/cli.js';
 import { createTempDir, createTempRepo, type TempRepo } from '../support/temp-repo.js';
 
 const CALC_SERVER = path.resolve('test-support/mcp/calc-server.mjs');
@@ -34,22 +34,8 @@ afterEach(async () => {
   repo.remove();
 });
 
-async function cli(...argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  // The test servers import the project's node_modules, which the box does not show: box-free here.
-  const code = await runCli([...argv, '--sandbox', 'off'], {
-    stdout: (line) => (stdout += `${line}\n`),
-    stderr: (line) => (stderr += `${line}\n`),
-    env: {
-      ANTHROPIC_API_KEY: 'k',
-      ANTHROPIC_BASE_URL: fake.url,
-      PATH: process.env.PATH,
-      HOME: process.env.HOME
-    }
-  });
-  return { code, stdout, stderr };
-}
+// The test servers import the project's node_modules, which the box does not show: box-free here.
+const cli = (...argv: string[]) => cliInProcess([...argv, '--sandbox', 'off'], fakeModelEnv(fake.url));
 
 function configFile(content: string): string {
   const file = path.join(folder, 'mcp.json');

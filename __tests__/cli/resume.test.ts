@@ -2,7 +2,6 @@ import { execFileSync } from 'node:child_process';
 import { lstatSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { EXIT } from '../../src/cli/exit-codes.js';
-import { runCli } from '../../src/cli/main.js';
 import { carriedStateSchema } from '../../src/followup/carried-state.js';
 import { STATE_FILE } from '../../src/followup/state-file.js';
 import {
@@ -13,6 +12,7 @@ import {
   type FakeAnthropic,
   type ParsedRequest
 } from '../../test-support/fake-anthropic/index.js';
+import { cliInProcess, fakeModelEnv } from '../support/cli.js';
 import { createTempDir, createTempRepo, type TempRepo } from '../support/temp-repo.js';
 
 let repo: TempRepo;
@@ -42,20 +42,7 @@ afterEach(async () => {
   repo.remove();
 });
 
-async function cli(...argv: string[]) {
-  let stderr = '';
-  const code = await runCli(argv, {
-    stdout: () => undefined,
-    stderr: (line) => (stderr += `${line}\n`),
-    env: {
-      ANTHROPIC_API_KEY: 'k',
-      ANTHROPIC_BASE_URL: fake.url,
-      PATH: process.env.PATH,
-      HOME: process.env.HOME
-    }
-  });
-  return { code, stderr };
-}
+const cli = (...argv: string[]) => cliInProcess(argv, fakeModelEnv(fake.url));
 
 const transcripts = () => path.join(repo.root, '.transcripts');
 const runFolders = () => readdirSync(transcripts()).sort();

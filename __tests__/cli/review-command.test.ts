@@ -2,7 +2,6 @@
  * `compact-agent review` from the real entry point (src/ through tsx) against the fake Anthropic
  * server, on a real repository whose branch brings back word-stats' word-count defect.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { EXIT } from '../../src/cli/exit-codes.js';
@@ -25,9 +24,9 @@ import {
   type FakeAnthropic,
   type ParsedRequest
 } from '../../test-support/fake-anthropic/index.js';
+import { cliEnv, spawnCli } from '../support/cli.js';
 import { createTempRepo, type TempRepo } from '../support/temp-repo.js';
 
-const TSX = path.resolve('node_modules/tsx/dist/cli.mjs');
 const EXAMPLE = path.resolve('examples/word-stats/src/word-count.js');
 /** The example's defect: split(' ') counts "a  b" as three words. The base has the fix. */
 const DEFECT = "  return text.trim().split(' ').length;";
@@ -76,24 +75,8 @@ afterEach(async () => {
   repo.remove();
 });
 
-function cli(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [TSX, 'src/cli/index.ts', ...args], {
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        ANTHROPIC_API_KEY: 'test-key',
-        ANTHROPIC_BASE_URL: fake.url
-      }
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const cli = (...args: string[]) =>
+  spawnCli(args, { env: cliEnv({ ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url }) });
 
 const modelCalls = () => fake.requests.filter((request) => request.path === '/v1/messages');
 

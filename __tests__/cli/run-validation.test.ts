@@ -1,16 +1,10 @@
 import { chmodSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { runCli } from '../../src/cli/main.js';
 import { EXIT } from '../../src/cli/exit-codes.js';
 import { startFakeAnthropic, type FakeAnthropic } from '../../test-support/fake-anthropic/index.js';
 import { explorerScript } from '../support/explorer-script.js';
+import { cliInProcess, fakeModelEnv } from '../support/cli.js';
 import { createTempDir, createTempRepo, type TempRepo } from '../support/temp-repo.js';
-
-interface CliRun {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
 
 let repo: TempRepo;
 let outside: string;
@@ -25,22 +19,7 @@ afterEach(async () => {
   repo.remove();
 });
 
-/** The real CLI in this process, with the real SDK pointed at the loopback fake. */
-async function cli(...argv: string[]): Promise<CliRun> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(argv, {
-    stdout: (text) => (stdout += `${text}\n`),
-    stderr: (text) => (stderr += `${text}\n`),
-    env: {
-      ANTHROPIC_API_KEY: 'k',
-      ANTHROPIC_BASE_URL: fake.url,
-      PATH: process.env.PATH,
-      HOME: process.env.HOME
-    }
-  });
-  return { code, stdout, stderr };
-}
+const cli = (...argv: string[]) => cliInProcess(argv, fakeModelEnv(fake.url));
 
 const modelCalls = () => fake.requests.length;
 
@@ -185,11 +164,8 @@ describe('compact-agent run checks every flag before any model call', () => {
   );
 
   it('names the environment variable when the API key is missing', async () => {
-    let stderr = '';
-    const code = await runCli(['run', '--repo', repo.root, '--prompt', 'x'], {
-      stdout: () => undefined,
-      stderr: (text) => (stderr += text),
-      env: { ANTHROPIC_BASE_URL: fake.url }
+    const { code, stderr } = await cliInProcess(['run', '--repo', repo.root, '--prompt', 'x'], {
+      ANTHROPIC_BASE_URL: fake.url
     });
     expect(code).toBe(EXIT.usage);
     expect(stderr).toContain('No Anthropic API key: set the environment variable ANTHROPIC_API_KEY');
@@ -198,11 +174,10 @@ describe('compact-agent run checks every flag before any model call', () => {
   });
 
   it('names ANTHROPIC_BASE_URL when it is not a URL, before any file is written', async () => {
-    let stderr = '';
-    const code = await runCli(['run', '--repo', repo.root, '--prompt', 'x'], {
-      stdout: () => undefined,
-      stderr: (text) => (stderr += text),
-      env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: 'notaurl', PATH: process.env.PATH }
+    const { code, stderr } = await cliInProcess(['run', '--repo', repo.root, '--prompt', 'x'], {
+      ANTHROPIC_API_KEY: 'k',
+      ANTHROPIC_BASE_URL: 'notaurl',
+      PATH: process.env.PATH
     });
     expect(code).toBe(EXIT.usage);
     expect(stderr).toContain('ANTHROPIC_BASE_URL is "notaurl", which is not an http(s) URL');

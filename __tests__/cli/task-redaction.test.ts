@@ -2,7 +2,6 @@
  * A key pasted into the task of `compact-agent run` (the real entry point, from src/ through tsx)
  * never reaches the model: runSession redacts the task with the secrets the CLI hands it.
  */
-import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { EXIT } from '../../src/cli/exit-codes.js';
@@ -13,9 +12,9 @@ import {
   text,
   type FakeAnthropic
 } from '../../test-support/fake-anthropic/index.js';
+import { cliEnv, spawnCli } from '../support/cli.js';
 import { createTempRepo, type TempRepo } from '../support/temp-repo.js';
 
-const TSX = path.resolve('node_modules/tsx/dist/cli.mjs');
 // Shapes no redaction pattern knows: only their values, as the CLI's environment holds them, hide them.
 const API_KEY = 'test-api-key-pasted-7c41d9e2b8';
 const GH_TOKEN = 'gh-cli-token-value-5e93a17f02';
@@ -36,26 +35,10 @@ afterEach(async () => {
 });
 
 /** `compact-agent run` in a child process (the fake answers in this one, so it must not block). */
-function cli(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [TSX, 'src/cli/index.ts', ...args], {
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        ANTHROPIC_API_KEY: API_KEY,
-        ANTHROPIC_BASE_URL: fake.url,
-        GH_TOKEN,
-        GITHUB_TOKEN
-      }
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+const cli = (...args: string[]) =>
+  spawnCli(args, {
+    env: cliEnv({ ANTHROPIC_API_KEY: API_KEY, ANTHROPIC_BASE_URL: fake.url, GH_TOKEN, GITHUB_TOKEN })
   });
-}
 
 /** Every file of every run folder, as text. */
 function runFolderTexts(): string[] {

@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { runCli } from '../../src/cli/main.js';
 import { EXIT } from '../../src/cli/exit-codes.js';
 import { startFakeAnthropic, type FakeAnthropic } from '../../test-support/fake-anthropic/index.js';
 import {
@@ -12,6 +11,7 @@ import {
   toolResultText,
   toolUse
 } from '../../test-support/fake-anthropic/replies.js';
+import { cliInProcess, fakeModelEnv } from '../support/cli.js';
 import { createTempRepo, type TempRepo } from '../support/temp-repo.js';
 
 let repo: TempRepo;
@@ -33,20 +33,7 @@ afterEach(async () => {
   repo.remove();
 });
 
-async function cli(...argv: string[]) {
-  let stderr = '';
-  const code = await runCli(argv, {
-    stdout: () => undefined,
-    stderr: (line) => (stderr += `${line}\n`),
-    env: {
-      ANTHROPIC_API_KEY: 'k',
-      ANTHROPIC_BASE_URL: fake.url,
-      PATH: process.env.PATH,
-      HOME: process.env.HOME
-    }
-  });
-  return { code, stderr };
-}
+const cli = (...argv: string[]) => cliInProcess(argv, fakeModelEnv(fake.url));
 
 const modelCalls = () => fake.requests.filter((request) => request.path === '/v1/messages');
 

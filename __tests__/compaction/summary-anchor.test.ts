@@ -10,6 +10,9 @@ import {
 } from '../../src/compaction/summary-anchor.js';
 import { call, codeText, result, results, user } from '../support/history-builders.js';
 import { pipeline } from '../support/compaction-fixtures.js';
+import type { CompactionOptions } from '../../src/compaction/settings.js';
+import type { SummaryRequestShape } from '../../src/compaction/summarizer.js';
+import { freshSummaryRequest } from '../../bench/strategies/fresh-summary.js';
 
 const TASK = 'Refactor the parser.\nKeep the public API.';
 const before = { kind: 'before_request' } as const;
@@ -52,11 +55,19 @@ const lastUserText = (request: ModelRequest) => JSON.stringify(request.messages.
 const firstMessageText = (history: readonly MessageParam[]) => JSON.stringify(history[0]);
 
 /** Compacts a growing session `times` times; returns the model and every pass's result. */
-async function compactTimes(times: number, answers: readonly Answer[], options = {}) {
+async function compactTimes(
+  times: number,
+  answers: readonly Answer[],
+  options: Partial<CompactionOptions> = {},
+  summaryRequest?: SummaryRequestShape
+) {
   const model = new ScriptedSummaries(answers);
   const { compactor } = pipeline(
     { thresholdTokens: 20_000, keepTailTokens: 3_000, layers: { micro: false, auto: true }, ...options },
-    model
+    model,
+    undefined,
+    undefined,
+    summaryRequest
   );
   let history: MessageParam[] = [user(TASK)];
   const passes = [];
@@ -146,7 +157,7 @@ describe('anchored summaries: the next summary updates ours instead of rewriting
   });
 
   it('writes every summary whole without prefix reuse (the kept summary may be cut out of that request)', async () => {
-    const { model } = await compactTimes(2, ['one', 'two'], { summaryPrefixReuse: false });
+    const { model } = await compactTimes(2, ['one', 'two'], {}, freshSummaryRequest);
     expect(model.requests.map(lastUserText).some((text) => text.includes(UPDATE_ASK))).toBe(false);
   });
 

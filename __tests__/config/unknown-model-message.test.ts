@@ -1,11 +1,11 @@
 import { CLI_INPUT_NAMING } from '../../src/cli/args.js';
 import { EXIT } from '../../src/cli/exit-codes.js';
-import { runCli } from '../../src/cli/main.js';
 import { parseActionConfig } from '../../src/config/github-inputs.js';
 import { InputError } from '../../src/config/inputs.js';
 import { MODEL_CATALOGUE } from '../../src/config/model-catalog.js';
 import { resolveModelSpec, UnknownModelError, unknownModelMessage } from '../../src/config/models.js';
 import { BEDROCK_MODEL_IDS } from '../../src/config/provider-models.js';
+import { cliEnv, cliInProcess } from '../support/cli.js';
 import { createTempRepo } from '../support/temp-repo.js';
 
 const reader = (inputs: Record<string, string>) => (name: string) => inputs[name] ?? '';
@@ -24,14 +24,11 @@ function actionProblems(inputs: Record<string, string>): readonly string[] {
 /** What `compact-agent run` prints on stderr for the same mistake (no model call is made). */
 async function cliStderr(...flags: string[]): Promise<{ code: number; stderr: string }> {
   const repo = createTempRepo();
-  let stderr = '';
   try {
-    const code = await runCli(['run', '--repo', repo.root, '--prompt', 'x', ...flags], {
-      stdout: () => undefined,
-      stderr: (text) => (stderr += `${text}\n`),
-      env: { ANTHROPIC_API_KEY: 'k', PATH: process.env.PATH, HOME: process.env.HOME }
-    });
-    return { code, stderr };
+    return await cliInProcess(
+      ['run', '--repo', repo.root, '--prompt', 'x', ...flags],
+      cliEnv({ ANTHROPIC_API_KEY: 'k' })
+    );
   } finally {
     repo.remove();
   }

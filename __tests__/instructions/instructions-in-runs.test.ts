@@ -3,7 +3,6 @@ import path from 'node:path';
 import { runSession } from '../../src/agent/session.js';
 import { CLI_INPUT_NAMING } from '../../src/cli/args.js';
 import { EXIT } from '../../src/cli/exit-codes.js';
-import { runCli } from '../../src/cli/main.js';
 import { InputError, parseAgentConfig } from '../../src/config/inputs.js';
 import { readInstructionsForRun } from '../../src/instructions/for-run.js';
 import { Redactor } from '../../src/security/redactor.js';
@@ -14,6 +13,7 @@ import {
   type FakeAnthropic
 } from '../../test-support/fake-anthropic/index.js';
 import { explorerScript } from '../support/explorer-script.js';
+import { cliInProcess, fakeModelEnv } from '../support/cli.js';
 import { createTempRepo, type TempRepo } from '../support/temp-repo.js';
 
 const MARKER = 'MARKER-7f3a: run `make check` before you finish';
@@ -141,20 +141,11 @@ describe('the system prompt of a run with instruction files', () => {
 });
 
 describe('compact-agent run --instruction-files', () => {
-  async function cli(...argv: string[]): Promise<{ code: number; stderr: string }> {
-    let stderr = '';
-    const code = await runCli(['run', '--repo', repo.root, '--prompt', 'Explore and take notes.', ...argv], {
-      stdout: () => undefined,
-      stderr: (text) => (stderr += `${text}\n`),
-      env: {
-        ANTHROPIC_API_KEY: 'k',
-        ANTHROPIC_BASE_URL: fake.url,
-        PATH: process.env.PATH,
-        HOME: process.env.HOME
-      }
-    });
-    return { code, stderr };
-  }
+  const cli = (...argv: string[]) =>
+    cliInProcess(
+      ['run', '--repo', repo.root, '--prompt', 'Explore and take notes.', ...argv],
+      fakeModelEnv(fake.url)
+    );
 
   it('reads AGENTS.md by default into every request, and says so on stderr', async () => {
     const run = await cli();

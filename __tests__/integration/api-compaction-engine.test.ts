@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import type { CompactionEvent } from '../../src/compaction/compactor.js';
 import type { TranscriptLine } from '../../src/transcript/events.js';
@@ -10,6 +9,7 @@ import {
   type Script
 } from '../../test-support/fake-anthropic/index.js';
 import { COMPACTION_REQUEST_TAG, longRunScript, realCodeSeed } from '../support/long-run-script.js';
+import { fakeModelEnv, spawnCli } from '../support/cli.js';
 import { createTempRepo, type TempRepo } from '../support/temp-repo.js';
 
 /**
@@ -34,24 +34,6 @@ function thinkingScript(): { script: Script; inner: ReturnType<typeof longRunScr
   return { script, inner };
 }
 
-function runCli(
-  args: string[],
-  env: NodeJS.ProcessEnv
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', ...args], {
-      env,
-      stdio: ['ignore', 'pipe', 'pipe']
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
 type Body = { messages?: { role: string; content: unknown }[] };
 const firstBlocks = (record: RecordedRequest): string[] =>
   ((record.body as Body | undefined)?.messages ?? [])
@@ -74,7 +56,7 @@ describe('the CLI with --compaction-engine api: 300 steps, 0 rejected requests',
     }
     scripted = thinkingScript();
     fake = await startFakeAnthropic({ script: scripted.script, contextWindow: WINDOW });
-    finished = await runCli(
+    finished = await spawnCli(
       [
         'run',
         '--repo',
@@ -92,12 +74,7 @@ describe('the CLI with --compaction-engine api: 300 steps, 0 rejected requests',
         '--compaction-engine',
         'api'
       ],
-      {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        ANTHROPIC_API_KEY: 'test-key',
-        ANTHROPIC_BASE_URL: fake.url
-      }
+      { env: fakeModelEnv(fake.url) }
     );
     const transcript = /transcript: (.+transcript\.jsonl)/.exec(finished.stdout)?.[1];
     lines = transcript

@@ -1,33 +1,9 @@
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { startFakeAnthropic, type FakeAnthropic } from '../../test-support/fake-anthropic/index.js';
+import { cliEnv, runBuiltCli, spawnNode } from '../support/cli.js';
 import { createTempRepo, type TempRepo } from '../support/temp-repo.js';
 import { explorerScript } from '../support/explorer-script.js';
-
-interface Finished {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-function runNode(args: string[], env: NodeJS.ProcessEnv, cwd = process.cwd()): Promise<Finished> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-/** The environment of a test process, without anything that would point the child elsewhere. */
-function cleanEnv(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME };
-  return { ...env, ...extra };
-}
 
 let repo: TempRepo;
 let fake: FakeAnthropic;
@@ -44,9 +20,9 @@ const messageCalls = () => fake.requests.filter((request) => request.path === '/
 
 describe('dist/cli/index.js', () => {
   it('runs the loop, shows progress on stderr and ends with the summary and transcript path', async () => {
-    const finished = await runNode(
-      ['dist/cli/index.js', 'run', '--repo', repo.root, '--prompt', 'Explore and take notes.'],
-      cleanEnv({ ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: fake.url })
+    const finished = await runBuiltCli(
+      ['run', '--repo', repo.root, '--prompt', 'Explore and take notes.'],
+      cliEnv({ ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: fake.url })
     );
     expect(finished.code).toBe(0);
     expect(finished.stderr).toMatch(/\[turn 3\] [\d.k]+ context tokens · \$0\.\d{4} · read_file providers\//);
@@ -58,22 +34,19 @@ describe('dist/cli/index.js', () => {
   });
 
   it('refuses bad input with exit code 2 before any model call', async () => {
-    const noKey = await runNode(
-      ['dist/cli/index.js', 'run', '--repo', repo.root, '--prompt', 'x'],
-      cleanEnv({ ANTHROPIC_BASE_URL: fake.url })
+    const noKey = await runBuiltCli(
+      ['run', '--repo', repo.root, '--prompt', 'x'],
+      cliEnv({ ANTHROPIC_BASE_URL: fake.url })
     );
     expect(noKey.code).toBe(2);
     expect(noKey.stderr).toContain('No Anthropic API key');
-    const badLimit = await runNode(
-      ['dist/cli/index.js', 'run', '--repo', repo.root, '--prompt', 'x', '--max-turns', 'lots'],
-      cleanEnv({ ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: fake.url })
+    const badLimit = await runBuiltCli(
+      ['run', '--repo', repo.root, '--prompt', 'x', '--max-turns', 'lots'],
+      cliEnv({ ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: fake.url })
     );
     expect(badLimit.code).toBe(2);
     expect(badLimit.stderr).toContain('--max-turns must be a positive number, got "lots".');
-    const noTask = await runNode(
-      ['dist/cli/index.js', 'run', '--repo', repo.root],
-      cleanEnv({ ANTHROPIC_API_KEY: 'k' })
-    );
+    const noTask = await runBuiltCli(['run', '--repo', repo.root], cliEnv({ ANTHROPIC_API_KEY: 'k' }));
     expect(noTask.code).toBe(2);
     expect(noTask.stderr).toContain('No task');
     expect(messageCalls()).toBe(0);
@@ -82,10 +55,9 @@ describe('dist/cli/index.js', () => {
 
 describe('npm run demo', () => {
   it('runs the built action on a webhook payload against the fakes, every compaction layer fires, and the pushed fix passes the tests', async () => {
-    const finished = await runNode(
-      [path.resolve('node_modules/tsx/dist/cli.mjs'), 'demo/run-demo.ts'],
-      cleanEnv({})
-    );
+    const finished = await spawnNode([path.resolve('node_modules/tsx/dist/cli.mjs'), 'demo/run-demo.ts'], {
+      env: cliEnv()
+    });
     expect(finished.stdout).toContain('Thresholds lowered for the demo');
     expect(finished.stdout).toContain('before: npm test fails');
     expect(finished.stdout).toMatch(

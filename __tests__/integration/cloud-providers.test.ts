@@ -7,7 +7,6 @@ import { OAuth2Client } from 'google-auth-library';
 import path from 'node:path';
 import { runSession, type SessionOutcome } from '../../src/agent/session.js';
 import { parseAgentConfig } from '../../src/config/inputs.js';
-import { runCli } from '../../src/cli/main.js';
 import { EXIT } from '../../src/cli/exit-codes.js';
 import {
   reply,
@@ -24,6 +23,7 @@ import {
   type FakeBedrock
 } from '../../test-support/fake-bedrock/index.js';
 import { startFakeVertex, type FakeVertex } from '../../test-support/fake-vertex/index.js';
+import { cliInProcess } from '../support/cli.js';
 import { createTempRepo, type TempRepo } from '../support/temp-repo.js';
 
 /**
@@ -183,17 +183,16 @@ describe('Amazon Bedrock through @anthropic-ai/bedrock-sdk', () => {
 
   it('runs from the command line with --use-bedrock, and refuses --use-bedrock with --use-vertex before any call', async () => {
     await startBedrock({ 'anthropic.claude-sonnet-5-5': 'claude-sonnet-5-5' });
-    let stderr = '';
     const cli = (...flags: string[]) =>
-      runCli(['run', '--repo', repo.root, '--prompt', 'Look around.', ...flags], {
-        stdout: () => undefined,
-        stderr: (line) => (stderr += `${line}\n`),
-        env: { ...process.env, ANTHROPIC_BEDROCK_BASE_URL: bedrock!.url }
+      cliInProcess(['run', '--repo', repo.root, '--prompt', 'Look around.', ...flags], {
+        ...process.env,
+        ANTHROPIC_BEDROCK_BASE_URL: bedrock!.url
       });
-    expect(await cli('--use-bedrock', '--use-vertex', '--aws-region', 'eu-west-1')).toBe(EXIT.usage);
-    expect(stderr).toContain('--use-bedrock and --use-vertex are both set');
+    const refused = await cli('--use-bedrock', '--use-vertex', '--aws-region', 'eu-west-1');
+    expect(refused.code).toBe(EXIT.usage);
+    expect(refused.stderr).toContain('--use-bedrock and --use-vertex are both set');
     expect(bedrock!.requests).toHaveLength(0);
-    expect(await cli('--use-bedrock', '--aws-region', 'eu-west-1')).toBe(EXIT.success);
+    expect((await cli('--use-bedrock', '--aws-region', 'eu-west-1')).code).toBe(EXIT.success);
     expect(bedrock!.requests.map((r) => r.rejected)).toEqual([undefined, undefined, undefined]);
   });
 

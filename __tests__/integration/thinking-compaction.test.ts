@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import type { CompactionEvent } from '../../src/compaction/compactor.js';
 import type { TranscriptLine } from '../../src/transcript/events.js';
@@ -10,6 +9,7 @@ import {
   type Script
 } from '../../test-support/fake-anthropic/index.js';
 import { COMPACTION_REQUEST_TAG, longRunScript, realCodeSeed } from '../support/long-run-script.js';
+import { fakeModelEnv, runBuiltCli } from '../support/cli.js';
 import { createTempRepo, type TempRepo } from '../support/temp-repo.js';
 
 /**
@@ -53,24 +53,6 @@ function thinkingScript(): {
   return { script, exceeded: () => exceeded, inner };
 }
 
-function runCli(
-  args: string[],
-  env: NodeJS.ProcessEnv
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['dist/cli/index.js', ...args], {
-      env,
-      stdio: ['ignore', 'pipe', 'pipe']
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
 const replayedThinking = (record: RecordedRequest): number =>
   JSON.stringify((record.body as { messages?: unknown } | undefined)?.messages ?? []).split(
     '"type":"thinking"'
@@ -92,7 +74,7 @@ describe('the built CLI on claude-sonnet-5-5 with thinking, through every compac
     }
     scripted = thinkingScript();
     fake = await startFakeAnthropic({ script: scripted.script, contextWindow: WINDOW });
-    finished = await runCli(
+    finished = await runBuiltCli(
       [
         'run',
         '--repo',
@@ -108,12 +90,7 @@ describe('the built CLI on claude-sonnet-5-5 with thinking, through every compac
         '--max-budget-usd',
         '1000'
       ],
-      {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        ANTHROPIC_API_KEY: 'test-key',
-        ANTHROPIC_BASE_URL: fake.url
-      }
+      fakeModelEnv(fake.url)
     );
     const transcript = /transcript: (.+transcript\.jsonl)/.exec(finished.stdout)?.[1];
     lines = transcript

@@ -1,7 +1,5 @@
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import {
   reply,
   scriptFrom,
@@ -13,6 +11,7 @@ import {
 } from '../../test-support/fake-anthropic/index.js';
 import { stateFromPayload } from '../../test-support/fake-github/index.js';
 import { actionWorldPerTest, examplePayload } from '../support/action-world.js';
+import { fakeModelEnv, runBuiltCli } from '../support/cli.js';
 import { createTempRepo } from '../support/temp-repo.js';
 
 const startWorld = actionWorldPerTest();
@@ -77,14 +76,7 @@ describe('the built CLI with --allowed-bash-commands and a backslash-newline ins
           '--allowed-bash-commands',
           'git status'
         ];
-        await promisify(execFile)(process.execPath, [path.resolve('dist/cli/index.js'), ...args], {
-          env: {
-            PATH: process.env.PATH,
-            HOME: process.env.HOME,
-            ANTHROPIC_API_KEY: 'k',
-            ANTHROPIC_BASE_URL: fake.url
-          }
-        });
+        expect((await runBuiltCli(args, fakeModelEnv(fake.url))).code).toBe(0);
         expect(existsSync(path.join(repo.root, 'x'))).toBe(false);
         const calls = fake.requests.filter((request) => request.path === '/v1/messages');
         const [denied] = toolResults(calls[1]!.request!);

@@ -18,7 +18,7 @@ import {
   toolResultText,
   toolUse
 } from '../../test-support/fake-anthropic/replies.js';
-import { runBuiltCli } from '../support/built-cli.js';
+import { runBuiltCli } from '../support/cli.js';
 import { createTempRepo, type TempRepo } from '../support/temp-repo.js';
 
 jest.setTimeout(60_000);
@@ -90,7 +90,7 @@ describe('compact-agent run without the box (built CLI)', () => {
       ['run', '--repo', repo.root, '--prompt', 'Check.', ...flags],
       secretsOfTheUser(PATH())
     );
-    expect(finished).toEqual({ code: 0, stderr: expect.any(String) as string });
+    expect(finished.code).toBe(0);
     if (flags.length === 0) expect(finished.stderr).toContain('run WITHOUT the sandbox');
     const seen = environReadByModel();
     // The command did read the parent chain (so an absent secret means a sealed one, not a failed read).

@@ -7,7 +7,7 @@ import { readdirSync, rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { startFakeAnthropic, type FakeAnthropic } from '../../test-support/fake-anthropic/index.js';
 import { reply, scriptFrom, text } from '../../test-support/fake-anthropic/replies.js';
-import { runBuiltCli } from '../support/built-cli.js';
+import { runBuiltCli } from '../support/cli.js';
 import { createTempDir, createTempRepo, type TempRepo } from '../support/temp-repo.js';
 
 describe('a committed .transcripts link (built CLI)', () => {

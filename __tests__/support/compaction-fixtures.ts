@@ -3,6 +3,7 @@ import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import type { CompactionStore } from '../../src/compaction/pipeline.js';
 import { CompactionPipeline } from '../../src/compaction/pipeline.js';
 import { compactionSettings, type CompactionOptions } from '../../src/compaction/settings.js';
+import type { SummaryRequestShape } from '../../src/compaction/summarizer.js';
 import type { ModelCallHooks, ModelClient, ModelReply, ModelRequest } from '../../src/model/model-client.js';
 import { RequestBuilder } from '../../src/model/request-builder.js';
 import { thinkingSettings } from '../../src/model/thinking.js';
@@ -79,7 +80,8 @@ export function pipeline(
   options: Partial<CompactionOptions> = {},
   model: ModelClient = new SummaryModel(),
   store: CompactionStore = new MemoryStore(),
-  now: () => number = () => 0
+  now: () => number = () => 0,
+  summaryRequest?: SummaryRequestShape
 ) {
   const requests = requestBuilder();
   const compactor = new CompactionPipeline(
@@ -89,7 +91,8 @@ export function pipeline(
       requests,
       prices: resolveModelSpec('claude-sonnet-4-5').prices,
       store,
-      now
+      now,
+      ...(summaryRequest ? { summaryRequest } : {})
     }
   );
   return { compactor, requests, model, store };

@@ -1,6 +1,7 @@
 import { noCompaction } from '../../src/compaction/compactor.js';
 import { defaultCompactor } from '../../src/agent/session.js';
 import type { Strategy } from './strategy.js';
+import { freshSummaryRequest } from './fresh-summary.js';
 import { PEER_STRATEGIES } from './peers.js';
 import { OUR_VARIANTS } from './our-variants.js';
 import { referenceCaching, ReferenceCompactor } from './reference.js';
@@ -41,7 +42,7 @@ export const STRATEGIES: readonly Strategy[] = [
   {
     name: 'no-prefix-reuse',
     description: 'ours, the summary sent as a fresh request (history pasted as JSON)',
-    build: (parts, now) => defaultCompactor(parts, now, { summaryPrefixReuse: false })
+    build: (parts, now) => defaultCompactor(parts, now, {}, freshSummaryRequest)
   },
   {
     name: 'no-summary-updates',

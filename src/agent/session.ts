@@ -6,6 +6,7 @@ import { CompactionPipeline } from '../compaction/pipeline.js';
 import { RunFolderStore } from '../compaction/run-folder-store.js';
 import { compactionSettings, type CompactionEngine, type CompactionOptions } from '../compaction/settings.js';
 import { chooseCompactionEngine } from '../compaction/engine-choice.js';
+import type { SummaryRequestShape } from '../compaction/summarizer.js';
 import { createCompactionCapabilityLookup } from '../model/provider-client.js';
 import { createModelClient } from '../model/anthropic-client.js';
 import { credentialFileInRepository } from '../security/cloud-credentials.js';
@@ -290,7 +291,8 @@ export function modelCompactionOptions(
 export function defaultCompactor(
   parts: CompactorParts,
   now: () => number,
-  overrides: Partial<CompactionOptions> = {}
+  overrides: Partial<CompactionOptions> = {},
+  summaryRequest?: SummaryRequestShape
 ): CompactionPipeline {
   const { config } = parts;
   return new CompactionPipeline(
@@ -299,7 +301,14 @@ export function defaultCompactor(
       ...config.compaction,
       ...overrides
     }),
-    { model: parts.model, requests: parts.requests, prices: config.modelSpec.prices, store: parts.store, now }
+    {
+      model: parts.model,
+      requests: parts.requests,
+      prices: config.modelSpec.prices,
+      store: parts.store,
+      now,
+      ...(summaryRequest ? { summaryRequest } : {})
+    }
   );
 }
 

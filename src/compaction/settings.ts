@@ -29,11 +29,6 @@ export interface CompactionSettings {
   readonly spill: SpillSettings;
   /** Layers that run; the benchmark switches them off one at a time. */
   readonly layers: { readonly micro: boolean; readonly auto: boolean };
-  /**
-   * Whether the summary request is sent on the agent's own prefix (read from the prompt cache) or as
-   * a fresh request with the history pasted in (the benchmark's ablation; never better).
-   */
-  readonly summaryPrefixReuse: boolean;
   /** The next summary updates ours in the history instead of rewriting it (summary-anchor.ts). */
   readonly summaryUpdates: boolean;
   /**
@@ -118,7 +113,6 @@ export interface CompactionOptions extends CompactionTunables {
   /** The model's smallest cacheable prefix (4,096 on Haiku 4.5); 0 when not given. */
   readonly minCacheableTokens?: number;
   readonly layers?: { readonly micro: boolean; readonly auto: boolean };
-  readonly summaryPrefixReuse?: boolean;
   readonly summaryUpdates?: boolean;
   readonly engine?: CompactionEngine;
 }
@@ -158,7 +152,6 @@ export function compactionSettings(options: CompactionOptions): CompactionSettin
     summaryAttempts: 2,
     spill: { maxResultChars: 50_000, previewChars: 2_000 },
     layers: options.layers ?? { micro: true, auto: true },
-    summaryPrefixReuse: options.summaryPrefixReuse ?? true,
     summaryUpdates: options.summaryUpdates ?? true,
     engine: options.engine ?? 'client'
   };

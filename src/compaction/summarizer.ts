@@ -18,12 +18,7 @@ import { filesShownIn, withoutDanglingNotes } from './duplicates.js';
 import { normalizedPath, taskOf } from './history.js';
 import { compactedHistory, selectTail, unseenTurnStart, type RestoredFile } from './rebuild.js';
 import type { StepCall } from './steps/step.js';
-import {
-  freshSummaryMessages,
-  summaryFromReply,
-  summaryInstruction,
-  withSummaryInstruction
-} from './summary.js';
+import { summaryFromReply, summaryInstruction, withSummaryInstruction } from './summary.js';
 import { renderWorkLedger } from './work-ledger.js';
 import {
   canUpdateAnchor,
@@ -40,7 +35,20 @@ export interface SummarizerDependencies {
   readonly prices: ModelPrices;
   readonly store: CompactionStore;
   readonly now: () => number;
+  /**
+   * Unset (what ships): the summary request is the agent's own history plus the instruction, so its
+   * prefix is read from the prompt cache. The benchmark's ablation sends it another way
+   * (bench/strategies/fresh-summary.ts; never better, BENCHMARKS.md).
+   */
+  readonly summaryRequest?: SummaryRequestShape;
 }
+
+/** A summary request built from the history (cut to fit) and the instruction, within `maxChars`. */
+export type SummaryRequestShape = (
+  history: readonly MessageParam[],
+  instruction: string,
+  maxChars: number
+) => MessageParam[];
 
 /** What a summary (or its fallback) replaced the history with. */
 interface Rebuilt {
@@ -70,11 +78,10 @@ export class Summarizer {
     const before = state.tokensOf(run);
     const unseen = this.unseenTurn(call);
     const segment = this.saveSegment(run.history);
-    // Without prefix reuse the request is the history cut from its oldest end: the kept summary may
-    // not be in it, so every summary is whole there.
+    // Another request shape (the bench's) may cut the kept summary out: every summary is whole there.
     const updating =
       state.settings.summaryUpdates &&
-      state.settings.summaryPrefixReuse &&
+      this.deps.summaryRequest === undefined &&
       canUpdateAnchor(this.anchor, run.history, focus)
         ? this.anchor
         : undefined;
@@ -220,10 +227,10 @@ export class Summarizer {
   private summaryMessages(call: StepCall, instruction: string, unseen: number | undefined): MessageParam[] {
     const { state } = call;
     const fitted = this.fitForSummary(call, unseen);
-    if (state.settings.summaryPrefixReuse) return withSummaryInstruction(fitted, instruction);
+    const shape = this.deps.summaryRequest;
+    if (shape === undefined) return withSummaryInstruction(fitted, instruction);
     const budget = state.settings.contextWindow - state.settings.summaryMaxTokens - 2_000;
-    const maxChars = Math.floor(budget * state.meter.ratio * 0.8);
-    return freshSummaryMessages(fitted, instruction, maxChars);
+    return shape(fitted, instruction, Math.floor(budget * state.meter.ratio * 0.8));
   }
 
   /**

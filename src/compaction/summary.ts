@@ -46,21 +46,6 @@ export function withSummaryInstruction(
   ];
 }
 
-/**
- * The summary request without prefix reuse: the history pasted as JSON into one new user message,
- * its oldest part cut to fit `maxChars`. It misses the prompt cache; the benchmark measures by how much.
- */
-export function freshSummaryMessages(
-  history: readonly MessageParam[],
-  instruction: string,
-  maxChars: number
-): MessageParam[] {
-  const conversation = JSON.stringify(history);
-  const kept =
-    conversation.length > maxChars ? conversation.slice(conversation.length - maxChars) : conversation;
-  return [{ role: 'user', content: `${instruction}\n\n<conversation>\n${kept}\n</conversation>` }];
-}
-
 export class InvalidSummaryError extends Error {
   constructor(message: string) {
     super(message);
