@@ -11,7 +11,7 @@ import path from 'node:path';
 import { startFakeAnthropic, type FakeAnthropic } from '../../test-support/fake-anthropic/index.js';
 import { reply, scriptFrom, text, toolUse } from '../../test-support/fake-anthropic/replies.js';
 import { describeWithBox } from '../sandbox/box-support.js';
-import { runBuiltCli } from '../support/built-cli.js';
+import { fakeModelEnv, runBuiltCli } from '../support/cli.js';
 import { createTempRepo, type TempRepo } from '../support/temp-repo.js';
 
 let repo: TempRepo;
@@ -50,15 +50,12 @@ afterEach(async () => {
 async function runAndThenUseGit(sandbox: string): Promise<void> {
   const finished = await runBuiltCli(
     ['run', '--repo', repo.root, '--prompt', 'Vendor the tool.', '--sandbox', sandbox],
-    {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      ANTHROPIC_API_KEY: 'k',
-      ANTHROPIC_BASE_URL: fake.url
-    }
+    fakeModelEnv(fake.url)
   );
   expect(finished.stderr).not.toMatch(/Error:/);
   expect(finished.code).toBe(0);
+  // The CLI says what it moved out of the working tree, and where to.
+  expect(finished.stdout).toContain('vendor/tool/.git');
   // The plant ran (the model saw it succeed), so what follows is the defence, not a failed attack.
   const calls = fake.requests.filter((request) => request.path === '/v1/messages');
   expect(JSON.stringify(calls[1]!.request)).toContain('planted');
