@@ -119,7 +119,9 @@ describe('comments on pull requests', () => {
 
   it("gives the model a review comment's path and diff hunk", async () => {
     const payload = examplePayload('pull_request_review_comment', 'created', '/agent rename this');
-    const pr = payload.pull_request as { head: { ref: string } };
+    const pr = payload.pull_request as { head: { ref: string }; base: { ref: string } };
+    // The base is the world's own branch, as on GitHub (the config file is read from it).
+    pr.base.ref = 'main';
     const { run, world: w } = await startWithBranch('pull_request_review_comment', payload, pr.head.ref);
     expect(run.code).toBe(0);
     const firstRequest = w.anthropic.requests.find((r) => r.path === '/v1/messages')!;
