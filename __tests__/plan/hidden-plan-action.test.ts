@@ -77,7 +77,7 @@ it('shows a plan with hidden Markdown as plain text, and `/agent go` receives ex
   const report = world.github.createdComments[0]!.body;
   expect(report).toContain('### Plan');
   expect(report).toMatch(
-    /_Shown as plain text, exactly as `\/agent go` would receive it: the plan holds math, image alt text, link titles, diagram or math blocks, which GitHub would render partly out of sight\._/
+    /_Shown as plain text, exactly as `\/agent go` would receive it: the plan holds math, image alt text, link titles, link destinations, diagram or math blocks, which GitHub would render partly out of sight\._/
   );
   const shown = shownPlan(report);
   for (const words of HIDDEN_WORDS) expect(shown).toContain(words);
