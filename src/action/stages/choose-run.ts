@@ -11,9 +11,9 @@ import {
 } from '../request-kind.js';
 import { publishOutputs } from '../outputs.js';
 import type { AcceptedRequest, ActionContext } from './action-context.js';
-import { fixRun } from './fix-run.js';
-import { planRun } from './plan-run.js';
-import { reviewRun } from './review-run.js';
+import { fixRun } from '../kinds/fix.js';
+import { planRun } from '../kinds/plan.js';
+import { reviewRun } from '../kinds/review.js';
 import { startRun } from './start-on-thread.js';
 import { withinThreadBudget } from './thread-budget.js';
 import { takeTurn } from './thread-queue.js';

@@ -9,9 +9,9 @@ import { readReviewContext, type ReviewContext } from '../../review/review-conte
 import { reviewMode } from '../../review/review-mode.js';
 import { renderReviewSection } from '../../review/review-report.js';
 import { reviewTask } from '../../review/review-task.js';
-import { reviewsOf } from './review-boundary.js';
-import type { AcceptedRequest, ActionContext } from './action-context.js';
-import { agentRun } from './agent-run.js';
+import { reviewsOf } from '../stages/review-boundary.js';
+import type { AcceptedRequest, ActionContext } from '../stages/action-context.js';
+import { agentRun } from '../stages/agent-run.js';
 
 /** A head file larger than this is not read for suggestions (they then stay plain text). */
 const MAX_HEAD_FILE_BYTES = 1024 * 1024;

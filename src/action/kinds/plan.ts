@@ -2,8 +2,8 @@ import type { RunStart } from '../../followup/follow-up.js';
 import { PLAN_MODE } from '../../plan/plan-mode.js';
 import { approvalHint } from '../../plan/approval-hint.js';
 import { planForReport } from '../../plan/plan-report.js';
-import type { AcceptedRequest, ActionContext } from './action-context.js';
-import { agentRun } from './agent-run.js';
+import type { AcceptedRequest, ActionContext } from '../stages/action-context.js';
+import { agentRun } from '../stages/agent-run.js';
 
 /**
  * `/agent plan <task>`, or any task when require_plan_approval is on: a read-only run whose answer is

@@ -1,8 +1,8 @@
 import { FIX_MODE } from '../../agent/run-mode.js';
 import type { RunStart } from '../../followup/follow-up.js';
-import type { AcceptedRequest, ActionContext } from './action-context.js';
-import { agentRun } from './agent-run.js';
-import { publishWork } from './publish.js';
+import type { AcceptedRequest, ActionContext } from '../stages/action-context.js';
+import { agentRun } from '../stages/agent-run.js';
+import { publishWork } from '../stages/publish.js';
 
 /**
  * A run that changes the repository (`/agent fix …`, a label, a prompt, an approved plan): the shared
