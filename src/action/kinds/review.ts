@@ -1,5 +1,4 @@
 import * as core from '@actions/core';
-import type { RunStart } from '../../followup/follow-up.js';
 import type { GitRepository } from '../../git/repository.js';
 import { GitCommitSource } from '../../instructions/git-source.js';
 import { FindingsCollector } from '../../review/findings-collector.js';
@@ -10,8 +9,8 @@ import { reviewMode } from '../../review/review-mode.js';
 import { renderReviewSection } from '../../review/review-report.js';
 import { reviewTask } from '../../review/review-task.js';
 import { reviewsOf } from '../stages/review-boundary.js';
-import type { AcceptedRequest, ActionContext } from '../stages/action-context.js';
-import { agentRun } from '../stages/agent-run.js';
+import type { ActionContext } from '../stages/action-context.js';
+import type { RunKind } from './run-kind.js';
 
 /** A head file larger than this is not read for suggestions (they then stay plain text). */
 const MAX_HEAD_FILE_BYTES = 1024 * 1024;
@@ -21,18 +20,12 @@ const MAX_HEAD_FILE_BYTES = 1024 * 1024;
  * read-only run whose findings are posted as one review at the head the agent read. The earlier
  * review comments and threads are read first, so that nothing is said twice and fixed threads close.
  */
-export async function reviewRun(
-  action: ActionContext,
-  request: AcceptedRequest,
-  start: RunStart,
-  pullNumber: number,
-  focus: string | undefined
-): Promise<void> {
+export function reviewKind(action: ActionContext, pullNumber: number, focus: string | undefined): RunKind {
   const settings = action.config.github;
   const reviews = reviewsOf(action);
   const collector = new FindingsCollector();
   let context: ReviewContext | undefined;
-  await agentRun(action, request, start, {
+  return {
     prepare: async (workspace, progress) => {
       progress.step = 'reading the pull request to review';
       context = await readReviewContext(reviews, pullNumber, settings.botName, (line) =>
@@ -74,7 +67,7 @@ export async function reviewRun(
           : {})
       };
     }
-  });
+  };
 }
 
 /**
