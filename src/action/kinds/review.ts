@@ -1,7 +1,6 @@
 import * as core from '@actions/core';
-import type { GitRepository } from '../../git/repository.js';
-import { GitCommitSource } from '../../instructions/git-source.js';
 import { FindingsCollector } from '../../review/findings-collector.js';
+import { gitHeadReader } from '../../review/git-head-reader.js';
 import { checkCandidateLines } from '../../review/fixed-threads.js';
 import { postReview, type ReviewOutcome } from '../../review/post-review.js';
 import { readReviewContext, type ReviewContext } from '../../review/review-context.js';
@@ -11,9 +10,6 @@ import { reviewTask } from '../../review/review-task.js';
 import { reviewsOf } from '../stages/review-boundary.js';
 import type { ActionContext } from '../stages/action-context.js';
 import type { RunKind } from './run-kind.js';
-
-/** A head file larger than this is not read for suggestions (they then stay plain text). */
-const MAX_HEAD_FILE_BYTES = 1024 * 1024;
 
 /**
  * `/agent review [focus]` on a pull request, or a pull request event with review_on_pull_request: a
@@ -51,7 +47,13 @@ export function reviewKind(action: ActionContext, pullNumber: number, focus: str
         focus,
         assessment: agent.session.result.summary,
         event: settings.reviewEvent,
-        readHead: await headReader(workspace.git, context.headSha, collector)
+        // Read from git at the reviewed commit (the agent's commands may have changed the working
+        // tree), as the CLI's review reads it: a binary file takes no suggestion in either.
+        readHead: await gitHeadReader(
+          workspace.git,
+          context.headSha,
+          collector.findings.map((finding) => finding.path)
+        )
       });
       if (outcome.postError === undefined) core.info(action.redact(reviewLogLine(outcome)));
       return {
@@ -80,27 +82,6 @@ function checkReviewedHead(context: ReviewContext, checkedOut: string): void {
     `the pull request's head moved while the review started (GitHub names ${context.headSha.slice(0, 12)}, ` +
       `the checkout is ${checkedOut.slice(0, 12)}); nothing was reviewed. Ask for the review again.`
   );
-}
-
-/**
- * The head's text of each file a finding names, read from git at the reviewed commit (not from the
- * working tree, which the agent's commands may have changed), for the suggestions' check.
- */
-async function headReader(
-  git: GitRepository,
-  headSha: string,
-  collector: FindingsCollector
-): Promise<(path: string) => string | undefined> {
-  const source = new GitCommitSource(git, headSha, `commit ${headSha}`);
-  const texts = new Map<string, string | undefined>();
-  for (const path of new Set(collector.findings.map((finding) => finding.path))) {
-    const entry = await source.entry(path, MAX_HEAD_FILE_BYTES).catch(() => undefined);
-    texts.set(
-      path,
-      entry?.kind === 'file' && entry.size <= MAX_HEAD_FILE_BYTES ? entry.bytes.toString('utf8') : undefined
-    );
-  }
-  return (path) => texts.get(path);
 }
 
 function reviewLogLine(outcome: ReviewOutcome): string {
