@@ -5,7 +5,7 @@ import type { StateCheck } from '../../src/followup/state-check.js';
 const OURS: StateCheck = {
   check: (state) => Promise.resolve({ kind: 'verified', state, source: 'Read from its artifact.' })
 };
-import { startOnThread, type RunStart } from '../../src/followup/follow-up.js';
+import { startOnThread, type RunStart } from '../../src/followup/start-on-thread.js';
 import { botIdentity, isActionBotAccount } from '../../src/github/bot-author.js';
 import { OctokitGitHubApi } from '../../src/github/octokit-api.js';
 import {

@@ -13,7 +13,7 @@ import {
 } from '../../src/followup/carried-state.js';
 import { continueOnPreviousBranch, type ContinueRules } from '../../src/followup/continue-target.js';
 import { renderFollowUp } from '../../src/followup/follow-up-report.js';
-import { startOnThread } from '../../src/followup/follow-up.js';
+import { startOnThread } from '../../src/followup/start-on-thread.js';
 import { findPreviousRun, followUpRequest } from '../../src/followup/previous-run.js';
 import { carriedStateOf, embedForReport, type FinishedRun } from '../../src/followup/run-state.js';
 import { MAX_BODY_CHARS, renderReport } from '../../src/github/report.js';

@@ -1,4 +1,5 @@
-import { chooseRun, requestKindOf, requestText } from '../../src/action/request-kind.js';
+import { chooseRun } from '../../src/action/kinds/choose-run.js';
+import { requestKindOf, requestText } from '../../src/action/request-kind.js';
 import type { CarriedState } from '../../src/followup/carried-state.js';
 
 const options = { requirePlanApproval: false, onThread: true, phrase: '/agent' };
@@ -157,7 +158,7 @@ describe('the plan a maintainer approves is the plan the report shows', () => {
 
 describe('restartWith', () => {
   it('gives a start another request without reading the thread again', async () => {
-    const { restartWith } = await import('../../src/followup/follow-up.js');
+    const { restartWith } = await import('../../src/followup/start-on-thread.js');
     const fresh = {
       task: 'go: x',
       originalTask: 'go: x',

@@ -65,8 +65,12 @@ const reviewer: Script = (request) => {
   return reply(text('One regression in countWords; countLines has an older quirk.'));
 };
 
-/** main holds the fixed module; the pull request's branch brings the old bug back. */
-function makePullRequest(world: ActionWorld): { headSha: string; files: PullFileSeed[] } {
+/**
+ * main holds the fixed module; the pull request's branch brings the old bug back. With `nul`, the
+ * branch also ends the file with a NUL byte: git (and the CLI's review) then calls it binary, while
+ * the patch still shows the changed line.
+ */
+function makePullRequest(world: ActionWorld, nul = false): { headSha: string; files: PullFileSeed[] } {
   const fixed = readFileSync(path.join(world.repo.root, 'src/word-count.js'), 'utf8').replace(
     REGRESSED,
     FIXED
@@ -75,11 +79,11 @@ function makePullRequest(world: ActionWorld): { headSha: string; files: PullFile
   world.repo.git('commit', '-qam', 'count words on any whitespace');
   world.repo.git('push', '-q', 'origin', 'main');
   world.repo.git('checkout', '-qb', 'regress');
-  world.repo.write('src/word-count.js', fixed.replace(FIXED, REGRESSED));
+  world.repo.write('src/word-count.js', fixed.replace(FIXED, REGRESSED) + (nul ? '// \u0000\n' : ''));
   world.repo.git('commit', '-qam', 'simpler split');
   world.repo.git('push', '-q', 'origin', 'regress');
   const headSha = world.repo.git('rev-parse', 'HEAD').trim();
-  const diff = world.repo.git('diff', '--no-color', 'main', 'regress', '--', 'src/word-count.js');
+  const diff = world.repo.git('diff', '--no-color', '--text', 'main', 'regress', '--', 'src/word-count.js');
   world.repo.git('checkout', '-q', 'main');
   return {
     headSha,
@@ -105,7 +109,7 @@ function reviewComment(id: number, body = '/agent review'): Record<string, unkno
 }
 
 /** A world whose fake pull request #1 is the `regress` branch, at its real head and with its real patch. */
-async function reviewWorld(senderPermission: 'write' | 'read' = 'write', token?: string) {
+async function reviewWorld(senderPermission: 'write' | 'read' = 'write', token?: string, nul = false) {
   const world = await startWorld({
     seed: EXAMPLE,
     github: {
@@ -117,7 +121,7 @@ async function reviewWorld(senderPermission: 'write' | 'read' = 'write', token?:
     },
     anthropic: { script: reviewer }
   });
-  const pull = makePullRequest(world);
+  const pull = makePullRequest(world, nul);
   world.github.pushHead(PULL, { sha: pull.headSha, files: pull.files });
   return { world, pull };
 }
@@ -176,6 +180,18 @@ it('posts one review (a line comment with a suggestion that applies, the off-dif
   expect(secondReport).toContain(
     'No review posted: every finding was already said in an earlier review (2).'
   );
+  expectNoContractViolations(world.github);
+});
+
+it("offers no one-click suggestion on a file git calls binary, as the CLI's review does (the head's text cannot be read)", async () => {
+  const { world } = await reviewWorld('write', undefined, true);
+  const run = await review(world, 11, '205');
+  expect(run.code).toBe(0);
+  // The appended line brings line 19 into the diff too: the finding with the suggestion is line 8's.
+  const comment = world.github.reviewComments(PULL).find((posted) => posted.line === 8);
+  expect(comment).toMatchObject({ path: 'src/word-count.js', side: 'RIGHT' });
+  expect(comment!.body).not.toContain('```suggestion');
+  expect(comment!.body).toContain("the head's text of the file could not be read");
   expectNoContractViolations(world.github);
 });
 

@@ -65,7 +65,7 @@ describe('resolutionCandidates', () => {
       originalLine: 50,
       excerpt: BODY,
       anchor: { path: 'index.js', commitId: 'c'.repeat(40), side: 'RIGHT', startLine: 50, endLine: 50 },
-      // Not trusted until review-run.ts has compared the commits with git.
+      // Not trusted until kinds/review.ts has compared the commits with git.
       lines: { kind: 'unknown', reason: 'its lines were not checked' }
     });
   });

@@ -86,7 +86,7 @@ const offDiff: Finding = {
   suggestion: undefined
 };
 
-/** `linesChanged`: what the run's own diff found for each thread (review-run.ts checks it with git). */
+/** `linesChanged`: what the run's own diff found for each thread (kinds/review.ts checks it with git). */
 async function run(
   reviews: MemoryReviews,
   findings: Finding[],

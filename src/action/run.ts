@@ -2,7 +2,7 @@ import * as core from '@actions/core';
 import { errorMessage } from '../errors/error-message.js';
 import { checkTrust } from './stages/check-trust.js';
 import { decide } from './stages/decide.js';
-import { runRequest } from './stages/choose-run.js';
+import { runRequest } from './stages/run-request.js';
 import { setUp } from './stages/set-up.js';
 
 /**
@@ -12,9 +12,10 @@ import { setUp } from './stages/set-up.js';
  * 1. set up: mask the secrets, read the event, judge the inputs (only for an event that asks);
  * 2. decide: does the event ask for the agent, and what;
  * 3. check trust: may the person who asked start a run, and which text is the task;
- * 4. choose the run: a fix, a plan, an approved plan or a review (choose-run.ts), each the shared
- *    stages of agent-run.ts (prepare the workspace, the agent's turns, publish, upload the record,
- *    report) with its own mode and its own way to publish.
+ * 4. run the request (run-request.ts): choose the run (kinds/choose-run.ts), and run its kind (a fix,
+ *    a plan, an approved plan or a review, from kinds/dispatch.ts) through the shared stages of
+ *    shared-stages.ts (prepare the workspace, the agent's turns, publish, upload the record, report),
+ *    each kind with its own mode and its own way to publish.
  */
 export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const action = await setUp(env);

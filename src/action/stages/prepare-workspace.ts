@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { OctokitBranchProtection } from '../../followup/branch-protection.js';
 import { continueOnPreviousBranch, type ContinueRules } from '../../followup/continue-target.js';
 import { botIdentity } from '../../github/bot-author.js';
-import type { RunStart } from '../../followup/follow-up.js';
+import type { RunStart } from '../../followup/start-on-thread.js';
 import type { FollowUpNote } from '../../followup/follow-up-report.js';
 import { pinnedGit } from '../../git/git-binary.js';
 import { GitRepository } from '../../git/repository.js';

@@ -1,12 +1,12 @@
 import * as core from '@actions/core';
 import { WORKFLOW_FOLDERS } from '../../agent/session.js';
-import type { RunStart } from '../../followup/follow-up.js';
+import type { RunStart } from '../../followup/start-on-thread.js';
 import type { ChangesOutcome } from '../../github/report.js';
 import { actorOf } from '../event-parts.js';
 import { publishChanges } from '../publish-changes.js';
 import { runUrl } from '../runner-env.js';
 import { TRANSCRIPTS, type AcceptedRequest, type ActionContext } from './action-context.js';
-import type { AgentRun } from './run-agent.js';
+import type { AgentRun } from './agent-turns.js';
 import type { PreparedWorkspace } from './prepare-workspace.js';
 
 /**

@@ -1,7 +1,7 @@
 import * as core from '@actions/core';
 import path from 'node:path';
 import type { SessionOutcome } from '../../agent/session.js';
-import type { RunStart } from '../../followup/follow-up.js';
+import type { RunStart } from '../../followup/start-on-thread.js';
 import { renderFollowUp } from '../../followup/follow-up-report.js';
 import { carriedStateOf, embedForReport, type FinishedRun } from '../../followup/run-state.js';
 import { spentBeforeUsd } from '../../followup/thread-budget.js';
@@ -17,7 +17,7 @@ import { runUrl } from '../runner-env.js';
 import type { WorkTarget } from '../work-target.js';
 import type { ActionContext, RunProgress } from './action-context.js';
 import type { PreparedWorkspace } from './prepare-workspace.js';
-import type { AgentRun } from './run-agent.js';
+import type { AgentRun } from './agent-turns.js';
 import { commentUrl, endNotice } from './end-notice.js';
 import { guardedOutputs, writeJobSummary } from './runner-output.js';
 

@@ -1,5 +1,5 @@
 import * as core from '@actions/core';
-import type { RunStart } from '../../followup/follow-up.js';
+import type { RunStart } from '../../followup/start-on-thread.js';
 import { spentBeforeUsd, threadAllowance, threadBudgetReply } from '../../followup/thread-budget.js';
 import { publishOutputs } from '../outputs.js';
 import type { AcceptedRequest, ActionContext } from './action-context.js';

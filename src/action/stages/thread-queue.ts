@@ -21,7 +21,7 @@ import { repositoryOf } from '../event-parts.js';
 import { publishOutputs } from '../outputs.js';
 import { runUrl } from '../runner-env.js';
 import type { AcceptedRequest, ActionContext } from './action-context.js';
-import { workflowOriginOf } from './start-on-thread.js';
+import { workflowOriginOf } from './start-run.js';
 import type { StateOrigin } from '../../followup/workflow-origin.js';
 import { passedOverLine } from '../../followup/previous-run.js';
 

@@ -6,7 +6,7 @@ import { publishAfterFault } from '../fault-report.js';
 import { runUrl } from '../runner-env.js';
 import type { AcceptedRequest, ActionContext, RunProgress } from './action-context.js';
 import { guardedOutputs, writeJobSummary } from './runner-output.js';
-import { ownReportCheck } from './start-on-thread.js';
+import { ownReportCheck } from './start-run.js';
 
 /** The stages of a run once it has started: they report their progress, and end in the report. */
 export type StartedStages = (progress: RunProgress, tracking: TrackingComment | undefined) => Promise<void>;

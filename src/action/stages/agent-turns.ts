@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { RunMode } from '../../agent/run-mode.js';
 import type { AgentConfig } from '../../config/inputs.js';
 import { runSession, type SessionOutcome } from '../../agent/session.js';
-import { threadRecordOf, type RunStart } from '../../followup/follow-up.js';
+import { threadRecordOf, type RunStart } from '../../followup/start-on-thread.js';
 import { guardRepository, type RepositoryGuard } from '../../git/repository-guard.js';
 import type { TrackingComment } from '../../github/tracking-comment.js';
 import { guardRunnerFiles, type RunnerFilesGuard } from '../../security/runner-files.js';

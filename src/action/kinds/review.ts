@@ -1,38 +1,27 @@
 import * as core from '@actions/core';
-import type { RunStart } from '../../followup/follow-up.js';
-import type { GitRepository } from '../../git/repository.js';
-import { GitCommitSource } from '../../instructions/git-source.js';
 import { FindingsCollector } from '../../review/findings-collector.js';
+import { gitHeadReader } from '../../review/git-head-reader.js';
 import { checkCandidateLines } from '../../review/fixed-threads.js';
 import { postReview, type ReviewOutcome } from '../../review/post-review.js';
 import { readReviewContext, type ReviewContext } from '../../review/review-context.js';
 import { reviewMode } from '../../review/review-mode.js';
 import { renderReviewSection } from '../../review/review-report.js';
 import { reviewTask } from '../../review/review-task.js';
-import { reviewsOf } from './review-boundary.js';
-import type { AcceptedRequest, ActionContext } from './action-context.js';
-import { agentRun } from './agent-run.js';
-
-/** A head file larger than this is not read for suggestions (they then stay plain text). */
-const MAX_HEAD_FILE_BYTES = 1024 * 1024;
+import { reviewsOf } from '../stages/review-boundary.js';
+import type { ActionContext } from '../stages/action-context.js';
+import type { RunKind } from './run-kind.js';
 
 /**
  * `/agent review [focus]` on a pull request, or a pull request event with review_on_pull_request: a
  * read-only run whose findings are posted as one review at the head the agent read. The earlier
  * review comments and threads are read first, so that nothing is said twice and fixed threads close.
  */
-export async function reviewRun(
-  action: ActionContext,
-  request: AcceptedRequest,
-  start: RunStart,
-  pullNumber: number,
-  focus: string | undefined
-): Promise<void> {
+export function reviewKind(action: ActionContext, pullNumber: number, focus: string | undefined): RunKind {
   const settings = action.config.github;
   const reviews = reviewsOf(action);
   const collector = new FindingsCollector();
   let context: ReviewContext | undefined;
-  await agentRun(action, request, start, {
+  return {
     prepare: async (workspace, progress) => {
       progress.step = 'reading the pull request to review';
       context = await readReviewContext(reviews, pullNumber, settings.botName, (line) =>
@@ -58,7 +47,13 @@ export async function reviewRun(
         focus,
         assessment: agent.session.result.summary,
         event: settings.reviewEvent,
-        readHead: await headReader(workspace.git, context.headSha, collector)
+        // Read from git at the reviewed commit (the agent's commands may have changed the working
+        // tree), as the CLI's review reads it: a binary file takes no suggestion in either.
+        readHead: await gitHeadReader(
+          workspace.git,
+          context.headSha,
+          collector.findings.map((finding) => finding.path)
+        )
       });
       if (outcome.postError === undefined) core.info(action.redact(reviewLogLine(outcome)));
       return {
@@ -74,7 +69,7 @@ export async function reviewRun(
           : {})
       };
     }
-  });
+  };
 }
 
 /**
@@ -87,27 +82,6 @@ function checkReviewedHead(context: ReviewContext, checkedOut: string): void {
     `the pull request's head moved while the review started (GitHub names ${context.headSha.slice(0, 12)}, ` +
       `the checkout is ${checkedOut.slice(0, 12)}); nothing was reviewed. Ask for the review again.`
   );
-}
-
-/**
- * The head's text of each file a finding names, read from git at the reviewed commit (not from the
- * working tree, which the agent's commands may have changed), for the suggestions' check.
- */
-async function headReader(
-  git: GitRepository,
-  headSha: string,
-  collector: FindingsCollector
-): Promise<(path: string) => string | undefined> {
-  const source = new GitCommitSource(git, headSha, `commit ${headSha}`);
-  const texts = new Map<string, string | undefined>();
-  for (const path of new Set(collector.findings.map((finding) => finding.path))) {
-    const entry = await source.entry(path, MAX_HEAD_FILE_BYTES).catch(() => undefined);
-    texts.set(
-      path,
-      entry?.kind === 'file' && entry.size <= MAX_HEAD_FILE_BYTES ? entry.bytes.toString('utf8') : undefined
-    );
-  }
-  return (path) => texts.get(path);
 }
 
 function reviewLogLine(outcome: ReviewOutcome): string {

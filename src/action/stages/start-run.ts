@@ -2,7 +2,7 @@ import { botIdentity } from '../../github/bot-author.js';
 import type { ThreadComment } from '../../github/github-api.js';
 import { extractState } from '../../followup/carried-state.js';
 import { claimsOnThread } from '../duplicate-trigger.js';
-import { startOnThread, type RunStart } from '../../followup/follow-up.js';
+import { startOnThread, type RunStart } from '../../followup/start-on-thread.js';
 import { workflowStateCheck } from '../../followup/state-check.js';
 import { ownWorkflowOrigin, type StateOrigin } from '../../followup/workflow-origin.js';
 import { OctokitWorkflowRunReads } from '../../github/workflow-runs.js';

@@ -1,24 +1,15 @@
 import * as core from '@actions/core';
-import { restartWith } from '../../followup/follow-up.js';
-import { approvedPlanTask } from '../../followup/resume-task.js';
-import {
-  chooseRun,
-  mayHoldVerb,
-  requestKindOf,
-  requestText,
-  type RequestKind,
-  type RunChoice
-} from '../request-kind.js';
+import { restartWith } from '../../followup/start-on-thread.js';
+import { chooseRun } from '../kinds/choose-run.js';
+import { dispatchKind } from '../kinds/dispatch.js';
+import { mayHoldVerb, requestKindOf, requestText, type RequestKind } from '../request-kind.js';
 import { publishOutputs } from '../outputs.js';
 import type { AcceptedRequest, ActionContext } from './action-context.js';
-import { fixRun } from './fix-run.js';
-import { planRun } from './plan-run.js';
-import { reviewRun } from './review-run.js';
-import { startRun } from './start-on-thread.js';
+import { startRun } from './start-run.js';
 import { withinThreadBudget } from './thread-budget.js';
 import { takeTurn } from './thread-queue.js';
 import { answerWithoutRun } from './answer-without-run.js';
-import { pullRequestNumberOf } from '../event-parts.js';
+import { runSharedStages } from './shared-stages.js';
 
 /**
  * Which kind of run the request gets: a fix, a plan, the approved plan carried out, or a review. The
@@ -49,53 +40,26 @@ export async function runRequest(thisAction: ActionContext, accepted: AcceptedRe
       'require_plan_approval is on, but this run has no issue or pull request to post a plan on and be approved ' +
         'on, so it runs the task directly. Set report_issue to plan first.'
     );
-  if (choice.run !== 'refused') {
-    // The thread's budget, before any model call: the run's own budget is what is left of it.
-    const budgeted = await withinThreadBudget(action, request, start);
-    if (budgeted === undefined) return;
-    action = budgeted;
-  }
-  switch (choice.run) {
-    case 'fix':
-      return fixRun(action, request, start);
-    case 'plan':
-      return planRun(action, request, start, choice.why);
-    case 'approved-plan':
-      return fixRun(
-        action,
-        request,
-        { ...start, task: approvedPlanTask(choice.plan, choice.changes) },
-        { commitTitle: start.originalTask }
-      );
-    case 'review': {
-      const pull = pullRequestNumberOf(action.event);
-      if (pull === undefined)
-        return refuse(
-          action,
-          request,
-          {
-            run: 'refused',
-            reason: `${settings.triggerPhrase} review works on a pull request, and this is not one: comment it on the pull request to review`
-          },
-          undefined
-        );
-      return reviewRun(action, request, start, pull, choice.focus);
-    }
-    case 'refused':
-      return refuse(action, request, choice, start.refusal);
-  }
+  if (choice.run === 'refused') return refuse(action, request, choice.reason, start.refusal);
+  // The thread's budget, before any model call: the run's own budget is what is left of it.
+  const budgeted = await withinThreadBudget(action, request, start);
+  if (budgeted === undefined) return;
+  action = budgeted;
+  const dispatched = dispatchKind(action, request, start, choice);
+  if ('refused' in dispatched) return refuse(action, request, dispatched.refused, undefined);
+  return runSharedStages(action, request, dispatched.start, dispatched.kind);
 }
 
 async function refuse(
   action: ActionContext,
   request: AcceptedRequest,
-  choice: Extract<RunChoice, { run: 'refused' }>,
+  refusal: string,
   stateRefusal: string | undefined
 ): Promise<void> {
   const reason =
     stateRefusal === undefined
-      ? choice.reason
-      : `${choice.reason} (the earlier run's state was not used: ${stateRefusal})`;
+      ? refusal
+      : `${refusal} (the earlier run's state was not used: ${stateRefusal})`;
   await answerWithoutRun(action, request, `🚫 compact-agent did not start: ${reason}.`);
   publishOutputs({ conclusion: 'refused', noChangeReason: `refused: ${reason}` });
 }

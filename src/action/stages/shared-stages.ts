@@ -1,51 +1,21 @@
-import type { RunMode } from '../../agent/run-mode.js';
-import type { RunStart } from '../../followup/follow-up.js';
-import type { ChangesOutcome } from '../../github/report.js';
+import type { Published, RunKind } from '../kinds/run-kind.js';
+import type { RunStart } from '../../followup/start-on-thread.js';
 import type { TrackingComment } from '../../github/tracking-comment.js';
-import type { ReviewOutcome } from '../../review/post-review.js';
 import type { AcceptedRequest, ActionContext, RunProgress } from './action-context.js';
 import { firstMessageOf, prepareWorkspace, type PreparedWorkspace } from './prepare-workspace.js';
-import { finishedWork, reportRun, stateFileOf, type KindReport } from './report.js';
-import { runAgentTurns, type AgentRun } from './run-agent.js';
+import { finishedWork, reportRun, stateFileOf } from './report.js';
+import { runAgentTurns, type AgentRun } from './agent-turns.js';
 import { reviewsOf } from './review-boundary.js';
 import { answerInReviewThread } from './thread-reply.js';
 import { runTracked } from './tracked-run.js';
 import { uploadRecord } from './upload-record.js';
-
-/** What a kind of run does with the agent's work: push it, post a plan, post a review. */
-export interface RunKind {
-  /**
-   * The run's mode (read-only or not, its rules and tools), and its own task when it has one: decided
-   * once the workspace is checked out (a review reads its pull request then, and checks that head).
-   */
-  prepare(workspace: PreparedWorkspace, progress: RunProgress): Promise<PreparedKind>;
-  /** Names the publishing step in the progress line and in a fault report. */
-  readonly publishStep: string;
-  publish(workspace: PreparedWorkspace, agent: AgentRun): Promise<Published>;
-}
-
-export interface PreparedKind {
-  readonly mode: RunMode;
-  /** Replaces the start's task in the first message; the thread's context still follows it. */
-  readonly task?: string;
-}
-
-export interface Published {
-  readonly changes: ChangesOutcome;
-  /** The kind's own parts of the report (the plan's heading and how to approve it). */
-  readonly report?: KindReport;
-  /** A review run's review, for the outputs. */
-  readonly review?: ReviewOutcome;
-  /** Publishing failed after the agent's work was done: the run is recorded and reported, then fails with this. */
-  readonly failure?: string;
-}
 
 /**
  * The stages every kind of run shares, in order: show the run on its thread, prepare the workspace,
  * the agent's turns, the kind's own publishing, upload the record, report. A fix, a plan and a
  * review differ only in their mode (read-only or not, their rules and tools) and in `publish`.
  */
-export async function agentRun(
+export async function runSharedStages(
   action: ActionContext,
   request: AcceptedRequest,
   start: RunStart,
