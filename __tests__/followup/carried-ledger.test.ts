@@ -30,6 +30,7 @@ describe('the ledger a follow-up carries', () => {
   it('holds the failed commands with the first lines of their output, in the state the report embeds', () => {
     const state = carriedStateOf({
       repository: 'octo/repo',
+      thread: 7,
       runId: '42-1',
       runUrl: 'https://github.com/octo/repo/actions/runs/42',
       task: 'Fix the word count.',

@@ -51,6 +51,7 @@ function result(overrides: Partial<RunResult> = {}): RunResult {
 function finished(overrides: Partial<FinishedRun> = {}): FinishedRun {
   return {
     repository: 'octo/repo',
+    thread: 7,
     runId: '42-1',
     runUrl: 'https://github.com/octo/repo/actions/runs/42',
     task: PREVIOUS.task,

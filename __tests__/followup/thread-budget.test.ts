@@ -39,6 +39,7 @@ describe("a thread's spend", () => {
   it('is carried on by the next state: the total before it plus its own cost', () => {
     const next = carriedStateOf({
       repository: 'octo/repo',
+      thread: 7,
       runId: '42-1',
       runUrl: 'https://github.com/octo/repo/actions/runs/42',
       task: STATE.task,

@@ -217,6 +217,7 @@ export async function runCommand(invocation: Invocation, io: CliIo): Promise<num
           result: outcome.result,
           changes: undefined,
           artifact: { kind: 'failed', error: 'a local run uploads no artifact' },
+          thread: run.previous?.thread ?? null,
           branch: run.previous?.branch ?? null,
           pullRequest: run.previous?.pullRequest ?? null,
           previous: run.previous,

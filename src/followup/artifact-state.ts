@@ -181,6 +181,7 @@ function differingField(fromComment: CarriedState, written: CarriedState): strin
     ['cost', fromComment.costUsd, written.costUsd],
     ["thread's cost", fromComment.threadCostUsd, written.threadCostUsd],
     ["earlier runs' costs", costs(fromComment), costs(written)],
+    ['thread', fromComment.thread, written.thread],
     ['branch', fromComment.branch, written.branch],
     ['pull request', fromComment.pullRequest, written.pullRequest],
     ['mode', fromComment.mode, written.mode],

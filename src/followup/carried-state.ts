@@ -55,6 +55,13 @@ export const carriedStateSchema = z.object({
    * Absent for a run that changes the repository, and in states written before it was added.
    */
   mode: z.enum(['plan', 'review']).optional(),
+  /**
+   * The issue or pull request the run served (its report's thread); null for a run without one. A
+   * state counts only on its own thread: a genuine state copied onto another thread (by another
+   * workflow's bot comment) must not carry its plan, its branch or its lower spend there. Optional,
+   * so states written before it was added still read (they are not carried: see state-check.ts).
+   */
+  thread: z.number().int().positive().nullable().optional(),
   branch: z.string().max(250).nullable(),
   pullRequest: z.number().int().positive().nullable(),
   artifactId: z.number().int().positive().nullable(),

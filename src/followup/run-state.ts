@@ -25,6 +25,8 @@ export interface FinishedRun {
   /** What was published; absent for a local run, which publishes nothing. */
   readonly changes: ChangesOutcome | undefined;
   readonly artifact: ArtifactOutcome;
+  /** The issue or pull request the run served; null without one (a local run, a schedule). */
+  readonly thread: number | null;
   /** The branch and PR the work lives on, when known (a follow-up's carry over when nothing was pushed). */
   readonly branch: string | null;
   readonly pullRequest: number | null;
@@ -53,6 +55,7 @@ export function carriedStateOf(run: FinishedRun): CarriedState {
     published: fittedPublished(publishedLines(run.changes)),
     recentUserMessages: requestsSoFar(previous, run.request),
     ...(run.mode ? { mode: run.mode } : {}),
+    thread: run.thread,
     branch: run.branch,
     pullRequest: run.pullRequest,
     artifactId: run.artifact.kind === 'uploaded' ? run.artifact.id : null,

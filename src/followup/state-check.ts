@@ -33,10 +33,18 @@ export function workflowStateCheck(
     /** This repository's id (the event payload's `repository.id`): the artifact's run must match it. */
     readonly repositoryId: number | undefined;
     readonly redact: (text: string) => string;
+    /** The issue or pull request this run serves: a state written for another is not this thread's. */
+    readonly thread: number;
   }
 ): StateCheck {
   return {
     async check(state) {
+      // Before any lookup: a state of another thread is foreign here, however genuine it is there.
+      if (state.thread !== undefined && state.thread !== options.thread)
+        return {
+          kind: 'foreign',
+          reason: `it is the state of ${state.thread === null ? 'a run on no thread' : `#${state.thread}`}, not of this thread (#${options.thread})`
+        };
       const verdict = await origin.judge(state);
       if (verdict.kind === 'foreign' || verdict.kind === 'unchecked') return verdict;
       if (verdict.kind === 'ours-without-artifact') return { kind: 'unverifiable', reason: verdict.reason };
@@ -49,6 +57,9 @@ export function workflowStateCheck(
       if (read.kind === 'mismatch') return { kind: 'foreign', reason: read.reason };
       if (read.kind === 'unusable')
         return { kind: 'unverifiable', reason: `it cannot be checked, because ${read.reason}` };
+      // Written before states named their thread: it may be another thread's, so it is not carried.
+      if (read.state.thread === undefined)
+        return { kind: 'unverifiable', reason: 'it names no thread (it was written by an older version)' };
       return {
         kind: 'verified',
         state: read.state,

@@ -11,7 +11,7 @@ import { renderReport, type ArtifactOutcome, type ChangesOutcome } from '../../g
 import type { TrackingComment } from '../../github/tracking-comment.js';
 import type { ReviewOutcome } from '../../review/post-review.js';
 import { finishedConclusion } from '../conclusion.js';
-import { actorOf, repositoryOf } from '../event-parts.js';
+import { actorOf, repositoryOf, threadOf } from '../event-parts.js';
 import { publishOutputs } from '../outputs.js';
 import { runUrl } from '../runner-env.js';
 import type { WorkTarget } from '../work-target.js';
@@ -49,6 +49,7 @@ export function finishedWork(
     request: start.request,
     result: session.result,
     changes,
+    thread: threadOf(action.event, action.config.github.reportIssue) ?? null,
     ...whereTheWorkIs(workspace.target, changes),
     previous: start.previous,
     spentUsd: start.spentUsd,

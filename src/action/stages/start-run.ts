@@ -80,7 +80,8 @@ async function startOnItsThread(action: ActionContext, request: AcceptedRequest)
   const check = workflowStateCheck(workflowOriginOf(action), {
     artifacts: request.artifacts,
     repositoryId: event.repository.id,
-    redact: action.redact
+    redact: action.redact,
+    thread
   });
   return startOnThread(request.api, thread, {
     botLogin: settings.botName,
