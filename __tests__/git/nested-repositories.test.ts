@@ -85,3 +85,73 @@ it("moves out a new entry of the repository's .git/modules (a gitlink's `.git` f
   expect(watch.sweep().map((entry) => entry.path)).toEqual(['.git/modules/tool']);
   expect(existsSync(at('.git/modules/tool'))).toBe(false);
 });
+
+it('puts back a start .git file rewritten in place (same inode) to name another repository', () => {
+  repo.write('sub/.git', 'gitdir: ../.git/modules/sub\n');
+  const watch = watchNestedRepositories(repo.root, quarantine);
+  const inode = lstatSync(at('sub/.git')).ino;
+  writeFileSync(at('sub/.git'), 'gitdir: ../evil\n');
+  expect(lstatSync(at('sub/.git')).ino).toBe(inode);
+
+  const moved = watch.sweep();
+  expect(moved.map((entry) => [entry.path, entry.reason])).toEqual([['sub/.git', 'rewritten']]);
+  expect(readFileSync(at('sub/.git'), 'utf8')).toBe('gitdir: ../.git/modules/sub\n');
+  expect(readFileSync(moved[0]!.movedTo!, 'utf8')).toBe('gitdir: ../evil\n');
+  expect(watch.sweep()).toEqual([]);
+  expect(watch.atStart()).toEqual(['sub/.git']);
+});
+
+describe('as the non-root user the job runs as (root lists any folder)', () => {
+  const nobody = 65534;
+  const onlyAsRoot = process.getuid?.() === 0 ? it : it.skip;
+
+  onlyAsRoot('a repository planted under a folder made unlistable (chmod 111) is found and moved out', () => {
+    const shared = createTempDir('nested-nobody-');
+    const workspace = path.join(shared, 'ws');
+    const marker = path.join(shared, 'PWNED');
+    mkdirSync(workspace);
+    const git = (args: string[], cwd = workspace) =>
+      execFileSync('git', ['-c', 'user.email=a@b', '-c', 'user.name=a', ...args], {
+        cwd,
+        uid: nobody,
+        gid: nobody,
+        env: { PATH: process.env.PATH, HOME: shared },
+        stdio: 'pipe'
+      }).toString();
+    execFileSync('chmod', ['755', shared]);
+    execFileSync('chown', ['-R', `${nobody}:${nobody}`, shared]);
+    git(['init', '-q']);
+    git(['commit', '-q', '--allow-empty', '-m', 'base']);
+    const attack = [
+      'set -e',
+      'mkdir -p vendor/tool && cd vendor/tool && git init -q',
+      'git -c user.email=a@b -c user.name=a commit -q --allow-empty -m x',
+      `git config core.fsmonitor 'touch ${marker}; false' && cd ../..`,
+      `printf '[submodule "tool"]\\n\\tpath = vendor/tool\\n\\turl = https://example.invalid/x\\n' > .gitmodules`,
+      'git add .gitmodules',
+      'git update-index --add --cacheinfo 160000,$(git -C vendor/tool rev-parse HEAD),vendor/tool',
+      'chmod 111 vendor'
+    ].join('\n');
+    const quarantineOfNobody = path.join(shared, 'q');
+    mkdirSync(quarantineOfNobody);
+    execFileSync('chown', [`${nobody}:${nobody}`, quarantineOfNobody]);
+
+    const output = execFileSync(
+      path.resolve('node_modules/.bin/tsx'),
+      [path.resolve('__tests__/support/sweep-as-user.ts'), workspace, quarantineOfNobody, attack],
+      { uid: nobody, gid: nobody, env: { PATH: process.env.PATH, HOME: shared }, stdio: 'pipe' }
+    ).toString();
+    const moved = JSON.parse(output) as { path: string; reason?: string }[];
+    expect(moved.map((entry) => entry.path)).toEqual(['vendor/tool/.git']);
+
+    // The later steps of the job: the planted core.fsmonitor must not run.
+    git(['status', '--short']);
+    git([
+      'submodule',
+      'foreach',
+      '--recursive',
+      `sh -c "git config --local --name-only --get-regexp 'http\\.https\\:\\/\\/github\\.com\\/\\.extraheader' || :"`
+    ]);
+    expect(existsSync(marker)).toBe(false);
+  });
+});

@@ -4,7 +4,8 @@
  * next command runs, moved out of the workspace.
  */
 import { jest } from '@jest/globals';
-import { existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { watchNestedRepositories } from '../../src/git/nested-repositories.js';
 import { startBox } from '../../src/sandbox/box.js';
@@ -23,6 +24,9 @@ describeWithBox('the box and nested repositories', () => {
 
   beforeAll(async () => {
     repo = createTempRepo();
+    // There at the start: a submodule's `.git` file and a nested repository's folder.
+    repo.write('sub/.git', 'gitdir: ../.git/modules/sub\n');
+    execFileSync('git', ['init', '-q', path.join(repo.root, 'kept', 'lib')]);
     watch = watchNestedRepositories(repo.root, createTempDir('nested-quarantine-'));
     const start = await startBox({
       workspace: repo.root,
@@ -58,5 +62,22 @@ describeWithBox('the box and nested repositories', () => {
     expect(await bash('ls -a vendor/tool; git status --short')).not.toContain('.git\n');
     expect(existsSync(path.join(repo.root, 'vendor', 'tool', '.git'))).toBe(false);
     expect(watch.moved().map((entry) => entry.path)).toEqual(['vendor/tool/.git']);
+  });
+
+  it(".git entries there at the start are read-only like the top one's: a gitdir: file, a nested config and hooks", async () => {
+    const output = await bash(
+      [
+        "printf 'gitdir: ../evil\\n' > sub/.git && echo rewrote-file",
+        'git config -f kept/lib/.git/config core.fsmonitor "touch /tmp/x" && echo wrote-config',
+        'echo x > kept/lib/.git/hooks/post-checkout && echo wrote-hook',
+        'mv kept/lib/.git kept/lib/aside && echo moved-folder'
+      ].join('; ')
+    );
+    expect(output).not.toMatch(/rewrote-file|wrote-config|wrote-hook|moved-folder/);
+    expect(readFileSync(path.join(repo.root, 'sub', '.git'), 'utf8')).toBe('gitdir: ../.git/modules/sub\n');
+    expect(readFileSync(path.join(repo.root, 'kept', 'lib', '.git', 'config'), 'utf8')).not.toContain(
+      'fsmonitor'
+    );
+    expect(existsSync(path.join(repo.root, 'kept', 'lib', '.git', 'hooks', 'post-checkout'))).toBe(false);
   });
 });

@@ -1,4 +1,15 @@
-import { cpSync, lstatSync, mkdtempSync, readdirSync, renameSync, rmSync, type BigIntStats } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  lstatSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  type BigIntStats
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -9,6 +20,13 @@ export interface MovedGitEntry {
   readonly kind: 'folder' | 'file' | 'link' | 'other';
   /** Where it is now (a private temporary folder), or undefined when it could only be deleted. */
   readonly movedTo: string | undefined;
+  /**
+   * Why: `made` (new since the start), `unreadable` (a folder the sweep could not list even after
+   * making it listable: the whole folder went, for git can still open a `.git` in it by path), or
+   * `rewritten` (a `.git` file of the start whose content changed: the changed one was moved out
+   * and the original content written back).
+   */
+  readonly reason?: 'unreadable' | 'rewritten';
 }
 
 /**
@@ -27,6 +45,8 @@ export interface NestedRepositoryWatch {
   sweep(): MovedGitEntry[];
   /** Everything moved so far, in order. */
   moved(): readonly MovedGitEntry[];
+  /** The `.git` entries below the root there at the start (relative, with `/`): the box guards them. */
+  atStart(): readonly string[];
 }
 
 interface SeenFolder {
@@ -55,28 +75,59 @@ export function watchNestedRepositories(
   const workspace = path.resolve(root);
   const seen = new Map<string, SeenFolder>();
   const atStart = new Map<string, bigint>();
-  for (const entry of findGitEntries(workspace, seen)) atStart.set(entry.path, entry.ino);
+  // A `.git` file names the repository git opens; it is tiny, so its content is kept to compare.
+  const filesAtStart = new Map<string, Buffer>();
+  for (const entry of findGitEntries(workspace, seen)) {
+    atStart.set(entry.path, entry.ino);
+    if (entry.kind === 'file') filesAtStart.set(entry.path, readFileSync(path.join(workspace, entry.path)));
+  }
   const moved: MovedGitEntry[] = [];
   let quarantine: string | undefined;
+  const quarantined = (entry: FoundEntry, count: number): MovedGitEntry => {
+    quarantine ??= mkdtempSync(path.join(quarantineParent, 'compact-agent-planted-'));
+    return moveOut(workspace, entry, path.join(quarantine, String(moved.length + count)));
+  };
   return {
     sweep: () => {
       const now: MovedGitEntry[] = [];
+      // First the start's `.git` files rewritten since (in place keeps the inode, and the folder's
+      // change time, so the walk below would not look at them): each is put back as it was.
+      for (const [relative, original] of filesAtStart) {
+        const current = lstatOrUndefined(path.join(workspace, relative));
+        if (!current || sameFile(path.join(workspace, relative), current, original)) continue;
+        const out = quarantined({ path: relative, ino: current.ino, kind: kindOf(current) }, now.length);
+        writeFileSync(path.join(workspace, relative), original);
+        atStart.set(relative, lstatSync(path.join(workspace, relative), { bigint: true }).ino);
+        now.push({ ...out, reason: 'rewritten' });
+      }
       for (const entry of findGitEntries(workspace, seen)) {
         if (atStart.get(entry.path) === entry.ino) continue;
-        quarantine ??= mkdtempSync(path.join(quarantineParent, 'compact-agent-planted-'));
-        now.push(moveOut(workspace, entry, path.join(quarantine, String(moved.length + now.length))));
+        const out = quarantined(entry, now.length);
+        now.push(entry.unreadable ? { ...out, reason: 'unreadable' } : out);
       }
       moved.push(...now);
       return now;
     },
-    moved: () => moved
+    moved: () => moved,
+    atStart: () => [...atStart.keys()].filter((relative) => relative.endsWith('/.git'))
   };
+}
+
+function sameFile(file: string, stat: BigIntStats, original: Buffer): boolean {
+  if (!stat.isFile() || stat.size !== BigInt(original.length)) return false;
+  try {
+    return readFileSync(file).equals(original);
+  } catch {
+    return false;
+  }
 }
 
 interface FoundEntry {
   readonly path: string;
   readonly ino: bigint;
   readonly kind: MovedGitEntry['kind'];
+  /** A folder that could not be listed: git may still open a `.git` in it by path. */
+  readonly unreadable?: true;
 }
 
 function findGitEntries(workspace: string, seen: Map<string, SeenFolder>): FoundEntry[] {
@@ -91,12 +142,11 @@ function findGitEntries(workspace: string, seen: Map<string, SeenFolder>): Found
       for (const folder of before.subfolders) visit(folder);
       return;
     }
-    let names: string[];
-    try {
-      names = readdirSync(absolute);
-    } catch {
-      // Unreadable to us is unreadable to git, which runs as the same user.
+    const names = listFolder(absolute, stat);
+    if (names === undefined) {
+      // `chmod 111` hides what a folder holds from a listing, not from git opening `<path>/.git`.
       seen.delete(relative);
+      if (relative !== '') found.push({ path: relative, ino: stat.ino, kind: 'folder', unreadable: true });
       return;
     }
     const subfolders: string[] = [];
@@ -124,21 +174,41 @@ function findGitEntries(workspace: string, seen: Map<string, SeenFolder>): Found
 function topModules(workspace: string): FoundEntry[] {
   const modules = path.join(workspace, '.git', 'modules');
   if (!lstatOrUndefined(path.join(workspace, '.git'))?.isDirectory()) return [];
-  if (!lstatOrUndefined(modules)?.isDirectory()) return [];
-  let names: string[];
-  try {
-    names = readdirSync(modules);
-  } catch {
-    return [];
-  }
+  const stat = lstatOrUndefined(modules);
+  if (!stat?.isDirectory()) return [];
+  const names = listFolder(modules, stat) ?? [];
   return names.flatMap((name) => {
     const stat = lstatOrUndefined(path.join(modules, name));
     return stat ? [{ path: `.git/modules/${name}`, ino: stat.ino, kind: kindOf(stat) }] : [];
   });
 }
 
+/**
+ * The names in a folder; one without read and search for its owner is made listable first (the
+ * runner owns what a command in the box made, so it may). Undefined when it still cannot be listed.
+ */
+function listFolder(absolute: string, stat: BigIntStats): string[] | undefined {
+  if ((Number(stat.mode) & 0o700) !== 0o700) makeOwnerFull(absolute, stat);
+  try {
+    return readdirSync(absolute);
+  } catch {
+    return undefined;
+  }
+}
+
+function makeOwnerFull(absolute: string, stat: BigIntStats): void {
+  try {
+    chmodSync(absolute, (Number(stat.mode) & 0o7777) | 0o700);
+  } catch {
+    // Not ours: the caller finds out by what it cannot do.
+  }
+}
+
 function moveOut(workspace: string, entry: FoundEntry, destination: string): MovedGitEntry {
   const source = path.join(workspace, entry.path);
+  // A parent made read-only would keep the entry where it is.
+  const parent = lstatOrUndefined(path.dirname(source));
+  if (parent?.isDirectory()) makeOwnerFull(path.dirname(source), parent);
   try {
     renameSync(source, destination);
     return { path: entry.path, kind: entry.kind, movedTo: destination };

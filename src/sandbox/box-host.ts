@@ -222,3 +222,26 @@ export function gitGuardPaths(workspace: string, gitCommonDir: string | undefine
   }
   return { pinned, readOnly };
 }
+
+/**
+ * The workspace's own git paths and, guarded the same way, those of every `.git` below it that was
+ * there at the start (a submodule's `gitdir:` file, a nested repository's folder): git runs their
+ * settings too (`git status`, the checkout's post-step `submodule foreach`). Paths outside the
+ * workspace are left out: they would show the box a folder it does not otherwise see.
+ */
+export function workspaceGitGuardPaths(
+  workspace: string,
+  gitCommonDir: string | undefined,
+  nestedAtStart: readonly string[]
+): GitGuardPaths {
+  const top = gitGuardPaths(workspace, gitCommonDir);
+  const pinned = [...top.pinned];
+  const readOnly = [...top.readOnly];
+  const inside = (candidate: string) => candidate.startsWith(workspace + path.sep);
+  for (const relative of nestedAtStart) {
+    const nested = gitGuardPaths(path.dirname(path.join(workspace, relative)), undefined);
+    pinned.push(...nested.pinned.filter(inside));
+    readOnly.push(...nested.readOnly.filter(inside));
+  }
+  return { pinned: [...new Set(pinned)], readOnly: [...new Set(readOnly)] };
+}

@@ -30,8 +30,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { bubblewrapArgs, boxProxyEnvironment, type BoxLayout } from './box-layout.js';
 import {
-  gitGuardPaths,
   removePlantedCommonDir,
+  workspaceGitGuardPaths,
   systemEntries,
   systemSecretFiles,
   toolchainFolders,
@@ -148,7 +148,11 @@ class BubblewrapBox implements CommandBox {
       scratchTmp,
       workspace: path.resolve(settings.workspace),
       gitCommonDir,
-      git: gitGuardPaths(path.resolve(settings.workspace), gitCommonDir),
+      git: workspaceGitGuardPaths(
+        path.resolve(settings.workspace),
+        gitCommonDir,
+        settings.nestedRepositories?.atStart() ?? []
+      ),
       unprivileged: process.getuid?.() !== 0
     };
   }
@@ -203,7 +207,7 @@ class BubblewrapBox implements CommandBox {
     for (const entry of this.nestedRepositories?.sweep() ?? [])
       console.warn(
         `compact-agent moved ${entry.path} out of the workspace${entry.movedTo ? ` (to ${entry.movedTo})` : ''}: ` +
-          'a command in the box made it, and git would run its settings outside the box.'
+          MOVED_BECAUSE[entry.reason ?? 'made']
       );
   }
 
@@ -213,6 +217,14 @@ class BubblewrapBox implements CommandBox {
     rmSync(this.root, { recursive: true, force: true });
   }
 }
+
+const MOVED_BECAUSE = {
+  made: 'a command in the box made it, and git would run its settings outside the box.',
+  unreadable:
+    'a command in the box made this folder unreadable even after compact-agent made it listable again, and git can still open a repository in it by path.',
+  rewritten:
+    'a command in the box rewrote this .git file to name another repository; its original content was written back.'
+} as const;
 
 function isFolder(candidate: string): boolean {
   try {
