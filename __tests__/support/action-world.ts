@@ -126,8 +126,9 @@ export function actionWorldPerTest(): (options?: ActionWorldOptions) => Promise<
 }
 
 /**
- * A webhook example as a run receives it: its repository's default branch is `main` (the local
- * checkout's), and its comment says `commentBody` when given.
+ * A webhook example as a run receives it: its repository's default branch, and its pull request's
+ * base, are `main` (the local checkout's, which origin has, as GitHub's always has the base: the
+ * repository's config file is read from it), and its comment says `commentBody` when given.
  */
 export function examplePayload(
   event: string,
@@ -136,6 +137,7 @@ export function examplePayload(
 ): Record<string, unknown> {
   const payload = webhookExample(event, action);
   if ('repository' in payload) (payload.repository as { default_branch: string }).default_branch = 'main';
+  if ('pull_request' in payload) (payload.pull_request as { base: { ref: string } }).base.ref = 'main';
   if (commentBody !== undefined) (payload.comment as { body: string }).body = commentBody;
   return payload;
 }
