@@ -3,8 +3,14 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_SANDBOX, parseSandboxInputs } from '../../src/config/sandbox-input.js';
 import { DEFAULT_ALLOWED_HOSTS } from '../../src/sandbox/default-hosts.js';
-import { hasGoModule, sandboxForRepository } from '../../src/sandbox/repository-hosts.js';
-import { createTempDir } from '../support/temp-repo.js';
+import { GitRepository } from '../../src/git/repository.js';
+import {
+  baseHasGoModule,
+  hasGoModule,
+  sandboxForRepository,
+  treeHasGoModule
+} from '../../src/sandbox/repository-hosts.js';
+import { createRepoWithRemote, createTempDir } from '../support/temp-repo.js';
 
 const hosts = (config: { rules: readonly { host: string }[] | undefined }) =>
   config.rules?.map((rule) => rule.host) ?? [];
@@ -90,5 +96,39 @@ describe('hasGoModule', () => {
     symlinkSync(path.join(elsewhere, 'go.mod'), path.join(root, 'go.mod'));
     symlinkSync(elsewhere, path.join(root, 'linked'));
     expect(hasGoModule(root)).toBe(false);
+  });
+});
+
+describe("a pull request's Go module is judged from its base", () => {
+  it('counts regular go.mod and go.work files of the tree, a few folders down, outside vendored code', () => {
+    const file = (entryPath: string, mode = '100644') => ({ mode, path: entryPath });
+    expect(treeHasGoModule([file('README.md'), file('go.mod')])).toBe(true);
+    expect(treeHasGoModule([file('services/api/cmd/go.work')])).toBe(true);
+    expect(treeHasGoModule([file('a/b/c/d/go.mod')])).toBe(false);
+    expect(treeHasGoModule([file('vendor/x/go.mod'), file('.tools/go.mod'), file('testdata/go.mod')])).toBe(
+      false
+    );
+    expect(treeHasGoModule([file('go.mod', '120000')])).toBe(false);
+    expect(treeHasGoModule([file('go.mod', '160000')])).toBe(false);
+  });
+
+  it("ignores a go.mod the head adds (a fork's), and finds the base's own", async () => {
+    const repo = createRepoWithRemote();
+    try {
+      const git = new GitRepository(repo.root);
+      // The pull request's head adds a go.mod: the checkout has one, the base does not.
+      repo.write('go.mod', 'module example.com/fork\n');
+      expect(hasGoModule(repo.root)).toBe(true);
+      expect(await baseHasGoModule(git, 'main')).toBe(false);
+
+      repo.git('add', 'go.mod');
+      repo.git('commit', '--quiet', '-m', 'a Go module');
+      repo.git('push', '--quiet', 'origin', 'main');
+      expect(await baseHasGoModule(git, 'main')).toBe(true);
+      // A base that cannot be read opens nothing.
+      expect(await baseHasGoModule(git, 'no-such-branch')).toBe(false);
+    } finally {
+      repo.remove();
+    }
   });
 });

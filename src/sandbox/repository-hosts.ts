@@ -1,6 +1,7 @@
 import { readdirSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import type { SandboxConfig } from '../config/sandbox-input.js';
+import type { GitRepository } from '../git/repository.js';
 import { DEFAULT_ALLOWED_HOSTS } from './default-hosts.js';
 import { parseHostRule, type HostRule } from './host-rules.js';
 
@@ -18,11 +19,49 @@ const SKIPPED = new Set(['node_modules', 'vendor', 'testdata']);
  * as it was then: a go.mod the agent writes later opens nothing.
  */
 export function sandboxForRepository(config: SandboxConfig, root: string): SandboxConfig {
-  if (config.rules === undefined || !config.defaultHosts || !hasGoModule(root)) return config;
+  return sandboxWithGoHosts(config, hasGoModule(root));
+}
+
+/** The rules with the Go hosts added when `goModule` says the repository has a Go module. */
+export function sandboxWithGoHosts(config: SandboxConfig, goModule: boolean): SandboxConfig {
+  if (config.rules === undefined || !config.defaultHosts || !goModule) return config;
   const goHosts = DEFAULT_ALLOWED_HOSTS.filter((entry) => entry.onlyWith === 'go.mod').map(
     (entry) => parseHostRule(entry.host, false) as HostRule
   );
   return { ...config, rules: [...config.rules, ...goHosts] };
+}
+
+/**
+ * Whether a pull request's base branch has a Go module: a run on a pull request works in a checkout
+ * of its head (or the merge with it), where a fork's go.mod would open the relays. The base is read
+ * from origin through git's tree, as the config file is; if it cannot be read, the relays stay shut.
+ */
+export async function baseHasGoModule(git: GitRepository, baseBranch: string): Promise<boolean> {
+  try {
+    await git.run(['fetch', '--no-tags', 'origin', `refs/heads/${baseBranch}`]);
+    const listing = await git.run(['ls-tree', '-r', '-z', 'FETCH_HEAD']);
+    return treeHasGoModule(
+      listing
+        .split('\0')
+        .filter((line) => line !== '')
+        .map((line) => ({ mode: line.slice(0, line.indexOf(' ')), path: line.slice(line.indexOf('\t') + 1) }))
+    );
+  } catch {
+    return false;
+  }
+}
+
+/** The rule of hasGoModule over a git tree's entries: regular files only, no links. */
+export function treeHasGoModule(
+  entries: readonly { readonly mode: string; readonly path: string }[]
+): boolean {
+  return entries.some(({ mode, path: file }) => {
+    if (mode !== '100644' && mode !== '100755') return false;
+    const parts = file.split('/');
+    const name = parts.pop()!;
+    if (name !== 'go.mod' && name !== 'go.work') return false;
+    return parts.length <= MAX_DEPTH && parts.every((part) => !part.startsWith('.') && !SKIPPED.has(part));
+  });
 }
 
 /** A regular go.mod or go.work at the root or a few folders below it (links are not followed). */

@@ -12,7 +12,7 @@ import { parseEvent, type ActionEvent } from '../../github/event.js';
 import { OctokitGitHubApi } from '../../github/octokit-api.js';
 import { decideTrigger } from '../../github/trigger.js';
 import { credentialFileInRepository } from '../../security/cloud-credentials.js';
-import { sandboxForRepository } from '../../sandbox/repository-hosts.js';
+import { baseHasGoModule, sandboxForRepository, sandboxWithGoHosts } from '../../sandbox/repository-hosts.js';
 import { isSecretName, knownSecrets, Redactor } from '../../security/redactor.js';
 import { mcpConfigInline, mcpServerSecrets, readMcpConfig } from '../../tools/mcp/config.js';
 import { repositoryOf, threadOf } from '../event-parts.js';
@@ -60,13 +60,14 @@ export async function setUp(env: NodeJS.ProcessEnv): Promise<ActionContext | und
   }
   const workflowProblems = [...unknownInputs, ...(missingPrompt !== undefined ? [missingPrompt] : [])];
   let config: ActionConfig;
+  let git: GitRepository;
   try {
     // The servers read above pass on as inline JSON; a configuration with problems is judged again
     // with the other inputs, so its problems are reported with theirs.
     const input = (name: string) =>
       name === 'mcp_config' && mcp.ok ? mcpConfigInline(mcp.servers) : core.getInput(name);
-    // The repository's config file from the base branch (or the default branch), never the head.
-    const git = new GitRepository(runner.workspace, {
+    // The action's own pinned git: it reads the base branch (the config file, the Go module), never the head.
+    git = new GitRepository(runner.workspace, {
       sourceEnv: env,
       binary: pinnedGit(env.PATH, [runner.workspace, ...(env.RUNNER_TEMP ? [env.RUNNER_TEMP] : [])])
     });
@@ -84,9 +85,14 @@ export async function setUp(env: NodeJS.ProcessEnv): Promise<ActionContext | und
     await replyOnThread(event, runner, env, `⚠️ compact-agent could not start.\n\n${message}`);
     return failBeforeStart(message);
   }
-  // The box's hosts from the checkout as the job made it, before any branch of the agent's or a pull
-  // request's head is checked out: the Go relays only for a repository that has a go.mod.
-  const agent = { ...config.agent, sandbox: sandboxForRepository(config.agent.sandbox, runner.workspace) };
+  // The box's hosts, before the agent runs: the Go relays only for a repository that has a go.mod,
+  // judged from the checkout as the job made it, or, on a pull request (whose checkout is its head or
+  // the merge with it: a fork's go.mod must not open them), from the base branch.
+  const sandbox =
+    'pullRequest' in event
+      ? sandboxWithGoHosts(config.agent.sandbox, await baseHasGoModule(git, event.pullRequest.baseRef))
+      : sandboxForRepository(config.agent.sandbox, runner.workspace);
+  const agent = { ...config.agent, sandbox };
   return {
     runner,
     env,
