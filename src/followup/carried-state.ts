@@ -57,8 +57,9 @@ export const carriedStateSchema = z.object({
   mode: z.enum(['plan', 'review']).optional(),
   /**
    * The issue or pull request the run served (its report's thread); null for a run without one. A
-   * state counts only on its own thread: a genuine state copied onto another thread (by another
-   * workflow's bot comment) must not carry its plan, its branch or its lower spend there. Optional,
+   * state counts only on its own thread, or on the pull request its run opened: a genuine state
+   * copied onto another thread (by another workflow's bot comment) must not carry its plan, its
+   * branch or its lower spend there. Optional,
    * so states written before it was added still read (they are not carried: see state-check.ts).
    */
   thread: z.number().int().positive().nullable().optional(),

@@ -40,7 +40,12 @@ export function workflowStateCheck(
   return {
     async check(state) {
       // Before any lookup: a state of another thread is foreign here, however genuine it is there.
-      if (state.thread !== undefined && state.thread !== options.thread)
+      // The pull request the run opened continues its thread (a follow-up may be asked there).
+      if (
+        state.thread !== undefined &&
+        state.thread !== options.thread &&
+        state.pullRequest !== options.thread
+      )
         return {
           kind: 'foreign',
           reason: `it is the state of ${state.thread === null ? 'a run on no thread' : `#${state.thread}`}, not of this thread (#${options.thread})`
