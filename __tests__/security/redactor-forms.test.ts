@@ -150,10 +150,23 @@ describe('known values with something between their characters', () => {
     ['U+180E Mongolian vowel separator', '\u180E'],
     ['U+E0020 tag space (a surrogate pair)', '\u{E0020}'],
     ['an HTML comment', '<!-- -->'],
-    ['a JSON escape of U+200B', '\\u200b']
+    ['a JSON escape of U+200B', '\\u200b'],
+    // Character references GitHub renders as the zero-width character itself.
+    ['a decimal character reference of U+200B', '&#8203;'],
+    ['a hex character reference of U+200B', '&#x200B;'],
+    ['a named character reference', '&ZeroWidthSpace;']
   ])('interleaved with %s between every character', (_name, separator) => {
     const out = redact(`token: ${[...token].join(separator)} end`);
     expect(out).toBe('token: *** end');
+  });
+
+  it('spelled with numeric character references, which render as its letters', () => {
+    const spelled = [...token]
+      .map((char, index) => (index % 2 === 0 ? `&#${char.codePointAt(0)};` : char))
+      .join('');
+    expect(redact(`token: ${spelled} end`)).toBe('token: *** end');
+    const hex = [...token].map((char) => `&#x${char.codePointAt(0)!.toString(16)};`).join('');
+    expect(redact(hex)).toBe('***');
   });
 
   it('an API key with its punctuation changed, and a password split at its space', () => {

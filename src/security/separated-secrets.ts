@@ -41,11 +41,11 @@ export class SeparatedSecrets {
   }
 
   /** Where in the text each occurrence starts and ends (end exclusive), in order, merged when they overlap. */
-  private spans(skeleton: Buffer, positions: Int32Array): [number, number][] {
+  private spans(skeleton: Buffer, positions: SkeletonPositions): [number, number][] {
     const found: [number, number][] = [];
     for (const needle of this.needles) {
       for (let at = skeleton.indexOf(needle); at !== -1; at = skeleton.indexOf(needle, at + needle.length)) {
-        found.push([positions[at]!, positions[at + needle.length - 1]! + 1]);
+        found.push([positions.starts[at]!, positions.ends[at + needle.length - 1]!]);
       }
     }
     found.sort((a, b) => a[0] - b[0]);
@@ -81,29 +81,72 @@ function escapeLength(text: string, index: number): number {
   return next === BACKSLASH ? 2 : 1;
 }
 
+const AMPERSAND = 0x26;
+/** `&#8203;`, `&#x200B;`, `&ZeroWidthSpace;`: an HTML character reference (GitHub renders it). */
+const CHARACTER_REFERENCE = /&(?:#(\d{1,7})|#[xX]([0-9A-Fa-f]{1,6})|[A-Za-z][A-Za-z0-9]{1,31});/y;
+
 /**
- * The text's ASCII letters and digits, one byte each, and, when `positions` is given, the index in
- * the text of each of them.
+ * The character reference at `index`, as Markdown renders it: its length, and the letter or digit it
+ * stands for (a secret spelled `&#103;&#104;…` renders as the letters), or undefined for anything
+ * else (a zero-width space, a named reference), which is a separator like the character itself.
  */
-function skeletonBytes(text: string, positions?: Int32Array): Buffer {
+function characterReference(
+  text: string,
+  index: number
+): { length: number; kept: number | undefined } | undefined {
+  CHARACTER_REFERENCE.lastIndex = index;
+  const match = CHARACTER_REFERENCE.exec(text);
+  if (match === null) return undefined;
+  const code =
+    match[1] !== undefined
+      ? Number(match[1])
+      : match[2] !== undefined
+        ? Number.parseInt(match[2], 16)
+        : undefined;
+  return { length: match[0].length, kept: code !== undefined && isKept(code) ? code : undefined };
+}
+
+/** Where each skeleton byte comes from in the text: its first character, and the one after its last. */
+interface SkeletonPositions {
+  readonly starts: Int32Array;
+  readonly ends: Int32Array;
+}
+
+/**
+ * The text's ASCII letters and digits, one byte each, and, when `positions` is given, where in the
+ * text each of them is written (one character, or a character reference).
+ */
+function skeletonBytes(text: string, positions?: SkeletonPositions): Buffer {
   const out = Buffer.allocUnsafe(text.length);
   let length = 0;
+  const keep = (code: number, start: number, end: number) => {
+    if (positions !== undefined) {
+      positions.starts[length] = start;
+      positions.ends[length] = end;
+    }
+    out[length++] = code;
+  };
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index);
     if (isKept(code)) {
-      if (positions !== undefined) positions[length] = index;
-      out[length++] = code;
+      keep(code, index, index + 1);
     } else if (code === BACKSLASH) {
       index += escapeLength(text, index) - 1;
+    } else if (code === AMPERSAND) {
+      const reference = characterReference(text, index);
+      if (reference === undefined) continue;
+      if (reference.kept !== undefined) keep(reference.kept, index, index + reference.length);
+      index += reference.length - 1;
     }
   }
   return out.subarray(0, length);
 }
 
-/** For each byte of the skeleton, the index of its character in the text. */
-function skeletonPositions(text: string): Int32Array {
-  const positions = new Int32Array(text.length);
-  return positions.subarray(0, skeletonBytes(text, positions).length);
+/** For each byte of the skeleton, where its character is in the text. */
+function skeletonPositions(text: string): SkeletonPositions {
+  const positions = { starts: new Int32Array(text.length), ends: new Int32Array(text.length) };
+  const length = skeletonBytes(text, positions).length;
+  return { starts: positions.starts.subarray(0, length), ends: positions.ends.subarray(0, length) };
 }
 
 function replaceSpans(text: string, spans: readonly [number, number][], replacement: string): string {
