@@ -1,5 +1,4 @@
-import type { RepositoryRef } from '../github/event.js';
-import { resilientOctokit, type Octokit, type OctokitGitHubApiOptions } from '../github/octokit-api.js';
+import { RepositoryClient } from '../github/octokit-api.js';
 
 /** Whether a branch is protected: a follow-up never continues on one. */
 export interface BranchProtection {
@@ -14,20 +13,7 @@ export interface BranchProtection {
  * `protected`). It needs only read access to the contents (the job's `contents: read`, which a run
  * that pushes has anyway); a 404 is a branch that is not there.
  */
-export class OctokitBranchProtection implements BranchProtection {
-  private readonly octokit: Octokit;
-  private readonly repo: { owner: string; repo: string };
-
-  constructor(
-    token: string,
-    repository: Pick<RepositoryRef, 'owner' | 'name'>,
-    baseUrl: string | undefined,
-    options: OctokitGitHubApiOptions = {}
-  ) {
-    this.octokit = resilientOctokit(token, baseUrl, options);
-    this.repo = { owner: repository.owner, repo: repository.name };
-  }
-
+export class OctokitBranchProtection extends RepositoryClient implements BranchProtection {
   async isProtected(branch: string): Promise<boolean> {
     try {
       const { data } = await this.octokit.rest.repos.getBranch({ ...this.repo, branch });

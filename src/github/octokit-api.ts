@@ -267,3 +267,22 @@ const KNOWN_ACCOUNT_TYPES = ['Bot', 'User', 'Organization', 'Mannequin'] as cons
 export function accountType(type: string | undefined): AccountType {
   return KNOWN_ACCOUNT_TYPES.find((known) => known === type) ?? 'Unknown';
 }
+
+/**
+ * An Octokit bound to one repository: the readers of one API route group (workflow runs, branches)
+ * extend it rather than each building its client and `{ owner, repo }`.
+ */
+export abstract class RepositoryClient {
+  protected readonly octokit: Octokit;
+  protected readonly repo: { readonly owner: string; readonly repo: string };
+
+  constructor(
+    token: string,
+    repository: Pick<RepositoryRef, 'owner' | 'name'>,
+    baseUrl: string | undefined,
+    options: OctokitGitHubApiOptions = {}
+  ) {
+    this.octokit = resilientOctokit(token, baseUrl, options);
+    this.repo = { owner: repository.owner, repo: repository.name };
+  }
+}

@@ -1,5 +1,4 @@
-import type { RepositoryRef } from './event.js';
-import { resilientOctokit, type Octokit, type OctokitGitHubApiOptions } from './octokit-api.js';
+import { RepositoryClient } from './octokit-api.js';
 
 /** Whether a workflow run's attempt still goes on (queued, waiting or in progress) or is over. */
 export type AttemptState = 'live' | 'over';
@@ -16,20 +15,7 @@ export interface WorkflowRuns {
  * in_progress, completed, waiting, requested or pending; only `completed` means the attempt is over.
  * A 404 (the run deleted, or not of this repository) is over too: nothing is left to wait for.
  */
-export class OctokitWorkflowRuns implements WorkflowRuns {
-  private readonly octokit: Octokit;
-  private readonly repo: { owner: string; repo: string };
-
-  constructor(
-    token: string,
-    repository: Pick<RepositoryRef, 'owner' | 'name'>,
-    baseUrl: string | undefined,
-    options: OctokitGitHubApiOptions = {}
-  ) {
-    this.octokit = resilientOctokit(token, baseUrl, options);
-    this.repo = { owner: repository.owner, repo: repository.name };
-  }
-
+export class OctokitWorkflowRuns extends RepositoryClient implements WorkflowRuns {
   async attemptState(runId: number, attempt: number): Promise<AttemptState> {
     try {
       const { data } = await this.octokit.rest.actions.getWorkflowRunAttempt({
@@ -79,20 +65,7 @@ export interface WorkflowRunReads {
  * `octocat/octo-repo/.github/workflows/ci.yml@main`, while runs of a file in the repository give
  * `.github/workflows/ci.yml`: workflowFileOf reads both.
  */
-export class OctokitWorkflowRunReads implements WorkflowRunReads {
-  private readonly octokit: Octokit;
-  private readonly repo: { owner: string; repo: string };
-
-  constructor(
-    token: string,
-    repository: Pick<RepositoryRef, 'owner' | 'name'>,
-    baseUrl: string | undefined,
-    options: OctokitGitHubApiOptions = {}
-  ) {
-    this.octokit = resilientOctokit(token, baseUrl, options);
-    this.repo = { owner: repository.owner, repo: repository.name };
-  }
-
+export class OctokitWorkflowRunReads extends RepositoryClient implements WorkflowRunReads {
   async workflowRun(runId: number): Promise<WorkflowRunOrigin | undefined> {
     try {
       const { data } = await this.octokit.rest.actions.getWorkflowRun({
