@@ -90,20 +90,22 @@ describe('the scope guard and shard results', () => {
   const shard = manifest().shards[0]!;
 
   it('trusts a result that fits its shard', () => {
-    expect(resultProblem(result(), shard, 'abcdef12')).toBeUndefined();
+    expect(resultProblem(result(), shard, 'abcdef12', 1)).toBeUndefined();
   });
 
   it('refuses a result for another shard, with files outside the scope, or a forged budget or cost', () => {
-    expect(resultProblem(result({ shardId: 'shard-02' }), shard, 'abcdef12')).toMatch(/not shard-01/);
-    expect(resultProblem(result({ files: ['src/a.ts', 'package.json'] }), shard, 'abcdef12')).toMatch(
+    expect(resultProblem(result({ shardId: 'shard-02' }), shard, 'abcdef12', 1)).toMatch(/not shard-01/);
+    expect(resultProblem(result({ files: ['src/a.ts', 'package.json'] }), shard, 'abcdef12', 1)).toMatch(
       /outside the shard's scope: package\.json/
     );
-    expect(resultProblem(result({ budgetUsd: 5 }), shard, 'abcdef12')).toMatch(
-      /more than the \$1 the plan gave/
+    expect(resultProblem(result({ budgetUsd: 5 }), shard, 'abcdef12', 1)).toMatch(
+      /more than the \$1 it can have been given/
     );
-    expect(resultProblem(result({ costUsd: 1.5 }), shard, 'abcdef12')).toMatch(
+    expect(resultProblem(result({ costUsd: 1.5 }), shard, 'abcdef12', 1)).toMatch(
       /over its budget.*yet says done/
     );
-    expect(resultProblem(result({ costUsd: 1.5, status: 'over-budget' }), shard, 'abcdef12')).toBeUndefined();
+    expect(
+      resultProblem(result({ costUsd: 1.5, status: 'over-budget' }), shard, 'abcdef12', 1)
+    ).toBeUndefined();
   });
 });

@@ -44,14 +44,20 @@ export type ShardRunStatus = ShardResult['status'];
  * or plan, claims files outside the shard's scope, or a cost that does not fit its status (more
  * than its budget without being over budget). The landing checks the patch's own paths again.
  */
-export function resultProblem(result: ShardResult, shard: ManifestShard, planId: string): string | undefined {
+export function resultProblem(
+  result: ShardResult,
+  shard: ManifestShard,
+  planId: string,
+  /** The most this attempt can have been given: the plan's budget, or on a resume what was left of the cap. */
+  maxBudgetUsd: number
+): string | undefined {
   if (result.shardId !== shard.id || result.planId !== planId)
     return `the result is for ${result.shardId} of plan ${result.planId}, not ${shard.id} of plan ${planId}`;
   const outside = judgeScope(result.files, shard.paths).outOfScope;
   if (outside.length > 0)
     return `the result names files outside the shard's scope: ${outside.slice(0, 5).join(', ')}`;
-  if (result.budgetUsd > shard.budgetUsd + 1e-9)
-    return `the result claims a budget of $${result.budgetUsd}, more than the $${shard.budgetUsd} the plan gave it`;
+  if (result.budgetUsd > maxBudgetUsd + 1e-9)
+    return `the result claims a budget of $${result.budgetUsd}, more than the $${maxBudgetUsd} it can have been given`;
   if (result.costUsd > result.budgetUsd && result.status !== 'over-budget')
     return `the result costs $${result.costUsd.toFixed(4)}, over its budget of $${result.budgetUsd.toFixed(2)}, yet says ${result.status}`;
   return undefined;

@@ -16,6 +16,25 @@ export interface UnitListingOptions {
   readonly timeoutMs?: number;
 }
 
+/**
+ * A re-scan for the burndown: how many units are left, where none left is the goal, not an error
+ * (and `git grep -l`'s exit 1 with no output means none). Undefined when the scan itself fails.
+ */
+export async function countUnits(
+  source: UnitSource,
+  options: UnitListingOptions
+): Promise<number | undefined> {
+  try {
+    const raw =
+      source.kind === 'command'
+        ? linesOf(await unitCommandOutput(source.command, { ...options, noMatchIsEmpty: true }))
+        : await rawUnits(source, options);
+    return new Set(raw.map((line) => normalizeUnitPath(line, describeUnitSource(source)))).size;
+  } catch {
+    return undefined;
+  }
+}
+
 const DEFAULT_TIMEOUT_MS = 5 * 60_000;
 /** Past this much output the listing would be cut in the middle: an error, never a silent loss of units. */
 const MAX_LISTING_CHARS = 8_000_000;
@@ -49,7 +68,10 @@ async function rawUnits(source: UnitSource, options: UnitListingOptions): Promis
 }
 
 /** Runs the unit command like the agent's commands (bounded, its children ended), without secrets. */
-export async function unitCommandOutput(command: string, options: UnitListingOptions): Promise<string> {
+export async function unitCommandOutput(
+  command: string,
+  options: UnitListingOptions & { readonly noMatchIsEmpty?: boolean }
+): Promise<string> {
   if (command.trim() === '')
     throw new FanoutInputError('The unit command is empty. Give a command that prints one path per line.');
   const result = await runBoundedCommand(command, {
@@ -59,6 +81,13 @@ export async function unitCommandOutput(command: string, options: UnitListingOpt
     signal: options.signal ?? new AbortController().signal,
     maxStreamChars: MAX_LISTING_CHARS
   });
+  if (
+    options.noMatchIsEmpty &&
+    result.exitCode === 1 &&
+    result.stdout.trim() === '' &&
+    result.stderr.trim() === ''
+  )
+    return '';
   const why = result.timedOut
     ? `did not finish in ${Math.round((options.timeoutMs ?? DEFAULT_TIMEOUT_MS) / 1000)} s`
     : result.cancelled
