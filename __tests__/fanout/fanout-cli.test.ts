@@ -13,6 +13,7 @@ import {
 } from '../../test-support/fake-anthropic/index.js';
 import { fakeModelEnv, spawnCli, type CliExit } from '../support/cli.js';
 import { createTempRepo, type TempRepo } from '../support/temp-repo.js';
+import { describeWithBox } from '../sandbox/box-support.js';
 
 /**
  * `compact-agent fanout` end to end: the CLI in its own process (the sources bundled), the real
@@ -70,8 +71,9 @@ afterEach(async () => {
   repo.remove();
 });
 
-const fanout = (...args: string[]): Promise<CliExit> =>
-  spawnCli(['fanout', '--repo', repo.root, '--sandbox', 'off', ...args], { env: fakeModelEnv(fake.url) });
+const fanoutIn = (sandbox: 'off' | 'required', ...args: string[]): Promise<CliExit> =>
+  spawnCli(['fanout', '--repo', repo.root, '--sandbox', sandbox, ...args], { env: fakeModelEnv(fake.url) });
+const fanout = (...args: string[]) => fanoutIn('off', ...args);
 
 const newFanout = (...more: string[]) =>
   fanout(
@@ -241,5 +243,33 @@ describe('compact-agent fanout', () => {
     const mixed = await fanout('--resume', 'somewhere', '--prompt', 'x');
     expect(mixed.stderr).toMatch(/Drop --prompt/);
     expect(fake.requests.filter((record) => record.path === '/v1/messages')).toHaveLength(0);
+  });
+});
+
+describeWithBox('compact-agent fanout in the box', () => {
+  it('runs the validation command in the box the shard’s agent had, not on the host', async () => {
+    // The worktree holds what the agent wrote; a test run executes it. In the box the repository's
+    // own folder (and the rest of the host's /tmp) is out of sight.
+    const run = await fanoutIn(
+      'required',
+      '--prompt',
+      'Replace oldApi() with newApi().',
+      '--units',
+      'git grep -l oldApi -- src',
+      '--shard-size',
+      '24',
+      '--max-total-usd',
+      '2',
+      '--validate',
+      `test ! -e ${repo.root}/README.md`,
+      '--validate-retries',
+      '0',
+      '--format',
+      'json'
+    );
+    expect(run.code).toBe(EXIT.success);
+    const rollup = JSON.parse(run.stdout) as JsonRollup;
+    expect(rollup.rows.map((row) => row.status)).toEqual(['landed']);
+    expect(rollup.unitsAfter).toBe(0);
   });
 });

@@ -5,6 +5,7 @@ import type { ShardResult } from '../../src/fanout/shard-result.js';
 import { guardedChanges } from '../../src/fanout/worktree-changes.js';
 import { openShardWorktree } from '../../src/fanout/shard-worktree.js';
 import { createTempRepo, type TempRepo } from '../support/temp-repo.js';
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 
@@ -73,6 +74,28 @@ describe('the scope guard on a worktree', () => {
       // Put back on disk too, so a validation run sees the shard's change alone.
       expect(readFileSync(path.join(dir, 'README.md'), 'utf8')).toBe('readme\n');
       expect(existsSync(path.join(dir, 'stray.txt'))).toBe(false);
+    } finally {
+      await worktree.close();
+    }
+  });
+
+  it('takes the patch from the files on disk, not from an index the agent staged', async () => {
+    const worktree = await openShardWorktree(git, base, 'shard-02');
+    try {
+      const dir = worktree.git.root;
+      const inWorktree = (...args: string[]) =>
+        execFileSync('git', args, { cwd: dir, encoding: 'utf8' }).trim();
+      // The agent plants other content in the index and hides it from `git add` with skip-worktree,
+      // while the files on disk (what the validation ran on) say something else.
+      writeFileSync(path.join(dir, 'planted.txt'), 'planted content\n');
+      const blob = inWorktree('hash-object', '-w', 'planted.txt');
+      inWorktree('update-index', '--cacheinfo', `100644,${blob},b/one.txt`);
+      inWorktree('update-index', '--skip-worktree', 'b/one.txt');
+      writeFileSync(path.join(dir, 'b/one.txt'), 'validated content\n');
+      const changes = await guardedChanges(worktree.git, base, ['b']);
+      expect(changes.patch).toContain('+validated content');
+      expect(changes.patch).not.toContain('planted content');
+      expect(changes.refused).toEqual(['planted.txt']);
     } finally {
       await worktree.close();
     }

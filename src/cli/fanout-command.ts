@@ -13,6 +13,7 @@ import { EXIT, usageError } from './exit-codes.js';
 import { agentConfigOfFlags } from './agent-config.js';
 import { sessionShardAgent } from './fanout-agent.js';
 import { FANOUT_FLAGS, readFanoutFlags } from './fanout-flags.js';
+import { boxedValidation } from './fanout-validation.js';
 import { checkRepoFolder } from './repo-check.js';
 import { readTask, RUN_COMMAND } from './run-command.js';
 
@@ -99,6 +100,7 @@ async function fanoutCommand(invocation: Invocation, io: CliIo): Promise<number>
     env: io.env,
     signal,
     agent: sessionShardAgent({ config, env: io.env, redact, signal, onNotice: io.stderr }),
+    validation: boxedValidation(config, io.env, (line) => io.stderr(redact(line))),
     parallel: flags.parallel,
     policy: flags.policy,
     identity: LAND_IDENTITY,

@@ -23,6 +23,7 @@ import { groupIntoShards, type ShardGrouping } from './shards.js';
 import { countUnits, listUnits } from './units.js';
 import type { UnitSource } from './unit-source.js';
 import { openShardWorktree } from './shard-worktree.js';
+import { unboxedValidation, type ValidationRunner } from './validation.js';
 
 /** A new fan-out: what to do, over which units, in which shards, for how much. */
 export interface FanoutPlanRequest {
@@ -49,6 +50,8 @@ export interface FanoutOptions {
   /** Who may read the plan (the local CLI: the repository's folder). */
   readonly origin: ManifestOrigin;
   readonly validationTimeoutMs?: number;
+  /** Where the validation command runs; by default without a box (the CLI gives the agent's box). */
+  readonly validation?: ValidationRunner;
   readonly onProgress?: (line: string) => void;
 }
 
@@ -182,7 +185,7 @@ async function runShards(shards: readonly ManifestShard[], context: RunContext):
       budgetUsd: context.budgets.get(shard.id)!,
       agent: options.agent,
       transcriptsDir: state.transcriptsDir,
-      env: options.env,
+      validation: options.validation ?? unboxedValidation(options.env),
       validationTimeoutMs: options.validationTimeoutMs ?? 10 * 60_000,
       signal: options.signal,
       onSpend: (cost, runDir) => state.recordSpend(shard.id, cost, runDir)

@@ -5,7 +5,7 @@ import type { ShardAgent, ShardAgentOutcome } from './shard-agent.js';
 import type { ShardResult } from './shard-result.js';
 import { retryTask, shardTask } from './shard-task.js';
 import { openShardWorktree, type ShardWorktree } from './shard-worktree.js';
-import { runValidation } from './validation.js';
+import { runValidation, type ValidationRunner } from './validation.js';
 import { guardedChanges, type GuardedChanges } from './worktree-changes.js';
 
 export interface ShardRunOptions {
@@ -17,7 +17,7 @@ export interface ShardRunOptions {
   readonly budgetUsd: number;
   readonly agent: ShardAgent;
   readonly transcriptsDir: string;
-  readonly env: NodeJS.ProcessEnv;
+  readonly validation: ValidationRunner;
   readonly validationTimeoutMs: number;
   readonly signal: AbortSignal;
   /** Called after each agent run with what it cost: the ledger counts spend even if the shard later fails. */
@@ -60,7 +60,7 @@ export async function runShard(options: ShardRunOptions): Promise<ShardResult> {
       const check = await runValidation(
         command,
         worktree.git.root,
-        options.env,
+        options.validation,
         options.validationTimeoutMs,
         options.signal
       );

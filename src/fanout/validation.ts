@@ -1,29 +1,46 @@
-import { runBoundedCommand } from '../tools/bounded-command.js';
+import { runBoundedCommand, type CommandResult } from '../tools/bounded-command.js';
 import { toolEnvironment } from '../tools/environment.js';
+
+/**
+ * How the validation command runs in a shard's worktree. The CLI runs it in the same box as the
+ * shard's agent (the worktree holds what the agent wrote: `npm test` there runs the agent's code);
+ * without a box it runs as the agent's commands would, bounded and without secrets.
+ */
+export type ValidationRunner = (
+  command: string,
+  options: {
+    readonly cwd: string;
+    readonly timeoutMs: number;
+    readonly signal: AbortSignal;
+    readonly maxStreamChars: number;
+  }
+) => Promise<CommandResult>;
+
+/** The runner without a box: bounded, its children ended afterwards, no secrets in its environment. */
+export function unboxedValidation(env: NodeJS.ProcessEnv): ValidationRunner {
+  const shellEnv = toolEnvironment(env, []).env;
+  return (command, options) => runBoundedCommand(command, { ...options, env: shellEnv });
+}
 
 export interface ValidationRun {
   readonly passed: boolean;
-  /** The end of its output (both streams), what a retry gives the agent. */
+  /** How it ended and the end of its output (both streams): what a retry gives the agent. */
   readonly output: string;
 }
 
 /** What of a failing validation's output the agent is shown: the end, where errors usually are. */
 export const VALIDATION_OUTPUT_CHARS = 8_000;
 
-/**
- * Runs the validation command in the shard's worktree, as the agent's commands run (bounded, its
- * children ended afterwards, no secrets in its environment). Exit 0 passes.
- */
+/** Runs the validation command in the shard's worktree. Exit 0 passes. */
 export async function runValidation(
   command: string,
   workdir: string,
-  env: NodeJS.ProcessEnv,
+  runner: ValidationRunner,
   timeoutMs: number,
   signal: AbortSignal
 ): Promise<ValidationRun> {
-  const result = await runBoundedCommand(command, {
+  const result = await runner(command, {
     cwd: workdir,
-    env: toolEnvironment(env, []).env,
     timeoutMs,
     signal,
     maxStreamChars: VALIDATION_OUTPUT_CHARS * 2
