@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { EXIT } from '../../src/cli/exit-codes.js';
@@ -20,6 +21,10 @@ import { describeWithBox } from '../sandbox/box-support.js';
  * SDK against the fake Anthropic server, real git worktrees. The scripted model plays each shard:
  * it reads its paths from the shard's task and rewrites each file from oldApi() to newApi().
  */
+// Each test starts the CLI one to three times, each running up to six shards: on a loaded 2-core
+// machine that is several times the ~10 s it takes alone.
+jest.setTimeout(180_000);
+
 const UNIT_COUNT = 24;
 const unitFile = (index: number) => `src/mod${String(index).padStart(2, '0')}.ts`;
 const before = (file: string) => `// ${file}\nexport const value = oldApi();\n`;
