@@ -1,5 +1,5 @@
 import { jest } from '@jest/globals';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { EXIT } from '../../src/cli/exit-codes.js';
 import {
@@ -207,6 +207,29 @@ describe('compact-agent fanout', () => {
       refusedPaths: string[];
     };
     expect(result.refusedPaths).toEqual(['README.md']);
+
+    // The same fan-out started again is caught, not duplicated: resume it instead.
+    const twice = await newFanout();
+    expect(twice.code).toBe(EXIT.usage);
+    expect(twice.stderr).toContain(`was already started in ${rollup.stateDir}. Continue it with --resume`);
+  });
+
+  it('rejects a result forged to claim files outside its shard, and a resume runs that shard again', async () => {
+    const run = await newFanout('--format', 'json');
+    expect(run.code).toBe(EXIT.success);
+    const { stateDir, planId } = JSON.parse(run.stdout) as JsonRollup;
+    const resultFile = path.join(stateDir, 'results', 'shard-04.json');
+    const forged = JSON.parse(readFileSync(resultFile, 'utf8')) as { files: string[] };
+    writeFileSync(resultFile, JSON.stringify({ ...forged, files: [...forged.files, 'README.md'] }));
+    const asked = fake.requests.length;
+    const resumed = await fanout('--resume', stateDir, '--format', 'json');
+    expect(resumed.stderr).toMatch(/1 shard\(s\) again \(shard-04\)/);
+    const askedAfter = fake.requests
+      .slice(asked)
+      .flatMap((record) => (record.request ? [shardOf(record.request)] : []));
+    expect(new Set(askedAfter)).toEqual(new Set(['shard-04']));
+    expect(resumed.code).toBe(EXIT.success);
+    expect(show(`fanout/${planId}/shard-04`, unitFile(13))).toBe(after(unitFile(13)));
   });
 
   it('makes bad input a clear error before any model call', async () => {
