@@ -20,6 +20,26 @@ describe('groupIntoShards', () => {
     ]);
   });
 
+  it('groups by size: as many shards as count would make, with about even bytes, none empty', () => {
+    const bytes = new Map([
+      ['a', 100],
+      ['b', 1],
+      ['c', 1],
+      ['d', 1],
+      ['e', 1],
+      ['f', 100]
+    ]);
+    expect(
+      groupIntoShards([...bytes.keys()], { by: 'size', size: 2, bytes }).map((shard) => shard.paths)
+    ).toEqual([['a'], ['b', 'c', 'd', 'e'], ['f']]);
+    const even = new Map(Array.from({ length: 9 }, (_, index) => [`u${index}`, 10] as const));
+    expect(
+      groupIntoShards([...even.keys()], { by: 'size', size: 3, bytes: even }).map(
+        (shard) => shard.paths.length
+      )
+    ).toEqual([3, 3, 3]);
+  });
+
   it('merges shards that would touch the same file: a folder unit and a file inside it', () => {
     // `pkg` (a package folder) and `pkg/x.ts` land in different count groups; `pkg-b` sorts between them.
     const shards = groupIntoShards(['pkg', 'pkg-b/y.ts', 'pkg/x.ts', 'z.ts'], { by: 'count', size: 1 });

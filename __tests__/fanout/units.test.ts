@@ -1,4 +1,7 @@
+import { symlinkSync } from 'node:fs';
+import path from 'node:path';
 import { listUnits } from '../../src/fanout/units.js';
+import { unitBytes } from '../../src/fanout/unit-bytes.js';
 import { FanoutInputError } from '../../src/fanout/fanout-error.js';
 import { createTempRepo, type TempRepo } from '../support/temp-repo.js';
 
@@ -20,6 +23,19 @@ beforeAll(() => {
   repo.git('commit', '-qm', 'seed');
 });
 afterAll(() => repo.remove());
+
+describe('unitBytes', () => {
+  it('measures files, folders (their files) and missing units, without following links', async () => {
+    repo.write('sized/one.txt', '12345');
+    repo.write('sized/deep/two.txt', '123');
+    symlinkSync('/etc/passwd', path.join(repo.root, 'link.txt'));
+    const sizes = await unitBytes(repo.root, ['sized/one.txt', 'sized', 'gone.txt', 'link.txt']);
+    expect(sizes.get('sized/one.txt')).toBe(5);
+    expect(sizes.get('sized')).toBe(8);
+    expect(sizes.get('gone.txt')).toBe(0);
+    expect(sizes.get('link.txt')).toBe('/etc/passwd'.length);
+  });
+});
 
 describe('listUnits', () => {
   it('lists a command’s output, sorted, deduplicated and normalized', async () => {

@@ -52,7 +52,8 @@ Flags:
   --globs "A,B"           or: glob patterns of files, e.g. "src/**/*.ts"
   --packages              or: the workspace's packages (package.json "workspaces")
   --shard-size N          units per shard (default 10)
-  --group-by count|folder consecutive units, or one folder at a time (default count)
+  --group-by count|folder|size  consecutive units, one folder at a time, or as many shards as count
+                          would make with about the same bytes each (default count)
   --parallel N            shards running at once (default 2)
   --max-total-usd X       the cap for all shards together, split evenly in advance (required)
   --pilot N               run the first N shards first; start the rest only if all of them finish

@@ -31,7 +31,7 @@ export interface FanoutFlags {
   readonly plan:
     | {
         readonly unitSource: UnitSource;
-        readonly grouping: ShardGrouping;
+        readonly grouping: { readonly by: ShardGrouping['by']; readonly size: number };
         readonly totalCapUsd: number;
         readonly validationCommand: string | undefined;
         readonly validationRetries: number;
@@ -110,7 +110,7 @@ export function readFanoutFlags(invocation: Invocation): FanoutFlags {
     plan: {
       unitSource,
       grouping: {
-        by: oneOf(values, 'group-by', ['count', 'folder'] as const, 'count'),
+        by: oneOf(values, 'group-by', ['count', 'folder', 'size'] as const, 'count'),
         size: positiveInteger(values, 'shard-size', 10)
       },
       totalCapUsd,

@@ -21,6 +21,7 @@ import { resultProblem, type ShardResult } from './shard-result.js';
 import { runShard } from './shard-run.js';
 import { groupIntoShards, type ShardGrouping } from './shards.js';
 import { countUnits, listUnits } from './units.js';
+import { unitBytes } from './unit-bytes.js';
 import type { UnitSource } from './unit-source.js';
 import { openShardWorktree } from './shard-worktree.js';
 import { unboxedValidation, type ValidationRunner } from './validation.js';
@@ -29,7 +30,8 @@ import { unboxedValidation, type ValidationRunner } from './validation.js';
 export interface FanoutPlanRequest {
   readonly prompt: string;
   readonly unitSource: UnitSource;
-  readonly grouping: ShardGrouping;
+  /** How to group; `size` measures the units in the repository first. */
+  readonly grouping: { readonly by: ShardGrouping['by']; readonly size: number };
   readonly totalCapUsd: number;
   readonly validationCommand?: string;
   readonly validationRetries: number;
@@ -64,7 +66,12 @@ export async function startFanout(request: FanoutPlanRequest, options: FanoutOpt
     env: options.env,
     signal: options.signal
   });
-  const planned = groupIntoShards(units, request.grouping);
+  const planned = groupIntoShards(
+    units,
+    request.grouping.by === 'size'
+      ? { by: 'size', size: request.grouping.size, bytes: await unitBytes(options.repoDir, units) }
+      : { by: request.grouping.by, size: request.grouping.size }
+  );
   const split = splitBudget(
     request.totalCapUsd,
     planned.length,

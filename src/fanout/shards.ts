@@ -7,7 +7,13 @@ export type ShardGrouping =
   /** Consecutive runs of at most `size` units. */
   | { readonly by: 'count'; readonly size: number }
   /** One shard per folder (a unit's parent), a folder of more than `size` units split into runs of `size`. */
-  | { readonly by: 'folder'; readonly size: number };
+  | { readonly by: 'folder'; readonly size: number }
+  /**
+   * As many shards as `count` would make, cut so that each holds about the same number of bytes:
+   * a shard's agent time grows with what it reads, so even bytes make shards end together.
+   * `bytes` gives each unit's size (a folder's: its files').
+   */
+  | { readonly by: 'size'; readonly size: number; readonly bytes: ReadonlyMap<string, number> };
 
 /** A planned shard: a deterministic id and the unit paths it may edit. */
 export interface PlannedShard {
@@ -25,7 +31,12 @@ export function groupIntoShards(units: readonly string[], grouping: ShardGroupin
     throw new FanoutInputError(
       `A shard holds a whole number of units, at least 1 (got ${grouping.size}). Give a positive shard size.`
     );
-  const groups = grouping.by === 'count' ? chunks(units, grouping.size) : byFolder(units, grouping.size);
+  const groups =
+    grouping.by === 'count'
+      ? chunks(units, grouping.size)
+      : grouping.by === 'folder'
+        ? byFolder(units, grouping.size)
+        : bySize(units, Math.ceil(units.length / grouping.size), grouping.bytes);
   const merged = mergeOverlapping(groups);
   const width = Math.max(2, String(merged.length).length);
   return merged.map((paths, index) => ({
@@ -37,6 +48,34 @@ export function groupIntoShards(units: readonly string[], grouping: ShardGroupin
 function chunks<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
   for (let start = 0; start < items.length; start += size) out.push(items.slice(start, start + size));
+  return out;
+}
+
+/**
+ * Consecutive runs of about `total / shards` bytes each: a run closes once it reaches its share
+ * of what is left, so a large unit early does not starve the later shards. Never an empty run.
+ */
+function bySize(units: readonly string[], shards: number, bytes: ReadonlyMap<string, number>): string[][] {
+  const sizeOf = (unit: string) => Math.max(1, bytes.get(unit) ?? 1);
+  let left = units.reduce((sum, unit) => sum + sizeOf(unit), 0);
+  const out: string[][] = [];
+  let current: string[] = [];
+  let currentBytes = 0;
+  units.forEach((unit, index) => {
+    current.push(unit);
+    currentBytes += sizeOf(unit);
+    const shardsLeft = shards - out.length;
+    const unitsLeft = units.length - index - 1;
+    const share = left / shardsLeft;
+    // Close the run at its share, or when only enough units are left for one per remaining shard.
+    if (shardsLeft > 1 && (currentBytes >= share || unitsLeft < shardsLeft)) {
+      out.push(current);
+      left -= currentBytes;
+      current = [];
+      currentBytes = 0;
+    }
+  });
+  if (current.length > 0) out.push(current);
   return out;
 }
 
