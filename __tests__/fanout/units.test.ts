@@ -29,11 +29,15 @@ describe('unitBytes', () => {
     repo.write('sized/one.txt', '12345');
     repo.write('sized/deep/two.txt', '123');
     symlinkSync('/etc/passwd', path.join(repo.root, 'link.txt'));
-    const sizes = await unitBytes(repo.root, ['sized/one.txt', 'sized', 'gone.txt', 'link.txt']);
+    // A link to a folder inside a folder unit is not walked (it could point at the whole disk).
+    symlinkSync('/usr', path.join(repo.root, 'sized/usr'));
+    repo.write('odd[name]/x.txt', '1234567');
+    const sizes = await unitBytes(repo.root, ['sized/one.txt', 'sized', 'gone.txt', 'link.txt', 'odd[name]']);
     expect(sizes.get('sized/one.txt')).toBe(5);
     expect(sizes.get('sized')).toBe(8);
     expect(sizes.get('gone.txt')).toBe(0);
     expect(sizes.get('link.txt')).toBe('/etc/passwd'.length);
+    expect(sizes.get('odd[name]')).toBe(7);
   });
 });
 

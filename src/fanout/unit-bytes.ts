@@ -1,6 +1,6 @@
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
-import { globby } from 'globby';
+import { convertPathToPattern, globby } from 'globby';
 
 /**
  * Each unit's size in bytes as the repository has it now: a file's own, a folder's the sum of its
@@ -14,7 +14,13 @@ export async function unitBytes(repoDir: string, units: readonly string[]): Prom
     if (!info) sizes.set(unit, 0);
     else if (!info.isDirectory()) sizes.set(unit, info.size);
     else {
-      const files = await globby(`${unit}/**`, { cwd: repoDir, gitignore: true, dot: true, stats: true });
+      const files = await globby(`${convertPathToPattern(unit)}/**`, {
+        cwd: repoDir,
+        gitignore: true,
+        dot: true,
+        stats: true,
+        followSymbolicLinks: false
+      });
       sizes.set(
         unit,
         files.reduce((sum, file) => sum + (file.stats?.size ?? 0), 0)

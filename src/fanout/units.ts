@@ -61,7 +61,12 @@ async function rawUnits(source: UnitSource, options: UnitListingOptions): Promis
     case 'command':
       return linesOf(await unitCommandOutput(source.command, options));
     case 'globs':
-      return globby([...source.patterns], { cwd: options.repoDir, gitignore: true, dot: false });
+      return globby([...source.patterns], {
+        cwd: options.repoDir,
+        gitignore: true,
+        dot: false,
+        followSymbolicLinks: false
+      });
     case 'packages':
       return workspacePackages(options.repoDir);
   }
@@ -143,7 +148,7 @@ async function workspacePackages(repoDir: string): Promise<string[]> {
     );
   const manifests = await globby(
     patterns.map((pattern) => `${pattern.replace(/\/+$/, '')}/package.json`),
-    { cwd: repoDir, gitignore: true, ignore: ['**/node_modules/**'] }
+    { cwd: repoDir, gitignore: true, ignore: ['**/node_modules/**'], followSymbolicLinks: false }
   );
   return manifests.map((found) => path.posix.dirname(found));
 }
