@@ -57,6 +57,23 @@ const result = (shardId: string, patch: string, files: readonly string[]): Shard
   patch
 });
 
+describe('shard worktrees', () => {
+  it('opens and closes many worktrees of one repository at once, as parallel shards do', async () => {
+    // Shards open and close their worktrees while others do the same (a close prunes git's list).
+    const roots = await Promise.all(
+      Array.from({ length: 12 }, async (_, index) => {
+        const worktree = await openShardWorktree(git, base, `shard-${index}`);
+        const text = readFileSync(path.join(worktree.git.root, 'a.txt'), 'utf8');
+        await worktree.close();
+        return { root: worktree.git.root, text };
+      })
+    );
+    expect(new Set(roots.map((entry) => entry.root)).size).toBe(12);
+    expect(roots.every((entry) => entry.text === 'old a\n')).toBe(true);
+    expect(repo.git('worktree', 'list').trim().split('\n')).toHaveLength(1);
+  });
+});
+
 describe('the scope guard on a worktree', () => {
   it('keeps in-scope edits and puts out-of-scope ones back, counting them', async () => {
     const worktree = await openShardWorktree(git, base, 'shard-02');

@@ -103,7 +103,7 @@ export async function startFanout(request: FanoutPlanRequest, options: FanoutOpt
     validationRetries: request.validationRetries,
     shards: planned.map((shard) => ({ ...shard, paths: [...shard.paths], budgetUsd: split.perShardUsd }))
   };
-  const state = new FanoutState(stateDir);
+  const state = new FanoutState(stateDir, options.repoDir);
   state.writeManifest(manifest);
   options.onProgress?.(
     `Plan ${planId}: ${units.length} units in ${planned.length} shards, $${split.perShardUsd.toFixed(2)} each; ` +
@@ -132,7 +132,7 @@ export async function startFanout(request: FanoutPlanRequest, options: FanoutOpt
  * A finished shard is never run again; its result is landed again (on the new base).
  */
 export async function resumeFanout(stateDir: string, options: FanoutOptions): Promise<Rollup> {
-  const state = new FanoutState(path.resolve(stateDir));
+  const state = new FanoutState(path.resolve(stateDir), options.repoDir);
   const manifest = await state.readManifest(options.origin);
   const repo = new GitRepository(options.repoDir);
   const base = await repo.head();

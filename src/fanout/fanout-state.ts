@@ -1,8 +1,9 @@
-import { mkdirSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { readRegularFile } from '../files/bounded-file.js';
-import { appendToRegularFile, writeRegularFile } from '../security/safe-file.js';
+import { appendToRegularFile, makeRealFolders, writeRegularFile } from '../security/safe-file.js';
+import { isStrictlyInside } from '../files/path-inside.js';
 import { errorMessage } from '../errors/error-message.js';
 import { FanoutInputError } from './fanout-error.js';
 import { parseManifest, type FanoutManifest, type ManifestOrigin } from './manifest.js';
@@ -18,7 +19,21 @@ import type { ShardLanding } from './land.js';
  *   transcripts/<run>/   every agent run's transcript
  */
 export class FanoutState {
-  constructor(readonly dir: string) {}
+  /**
+   * `repoDir`: when the folder lies inside the repository (the default `.transcripts/fanout-<plan>`),
+   * every folder from the repository's root down is checked as it is made, so no link on the way
+   * sends the files elsewhere; a folder outside it is the person's own choice (`--state`).
+   */
+  constructor(
+    readonly dir: string,
+    repoDir: string
+  ) {
+    this.within = isStrictlyInside(path.resolve(dir), path.resolve(repoDir))
+      ? path.resolve(repoDir)
+      : path.dirname(path.resolve(dir));
+  }
+
+  private readonly within: string;
 
   get transcriptsDir(): string {
     return path.join(this.dir, 'transcripts');
@@ -30,12 +45,11 @@ export class FanoutState {
 
   private write(relative: string, text: string): void {
     const target = this.file(relative);
-    mkdirSync(path.dirname(target), { recursive: true });
-    writeRegularFile(target, text, { within: this.dir });
+    makeRealFolders(target, this.within);
+    writeRegularFile(target, text, { within: this.within });
   }
 
   writeManifest(manifest: FanoutManifest): void {
-    mkdirSync(this.dir, { recursive: true });
     this.write('manifest.json', `${JSON.stringify(manifest, null, 2)}\n`);
   }
 
@@ -79,10 +93,9 @@ export class FanoutState {
   }
 
   recordSpend(shardId: string, costUsd: number, runDir: string): void {
-    mkdirSync(this.dir, { recursive: true });
-    appendToRegularFile(this.file('ledger.jsonl'), `${JSON.stringify({ shardId, costUsd, runDir })}\n`, {
-      within: this.dir
-    });
+    const ledger = this.file('ledger.jsonl');
+    makeRealFolders(ledger, this.within);
+    appendToRegularFile(ledger, `${JSON.stringify({ shardId, costUsd, runDir })}\n`, { within: this.within });
   }
 
   /** The sum of every agent run's cost so far. A ledger that does not parse stops a resume: its spend is unknown. */
