@@ -47,11 +47,15 @@ export class AuditWorld {
 
   private constructor(
     readonly github: FakeGitHub,
-    readonly artifacts: FakeArtifacts
+    readonly artifacts: FakeArtifacts,
+    private readonly clock: { now: number }
   ) {}
 
   static async start(threads: readonly number[] = [7, 8, 9]): Promise<AuditWorld> {
+    // The fake GitHub's clock: a run is created a minute before its report, as on GitHub.
+    const clock = { now: Date.parse('2026-01-01T00:00:00Z') };
     const github = await startFakeGitHub({
+      clock: () => clock.now,
       repo: { owner: 'acme', name: 'widgets' },
       issues: threads.map((number) => ({ number, title: `Issue ${number}`, user: 'alice' }))
     });
@@ -59,7 +63,7 @@ export class AuditWorld {
     github.linkArtifacts(artifacts, (artifact) =>
       Number(/^agent-transcripts-(\d+)-/.exec(artifact.name)?.[1])
     );
-    return new AuditWorld(github, artifacts);
+    return new AuditWorld(github, artifacts, clock);
   }
 
   get runs(): readonly RecordedRun[] {
@@ -83,6 +87,7 @@ export class AuditWorld {
     const artifactName = `agent-transcripts-${spec.run}-1`;
     await this.upload(artifactName, runDir, writer);
     const artifactId = this.artifacts.artifact(artifactName)!.id;
+    this.clock.now = Date.parse(spec.reportedAt) - 60_000;
     this.github.setWorkflowRun(spec.run, { status: 'completed' });
     const state = embedState(
       {

@@ -72,7 +72,7 @@ export async function auditRun(
     ...base,
     threadUrl: audit.thread?.links.thread,
     thread: base.thread ?? threadNumberOf(audit.thread?.links.thread),
-    outcome: audit.stopReason ?? base.outcome,
+    outcome: base.outcome ?? audit.stopReason,
     costUsd: base.costUsd ?? audit.costUsd,
     turns: audit.turns,
     usage: audit.usage,

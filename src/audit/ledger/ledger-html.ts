@@ -17,6 +17,8 @@ table.ledger td.num { text-align: right; font-variant-numeric: tabular-nums; whi
 .totals { display: flex; flex-wrap: wrap; gap: 14px; }
 .totals .panel { flex: 1 1 220px; margin: 0; }
 .list { font-size: 12px; }
+.rows { margin-top: 14px; }
+table.ledger td.run { white-space: nowrap; }
 `;
 
 /**
@@ -64,7 +66,7 @@ export function renderLedgerHtml(ledger: Ledger): string {
     totalsPanel('Cost per requester', totals.byRequester),
     totalsPanel('Cost per kind', totals.byKind),
     '</div>',
-    '<div class="panel" style="margin-top:14px">',
+    '<div class="panel rows">',
     '<table class="ledger">',
     '<thead><tr><th>Run</th><th>When</th><th>Thread</th><th>Requester</th><th>Kind</th><th>Outcome</th><th>PR</th>' +
       '<th>Turns</th><th>Tokens</th><th>Cost</th><th>Tools</th><th>Refused</th><th>Files changed</th><th>Record</th></tr></thead>',
@@ -90,7 +92,7 @@ function renderRow(row: LedgerRow): string {
   ];
   return [
     '<tr>',
-    `<td>${link(row.runUrl, row.runId)}${row.reportUrl ? `<br>${link(row.reportUrl, 'report')}` : ''}</td>`,
+    `<td class="run">${link(row.runUrl, row.runId)}${row.reportUrl ? `<br>${link(row.reportUrl, 'report')}` : ''}</td>`,
     `<td>${escapeHtml(row.time?.slice(0, 10) ?? '?')}</td>`,
     `<td>${row.thread === undefined ? '' : link(row.threadUrl ?? `${repoUrl}/issues/${row.thread}`, `#${row.thread}`)}</td>`,
     `<td>${escapeHtml(row.requester ?? '')}</td>`,

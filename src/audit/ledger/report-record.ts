@@ -67,9 +67,13 @@ function requesterOf(body: string): string | undefined {
 function statusOf(body: string): string | undefined {
   const first = body.split('\n').find((line) => line.trim() !== '');
   if (!first) return undefined;
-  return first
-    .replace(/\s*·\s*\[workflow run\]\([^)]*\)/, '')
-    .replace(/`/g, '')
-    .trim()
-    .slice(0, 120);
+  return (
+    first
+      .replace(/\s*·\s*\[workflow run\]\([^)]*\)/, '')
+      .replace(/`/g, '')
+      // The status emoji says what the words say; a terminal or CSV without the glyph shows a box.
+      .replace(/^[^\p{L}\p{N}]+/u, '')
+      .trim()
+      .slice(0, 120)
+  );
 }
