@@ -18,7 +18,7 @@ table.ledger td.num { text-align: right; font-variant-numeric: tabular-nums; whi
 .totals .panel { flex: 1 1 220px; margin: 0; }
 .list { font-size: 12px; }
 .rows { margin-top: 14px; }
-table.ledger td.run { white-space: nowrap; }
+table.ledger td.run, table.ledger td.when { white-space: nowrap; }
 `;
 
 /**
@@ -93,7 +93,7 @@ function renderRow(row: LedgerRow): string {
   return [
     '<tr>',
     `<td class="run">${link(row.runUrl, row.runId)}${row.reportUrl ? `<br>${link(row.reportUrl, 'report')}` : ''}</td>`,
-    `<td>${escapeHtml(row.time?.slice(0, 10) ?? '?')}</td>`,
+    `<td class="when">${escapeHtml(row.time?.slice(0, 10) ?? '?')}</td>`,
     `<td>${row.thread === undefined ? '' : link(row.threadUrl ?? `${repoUrl}/issues/${row.thread}`, `#${row.thread}`)}</td>`,
     `<td>${escapeHtml(row.requester ?? '')}</td>`,
     `<td>${escapeHtml(row.kind)}</td>`,
