@@ -7,9 +7,9 @@ import {
   type Claim,
   type ThreadClaim
 } from '../../src/action/duplicate-trigger.js';
-import { parseEvent } from '../../src/github/event.js';
-import type { ThreadComment } from '../../src/github/github-api.js';
-import { defuseMarkers } from '../../src/github/hidden-markers.js';
+import { parseEvent } from '../../src/github/events/event.js';
+import type { ThreadComment } from '../../src/github/api/github-api.js';
+import { defuseMarkers } from '../../src/github/markdown/outbound-hidden-markers.js';
 import { webhookExample } from '../support/webhook-examples.js';
 
 const BOT = 'github-actions[bot]';

@@ -9,7 +9,7 @@
 import { jest } from '@jest/globals';
 import { claimMarker, type Claim } from '../../src/action/duplicate-trigger.js';
 import { QUEUE_MAX_WAIT_MS_VARIABLE, QUEUE_POLL_MS_VARIABLE } from '../../src/config/test-switches.js';
-import { TRACKING_MARKER } from '../../src/github/hidden-markers.js';
+import { TRACKING_MARKER } from '../../src/github/markdown/outbound-hidden-markers.js';
 import type { ActionRun } from '../../test-support/action-runner.js';
 import { actionWorldPerTest, type ActionWorld } from '../support/action-world.js';
 import { BOT, issueNumber, runOnComment, trustWorld } from './workflow-trust-world.js';

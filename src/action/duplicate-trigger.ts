@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { isActionBotComment } from '../github/bot-author.js';
-import type { ActionEvent } from '../github/event.js';
-import type { ThreadComment } from '../github/github-api.js';
-import { CLAIM_MARKER_NAME } from '../github/hidden-markers.js';
+import { isActionBotComment } from '../github/events/bot-author.js';
+import type { ActionEvent } from '../github/events/event.js';
+import type { ThreadComment } from '../github/api/github-api.js';
+import { CLAIM_MARKER_NAME } from '../github/markdown/outbound-hidden-markers.js';
 
 /**
  * "The same request", the key a run claims on its thread before it works (see thread-queue.ts):

@@ -1,12 +1,12 @@
+import { githubClientsOf } from './github-clients.js';
 import * as core from '@actions/core';
 import { errorMessage } from '../../errors/error-message.js';
 import { withSharedThreadReads } from '../../followup/shared-thread-reads.js';
-import type { GitHubApi, ThreadComment } from '../../github/github-api.js';
-import { OctokitGitHubApi } from '../../github/octokit-api.js';
+import type { GitHubApi, ThreadComment } from '../../github/api/github-api.js';
 import { queueTimingFor, type QueueTiming } from '../../config/test-switches.js';
-import { redactingGitHubApi } from '../../github/redacting-api.js';
-import { claimStartBody, type TrackingClaim } from '../../github/tracking-comment.js';
-import { OctokitWorkflowRuns, type WorkflowRuns } from '../../github/workflow-runs.js';
+import { redactingGitHubApi } from '../../github/api/redacting-api.js';
+import { claimStartBody, type TrackingClaim } from '../../github/report/tracking-comment.js';
+import type { WorkflowRuns } from '../../github/api/workflow-runs.js';
 import {
   claimMarker,
   claimsOnThread,
@@ -17,7 +17,6 @@ import {
   type OwnClaim,
   type ThreadClaim
 } from '../duplicate-trigger.js';
-import { repositoryOf } from '../event-parts.js';
 import { publishOutputs } from '../outputs.js';
 import { runUrl } from '../runner-env.js';
 import type { AcceptedRequest, ActionContext } from './action-context.js';
@@ -82,9 +81,7 @@ export async function takeTurn(
     return { request, claim: undefined };
   }
   const own: OwnClaim = { request: key, run: runId, attempt, commentId };
-  const runs = new OctokitWorkflowRuns(action.config.github.token, api.repository, action.runner.apiUrl, {
-    logger: { warning: action.commands.warning }
-  });
+  const runs = githubClientsOf(action).workflowRuns();
   const botLogin = action.config.github.botName;
   const passed = new PassedOverClaims(botLogin);
   const queue: Queue = { api, runs, thread, own, timing, url, botLogin, over: new Set() };
@@ -266,16 +263,7 @@ class PassedOverClaims {
 
 /** The queue reads and writes the thread directly: the run's shared reads would be stale after a wait. */
 function freshApi(action: ActionContext): GitHubApi {
-  const { event, runner } = action;
-  const github = new OctokitGitHubApi(
-    action.config.github.token,
-    repositoryOf(event, runner),
-    runner.apiUrl,
-    {
-      logger: { warning: action.commands.warning }
-    }
-  );
-  return redactingGitHubApi(github, action.redact);
+  return redactingGitHubApi(githubClientsOf(action).api(), action.redact);
 }
 
 function runLink(ownRunUrl: string, run: number): string {

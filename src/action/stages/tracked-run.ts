@@ -1,6 +1,6 @@
 import * as core from '@actions/core';
 import { errorMessage } from '../../errors/error-message.js';
-import { TrackingComment } from '../../github/tracking-comment.js';
+import { TrackingComment } from '../../github/report/tracking-comment.js';
 import { actorOf } from '../event-parts.js';
 import { publishAfterFault } from '../fault-report.js';
 import { runUrl } from '../runner-env.js';
