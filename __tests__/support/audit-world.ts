@@ -2,7 +2,7 @@ import path from 'node:path';
 import { ActionsArtifactUploader } from '../../src/artifacts/transcript-artifact.js';
 import { stageRunArtifact } from '../../src/artifacts/stage-run.js';
 import { embedState } from '../../src/followup/carried-state.js';
-import { renderRequest } from '../../src/github/report-top.js';
+import { renderRequest } from '../../src/github/report/report-top.js';
 import { compactionLogWriter } from '../../src/transcript/compaction-log.js';
 import { TranscriptWriter } from '../../src/transcript/writer.js';
 import {

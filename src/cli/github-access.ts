@@ -1,4 +1,6 @@
-import { GitHubAccessError, OctokitAuditReads } from '../github/api/audit-reads.js';
+import type { OctokitAuditReads } from '../github/api/audit-reads.js';
+import { GitHubAccessError } from '../github/api/github-access-error.js';
+import { gitHubClients } from '../github/api/clients.js';
 import {
   GitHubTargetError,
   githubEndpoint,
@@ -28,11 +30,16 @@ export function cliAuditReads(
   io: Pick<CliIo, 'stderr' | 'env'>
 ): OctokitAuditReads {
   const token = asUsage(() => githubToken(io.env, endpoint));
-  return new OctokitAuditReads(token, repository, endpoint.apiUrl, {
-    logger: { warning: (message) => io.stderr(message) },
-    resilience: AUDIT_RESILIENCE,
-    env: io.env
-  });
+  return gitHubClients({
+    token,
+    repository,
+    apiUrl: endpoint.apiUrl,
+    options: {
+      logger: { warning: (message) => io.stderr(message) },
+      resilience: AUDIT_RESILIENCE,
+      env: io.env
+    }
+  }).auditReads();
 }
 
 /** A bad URL, name or missing token: usage (exit 2), without a stack trace. */

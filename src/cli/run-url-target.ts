@@ -2,7 +2,7 @@ import { transcriptFromZip, type LoadedTranscript } from '../audit/load-transcri
 import { MAX_DOWNLOAD_BYTES } from '../audit/ledger/audit-run.js';
 import { reportRecordOf, type ReportRecord } from '../audit/ledger/report-record.js';
 import type { ListedArtifact, OctokitAuditReads } from '../github/api/audit-reads.js';
-import { ArtifactExpiredError, ArtifactTooLargeError } from '../github/github-api.js';
+import { ArtifactExpiredError, ArtifactTooLargeError } from '../github/api/github-api.js';
 import { parseRunUrl, type RunLocation } from '../github/api/github-location.js';
 import type { CliIo } from './command.js';
 import { fileError } from './exit-codes.js';

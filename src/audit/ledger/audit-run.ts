@@ -2,12 +2,9 @@ import { transcriptFromZip } from '../load-transcript.js';
 import { parseTranscript } from '../parse-transcript.js';
 import type { RunAudit } from '../run-audit.js';
 import { DEFAULT_ZIP_LIMITS } from '../zip-reader.js';
-import {
-  GitHubAccessError,
-  type ListedArtifact,
-  type OctokitAuditReads
-} from '../../github/api/audit-reads.js';
-import { ArtifactExpiredError, ArtifactTooLargeError } from '../../github/github-api.js';
+import type { ListedArtifact, OctokitAuditReads } from '../../github/api/audit-reads.js';
+import { GitHubAccessError } from '../../github/api/github-access-error.js';
+import { ArtifactExpiredError, ArtifactTooLargeError } from '../../github/api/github-api.js';
 import { errorMessage } from '../../errors/error-message.js';
 import { verifyChain } from '../../transcript/verify-chain.js';
 import { deniedCommandsOf } from './denied-commands.js';

@@ -12,9 +12,14 @@
  *   `actions: read`) (https://docs.github.com/en/rest/actions/artifacts#list-artifacts-for-a-repository);
  * - "List workflow run artifacts", "Get a workflow run" and "Get a repository".
  */
-import type { GitHubApiLogger, ResilienceSettings } from '../octokit-resilience.js';
-import { accountType, OctokitGitHubApi, resilientOctokit, type Octokit } from '../octokit-api.js';
-import type { AccountType, WorkflowArtifact } from '../github-api.js';
+import {
+  accountType,
+  OctokitGitHubApi,
+  RepositoryClient,
+  type OctokitGitHubApiOptions
+} from './octokit-api.js';
+import type { AccountType, WorkflowArtifact } from './github-api.js';
+import { GitHubAccessError } from './github-access-error.js';
 import type { RepositoryName } from './github-location.js';
 
 /** An issue or pull-request comment, with where it is. */
@@ -48,39 +53,20 @@ export interface WorkflowRunSummary {
   readonly path: string;
 }
 
-/** GitHub refused a read for a reason the person can fix: the message says which and how. */
-export class GitHubAccessError extends Error {
-  override readonly name = 'GitHubAccessError';
-  constructor(
-    message: string,
-    readonly status: number
-  ) {
-    super(message);
-  }
-}
-
-export interface AuditReadsOptions {
-  readonly logger: GitHubApiLogger;
-  readonly resilience?: Partial<ResilienceSettings>;
-  readonly env?: NodeJS.ProcessEnv;
-}
-
 const PAGE = 100;
 
-export class OctokitAuditReads {
-  private readonly octokit: Octokit;
+/** The reads of an audit; built by gitHubClients (clients.ts), like every client of the repository. */
+export class OctokitAuditReads extends RepositoryClient {
   private readonly artifacts: OctokitGitHubApi;
-  private readonly repo: { readonly owner: string; readonly repo: string };
 
   constructor(
     token: string,
     readonly repository: RepositoryName,
-    apiUrl: string,
-    options: AuditReadsOptions
+    apiUrl: string | undefined,
+    options: OctokitGitHubApiOptions = {}
   ) {
-    this.octokit = resilientOctokit(token, apiUrl, options);
+    super(token, repository, apiUrl, options);
     this.artifacts = new OctokitGitHubApi(token, repository, apiUrl, options);
-    this.repo = { owner: repository.owner, repo: repository.name };
   }
 
   /** The repository's id (an artifact's run must be of it), or why it cannot be read. */
