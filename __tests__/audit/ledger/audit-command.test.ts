@@ -4,7 +4,7 @@ import path from 'node:path';
 import { secondaryRateLimit } from '../../../test-support/fake-github/index.js';
 import { expectNoContractViolations } from '../../../test-support/github-contract/index.js';
 import { AuditWorld, BOT } from '../../support/audit-world.js';
-import { cliInProcess } from '../../support/cli.js';
+import { cliInProcess, runBuiltCli } from '../../support/cli.js';
 import { createTempDir } from '../../support/temp-repo.js';
 
 interface JsonRow {
@@ -82,7 +82,11 @@ describe('compact-agent audit', () => {
     const dir = createTempDir('ledger-');
     const csv = path.join(dir, 'ledger.csv');
     const html = path.join(dir, 'ledger.html');
-    const result = await audit(world, '--json', '--csv', csv, '--html', html);
+    // The built CLI, as a user runs it.
+    const result = await runBuiltCli(
+      ['audit', '--repo', 'acme/widgets', '--json', '--csv', csv, '--html', html],
+      world.env()
+    );
     expect(result.stderr).toContain('Found 3 runs of the agent.');
     expect(result.code).toBe(1);
     const ledger = JSON.parse(result.stdout) as JsonLedger;
