@@ -9,17 +9,16 @@
  * picture is for before writing it: every verdict and the totals on the page, and exit 1 (a record
  * was tampered with).
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
 import { runCli } from '../src/cli/main.js';
 import { AuditWorld } from '../__tests__/support/audit-world.js';
+import { requireChromium, screenshotPage } from './chromium-screenshot.js';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUTPUT = path.join(projectRoot, 'docs', 'audit-ledger.png');
-const CHROMIUM = '/usr/bin/chromium';
 const VIEWPORT = { width: 1500, height: 860 };
 
 async function recordRuns(world: AuditWorld): Promise<void> {
@@ -74,11 +73,7 @@ async function recordRuns(world: AuditWorld): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `${CHROMIUM} is missing: install Debian's package (apt-get update && apt-get install -y chromium).`
-    );
-  }
+  requireChromium();
   const work = mkdtempSync(path.join(tmpdir(), 'ledger-screenshot-'));
   const world = await AuditWorld.start();
   try {
@@ -99,27 +94,14 @@ async function main(): Promise<void> {
       html.includes('Cost per requester') ? '' : 'no totals'
     ].filter((problem) => problem !== '');
     if (problems.length > 0) throw new Error(`the ledger would not show it: ${problems.join('; ')}`);
-    const browser = await chromium.launchPersistentContext(path.join(work, 'profile'), {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--no-first-run',
-        '--disable-background-networking'
-      ],
+    await screenshotPage({
+      url: pathToFileURL(page).href,
+      output: OUTPUT,
       viewport: VIEWPORT,
-      deviceScaleFactor: 1
+      waitFor: 'table.ledger',
+      workDir: work,
+      fullPage: true
     });
-    try {
-      const tab = await browser.newPage();
-      await tab.goto(pathToFileURL(page).href);
-      await tab.waitForSelector('table.ledger');
-      await tab.screenshot({ path: OUTPUT, fullPage: true });
-    } finally {
-      await browser.close();
-    }
     console.log(`wrote ${path.relative(projectRoot, OUTPUT)}`);
   } finally {
     await world.close();

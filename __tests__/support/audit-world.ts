@@ -1,19 +1,13 @@
 import path from 'node:path';
-import { ActionsArtifactUploader } from '../../src/artifacts/transcript-artifact.js';
-import { stageRunArtifact } from '../../src/artifacts/stage-run.js';
 import { embedState } from '../../src/followup/carried-state.js';
 import { renderRequest } from '../../src/github/report/report-top.js';
-import { compactionLogWriter } from '../../src/transcript/compaction-log.js';
 import { TranscriptWriter } from '../../src/transcript/writer.js';
-import {
-  artifactEnv,
-  startFakeArtifacts,
-  type FakeArtifacts
-} from '../../test-support/fake-artifacts/index.js';
+import { startFakeArtifacts, type FakeArtifacts } from '../../test-support/fake-artifacts/index.js';
 import { startFakeGitHub, type FakeGitHub } from '../../test-support/fake-github/index.js';
 import { buildZip } from '../audit/zip-builder.js';
 import { cliEnv } from './cli.js';
 import { createTempDir } from './temp-repo.js';
+import { uploadAsTheAction } from './upload-as-action.js';
 
 /** One run of the agent, as the world records it: its transcript, its artifact, its report. */
 export interface WorldRun {
@@ -85,7 +79,7 @@ export class AuditWorld {
     const runDir = path.join(createTempDir('audit-world-'), '.transcripts', runId);
     const writer = writeTranscript(runDir, runId, spec, runUrl);
     const artifactName = `agent-transcripts-${spec.run}-1`;
-    await this.upload(artifactName, runDir, writer);
+    await uploadAsTheAction(this.artifacts, artifactName, runDir, writer);
     const artifactId = this.artifacts.artifact(artifactName)!.id;
     this.clock.now = Date.parse(spec.reportedAt) - 60_000;
     this.github.setWorkflowRun(spec.run, { status: 'completed' });
@@ -148,30 +142,6 @@ export class AuditWorld {
   async close(): Promise<void> {
     await this.github.close();
     await this.artifacts.close();
-  }
-
-  /** The action's own staging and upload, with the runner's artifact environment for this one call. */
-  private async upload(name: string, runDir: string, writer: TranscriptWriter): Promise<void> {
-    const env = artifactEnv(this.artifacts);
-    const saved = Object.keys(env).map((key) => [key, process.env[key]] as const);
-    const realWrite = process.stdout.write.bind(process.stdout);
-    Object.assign(process.env, env);
-    // @actions/core logs the upload as workflow commands on stdout.
-    process.stdout.write = (() => true) as typeof process.stdout.write;
-    try {
-      const staged = await stageRunArtifact(
-        { runDir, transcript: writer, compactionLog: compactionLogWriter(runDir), files: [] },
-        { redact: (text) => text, parentDir: createTempDir('runner-temp-') }
-      );
-      await new ActionsArtifactUploader().upload(name, staged.dir, 1, staged.files);
-      await staged.remove();
-    } finally {
-      process.stdout.write = realWrite;
-      for (const [key, value] of saved) {
-        if (value === undefined) delete process.env[key];
-        else process.env[key] = value;
-      }
-    }
   }
 }
 

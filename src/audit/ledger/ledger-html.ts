@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import { escapeHtml } from '../page/html-text.js';
+import { cspHash, renderPageHead } from '../page/page-head.js';
 import { AUDIT_PAGE_STYLE } from '../page/stylesheet.js';
 import type { Ledger } from './ledger-records.js';
 import type { LedgerRow, Verdict } from './ledger-row.js';
@@ -29,28 +29,13 @@ table.ledger td.run, table.ledger td.when { white-space: nowrap; }
  */
 export function renderLedgerHtml(ledger: Ledger): string {
   const style = `${AUDIT_PAGE_STYLE}\n${LEDGER_STYLE}`;
-  const csp = [
-    "default-src 'none'",
-    `style-src '${sha256(style)}'`,
-    "base-uri 'none'",
-    "form-action 'none'"
-  ].join('; ');
+  const csp = ["default-src 'none'", `style-src ${cspHash(style)}`, "base-uri 'none'", "form-action 'none'"];
   const { totals } = ledger;
   const window = [ledger.since && `since ${ledger.since}`, ledger.until && `until ${ledger.until}`]
     .filter(Boolean)
     .join(' ');
   return [
-    '<!doctype html>',
-    '<html lang="en">',
-    '<head>',
-    '<meta charset="utf-8">',
-    `<meta http-equiv="Content-Security-Policy" content="${csp}">`,
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    '<meta name="referrer" content="no-referrer">',
-    '<link rel="icon" href="data:,">',
-    `<title>Agent runs of ${escapeHtml(ledger.repository)}</title>`,
-    `<style>${style}</style>`,
-    '</head>',
+    ...renderPageHead(`Agent runs of ${ledger.repository}`, style, csp),
     '<body>',
     '<header class="top">',
     `<h1>Agent runs of ${escapeHtml(ledger.repository)}</h1>`,
@@ -133,8 +118,4 @@ function link(url: string, text: string): string {
 
 function money(usd: number): string {
   return `$${usd.toFixed(2)}`;
-}
-
-function sha256(text: string): string {
-  return `sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}`;
 }
