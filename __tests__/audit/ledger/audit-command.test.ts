@@ -240,6 +240,13 @@ describe('compact-agent audit', () => {
     expect(result.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it('a repository the token cannot see: exit 3, in words', async () => {
+    const result = await cliInProcess(['audit', '--repo', 'acme/nope'], world.env());
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain('GitHub answered 404 for the repository of acme/nope');
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
   it.each([
     [['--repo', 'acme'], '--repo "acme" is not OWNER/REPO'],
     [['--repo', 'acme/widgets', '--since', 'last week'], '--since "last week" is not a date'],
