@@ -36,7 +36,8 @@ const row: LedgerRow = {
   refusedHosts: [],
   filesChanged: ['=HYPERLINK("https://evil.example","x")', '<img src=x onerror=alert(1)>.md'],
   verdict: 'intact',
-  detail: 'ok, "quoted"'
+  detail: 'ok, "quoted"',
+  publishedHead: undefined
 };
 
 describe('the ledger files', () => {
