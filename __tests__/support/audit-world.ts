@@ -18,6 +18,8 @@ export interface WorldRun {
   readonly reportedAt: string;
   readonly mode?: 'plan' | 'review';
   readonly pullRequest?: number;
+  /** The thread's earlier runs, as a sticky report's state lists them (run URL and cost). */
+  readonly previousRuns?: readonly { readonly runUrl: string; readonly costUsd: number }[];
 }
 
 export interface RecordedRun extends WorldRun {
@@ -26,6 +28,8 @@ export interface RecordedRun extends WorldRun {
   readonly artifactId: number;
   readonly head: string;
   readonly runUrl: string;
+  /** The report comment's id. */
+  readonly reportId: number;
 }
 
 export const BOT = { login: 'github-actions[bot]', type: 'Bot', id: 41898282 } as const;
@@ -99,7 +103,7 @@ export class AuditWorld {
         artifactId,
         transcriptHead: writer.head,
         costUsd: spec.costUsd,
-        previousRuns: [],
+        previousRuns: [...(spec.previousRuns ?? [])],
         ...(spec.mode ? { mode: spec.mode } : {})
       },
       (text) => text
@@ -110,13 +114,21 @@ export class AuditWorld {
       `💰 $${spec.costUsd.toFixed(4)}`,
       state
     ].join('\n\n');
-    this.github.addComment(spec.thread, {
+    const report = this.github.addComment(spec.thread, {
       user: BOT,
       body,
       created_at: spec.reportedAt,
       updated_at: spec.reportedAt
     });
-    const recorded = { ...spec, runId, runUrl, artifactName, artifactId, head: writer.head };
+    const recorded = {
+      ...spec,
+      runId,
+      runUrl,
+      artifactName,
+      artifactId,
+      head: writer.head,
+      reportId: report.id
+    };
     this.recorded.push(recorded);
     return recorded;
   }

@@ -205,6 +205,40 @@ describe('compact-agent audit', () => {
     expect(limited.stderr).toContain('Found 3 runs; auditing the newest 2 (--limit 2).');
   });
 
+  it("a sticky report's earlier run: found by its artifact, its cost from the later state's list", async () => {
+    const first = await world.addRun({
+      run: 5101,
+      requester: 'alice',
+      thread: 7,
+      costUsd: 0.7,
+      reportedAt: '2026-09-01T00:00:00Z'
+    });
+    await world.addRun({
+      run: 5102,
+      requester: 'alice',
+      thread: 7,
+      costUsd: 0.2,
+      reportedAt: '2026-09-02T00:00:00Z',
+      previousRuns: [{ runUrl: first.runUrl, costUsd: 0.7 }]
+    });
+    // Sticky mode: the thread's one report now tells of the second run only.
+    world.github.comment(first.reportId)!.body = 'Superseded by the next run.';
+    const result = await audit(world, '--json');
+    expect(result.code).toBe(0);
+    const rows = (JSON.parse(result.stdout) as JsonLedger).rows.map((row) => [
+      row.run_id,
+      row.verdict,
+      row.cost_usd
+    ]);
+    expect(rows).toEqual(
+      expect.arrayContaining([
+        ['5102-1', 'intact', 0.2],
+        ['5101-1', 'intact', 0.7]
+      ])
+    );
+    expect(rows).toHaveLength(2);
+  });
+
   it('a run whose artifact was deleted is missing, with its report kept; exit 0 when the rest is intact', async () => {
     const run = await world.addRun({
       run: 8001,
