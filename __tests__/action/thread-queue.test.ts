@@ -66,7 +66,7 @@ function claimsOn(github: FakeGitHub, thread: number): ThreadClaim[] {
     userType: comment.user.type === 'Bot' ? 'Bot' : 'User',
     createdAt: comment.created_at
   }));
-  return claimsOnThread(comments, BOT);
+  return claimsOnThread(comments, BOT, thread);
 }
 
 interface RunAs {

@@ -73,6 +73,24 @@ describe("another workflow's bot comment with a forged claim", () => {
   });
 });
 
+describe('a genuine claim of this workflow, copied from another thread', () => {
+  it('`working`, its run still going on: the run does not wait for it', async () => {
+    const w = await world();
+    // A run of this very workflow, still at work on issue 999; a triage workflow quotes its claim here.
+    w.github.setWorkflowRun(9304, { status: 'in_progress', path: '.github/workflows/agent.yml' });
+    triageComment(
+      w,
+      claimMarker({ request: 'issue-comment:1', run: 9304, attempt: 1, state: 'working', thread: 999 })
+    );
+
+    const next = await run(w, 7504);
+    expect(next.code).toBe(0);
+    expect(next.outputs.conclusion).toBe('success');
+    expect(w.modelCalls()).toBeGreaterThan(0);
+    expect(w.github.comment(Number(next.outputs.comment_id))!.body).not.toContain('waits for');
+  });
+});
+
 describe('use_sticky_comment', () => {
   it.each([
     ['the tracking marker alone', () => TRACKING_MARKER],

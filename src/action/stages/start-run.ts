@@ -35,14 +35,17 @@ export function workflowOriginOf(action: ActionContext): StateOrigin {
  * or (a comment without a state: a run that ended before it had one) its claim names a run of this
  * workflow. Another workflow's comment ending in the marker is never taken over.
  */
-export function ownReportCheck(action: ActionContext): (comment: ThreadComment) => Promise<boolean> {
+export function ownReportCheck(
+  action: ActionContext,
+  thread: number
+): (comment: ThreadComment) => Promise<boolean> {
   const origin = workflowOriginOf(action);
   const botLogin = action.config.github.botName;
   return async (comment) => {
     const extracted = extractState(comment, botLogin);
     if (extracted.kind === 'found') return (await origin.judge(extracted.state)).kind === 'ours';
     if (extracted.kind === 'refused') return false;
-    const claim = claimsOnThread([comment], botLogin).at(-1);
+    const claim = claimsOnThread([comment], botLogin, thread).at(-1);
     return claim !== undefined && (await origin.judgeRun(claim.run)).kind === 'ours';
   };
 }

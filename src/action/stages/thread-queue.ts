@@ -69,7 +69,7 @@ export async function takeTurn(
   }
   const api = freshApi(action);
   const url = runUrl(action.runner);
-  const marker = (state: ClaimState) => claimMarker({ request: key, run: runId, attempt, state });
+  const marker = (state: ClaimState) => claimMarker({ request: key, run: runId, attempt, state, thread });
   const say = (text: string, state: ClaimState) => `${text} · [workflow run](${url})\n\n${marker(state)}`;
   // The claim starts as the tracking comment would: a run that needs not wait takes it over as it is.
   const start = claimStartBody(url, marker('working'));
@@ -155,7 +155,7 @@ async function waitForTurn(queue: Queue, start: string): Promise<Waited> {
   let body = start;
   for (let look = 1; ; look++) {
     const comments = await api.listComments(thread);
-    const onThread = claimsOnThread(comments, queue.botLogin);
+    const onThread = claimsOnThread(comments, queue.botLogin, thread);
     const claims = queue.trusted ? await queue.trusted(onThread) : onThread;
     const live = await liveness(queue, claims);
     const verdict = judgeDuplicate(claims, own, live);
@@ -176,7 +176,7 @@ async function waitForTurn(queue: Queue, start: string): Promise<Waited> {
     if (progress !== shown) {
       shown = progress;
       core.info(progress);
-      const next = `${progress} · [workflow run](${queue.url})\n\n${claimMarker({ ...own, state: 'working' })}`;
+      const next = `${progress} · [workflow run](${queue.url})\n\n${claimMarker({ ...own, state: 'working', thread })}`;
       body = await api.updateComment(own.commentId, next).then(
         () => next,
         (error: unknown) => {

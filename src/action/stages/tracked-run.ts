@@ -30,7 +30,7 @@ export async function runTracked(
           now: Date.now,
           warn: action.commands.warning,
           reuse: settings.useStickyComment
-            ? { botLogin: settings.botName, isOwnReport: ownReportCheck(action) }
+            ? { botLogin: settings.botName, isOwnReport: ownReportCheck(action, request.thread) }
             : undefined,
           claim: request.claim
         })
