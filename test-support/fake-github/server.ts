@@ -30,6 +30,7 @@ import {
 } from '../github-contract/index.js';
 import { FakeReviewRoutes } from './reviews.js';
 import { FakeWorkflowRunRoutes, type FakeRunStatus } from './workflow-runs.js';
+import { repositoryListRoutes } from './repository-lists.js';
 import { branchAnswer } from './branches.js';
 import { GitHubState, sameSubject } from './state.js';
 import {
@@ -843,6 +844,12 @@ class FakeGitHubServer implements FakeGitHub {
     const commentOr404 = (text: string | undefined): FakeComment | undefined => s.comments.get(n(text));
 
     return [
+      ...repositoryListRoutes({
+        comments: () => s.comments.values(),
+        renderComment: (comment) => this.renderComment(comment),
+        page: (ctx, items) => this.page(ctx as Ctx, items),
+        artifacts: (name) => this.artifactRoutes.all(this.url, name)
+      }),
       {
         method: 'GET',
         pattern: /^$/,
