@@ -1,3 +1,4 @@
+import { AUDIT_COMMAND } from './audit-command.js';
 import type { CliCommand } from './command.js';
 import { FANOUT_COMMAND } from './fanout-command.js';
 import { INIT_COMMAND } from './init-command.js';
@@ -12,6 +13,7 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
   REVIEW_COMMAND,
   TRANSCRIPT_COMMAND,
   VERIFY_COMMAND,
+  AUDIT_COMMAND,
   INIT_COMMAND,
   FANOUT_COMMAND
 ];

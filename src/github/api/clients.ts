@@ -1,4 +1,5 @@
 import type { RepositoryRef } from '../events/event.js';
+import { OctokitAuditReads } from './audit-reads.js';
 import { OctokitBranchProtection, type BranchProtection } from './branch-protection.js';
 import { OctokitGitHubApi, resilientOctokit, type OctokitGitHubApiOptions } from './octokit-api.js';
 import { OctokitPullRequestReviews } from './octokit-reviews.js';
@@ -31,6 +32,8 @@ export interface GitHubClients {
   branchProtection(): BranchProtection;
   /** Pull request reviews, their comments and threads. */
   reviews(): PullRequestReviews;
+  /** A repository's reports, transcript artifacts and runs (`compact-agent audit`). */
+  auditReads(): OctokitAuditReads;
 }
 
 /**
@@ -44,6 +47,7 @@ export function gitHubClients(connection: GitHubConnection): GitHubClients {
     workflowRuns: () => new OctokitWorkflowRuns(token, repository, apiUrl, options),
     workflowRunReads: () => new OctokitWorkflowRunReads(token, repository, apiUrl, options),
     branchProtection: () => new OctokitBranchProtection(token, repository, apiUrl, options),
-    reviews: () => new OctokitPullRequestReviews(resilientOctokit(token, apiUrl, options), repository)
+    reviews: () => new OctokitPullRequestReviews(resilientOctokit(token, apiUrl, options), repository),
+    auditReads: () => new OctokitAuditReads(token, repository, apiUrl, options)
   };
 }
