@@ -79,7 +79,7 @@ function checkOrigin(found: ManifestOrigin, expected: ManifestOrigin, source: st
 }
 
 /** Ids unique, paths normalized and disjoint across shards, budgets within the cap. */
-export function checkShards(manifest: FanoutManifest, source: string): void {
+function checkShards(manifest: FanoutManifest, source: string): void {
   const ids = new Set<string>();
   const owners = new Map<string, string>();
   for (const shard of manifest.shards) {

@@ -7,7 +7,7 @@ export type RollupStatus =
   'landed' | 'empty' | 'conflict' | 'rejected' | 'failed' | 'over-budget' | 'unstarted';
 
 /** The statuses a resume runs again; everything else is finished. */
-export const UNFINISHED: ReadonlySet<RollupStatus> = new Set([
+const UNFINISHED: ReadonlySet<RollupStatus> = new Set([
   'conflict',
   'rejected',
   'failed',

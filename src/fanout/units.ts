@@ -73,7 +73,7 @@ async function rawUnits(source: UnitSource, options: UnitListingOptions): Promis
 }
 
 /** Runs the unit command like the agent's commands (bounded, its children ended), without secrets. */
-export async function unitCommandOutput(
+async function unitCommandOutput(
   command: string,
   options: UnitListingOptions & { readonly noMatchIsEmpty?: boolean }
 ): Promise<string> {
