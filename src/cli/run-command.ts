@@ -264,7 +264,8 @@ async function validateRun(invocation: Invocation, env: NodeJS.ProcessEnv): Prom
   return { repoDir, transcriptsDir, task, config, previous };
 }
 
-async function readTask(values: ReadonlyMap<string, string>): Promise<string> {
+/** The task from --prompt or --prompt-file (fanout reads its prompt the same way). */
+export async function readTask(values: ReadonlyMap<string, string>): Promise<string> {
   const file = values.get('prompt-file');
   const inline = values.get('prompt')?.trim();
   if (file !== undefined && inline)
