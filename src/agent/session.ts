@@ -7,6 +7,7 @@ import { RunFolderStore } from '../compaction/run-folder-store.js';
 import { compactionSettings, type CompactionEngine, type CompactionOptions } from '../compaction/settings.js';
 import { chooseCompactionEngine } from '../compaction/engine-choice.js';
 import type { SummaryRequestShape } from '../compaction/summarizer.js';
+import type { StepSelection } from '../compaction/steps/step.js';
 import { createCompactionCapabilityLookup } from '../model/provider-client.js';
 import { createModelClient } from '../model/anthropic-client.js';
 import { credentialFileInRepository } from '../security/cloud-credentials.js';
@@ -17,7 +18,7 @@ import {
 } from '../git/nested-repositories.js';
 import type { ModelClient } from '../model/model-client.js';
 import { RequestBuilder } from '../model/request-builder.js';
-import { thinkingSettings, type ThinkingEditPolicy } from '../model/thinking.js';
+import { thinkingSettings } from '../model/thinking.js';
 import { toolEnvironment, type ToolEnvironment, type WithheldVariables } from '../tools/environment.js';
 import { createDefaultTools } from '../tools/index.js';
 import { startMcpServers, type McpToolSet } from '../tools/mcp/index.js';
@@ -63,8 +64,6 @@ export interface SessionOptions {
   readonly redact?: (text: string) => string;
   /** What the run's thread asked so far, recorded in the transcript for the next run (see ThreadRecord). */
   readonly thread?: ThreadRecord;
-  /** How invalidated thinking is handled; `strip` unless a measurement asks for the alternative. */
-  readonly thinkingEditPolicy?: ThinkingEditPolicy;
   /** One-line notices for the log before the first turn (the MCP servers and their tools). */
   readonly onNotice?: (line: string) => void;
   /** The repository's instruction files, read before the run: in the system prompt and run_start. */
@@ -195,7 +194,7 @@ async function runWithTools(
         withheld
       ),
       tools: tools.definitions,
-      thinking: thinkingSettings(config.modelSpec, config.effort, options.thinkingEditPolicy)
+      thinking: thinkingSettings(config.modelSpec, config.effort)
     });
     const parts: CompactorParts = {
       model,
@@ -287,12 +286,18 @@ export function modelCompactionOptions(
   };
 }
 
-/** Our pipeline with the run's settings; `overrides` lets the benchmark build its ablations. */
+/** What the benchmark's ablations change beyond the settings: the summary request, the steps that run. */
+export interface CompactorVariant {
+  readonly summaryRequest?: SummaryRequestShape;
+  readonly steps?: StepSelection;
+}
+
+/** Our pipeline with the run's settings; `overrides` and `variant` let the benchmark build its ablations. */
 export function defaultCompactor(
   parts: CompactorParts,
   now: () => number,
   overrides: Partial<CompactionOptions> = {},
-  summaryRequest?: SummaryRequestShape
+  { summaryRequest, steps }: CompactorVariant = {}
 ): CompactionPipeline {
   const { config } = parts;
   return new CompactionPipeline(
@@ -308,7 +313,8 @@ export function defaultCompactor(
       store: parts.store,
       now,
       ...(summaryRequest ? { summaryRequest } : {})
-    }
+    },
+    steps
   );
 }
 

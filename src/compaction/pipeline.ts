@@ -3,7 +3,7 @@ import type { CompactionContext, CompactionResult, CompactionTrigger, Compactor 
 import { CompactionRun } from './compaction-run.js';
 import { CompactionState } from './compaction-state.js';
 import type { CompactionSettings } from './settings.js';
-import type { CompactionStep } from './steps/step.js';
+import { ALL_STEPS, type CompactionStep, type StepSelection } from './steps/step.js';
 import { spillStep } from './steps/spill-step.js';
 import { microStep } from './steps/micro-step.js';
 import { duplicateStep } from './steps/duplicate-step.js';
@@ -26,13 +26,15 @@ export class CompactionPipeline implements Compactor {
   private readonly state: CompactionState;
   private readonly steps: readonly CompactionStep[];
 
+  /** `selection`: which steps run; the product runs all, the bench's ablations and tests fewer. */
   constructor(
     settings: CompactionSettings,
-    private readonly deps: CompactionDependencies
+    private readonly deps: CompactionDependencies,
+    selection: StepSelection = ALL_STEPS
   ) {
     this.state = new CompactionState(settings, deps.requests.prefixChars());
     const summarizer = new Summarizer(deps);
-    this.steps =
+    const steps =
       settings.engine === 'api'
         ? apiEngineSteps(deps, summarizer)
         : [
@@ -43,6 +45,7 @@ export class CompactionPipeline implements Compactor {
             manualStep(summarizer),
             overflowStep(summarizer)
           ];
+    this.steps = steps.filter(selection);
   }
 
   get thresholdTokens(): number {

@@ -27,8 +27,6 @@ export interface CompactionSettings {
   /** Tries of the summary call within one compaction. */
   readonly summaryAttempts: number;
   readonly spill: SpillSettings;
-  /** Layers that run; the benchmark switches them off one at a time. */
-  readonly layers: { readonly micro: boolean; readonly auto: boolean };
   /** The next summary updates ours in the history instead of rewriting it (summary-anchor.ts). */
   readonly summaryUpdates: boolean;
   /**
@@ -112,7 +110,6 @@ export interface CompactionOptions extends CompactionTunables {
   readonly cacheReadRatio?: number;
   /** The model's smallest cacheable prefix (4,096 on Haiku 4.5); 0 when not given. */
   readonly minCacheableTokens?: number;
-  readonly layers?: { readonly micro: boolean; readonly auto: boolean };
   readonly summaryUpdates?: boolean;
   readonly engine?: CompactionEngine;
 }
@@ -151,7 +148,6 @@ export function compactionSettings(options: CompactionOptions): CompactionSettin
     breakerCooldownTurns: 10,
     summaryAttempts: 2,
     spill: { maxResultChars: 50_000, previewChars: 2_000 },
-    layers: options.layers ?? { micro: true, auto: true },
     summaryUpdates: options.summaryUpdates ?? true,
     engine: options.engine ?? 'client'
   };

@@ -1,7 +1,7 @@
 import type { MessageParam, Tool as ToolDefinition } from '@anthropic-ai/sdk/resources/messages';
 import { systemWithBreakpoint, withMessageBreakpoints } from './cache-breakpoints.js';
 import type { ModelRequest } from './model-client.js';
-import { THINKING_BINDING_BETA, type ThinkingSettings } from './thinking.js';
+import type { ThinkingSettings } from './thinking.js';
 import { ON_DEMAND_COMPACTION_BETA, startsWithCompaction } from './compaction-block.js';
 
 export interface RequestShape {
@@ -33,10 +33,7 @@ export class RequestBuilder {
   ): ModelRequest {
     const thinking = this.shape.thinking;
     // The compaction beta goes on every request that carries the block (compaction-thinking-blocks).
-    const betas = [
-      ...(thinking?.editPolicy === 'drop_block' ? [THINKING_BINDING_BETA] : []),
-      ...(startsWithCompaction(history) ? [ON_DEMAND_COMPACTION_BETA] : [])
-    ];
+    const betas = startsWithCompaction(history) ? [ON_DEMAND_COMPACTION_BETA] : [];
     return {
       model: this.shape.model,
       maxTokens,
@@ -64,8 +61,7 @@ export class RequestBuilder {
 
   /** Whether we must strip the replayed thinking after an edit of earlier history (not the API). */
   get bindsThinking(): boolean {
-    const thinking = this.shape.thinking;
-    return (thinking?.boundToConversation ?? false) && thinking?.editPolicy !== 'drop_block';
+    return this.shape.thinking?.boundToConversation ?? false;
   }
 
   /** Characters of the fixed prefix (tools + system), for the token estimator. */
