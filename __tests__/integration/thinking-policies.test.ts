@@ -84,6 +84,8 @@ async function measure(policy: ThinkingEditPolicy): Promise<Measured> {
   try {
     const inputs: Record<string, string> = {
       context_window: String(WINDOW),
+      // Both policies are about our own edits of the history: our micro layer clears here.
+      micro_by: 'client',
       max_turns: '400',
       max_budget_usd: '1000'
     };

@@ -4,7 +4,15 @@ import type { ModelSpec } from '../config/models.js';
 import type { Compactor } from '../compaction/compactor.js';
 import { CompactionPipeline } from '../compaction/pipeline.js';
 import { RunFolderStore } from '../compaction/run-folder-store.js';
-import { compactionSettings, type CompactionEngine, type CompactionOptions } from '../compaction/settings.js';
+import {
+  COMPACTION_DEFAULTS,
+  compactionSettings,
+  type CompactionEngine,
+  type CompactionOptions
+} from '../compaction/settings.js';
+import { chooseMicroBy } from '../compaction/micro-choice.js';
+import { ServerClears } from '../compaction/server-clears.js';
+import { serverClearCaching } from '../compaction/server-clear-caching.js';
 import { chooseCompactionEngine } from '../compaction/engine-choice.js';
 import type { SummaryRequestShape } from '../compaction/summarizer.js';
 import type { StepSelection } from '../compaction/steps/step.js';
@@ -80,6 +88,8 @@ export interface CompactorParts {
   readonly requests: RequestBuilder;
   readonly store: RunFolderStore;
   readonly config: AgentConfig;
+  /** Set when the API clears old tool results (context editing) for this run. */
+  readonly serverClears?: ServerClears;
 }
 
 export interface SessionOutcome {
@@ -180,7 +190,20 @@ async function runWithTools(
     const workspace = new Workspace(options.repoDir, {
       readOnlyFolders: config.allowWorkflowChanges ? [] : WORKFLOW_FOLDERS
     });
-    const model = options.model ?? createModelClient(config);
+    // Who clears old tool results: the API (context editing) where this platform's client can ask it.
+    const micro = chooseMicroBy(
+      config.compaction.microBy ?? COMPACTION_DEFAULTS.microBy,
+      config.provider.kind
+    );
+    if (micro.notice) options.onNotice?.(micro.notice);
+    const serverClear =
+      micro.microBy === 'server'
+        ? compactionSettings({
+            ...modelCompactionOptions(config.modelSpec, config.maxOutputTokens),
+            ...config.compaction,
+            microBy: 'server'
+          }).serverClear
+        : undefined;
     const requests = new RequestBuilder({
       model: config.requestModel,
       maxTokens: config.maxOutputTokens,
@@ -194,8 +217,14 @@ async function runWithTools(
         withheld
       ),
       tools: tools.definitions,
-      thinking: thinkingSettings(config.modelSpec, config.effort)
+      thinking: thinkingSettings(config.modelSpec, config.effort),
+      ...(serverClear ? { serverClears: serverClear } : {})
     });
+    const serverClears = serverClear && new ServerClears(serverClear);
+    const baseModel = options.model ?? createModelClient(config);
+    const model = serverClears
+      ? serverClearCaching(baseModel, serverClears, requests.prefixChars())
+      : baseModel;
     const parts: CompactorParts = {
       model,
       requests,
@@ -206,7 +235,8 @@ async function runWithTools(
         redact,
         written
       ),
-      config
+      config,
+      ...(serverClears ? { serverClears } : {})
     };
     const compactor = options.compactor
       ? options.compactor(parts)
@@ -300,13 +330,17 @@ export function defaultCompactor(
   { summaryRequest, steps }: CompactorVariant = {}
 ): CompactionPipeline {
   const { config } = parts;
+  const settings = compactionSettings({
+    ...modelCompactionOptions(config.modelSpec, config.maxOutputTokens),
+    ...config.compaction,
+    // The run's requests ask the API to clear, or not: the pipeline follows what they ask.
+    microBy: parts.serverClears ? 'server' : 'client',
+    ...overrides
+  });
   return new CompactionPipeline(
-    compactionSettings({
-      ...modelCompactionOptions(config.modelSpec, config.maxOutputTokens),
-      ...config.compaction,
-      ...overrides
-    }),
+    settings,
     {
+      ...(parts.serverClears && settings.microBy === 'server' ? { serverClears: parts.serverClears } : {}),
       model: parts.model,
       requests: parts.requests,
       prices: config.modelSpec.prices,

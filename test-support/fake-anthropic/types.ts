@@ -6,6 +6,8 @@
  * usage model can rely on them. The reply side mirrors what the real API sends.
  */
 
+import type { AppliedEdit } from './context-editing.js';
+
 export type JsonObject = { [key: string]: unknown };
 
 export interface CacheControl {
@@ -252,6 +254,8 @@ export interface WireMessage {
   usage: WireUsage;
   /** Sent only with `anthropic-beta: thinking-binding-controls-2026-08-01` (`[]` when nothing was dropped). */
   input_transformations?: ThinkingDroppedTransformation[];
+  /** Sent when the request carried `context_management` (context-editing.ts). */
+  context_management?: { applied_edits: AppliedEdit[] };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -338,6 +342,8 @@ export interface RecordedRequest {
   rejected?: { kind: RejectionKind; message: string };
   /** Replayed thinking blocks dropped before the model saw them (drop_block, or another model's block). */
   droppedThinking?: ThinkingDroppedTransformation[];
+  /** What context editing did to the request, as the answer reported it. */
+  appliedEdits?: AppliedEdit[];
   /** An on-demand compaction request that was answered with a compaction block (no script call). */
   compaction?: { summary: string; summarizedMessages: number };
 }
