@@ -1,5 +1,6 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import { chooseMicroBy } from '../../src/compaction/micro-choice.js';
+import { parseAgentConfig } from '../../src/config/inputs.js';
 import { serverClearCaching } from '../../src/compaction/server-clear-caching.js';
 import { ServerClears } from '../../src/compaction/server-clears.js';
 import type { AppliedEdit } from '../../src/model/context-editing.js';
@@ -192,5 +193,20 @@ describe('fallback on a platform without context editing', () => {
       expect(decision.notice).toContain('compaction.micro_by: client');
     }
     expect(chooseMicroBy('client', 'bedrock')).toEqual({ microBy: 'client' });
+  });
+});
+
+describe('compaction.micro_by', () => {
+  const config = (microBy: string) =>
+    parseAgentConfig((name) => (name === 'micro_by' ? microBy : ''), { ANTHROPIC_API_KEY: 'test-key' });
+
+  it('takes client or server, and leaves the default to the run when empty', () => {
+    expect(config('client').compaction.microBy).toBe('client');
+    expect(config('Server').compaction.microBy).toBe('server');
+    expect(config('').compaction.microBy).toBeUndefined();
+  });
+
+  it('refuses anything else, saying what each value does', () => {
+    expect(() => config('sometimes')).toThrow(/micro_by must be client .* or server .*got "sometimes"/);
   });
 });

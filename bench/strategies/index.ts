@@ -27,7 +27,13 @@ export const STRATEGIES: readonly Strategy[] = [
   },
   {
     name: 'default',
-    description: 'ours, with the shipped defaults',
+    description: "ours, with the shipped defaults: the API's context editing clears, our summaries from 30k",
+    microBy: 'server',
+    build: (parts, now) => defaultCompactor(parts, now)
+  },
+  {
+    name: 'default-client-micro',
+    description: 'ours with compaction.micro_by: client (our micro layer clears: the cheapest mode)',
     build: (parts, now) => defaultCompactor(parts, now)
   },
   {
