@@ -191,8 +191,11 @@ async function runWithTools(
       readOnlyFolders: config.allowWorkflowChanges ? [] : WORKFLOW_FOLDERS
     });
     // Who clears old tool results: the API (context editing) where this platform's client can ask it.
+    // The API's on-demand compaction request cannot carry context_management (compaction-on-demand):
+    // with that engine it would summarize results the server had cleared, so our micro layer clears.
+    const apiEngine = config.compactionEngine === 'api' || config.compactionEngine === 'auto';
     const micro = chooseMicroBy(
-      config.compaction.microBy ?? COMPACTION_DEFAULTS.microBy,
+      config.compaction.microBy ?? (apiEngine ? 'client' : COMPACTION_DEFAULTS.microBy),
       config.provider.kind
     );
     if (micro.notice) options.onNotice?.(micro.notice);

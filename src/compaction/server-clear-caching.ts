@@ -96,7 +96,10 @@ export function withClearMarks(
 }
 
 /** The nearest block before `position` that can carry cache_control (thinking blocks cannot). */
-function blockBefore(messages: readonly MessageParam[], position: BlockPosition): BlockPosition | undefined {
+export function blockBefore(
+  messages: readonly MessageParam[],
+  position: BlockPosition
+): BlockPosition | undefined {
   let message = position.message;
   let block = position.block - 1;
   while (message >= 0) {
@@ -111,29 +114,29 @@ function blockBefore(messages: readonly MessageParam[], position: BlockPosition)
   return undefined;
 }
 
-function isMarked(messages: readonly MessageParam[], position: BlockPosition): boolean {
+export function isMarked(messages: readonly MessageParam[], position: BlockPosition): boolean {
   const block = blocksOf(messages[position.message]!)[position.block];
   return block !== undefined && hasMark(block);
 }
 
-function markBlock(message: MessageParam, index: number): MessageParam {
+export function markBlock(message: MessageParam, index: number): MessageParam {
   const blocks = [...blocksOf(message)];
   blocks[index] = { ...blocks[index]!, cache_control: { type: 'ephemeral' } } as ContentBlockParam;
   return { ...message, content: blocks } as MessageParam;
 }
 
-function withoutMark(block: ContentBlockParam): ContentBlockParam {
+export function withoutMark(block: ContentBlockParam): ContentBlockParam {
   const copy: Record<string, unknown> = { ...block };
   delete copy.cache_control;
   return copy as unknown as ContentBlockParam;
 }
 
-function hasMark(value: object): boolean {
+export function hasMark(value: object): boolean {
   return 'cache_control' in value && !!(value as { cache_control?: unknown }).cache_control;
 }
 
 /** Breakpoints the request carries: tools, system blocks, message blocks, blocks inside results. */
-function countBreakpoints(request: ModelRequest): number {
+export function countBreakpoints(request: ModelRequest): number {
   let count = request.tools.filter(hasMark).length + request.system.filter(hasMark).length;
   for (const message of request.messages) {
     for (const block of blocksOf(message)) {

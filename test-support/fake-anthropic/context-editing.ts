@@ -139,12 +139,16 @@ function amount(value: unknown, type: string, fallback: number): number | undefi
     : undefined;
 }
 
-/** A tool result the server may clear, and where it sits. */
-export interface ClearableResult {
-  readonly id: string;
-  readonly text: string;
+/** Where a block sits in a request: its message and its index among that message's blocks. */
+export interface BlockPosition {
   readonly message: number;
   readonly block: number;
+}
+
+/** A tool result the server may clear, and where it sits. */
+export interface ClearableResult extends BlockPosition {
+  readonly id: string;
+  readonly text: string;
 }
 
 /**
@@ -182,7 +186,7 @@ export function clearableResults(
 /** What one request clears: the results, oldest first, and where the first one sits. */
 export interface ClearPlan {
   readonly ids: readonly string[];
-  readonly from: { readonly message: number; readonly block: number };
+  readonly from: BlockPosition;
   readonly freedTokens: number;
 }
 

@@ -382,8 +382,7 @@ class FakeAnthropicServer implements FakeAnthropic {
     const parsed = parseRequest(body, {
       endpoint,
       anthropicVersion: record.headers['anthropic-version'],
-      contextWindow:
-        this.options.contextWindow ?? ((model) => findModel(model)?.contextWindow ?? DEFAULT_CONTEXT_WINDOW),
+      contextWindow: (model) => this.windowOf(model),
       countPromptTokens: (request) => sumTokens(promptSegments(request))
     });
     if (!parsed.ok) {
@@ -431,10 +430,7 @@ class FakeAnthropicServer implements FakeAnthropic {
       bound.seen = edited.seen;
       bound.appliedEdits = edited.applied;
       record.appliedEdits = edited.applied;
-      const window =
-        this.options.contextWindow ??
-        ((model: string) => findModel(model)?.contextWindow ?? DEFAULT_CONTEXT_WINDOW);
-      const maximum = typeof window === 'number' ? window : window(request.model);
+      const maximum = this.windowOf(request.model);
       const seenTokens = sumTokens(renderPrompt(bound.seen, this.tokenCounter));
       if (seenTokens > maximum)
         return this.reject(
@@ -453,6 +449,13 @@ class FakeAnthropicServer implements FakeAnthropic {
     const compaction = compactionConfig(request);
     if (compaction) return this.answerCompaction(res, record, bound, seenSegments, compaction.instructions);
     return this.answerMessages(req, res, record, bound, seenSegments);
+  }
+
+  /** The context window the fake enforces for a model (the option, else the catalogue's). */
+  private windowOf(model: string): number {
+    const window = this.options.contextWindow;
+    if (typeof window === 'number') return window;
+    return window ? window(model) : (findModel(model)?.contextWindow ?? DEFAULT_CONTEXT_WINDOW);
   }
 
   /** GET /v1/models and /v1/models/{id}: the catalogue's rows, with the compaction capability. */
