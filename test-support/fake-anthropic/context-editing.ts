@@ -23,7 +23,7 @@
  * `ContextEdit` (docs.rs, read 2026-11-28).
  * Where the docs are silent, the fake's choices are in SILENT_FACTS below, each with its source.
  */
-import type { ContentBlockParam, MessageParam, ParsedRequest } from './types.js';
+import type { AppliedEdit, ContentBlockParam, MessageParam, ParsedRequest } from './types.js';
 import { toolResultText } from './replies.js';
 import { blocksOf, isJsonObject } from './validate.js';
 
@@ -70,10 +70,6 @@ export interface ClearThinkingEdit {
 }
 
 export type ContextEdit = ClearToolUsesEdit | ClearThinkingEdit;
-
-export type AppliedEdit =
-  | { type: 'clear_tool_uses_20250919'; cleared_tool_uses: number; cleared_input_tokens: number }
-  | { type: 'clear_thinking_20251015'; cleared_thinking_turns: number; cleared_input_tokens: number };
 
 /** Counts the fake needs: a whole prompt, and one text. */
 export interface EditCounting {

@@ -16,6 +16,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { errorEvent, messageEvents, sseFrame, streamOpening, blockEvents, type SseEvent } from './sse.js';
 import { countReplyTokens, renderPrompt, sumTokens, TokenCounter, type PromptSegment } from './tokens.js';
 import type {
+  AppliedEdit,
   Endpoint,
   Fault,
   FaultSchedule,
@@ -50,7 +51,7 @@ import {
   type CompactionViolation
 } from './compaction.js';
 import { modelInfo, MODELS_ROUTE } from './models-route.js';
-import { ContextEditor, parseContextManagement, type AppliedEdit } from './context-editing.js';
+import { ContextEditor, parseContextManagement } from './context-editing.js';
 
 /** The real API's body limit (413 request_too_large above it). */
 export const MAX_BODY_BYTES = 32 * 1024 * 1024;

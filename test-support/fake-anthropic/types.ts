@@ -6,9 +6,12 @@
  * usage model can rely on them. The reply side mirrors what the real API sends.
  */
 
-import type { AppliedEdit } from './context-editing.js';
-
 export type JsonObject = { [key: string]: unknown };
+
+/** One entry of a response's `context_management.applied_edits` (context-editing.ts). */
+export type AppliedEdit =
+  | { type: 'clear_tool_uses_20250919'; cleared_tool_uses: number; cleared_input_tokens: number }
+  | { type: 'clear_thinking_20251015'; cleared_thinking_turns: number; cleared_input_tokens: number };
 
 export interface CacheControl {
   type: 'ephemeral';
