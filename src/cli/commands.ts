@@ -1,3 +1,4 @@
+import { AUDIT_COMMAND } from './audit-command.js';
 import type { CliCommand } from './command.js';
 import { INIT_COMMAND } from './init-command.js';
 import { REVIEW_COMMAND } from './review-command.js';
@@ -11,5 +12,6 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
   REVIEW_COMMAND,
   TRANSCRIPT_COMMAND,
   VERIFY_COMMAND,
+  AUDIT_COMMAND,
   INIT_COMMAND
 ];

@@ -1,5 +1,5 @@
 import type { ActionEvent, Actor } from './event.js';
-import { blankNonProse } from './visible-prose.js';
+import { blankNonProse } from '../markdown/inbound-visible-prose.js';
 
 export interface TriggerSettings {
   readonly triggerPhrase: string;
