@@ -81,7 +81,12 @@ export class CompactionPipeline implements Compactor {
     for (const step of this.steps) {
       if (step.appliesTo(trigger, state)) await step.run({ run, trigger, context, state });
     }
-    const estimated = state.tokensOf(run);
+    const measured = state.tokensOf(run);
+    // With the API clearing, what the model will read is the view after the clear this request makes.
+    const predicted = this.deps.serverClears?.predict(run.history, measured, (chars) =>
+      state.meter.estimate(chars)
+    );
+    const estimated = measured - (predicted?.freedTokens ?? 0);
     if (trigger.kind === 'before_request') {
       // What is sent now becomes the measured base of the next call.
       state.meter.recordSent(state.view(run.history), run.changedOldMessages ? 0 : state.sentCount);

@@ -20,6 +20,8 @@ export interface BlockPosition {
 export interface ClearPrediction {
   readonly ids: readonly string[];
   readonly from: BlockPosition;
+  /** What the clear frees, by the caller's estimate. */
+  readonly freedTokens: number;
 }
 
 interface ResultSite extends BlockPosition {
@@ -79,7 +81,11 @@ export class ServerClears {
       0
     );
     if (freed < this.settings.clearAtLeastTokens) return undefined;
-    return { ids: candidates.map((site) => site.id), from: { message: first.message, block: first.block } };
+    return {
+      ids: candidates.map((site) => site.id),
+      from: { message: first.message, block: first.block },
+      freedTokens: freed
+    };
   }
 
   /** Where the clear after the known ones will start, whenever it comes: the oldest result not cleared. */
