@@ -11,6 +11,8 @@ import type { TokenCounter } from '../test-support/fake-anthropic/index.js';
 import { percentile } from './figures.js';
 import { referenceEstimate, referenceMicroCompact } from './strategies/reference.js';
 import type { SeedFile } from './workload.js';
+import type { StepSelection } from '../src/compaction/steps/step.js';
+import { SUMMARIES_ONLY } from './strategies/layers.js';
 
 export const CPU_HISTORY_TOKENS = 150_000;
 const MEASURED_TURNS = 100;
@@ -118,7 +120,7 @@ async function timeCompactor(
 }
 
 /** Our pipeline with the given options, fed the true token count as the API's usage would be. */
-function pipelineTimer(options: Partial<CompactionOptions>) {
+function pipelineTimer(options: Partial<CompactionOptions>, steps?: StepSelection) {
   const spec = resolveModelSpec('claude-sonnet-5-5');
   const tools = createDefaultTools({ bashTimeoutMs: 1000 });
   const requests = new RequestBuilder({
@@ -135,7 +137,8 @@ function pipelineTimer(options: Partial<CompactionOptions>) {
       microClearAtLeast: 9_000_000,
       ...options
     }),
-    { model: unusedModel, requests, prices: spec.prices, store: memoryStore, now: () => 0 }
+    { model: unusedModel, requests, prices: spec.prices, store: memoryStore, now: () => 0 },
+    steps
   );
   return async (history: MessageParam[], turn: number, tokens: number) => {
     const usage = { input: 0, cacheWrite: 0, cacheRead: tokens, output: 40 };
@@ -164,7 +167,7 @@ export async function measureCompactionCpu(
     none: await timeCompactor(async (history) => history, files, counter),
     reference: await timeCompactor(referenceTimer, files, counter),
     default: ours,
-    'no-micro': await timeCompactor(pipelineTimer({ layers: { micro: false, auto: true } }), files, counter),
+    'no-micro': await timeCompactor(pipelineTimer({}, SUMMARIES_ONLY), files, counter),
     'no-hysteresis': ours,
     'no-prefix-reuse': ours
   };

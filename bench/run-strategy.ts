@@ -203,6 +203,7 @@ export async function runStrategy(options: RunOptions): Promise<RunRecord> {
       // Re-fetch turns come on top of the planned ones.
       max_turns: String(2 * turns + 10),
       max_budget_usd: '100000',
+      micro_by: strategy.microBy ?? 'client',
       timeout_minutes: '30000'
     };
     const config = parseAgentConfig((name) => inputs[name] ?? '', { ANTHROPIC_API_KEY: 'bench-key' });

@@ -219,6 +219,7 @@ describe('server-side strategies in a real run (the SDK against the fake, thinki
       build: () => noCompaction,
       serverSide: () => serverSide(new ThresholdCompaction({ triggerTokens: 50_000 }))
     },
+    STRATEGIES.find((strategy) => strategy.name === 'default-client-micro')!,
     STRATEGIES.find((strategy) => strategy.name === 'default')!
   ];
   beforeAll(async () => {
@@ -257,9 +258,19 @@ describe('server-side strategies in a real run (the SDK against the fake, thinki
   });
 
   it('our client-side micro strips the thinking after each clear, and says how much', () => {
-    const figures = figuresOf(runs.get('default')!, prices, 1);
+    const figures = figuresOf(runs.get('default-client-micro')!, prices, 1);
     expect(figures.thinking_kept_share).toBeLessThan(0.9);
     expect(figures.thinking_stripped_blocks).toBeGreaterThan(0);
     expect(figures.thinking_stripped_tokens).toBeGreaterThan(figures.thinking_stripped_blocks * 30);
+  });
+
+  it('the shipped default asks the API to clear: the fake clears, and no thinking is stripped or lost', () => {
+    const run = runs.get('default')!;
+    expect(run.stopReason).toBe('success');
+    const figures = figuresOf(run, prices, 1);
+    expect(figures.compactions_by_layer.micro ?? 0).toBeGreaterThan(0);
+    expect(figures.thinking_stripped_blocks).toBe(0);
+    expect(figures.thinking_kept_share).toBeGreaterThanOrEqual(0.9);
+    expect(figures.lost_needs).toBe(0);
   });
 });

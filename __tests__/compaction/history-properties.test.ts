@@ -37,6 +37,7 @@ import {
   resultContentText,
   type GeneratedHistory
 } from '../support/history-arbitraries.js';
+import { withoutSteps, type StepSelection } from '../../src/compaction/steps/step.js';
 
 // ---------------------------------------------------------------------------------------------
 // Set-up: small settings so compaction really happens on these histories.
@@ -50,14 +51,13 @@ const SYSTEM_PROMPT = 'You are a coding agent working in a git repository. Use t
 const TRANSCRIPT_PATH = '.transcripts/run/transcript.jsonl';
 const SPILL_DIR = '.transcripts/run/tool-results';
 
-function smallSettings(layers?: CompactionSettings['layers']): CompactionSettings {
+function smallSettings(): CompactionSettings {
   return compactionSettings({
     contextWindow: 40_000,
     maxOutputTokens: 4_000,
     thresholdTokens: 12_000,
     microKeepRecent: 2,
-    microClearAtLeast: 500,
-    ...(layers ? { layers } : {})
+    microClearAtLeast: 500
   });
 }
 
@@ -191,7 +191,11 @@ interface Harness {
   readonly clock: { now: number };
 }
 
-function createHarness(settings: CompactionSettings, plans: readonly SummaryPlan[] = []): Harness {
+function createHarness(
+  settings: CompactionSettings,
+  plans: readonly SummaryPlan[] = [],
+  steps?: StepSelection
+): Harness {
   const model = new FakeSummaryModel(plans, settings.summaryAttempts);
   const store = new MemoryStore();
   const requests = new RequestBuilder({
@@ -201,13 +205,17 @@ function createHarness(settings: CompactionSettings, plans: readonly SummaryPlan
     tools: TOOL_DEFINITIONS
   });
   const clock = { now: 1_750_000_000_000 };
-  const pipeline = new CompactionPipeline(settings, {
-    model,
-    requests,
-    prices: PRICES,
-    store,
-    now: () => clock.now
-  });
+  const pipeline = new CompactionPipeline(
+    settings,
+    {
+      model,
+      requests,
+      prices: PRICES,
+      store,
+      now: () => clock.now
+    },
+    steps
+  );
   return { pipeline, model, store, requests, clock };
 }
 
@@ -761,7 +769,7 @@ describe('compaction properties over random valid histories', () => {
         fc.array(stepArbitrary(false), { maxLength: 20 }),
         async (generated, steps) => {
           expectValidGenerated(generated);
-          const harness = createHarness(smallSettings({ micro: true, auto: false }));
+          const harness = createHarness(smallSettings(), [], withoutSteps('auto'));
           const full = generated.messages;
           let history: MessageParam[] = [];
           let lastUsage: TokenUsage | undefined;

@@ -2,7 +2,13 @@ import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import { withMessageBreakpoints } from '../../src/model/cache-breakpoints.js';
 import { placeholderFor } from '../../src/compaction/placeholder.js';
 import { call, codeText, result, results, user } from '../support/history-builders.js';
-import { MemoryStore, pipeline, STRUCTURED_SUMMARY, SummaryModel } from '../support/compaction-fixtures.js';
+import {
+  MemoryStore,
+  pipeline,
+  STRUCTURED_SUMMARY,
+  SUMMARIES_ONLY,
+  SummaryModel
+} from '../support/compaction-fixtures.js';
 
 const TASK = 'Refactor the parser.\nKeep the public API.';
 const before = { kind: 'before_request' } as const;
@@ -28,7 +34,7 @@ describe('auto-compaction', () => {
   it('past the threshold: saves a segment, summarizes on the cached prefix, rebuilds task + summary + ledger + tail', async () => {
     const store = new MemoryStore({ 'src/file3.ts': 'export const three = 3;' });
     const { compactor, requests, model } = pipeline(
-      { thresholdTokens: 20_000, keepTailTokens: 5_000, layers: { micro: false, auto: true } },
+      { thresholdTokens: 20_000, keepTailTokens: 5_000, steps: SUMMARIES_ONLY },
       new SummaryModel(),
       store
     );
@@ -98,7 +104,7 @@ describe('auto-compaction', () => {
     const { compactor } = pipeline({
       thresholdTokens: 20_000,
       keepTailTokens: 18_000,
-      layers: { micro: false, auto: true }
+      steps: SUMMARIES_ONLY
     });
     const history = bigSession(12);
     const outcome = await compactor.compact(history, before, { turn: 12, lastUsage: undefined });
@@ -117,7 +123,7 @@ describe('the turn the model has not seen', () => {
         thresholdTokens: 20_000,
         keepTailTokens: 500,
         restoreRecentFiles: 0,
-        layers: { micro: false, auto: true }
+        steps: SUMMARIES_ONLY
       },
       new SummaryModel(),
       new MemoryStore()
@@ -149,7 +155,7 @@ describe('the turn the model has not seen', () => {
         thresholdTokens: 20_000,
         keepTailTokens: 500,
         restoreRecentFiles: 0,
-        layers: { micro: false, auto: true }
+        steps: SUMMARIES_ONLY
       },
       new SummaryModel(),
       new MemoryStore()

@@ -9,7 +9,7 @@ import {
   type SummaryAnchor
 } from '../../src/compaction/summary-anchor.js';
 import { call, codeText, result, results, user } from '../support/history-builders.js';
-import { pipeline } from '../support/compaction-fixtures.js';
+import { pipeline, SUMMARIES_ONLY } from '../support/compaction-fixtures.js';
 import type { CompactionOptions } from '../../src/compaction/settings.js';
 import type { SummaryRequestShape } from '../../src/compaction/summarizer.js';
 import { freshSummaryRequest } from '../../bench/strategies/fresh-summary.js';
@@ -63,7 +63,7 @@ async function compactTimes(
 ) {
   const model = new ScriptedSummaries(answers);
   const { compactor } = pipeline(
-    { thresholdTokens: 20_000, keepTailTokens: 3_000, layers: { micro: false, auto: true }, ...options },
+    { thresholdTokens: 20_000, keepTailTokens: 3_000, steps: SUMMARIES_ONLY, ...options },
     model,
     undefined,
     undefined,
@@ -164,7 +164,7 @@ describe('anchored summaries: the next summary updates ours instead of rewriting
   it('writes a full summary when the agent asks for a focus', async () => {
     const model = new ScriptedSummaries(['Decision D1: keep the lexer.', 'focused']);
     const { compactor } = pipeline(
-      { thresholdTokens: 20_000, keepTailTokens: 3_000, layers: { micro: false, auto: true } },
+      { thresholdTokens: 20_000, keepTailTokens: 3_000, steps: SUMMARIES_ONLY },
       model
     );
     const first = await compactor.compact(withReads([user(TASK)], 12, 0), before, {

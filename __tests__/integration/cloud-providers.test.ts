@@ -79,9 +79,14 @@ function toolScript() {
   ]);
 }
 
+/** The run's one-line notices (the context-editing fallback among them). */
+let notices: string[] = [];
+
 async function run(inputs: Record<string, string>, env: NodeJS.ProcessEnv): Promise<SessionOutcome> {
   const config = parseAgentConfig((name) => inputs[name] ?? '', env);
+  notices = [];
   return runSession({
+    onNotice: (line) => notices.push(line),
     config,
     task: 'Look at the repository and report.',
     repoDir: repo.root,
@@ -143,7 +148,12 @@ describe('Amazon Bedrock through @anthropic-ai/bedrock-sdk', () => {
       expect(body.anthropic_version).toBe('bedrock-2023-05-31');
       expect(body).not.toHaveProperty('model');
       expect(body).not.toHaveProperty('stream');
+      // No context editing through this client: our micro layer clears (said once, below).
+      expect(body).not.toHaveProperty('context_management');
     }
+    expect(notices.filter((line) => line.includes('Context editing is not available'))).toEqual([
+      expect.stringContaining('through the bedrock client: our micro layer clears old tool results instead')
+    ]);
     // The content came from the reply engine, as the first-party model id.
     expect(anthropic!.requests.map((r) => r.request?.model)).toEqual([
       'claude-sonnet-5-5',
@@ -249,7 +259,11 @@ describe('Google Vertex AI through @anthropic-ai/vertex-sdk', () => {
       const body = request.body as Record<string, unknown>;
       expect(body.anthropic_version).toBe('vertex-2023-10-16');
       expect(body).not.toHaveProperty('model');
+      expect(body).not.toHaveProperty('context_management');
     }
+    expect(notices.filter((line) => line.includes('Context editing is not available'))).toEqual([
+      expect.stringContaining('through the vertex client: our micro layer clears old tool results instead')
+    ]);
     expectCatalogueCost(outcome, 2, 10);
     expectCleanShell();
   });

@@ -3,7 +3,11 @@ import path from 'node:path';
 import { runSession } from '../../src/agent/session.js';
 import { parseAgentConfig } from '../../src/config/inputs.js';
 import { AnthropicModelClient } from '../../src/model/anthropic-client.js';
-import type { ThinkingEditPolicy } from '../../src/model/thinking.js';
+import type { ThinkingConfigParam } from '@anthropic-ai/sdk/resources/messages';
+import { defaultCompactor } from '../../src/agent/session.js';
+import type { ModelClient } from '../../src/model/model-client.js';
+import { RequestBuilder } from '../../src/model/request-builder.js';
+import { THINKING_BINDING_BETA } from '../../test-support/fake-anthropic/thinking-binding.js';
 import {
   createPromptCache,
   startFakeAnthropic,
@@ -24,6 +28,30 @@ import { createTempRepo } from '../support/temp-repo.js';
  * (LONG_RUN_VERBOSE=1 prints them).
  */
 const TURNS = 151;
+
+type ThinkingEditPolicy = 'strip' | 'drop_block';
+
+/** drop_block, as the docs spell it: the binding setting on every request, with its beta header. */
+function dropBlockModel(inner: ModelClient): ModelClient {
+  const thinking = {
+    type: 'adaptive',
+    block_binding: { prefix_mismatch_behavior: 'drop_block' }
+  } as ThinkingConfigParam; // the documented beta field; the SDK's non-beta type does not list it
+  return {
+    complete: (request, hooks) =>
+      inner.complete(
+        { ...request, thinking, betas: [...(request.betas ?? []), THINKING_BINDING_BETA] },
+        hooks
+      )
+  };
+}
+
+/** Our requests, but the API drops the invalidated blocks, so compaction strips none itself. */
+class UnstrippedRequests extends RequestBuilder {
+  override get bindsThinking(): boolean {
+    return false;
+  }
+}
 const WINDOW = 60_000;
 
 interface Measured {
@@ -56,10 +84,13 @@ async function measure(policy: ThinkingEditPolicy): Promise<Measured> {
   try {
     const inputs: Record<string, string> = {
       context_window: String(WINDOW),
+      // Both policies are about our own edits of the history: our micro layer clears here.
+      micro_by: 'client',
       max_turns: '400',
       max_budget_usd: '1000'
     };
     const config = parseAgentConfig((name) => inputs[name] ?? '', { ANTHROPIC_API_KEY: 'test-key' });
+    const model = new AnthropicModelClient({ apiKey: 'test-key', baseURL: fake.url, retryBaseDelayMs: 1 });
     const { result } = await runSession({
       config,
       task: 'Explore this code base: read its big files, check the syntax of what you touch, keep notes.',
@@ -67,8 +98,13 @@ async function measure(policy: ThinkingEditPolicy): Promise<Measured> {
       transcriptsDir: path.join(repo.root, '.transcripts'),
       runId: `thinking-${policy}`,
       env: process.env,
-      thinkingEditPolicy: policy,
-      model: new AnthropicModelClient({ apiKey: 'test-key', baseURL: fake.url, retryBaseDelayMs: 1 })
+      model: policy === 'drop_block' ? dropBlockModel(model) : model,
+      ...(policy === 'drop_block'
+        ? {
+            compactor: (parts) =>
+              defaultCompactor({ ...parts, requests: new UnstrippedRequests(parts.requests.shape) }, Date.now)
+          }
+        : {})
     });
     const messages = fake.requests.filter((record) => record.path === '/v1/messages');
     const bodies = messages.map((record) => JSON.stringify(record.body ?? ''));

@@ -92,25 +92,7 @@ describe('the thinking settings of a request', () => {
     expect(settings).toEqual({
       thinking: undefined,
       effort: undefined,
-      boundToConversation: false,
-      editPolicy: 'strip'
+      boundToConversation: false
     });
-  });
-
-  it('with the drop_block policy, sends the binding setting and its beta header, and strips nothing itself', () => {
-    const requests = new RequestBuilder({
-      model: 'claude-opus-5-5',
-      maxTokens: 8000,
-      systemPrompt: 'system',
-      tools: [],
-      thinking: thinkingSettings(resolveModelSpec('claude-opus-5-5'), undefined, 'drop_block')
-    });
-    const request = requests.build(HISTORY);
-    expect(request.thinking).toEqual({
-      type: 'adaptive',
-      block_binding: { prefix_mismatch_behavior: 'drop_block' }
-    });
-    expect(request.betas).toEqual(['thinking-binding-controls-2026-08-01']);
-    expect(requests.bindsThinking).toBe(false);
   });
 });

@@ -8,6 +8,10 @@ import type { ModelCallHooks, ModelClient, ModelReply, ModelRequest } from '../.
 import { RequestBuilder } from '../../src/model/request-builder.js';
 import { thinkingSettings } from '../../src/model/thinking.js';
 import { createDefaultTools } from '../../src/tools/index.js';
+import { withoutSteps, type StepSelection } from '../../src/compaction/steps/step.js';
+
+/** The summary layers only: no micro clear, no duplicate notes. */
+export const SUMMARIES_ONLY = withoutSteps('micro', 'duplicate');
 
 export const STRUCTURED_SUMMARY = [
   '## Task and intent',
@@ -76,8 +80,11 @@ export const requestBuilder = () =>
     thinking: thinkingSettings(resolveModelSpec('claude-sonnet-5-5'), undefined)
   });
 
+/** Settings, plus which steps run (all unless a test switches some off). */
+export type PipelineOptions = Partial<CompactionOptions> & { readonly steps?: StepSelection };
+
 export function pipeline(
-  options: Partial<CompactionOptions> = {},
+  { steps, ...options }: PipelineOptions = {},
   model: ModelClient = new SummaryModel(),
   store: CompactionStore = new MemoryStore(),
   now: () => number = () => 0,
@@ -93,7 +100,8 @@ export function pipeline(
       store,
       now,
       ...(summaryRequest ? { summaryRequest } : {})
-    }
+    },
+    steps
   );
   return { compactor, requests, model, store };
 }

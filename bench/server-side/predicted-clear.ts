@@ -13,6 +13,16 @@ import {
   type ClearToolUsesSettings
 } from './clear-tool-uses.js';
 import type { ServerTools } from './server-side.js';
+import {
+  blockBefore,
+  countBreakpoints,
+  hasMark,
+  isMarked,
+  markBlock,
+  withoutMark
+} from '../../src/compaction/server-clear-caching.js';
+
+export { blockBefore };
 
 /**
  * A client that predicts the API's tool-result clearing (clear-tool-uses.ts) and marks the prefix
@@ -59,25 +69,6 @@ export function pendingClearStart(
 ): BlockPosition | undefined {
   const oldest = clearableResults(request, settings, cleared, false)[0];
   return oldest && { message: oldest.message, block: oldest.block };
-}
-
-/** The nearest block before `position` that can carry cache_control (thinking blocks cannot). */
-export function blockBefore(
-  messages: readonly MessageParam[],
-  position: BlockPosition
-): BlockPosition | undefined {
-  let message = position.message;
-  let block = position.block - 1;
-  while (message >= 0) {
-    const blocks = blocksOf(messages[message]!);
-    for (; block >= 0; block--) {
-      const type = blocks[block]!.type;
-      if (type !== 'thinking' && type !== 'redacted_thinking') return { message, block };
-    }
-    message--;
-    if (message >= 0) block = blocksOf(messages[message]!).length - 1;
-  }
-  return undefined;
 }
 
 export interface PredictionStats {
@@ -197,38 +188,4 @@ function blocksOf(message: MessageParam): ContentBlockParam[] {
 
 function same(a: BlockPosition, b: BlockPosition): boolean {
   return a.message === b.message && a.block === b.block;
-}
-
-function isMarked(messages: readonly MessageParam[], position: BlockPosition): boolean {
-  const block = blocksOf(messages[position.message]!)[position.block];
-  return block !== undefined && 'cache_control' in block && !!block.cache_control;
-}
-
-function markBlock(message: MessageParam, index: number): MessageParam {
-  const blocks = [...blocksOf(message)];
-  blocks[index] = { ...blocks[index]!, cache_control: { type: 'ephemeral' } } as ContentBlockParam;
-  return { ...message, content: blocks } as MessageParam;
-}
-
-function withoutMark(block: ContentBlockParam): ContentBlockParam {
-  const copy: Record<string, unknown> = { ...block };
-  delete copy.cache_control;
-  return copy as unknown as ContentBlockParam;
-}
-
-function hasMark(value: object): boolean {
-  return 'cache_control' in value && !!(value as { cache_control?: unknown }).cache_control;
-}
-
-/** Breakpoints the request already carries: tools, system blocks, message blocks, blocks inside results. */
-function countBreakpoints(request: ModelRequest): number {
-  let count = request.tools.filter(hasMark).length + request.system.filter(hasMark).length;
-  for (const message of request.messages) {
-    for (const block of blocksOf(message)) {
-      if (hasMark(block)) count++;
-      if (block.type === 'tool_result' && Array.isArray(block.content))
-        count += block.content.filter(hasMark).length;
-    }
-  }
-  return count;
 }

@@ -5,6 +5,7 @@ import { freshSummaryRequest } from './fresh-summary.js';
 import { PEER_STRATEGIES } from './peers.js';
 import { OUR_VARIANTS } from './our-variants.js';
 import { referenceCaching, ReferenceCompactor } from './reference.js';
+import { SUMMARIES_ONLY } from './layers.js';
 
 export type { Strategy } from './strategy.js';
 
@@ -26,13 +27,19 @@ export const STRATEGIES: readonly Strategy[] = [
   },
   {
     name: 'default',
-    description: 'ours, with the shipped defaults',
+    description: "ours, with the shipped defaults: the API's context editing clears, our summaries from 30k",
+    microBy: 'server',
+    build: (parts, now) => defaultCompactor(parts, now)
+  },
+  {
+    name: 'default-client-micro',
+    description: 'ours with compaction.micro_by: client (our micro layer clears: the cheapest mode)',
     build: (parts, now) => defaultCompactor(parts, now)
   },
   {
     name: 'no-micro',
     description: 'ours without the micro layer (summaries only)',
-    build: (parts, now) => defaultCompactor(parts, now, { layers: { micro: false, auto: true } })
+    build: (parts, now) => defaultCompactor(parts, now, {}, { steps: SUMMARIES_ONLY })
   },
   {
     name: 'no-hysteresis',
@@ -42,7 +49,7 @@ export const STRATEGIES: readonly Strategy[] = [
   {
     name: 'no-prefix-reuse',
     description: 'ours, the summary sent as a fresh request (history pasted as JSON)',
-    build: (parts, now) => defaultCompactor(parts, now, {}, freshSummaryRequest)
+    build: (parts, now) => defaultCompactor(parts, now, {}, { summaryRequest: freshSummaryRequest })
   },
   {
     name: 'no-summary-updates',

@@ -5,6 +5,7 @@ import { OnDemandCompaction } from '../server-side/on-demand-compaction.js';
 import { predictedClearCaching } from '../server-side/predicted-clear.js';
 import { serverSide, type ServerEdit } from '../server-side/server-side.js';
 import type { Strategy } from './strategy.js';
+import { layerSteps } from './layers.js';
 
 /**
  * Ours with each engine and micro option (issue #25 part 4): the summary written by our summarizer
@@ -41,10 +42,12 @@ function variant(
     name,
     description,
     build: (parts, now) =>
-      defaultCompactor(parts, now, {
-        thresholdTokens: threshold,
-        layers: { micro: micro === 'client', auto: engine === 'client' }
-      }),
+      defaultCompactor(
+        parts,
+        now,
+        { thresholdTokens: threshold },
+        { steps: layerSteps({ micro: micro === 'client', auto: engine === 'client' }) }
+      ),
     ...(engine === 'api' || micro === 'server' ? { serverSide: () => serverSide(...edits()) } : {})
   };
 }

@@ -5,6 +5,7 @@ import { ClearToolUses } from '../server-side/clear-tool-uses.js';
 import { serverSide } from '../server-side/server-side.js';
 import { ThresholdCompaction } from '../server-side/threshold-compaction.js';
 import type { Strategy } from './strategy.js';
+import { SUMMARIES_ONLY } from './layers.js';
 
 /**
  * The compaction a team would pick instead of ours, each from its own documentation and defaults
@@ -54,10 +55,14 @@ export const PEER_STRATEGIES: readonly Strategy[] = [
     description:
       "Claude Code's auto-compact with its default 200k window: a summary at 167k, files re-read after",
     build: (parts, now) =>
-      defaultCompactor(parts, now, {
-        layers: { micro: false, auto: true },
-        summaryUpdates: false,
-        thresholdTokens: autoCompactThreshold(CLAUDE_CODE_WINDOW, parts.config.modelSpec.maxOutputTokens)
-      })
+      defaultCompactor(
+        parts,
+        now,
+        {
+          summaryUpdates: false,
+          thresholdTokens: autoCompactThreshold(CLAUDE_CODE_WINDOW, parts.config.modelSpec.maxOutputTokens)
+        },
+        { steps: SUMMARIES_ONLY }
+      )
   }
 ];

@@ -4,9 +4,18 @@ import type { ModelSpec } from '../config/models.js';
 import type { Compactor } from '../compaction/compactor.js';
 import { CompactionPipeline } from '../compaction/pipeline.js';
 import { RunFolderStore } from '../compaction/run-folder-store.js';
-import { compactionSettings, type CompactionEngine, type CompactionOptions } from '../compaction/settings.js';
+import {
+  COMPACTION_DEFAULTS,
+  compactionSettings,
+  type CompactionEngine,
+  type CompactionOptions
+} from '../compaction/settings.js';
+import { chooseMicroBy } from '../compaction/micro-choice.js';
+import { ServerClears } from '../compaction/server-clears.js';
+import { serverClearCaching } from '../compaction/server-clear-caching.js';
 import { chooseCompactionEngine } from '../compaction/engine-choice.js';
 import type { SummaryRequestShape } from '../compaction/summarizer.js';
+import type { StepSelection } from '../compaction/steps/step.js';
 import { createCompactionCapabilityLookup } from '../model/provider-client.js';
 import { createModelClient } from '../model/anthropic-client.js';
 import { credentialFileInRepository } from '../security/cloud-credentials.js';
@@ -17,7 +26,7 @@ import {
 } from '../git/nested-repositories.js';
 import type { ModelClient } from '../model/model-client.js';
 import { RequestBuilder } from '../model/request-builder.js';
-import { thinkingSettings, type ThinkingEditPolicy } from '../model/thinking.js';
+import { thinkingSettings } from '../model/thinking.js';
 import { toolEnvironment, type ToolEnvironment, type WithheldVariables } from '../tools/environment.js';
 import { createDefaultTools } from '../tools/index.js';
 import { startMcpServers, type McpToolSet } from '../tools/mcp/index.js';
@@ -63,8 +72,6 @@ export interface SessionOptions {
   readonly redact?: (text: string) => string;
   /** What the run's thread asked so far, recorded in the transcript for the next run (see ThreadRecord). */
   readonly thread?: ThreadRecord;
-  /** How invalidated thinking is handled; `strip` unless a measurement asks for the alternative. */
-  readonly thinkingEditPolicy?: ThinkingEditPolicy;
   /** One-line notices for the log before the first turn (the MCP servers and their tools). */
   readonly onNotice?: (line: string) => void;
   /** The repository's instruction files, read before the run: in the system prompt and run_start. */
@@ -81,6 +88,8 @@ export interface CompactorParts {
   readonly requests: RequestBuilder;
   readonly store: RunFolderStore;
   readonly config: AgentConfig;
+  /** Set when the API clears old tool results (context editing) for this run. */
+  readonly serverClears?: ServerClears;
 }
 
 export interface SessionOutcome {
@@ -181,7 +190,23 @@ async function runWithTools(
     const workspace = new Workspace(options.repoDir, {
       readOnlyFolders: config.allowWorkflowChanges ? [] : WORKFLOW_FOLDERS
     });
-    const model = options.model ?? createModelClient(config);
+    // Who clears old tool results: the API (context editing) where this platform's client can ask it.
+    // The API's on-demand compaction request cannot carry context_management (compaction-on-demand):
+    // with that engine it would summarize results the server had cleared, so our micro layer clears.
+    const apiEngine = config.compactionEngine === 'api' || config.compactionEngine === 'auto';
+    const micro = chooseMicroBy(
+      config.compaction.microBy ?? (apiEngine ? 'client' : COMPACTION_DEFAULTS.microBy),
+      config.provider.kind
+    );
+    if (micro.notice) options.onNotice?.(micro.notice);
+    const serverClear =
+      micro.microBy === 'server'
+        ? compactionSettings({
+            ...modelCompactionOptions(config.modelSpec, config.maxOutputTokens),
+            ...config.compaction,
+            microBy: 'server'
+          }).serverClear
+        : undefined;
     const requests = new RequestBuilder({
       model: config.requestModel,
       maxTokens: config.maxOutputTokens,
@@ -195,8 +220,14 @@ async function runWithTools(
         withheld
       ),
       tools: tools.definitions,
-      thinking: thinkingSettings(config.modelSpec, config.effort, options.thinkingEditPolicy)
+      thinking: thinkingSettings(config.modelSpec, config.effort),
+      ...(serverClear ? { serverClears: serverClear } : {})
     });
+    const serverClears = serverClear && new ServerClears(serverClear);
+    const baseModel = options.model ?? createModelClient(config);
+    const model = serverClears
+      ? serverClearCaching(baseModel, serverClears, requests.prefixChars())
+      : baseModel;
     const parts: CompactorParts = {
       model,
       requests,
@@ -207,7 +238,8 @@ async function runWithTools(
         redact,
         written
       ),
-      config
+      config,
+      ...(serverClears ? { serverClears } : {})
     };
     const compactor = options.compactor
       ? options.compactor(parts)
@@ -287,28 +319,39 @@ export function modelCompactionOptions(
   };
 }
 
-/** Our pipeline with the run's settings; `overrides` lets the benchmark build its ablations. */
+/** What the benchmark's ablations change beyond the settings: the summary request, the steps that run. */
+export interface CompactorVariant {
+  readonly summaryRequest?: SummaryRequestShape;
+  readonly steps?: StepSelection;
+}
+
+/** Our pipeline with the run's settings; `overrides` and `variant` let the benchmark build its ablations. */
 export function defaultCompactor(
   parts: CompactorParts,
   now: () => number,
   overrides: Partial<CompactionOptions> = {},
-  summaryRequest?: SummaryRequestShape
+  { summaryRequest, steps }: CompactorVariant = {}
 ): CompactionPipeline {
   const { config } = parts;
+  const settings = compactionSettings({
+    ...modelCompactionOptions(config.modelSpec, config.maxOutputTokens),
+    ...config.compaction,
+    // The run's requests ask the API to clear, or not: the pipeline follows what they ask.
+    microBy: parts.serverClears ? 'server' : 'client',
+    ...overrides
+  });
   return new CompactionPipeline(
-    compactionSettings({
-      ...modelCompactionOptions(config.modelSpec, config.maxOutputTokens),
-      ...config.compaction,
-      ...overrides
-    }),
+    settings,
     {
+      ...(parts.serverClears && settings.microBy === 'server' ? { serverClears: parts.serverClears } : {}),
       model: parts.model,
       requests: parts.requests,
       prices: config.modelSpec.prices,
       store: parts.store,
       now,
       ...(summaryRequest ? { summaryRequest } : {})
-    }
+    },
+    steps
   );
 }
 

@@ -53,6 +53,7 @@ const CONFIG_FLAGS = [
   'compaction-threshold-tokens',
   'micro-keep-recent',
   'micro-clear-at-least',
+  'micro-by',
   'micro-preserve-tools',
   'compaction-keep-tail',
   'restore-recent-files',
@@ -114,6 +115,8 @@ Flags:
   --compaction-threshold-tokens N, --micro-keep-recent N, --micro-clear-at-least N,
   --micro-preserve-tools A,B, --compaction-keep-tail N, --restore-recent-files N,
   --max-compactions N        compaction settings (see docs/compaction.md)
+  --micro-by client|server   who clears old tool results: server (the API, keeps the model's
+                             reasoning; default on the Claude API) or client (ours, cheapest)
   --compaction-engine E      who writes the summaries: client (ours, default), api (the API's
                              on-demand compaction, keeps the kept turns' thinking) or auto
   --mcp-config FILE          MCP servers whose tools the agent gets: a JSON file (or inline JSON)

@@ -15,10 +15,18 @@ export class CompactionState {
   lastRequestAt: number | undefined;
   generation = 0;
 
+  /**
+   * The history as the model will read it: as it is, or with the results the API cleared as their
+   * placeholder (context editing), so the estimate counts the view the server keeps.
+   */
+  readonly view: (history: readonly MessageParam[]) => readonly MessageParam[];
+
   constructor(
     public settings: CompactionSettings,
-    prefixChars: number
+    prefixChars: number,
+    view?: (history: readonly MessageParam[]) => readonly MessageParam[]
   ) {
+    this.view = view ?? ((history) => history);
     this.meter = new TokenMeter(prefixChars);
   }
 
@@ -34,9 +42,8 @@ export class CompactionState {
 
   /** Measured plus estimated, unless a sent message changed in this call: then all of it is estimated. */
   tokensOf(run: CompactionRun): number {
-    return run.changedOldMessages
-      ? this.meter.estimateRequest(run.history)
-      : this.meter.contextTokens(run.history);
+    const seen = this.view(run.history);
+    return run.changedOldMessages ? this.meter.estimateRequest(seen) : this.meter.contextTokens(seen);
   }
 
   /** The history was rebuilt: every position and measurement made on the old one is void. */

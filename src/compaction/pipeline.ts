@@ -3,7 +3,7 @@ import type { CompactionContext, CompactionResult, CompactionTrigger, Compactor 
 import { CompactionRun } from './compaction-run.js';
 import { CompactionState } from './compaction-state.js';
 import type { CompactionSettings } from './settings.js';
-import type { CompactionStep } from './steps/step.js';
+import { ALL_STEPS, type CompactionStep, type StepSelection } from './steps/step.js';
 import { spillStep } from './steps/spill-step.js';
 import { microStep } from './steps/micro-step.js';
 import { duplicateStep } from './steps/duplicate-step.js';
@@ -12,9 +12,14 @@ import { Summarizer, type SummarizerDependencies } from './summarizer.js';
 import { ApiSummarizer } from './api-summarizer.js';
 import { apiAutoStep, apiManualStep } from './steps/api-steps.js';
 import { recordWork } from './work-ledger.js';
+import type { ServerClears } from './server-clears.js';
+import { serverClearStep } from './steps/server-clear-step.js';
 
 export type { CompactionStore } from './compaction-store.js';
-export type CompactionDependencies = SummarizerDependencies;
+export interface CompactionDependencies extends SummarizerDependencies {
+  /** Set when the API clears old tool results (context editing): then our micro layer does not. */
+  readonly serverClears?: ServerClears;
+}
 
 /**
  * The three layers and the spill as an ordered list of small steps over the history: spill new
@@ -26,23 +31,33 @@ export class CompactionPipeline implements Compactor {
   private readonly state: CompactionState;
   private readonly steps: readonly CompactionStep[];
 
+  /** `selection`: which steps run; the product runs all, the bench's ablations and tests fewer. */
   constructor(
     settings: CompactionSettings,
-    private readonly deps: CompactionDependencies
+    private readonly deps: CompactionDependencies,
+    selection: StepSelection = ALL_STEPS
   ) {
-    this.state = new CompactionState(settings, deps.requests.prefixChars());
+    const clears = deps.serverClears;
+    this.state = new CompactionState(
+      settings,
+      deps.requests.prefixChars(),
+      clears && ((history) => clears.view(history))
+    );
     const summarizer = new Summarizer(deps);
-    this.steps =
+    // Old results are cleared by our micro layer, or by the API when it clears them (context editing).
+    const micro = clears ? serverClearStep(clears) : microStep(deps.now);
+    const steps =
       settings.engine === 'api'
-        ? apiEngineSteps(deps, summarizer)
+        ? apiEngineSteps(deps, summarizer, micro)
         : [
             spillStep(deps.store.spill),
             duplicateStep(),
-            microStep(deps.now),
+            micro,
             autoStep(summarizer),
             manualStep(summarizer),
             overflowStep(summarizer)
           ];
+    this.steps = steps.filter(selection);
   }
 
   get thresholdTokens(): number {
@@ -66,10 +81,15 @@ export class CompactionPipeline implements Compactor {
     for (const step of this.steps) {
       if (step.appliesTo(trigger, state)) await step.run({ run, trigger, context, state });
     }
-    const estimated = state.tokensOf(run);
+    const measured = state.tokensOf(run);
+    // With the API clearing, what the model will read is the view after the clear this request makes.
+    const predicted = this.deps.serverClears?.predict(run.history, measured, (chars) =>
+      state.meter.estimate(chars)
+    );
+    const estimated = measured - (predicted?.freedTokens ?? 0);
     if (trigger.kind === 'before_request') {
       // What is sent now becomes the measured base of the next call.
-      state.meter.recordSent(run.history, run.changedOldMessages ? 0 : state.sentCount);
+      state.meter.recordSent(state.view(run.history), run.changedOldMessages ? 0 : state.sentCount);
       state.lastRequestAt = this.deps.now();
     }
     return run.result(estimated);
@@ -82,12 +102,16 @@ export class CompactionPipeline implements Compactor {
  * request that overflowed cannot be sent again to be compacted), and so is any compaction the API
  * could not do.
  */
-function apiEngineSteps(deps: CompactionDependencies, summarizer: Summarizer): CompactionStep[] {
+function apiEngineSteps(
+  deps: CompactionDependencies,
+  summarizer: Summarizer,
+  micro: CompactionStep
+): CompactionStep[] {
   const api = new ApiSummarizer(deps, summarizer);
   return [
     spillStep(deps.store.spill),
     duplicateStep(),
-    microStep(deps.now),
+    micro,
     apiAutoStep(api),
     apiManualStep(api),
     overflowStep(summarizer)

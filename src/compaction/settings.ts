@@ -1,3 +1,4 @@
+import type { ServerClearSettings } from '../model/context-editing.js';
 import type { MicroSettings } from './micro.js';
 import type { SpillSettings } from './spill.js';
 
@@ -27,8 +28,6 @@ export interface CompactionSettings {
   /** Tries of the summary call within one compaction. */
   readonly summaryAttempts: number;
   readonly spill: SpillSettings;
-  /** Layers that run; the benchmark switches them off one at a time. */
-  readonly layers: { readonly micro: boolean; readonly auto: boolean };
   /** The next summary updates ours in the history instead of rewriting it (summary-anchor.ts). */
   readonly summaryUpdates: boolean;
   /**
@@ -36,9 +35,24 @@ export interface CompactionSettings {
    * on-demand compaction (`api`, see api-summarizer.ts). `auto` is resolved before (engine-choice.ts).
    */
   readonly engine: CompactionEngine;
+  /**
+   * Who clears old tool results: our micro layer (`client`: an edit of our history, which
+   * invalidates the thinking after it) or the API's context editing (`server`: our history and its
+   * thinking stay as sent; docs/compaction.md, "Keeping the model's reasoning").
+   */
+  readonly microBy: MicroBy;
+  /** The API's clearing rule when `microBy` is `server`: from 0.7x the threshold, our micro numbers. */
+  readonly serverClear: ServerClearSettings;
 }
 
 export type CompactionEngine = 'client' | 'api';
+export type MicroBy = 'client' | 'server';
+
+/**
+ * With the API clearing, our summaries start later (1.5x the threshold) and the API clears from
+ * 0.7x: measured on the bench (docs/benchmarks/thinking-and-peers.md, "Keeping the reasoning").
+ */
+export const SERVER_MICRO = { summaryFactor: 1.5, triggerFactor: 0.7 } as const;
 
 /**
  * Defaults chosen on `npm run bench` with its need model (docs/benchmarks/threshold.md, "Choosing the threshold"):
@@ -55,7 +69,9 @@ export const COMPACTION_DEFAULTS = {
   keepTailTokens: 20_000,
   restoreRecentFiles: 5,
   maxCompactions: 50,
-  minSavingsTokens: 20_000
+  minSavingsTokens: 20_000,
+  /** The API clears old results, so the model keeps its reasoning (docs/benchmarks/thinking-and-peers.md). */
+  microBy: 'server'
 } as const;
 
 /**
@@ -103,6 +119,7 @@ export interface CompactionTunables {
   readonly keepTailTokens?: number;
   readonly restoreRecentFiles?: number;
   readonly maxCompactions?: number;
+  readonly microBy?: MicroBy;
 }
 
 export interface CompactionOptions extends CompactionTunables {
@@ -112,14 +129,15 @@ export interface CompactionOptions extends CompactionTunables {
   readonly cacheReadRatio?: number;
   /** The model's smallest cacheable prefix (4,096 on Haiku 4.5); 0 when not given. */
   readonly minCacheableTokens?: number;
-  readonly layers?: { readonly micro: boolean; readonly auto: boolean };
   readonly summaryUpdates?: boolean;
   readonly engine?: CompactionEngine;
 }
 
 /** Fills in every setting from the few the user can set. Floors scale down with small thresholds. */
 export function compactionSettings(options: CompactionOptions): CompactionSettings {
-  const threshold =
+  // The settings follow what the run's requests ask (session.ts decides, with the platform).
+  const microBy = options.microBy ?? 'client';
+  const base =
     options.thresholdTokens ??
     defaultThreshold(
       options.contextWindow,
@@ -127,6 +145,15 @@ export function compactionSettings(options: CompactionOptions): CompactionSettin
       options.cacheReadRatio ?? 0.1,
       options.minCacheableTokens ?? 0
     );
+  const threshold =
+    microBy === 'server'
+      ? Math.min(
+          Math.floor(base * SERVER_MICRO.summaryFactor),
+          autoCompactThreshold(options.contextWindow, options.maxOutputTokens)
+        )
+      : base;
+  const keepRecent = options.microKeepRecent ?? COMPACTION_DEFAULTS.microKeepRecent;
+  const clearAtLeast = options.microClearAtLeast ?? Math.floor((base * 3) / 10);
   const scaled = (value: number, share: number) => Math.min(value, Math.floor(threshold * share));
   return {
     contextWindow: options.contextWindow,
@@ -134,10 +161,10 @@ export function compactionSettings(options: CompactionOptions): CompactionSettin
     summaryMaxTokens: Math.min(options.maxOutputTokens, 20_000, Math.floor(options.contextWindow / 8)),
     minSavingsTokens: scaled(COMPACTION_DEFAULTS.minSavingsTokens, 0.1),
     micro: {
-      keepRecent: options.microKeepRecent ?? COMPACTION_DEFAULTS.microKeepRecent,
+      keepRecent,
       // 3/10 of the threshold: batches big enough that the cached prefix holds between them (90%
       // cache reads with two results kept), small enough that little is carried (docs/benchmarks/threshold.md).
-      clearAtLeast: options.microClearAtLeast ?? Math.floor((threshold * 3) / 10),
+      clearAtLeast,
       minResultTokens: scaled(COMPACTION_DEFAULTS.microMinResultTokens, 0.01),
       preserveTools: options.microPreserveTools ?? []
     },
@@ -151,9 +178,14 @@ export function compactionSettings(options: CompactionOptions): CompactionSettin
     breakerCooldownTurns: 10,
     summaryAttempts: 2,
     spill: { maxResultChars: 50_000, previewChars: 2_000 },
-    layers: options.layers ?? { micro: true, auto: true },
     summaryUpdates: options.summaryUpdates ?? true,
-    engine: options.engine ?? 'client'
+    engine: options.engine ?? 'client',
+    microBy,
+    serverClear: {
+      triggerTokens: Math.floor(base * SERVER_MICRO.triggerFactor),
+      keepToolUses: keepRecent,
+      clearAtLeastTokens: clearAtLeast
+    }
   };
 }
 

@@ -1,5 +1,5 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
-import { normalizedPath, toolExchangesFrom, toolResultText } from './history.js';
+import { normalizedPath, toolExchangesFrom, toolResultText, type ToolExchange } from './history.js';
 
 const TEST_COMMAND = /\b(test|tests|jest|vitest|mocha|pytest|go test|cargo test|npm t\b|node --test)\b/;
 /** Failed commands kept (oldest dropped): the bench's needs reach 400+ turns back, a failure every ~40. */
@@ -57,18 +57,57 @@ export function recordWork(ledger: WorkLedger, history: readonly MessageParam[],
       // One entry per file, however the path was spelled (`./a` and `a`): it is restored once.
       noteRecentRead(ledger, normalizedPath(input.path));
     }
-    if (use.name !== 'bash' || typeof input.command !== 'string') continue;
-    const text = toolResultText(result);
-    const exit = exitCodeOf(text);
-    if (exit === undefined) continue;
-    const command = input.command.trim();
-    if (exit !== '0') {
-      ledger.failedCommands.push({ command, exit, turn, head: firstLines(text, FAILURE_LINES) });
+    const outcome = commandOutcomeOf(use, result, turn);
+    if (outcome === undefined) continue;
+    if (outcome.exit !== '0') {
+      ledger.failedCommands.push({
+        ...outcome,
+        head: firstLines(toolResultText(result), FAILURE_LINES)
+      });
       if (ledger.failedCommands.length > MAX_FAILED_COMMANDS) ledger.failedCommands.shift();
     }
-    if (looksLikeTestRun(command)) ledger.latestTest = { command, exit, turn, tail: lastLines(text, 6) };
+    if (looksLikeTestRun(outcome.command))
+      ledger.latestTest = { ...outcome, tail: lastLines(toolResultText(result), 6) };
   }
   ledger.indexedUpTo = history.length;
+}
+
+/** A bash call's command and exit code, or undefined for any other call. */
+function commandOutcomeOf(
+  use: ToolExchange['use'],
+  result: ToolExchange['result'],
+  turn: number
+): CommandOutcome | undefined {
+  const input = use.input as Record<string, unknown>;
+  if (use.name !== 'bash' || typeof input.command !== 'string') return undefined;
+  const exit = exitCodeOf(toolResultText(result));
+  return exit === undefined ? undefined : { command: input.command.trim(), exit, turn };
+}
+
+/**
+ * What the ledger keeps of results the API cleared from the context (context editing): the failed
+ * commands among them with where they failed, so a failure the model needs later is not lost with
+ * its output. Undefined when none of them failed.
+ */
+export function clearedResultsNote(
+  exchanges: readonly ToolExchange[],
+  clearedIds: ReadonlySet<string>
+): string | undefined {
+  const failed = exchanges.flatMap(({ use, result }) => {
+    if (!clearedIds.has(use.id)) return [];
+    const outcome = commandOutcomeOf(use, result, 0);
+    if (outcome === undefined || outcome.exit === '0') return [];
+    const head = firstLines(toolResultText(result), FAILURE_LINES);
+    return [`- \`${outcome.command}\` → exit ${outcome.exit}${head ? `\n${indent(head)}` : ''}`];
+  });
+  if (failed.length === 0) return undefined;
+  return [
+    '<work-ledger-update>',
+    'The API cleared older tool results from the context. Recorded by the harness from them:',
+    'Commands that failed:',
+    ...failed,
+    '</work-ledger-update>'
+  ].join('\n');
 }
 
 /** A bash result's exit code as the bash tool writes it, 'timeout' for a timed-out command, else undefined. */

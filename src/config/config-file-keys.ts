@@ -199,6 +199,14 @@ export const FILE_KEYS: readonly FileKey[] = [
     default: 2
   },
   {
+    path: 'compaction.micro_by',
+    setting: 'micro_by',
+    type: { kind: 'enum', values: ['client', 'server'] },
+    description:
+      "Who clears old tool results: client (ours, cheapest) or server (the API's context editing, keeps the model's reasoning).",
+    default: 'server'
+  },
+  {
     path: 'compaction.micro_clear_at_least',
     setting: 'micro_clear_at_least',
     type: count,

@@ -12,7 +12,7 @@ import { parseProvider, type ProviderConfig } from './provider-inputs.js';
 import { parseBooleanInput } from './boolean-input.js';
 import { parseInstructionFiles } from './instruction-files-input.js';
 import type { RunLimits } from '../agent/limits.js';
-import type { CompactionTunables } from '../compaction/settings.js';
+import type { CompactionTunables, MicroBy } from '../compaction/settings.js';
 import { parseCompactionEngine, type CompactionEngineChoice } from './compaction-engine-input.js';
 import { readMcpConfig, type McpServerConfig } from '../tools/mcp/config.js';
 import { readToolLimits, type ToolLimits } from '../tools/limits/config.js';
@@ -171,6 +171,7 @@ export function parseAgentConfig(
     thresholdTokens: numbers.optionalInteger('compaction_threshold_tokens'),
     microKeepRecent: numbers.optionalCount('micro_keep_recent'),
     microClearAtLeast: numbers.optionalCount('micro_clear_at_least'),
+    ...microByOf(read('micro_by'), name('micro_by'), problems),
     ...(preserveTools.length > 0 ? { microPreserveTools: preserveTools } : {}),
     keepTailTokens: numbers.optionalCount('compaction_keep_tail'),
     restoreRecentFiles: numbers.optionalCount('restore_recent_files'),
@@ -369,4 +370,16 @@ class NumberInputs {
     }
     return value;
   }
+}
+
+/** `micro_by`: client (our micro layer) or server (the API's context editing); empty: the default. */
+function microByOf(raw: string, shown: string, problems: string[]): { microBy?: MicroBy } {
+  const value = raw.trim().toLowerCase();
+  if (value === '') return {};
+  if (value === 'client' || value === 'server') return { microBy: value };
+  problems.push(
+    `${shown} must be client (our micro layer clears old tool results) or server (the API's context ` +
+      `editing clears them and the model keeps its reasoning), got "${raw.trim()}".`
+  );
+  return {};
 }

@@ -6,6 +6,7 @@ import type { ModelCallHooks, ModelClient, ModelReply, ModelRequest } from './mo
 import { createSdkClient } from './provider-client.js';
 import { fromApiUsage } from './usage.js';
 import { asContentBlock, compactionBlockOf } from './compaction-block.js';
+import { appliedEditsOf } from './context-editing.js';
 
 /** The first-party API by key (tests, the bench): its SDK client is built like the run's, defaults included. */
 export interface AnthropicClientOptions extends StreamRetryOptions {
@@ -91,16 +92,20 @@ export class AnthropicModelClient implements ModelClient {
    * The beta stream: only it accumulates the `compaction` block (`compaction_delta`). Its answer is
    * read as a Message: our toParam keeps the block, the rest of the shape is the same.
    */
-  private compactionStream(
+  private betaStream(
     body: Record<string, unknown>,
-    compaction: NonNullable<ModelRequest['compaction']>,
+    extra: {
+      compaction?: ModelRequest['compaction'];
+      context_management?: ModelRequest['contextManagement'];
+    },
     options: { signal: AbortSignal; headers?: Record<string, string> }
   ) {
     const beta = this.client.beta;
     if (!beta) throw new OnDemandCompactionUnavailableError();
-    // Our request types are the non-beta SDK's; the beta endpoint takes the same JSON plus `compaction`.
+    // Our request types are the non-beta SDK's; the beta endpoint takes the same JSON plus the beta
+    // fields, and only its stream accumulates `compaction_delta` and `context_management`.
     return beta.messages.stream(
-      { ...body, compaction } as unknown as Parameters<typeof beta.messages.stream>[0],
+      { ...body, ...extra } as unknown as Parameters<typeof beta.messages.stream>[0],
       options
     );
   }
@@ -130,11 +135,17 @@ export class AnthropicModelClient implements ModelClient {
     // The two streams share the surface we use; the beta one's message is read as a Message.
     const stream: Pick<ReturnType<MessagesStreamer['messages']['stream']>, 'finalMessage'> & {
       on(event: 'streamEvent', listener: () => void): unknown;
-    } = request.compaction
-      ? (this.compactionStream(body, request.compaction, options) as unknown as ReturnType<
-          MessagesStreamer['messages']['stream']
-        >)
-      : this.client.messages.stream(body, options);
+    } =
+      request.compaction || request.contextManagement
+        ? (this.betaStream(
+            body,
+            {
+              ...(request.compaction ? { compaction: request.compaction } : {}),
+              ...(request.contextManagement ? { context_management: request.contextManagement } : {})
+            },
+            options
+          ) as unknown as ReturnType<MessagesStreamer['messages']['stream']>)
+        : this.client.messages.stream(body, options);
     stream.on('streamEvent', rearm);
     try {
       return await stream.finalMessage();
@@ -172,11 +183,14 @@ export function isRetryableStreamFailure(error: unknown): boolean {
 
 /** Keeps only what can be sent back: empty text blocks would make the next request a 400. */
 function toReply(message: Message): ModelReply {
+  // The beta stream's message carries what context editing did (read as a Message, see betaStream).
+  const appliedEdits = appliedEditsOf((message as { context_management?: unknown }).context_management);
   return {
     id: message.id,
     content: message.content.flatMap(toParam),
     stopReason: message.stop_reason,
-    usage: fromApiUsage(message.usage)
+    usage: fromApiUsage(message.usage),
+    ...(appliedEdits ? { appliedEdits } : {})
   };
 }
 

@@ -8,6 +8,7 @@ import type {
 } from '@anthropic-ai/sdk/resources/messages';
 import type { Effort } from '../config/model-catalog.js';
 import type { OnDemandCompaction } from './compaction-block.js';
+import type { AppliedEdit, ContextManagementParam } from './context-editing.js';
 import type { TokenUsage } from './usage.js';
 
 /** One request to the model, already carrying its cache breakpoints. */
@@ -25,6 +26,8 @@ export interface ModelRequest {
   readonly betas?: readonly string[];
   /** An on-demand compaction request: the answer is one compaction block (see compaction-block.ts). */
   readonly compaction?: OnDemandCompaction;
+  /** The API's context editing (context-editing.ts): the server clears old tool results. */
+  readonly contextManagement?: ContextManagementParam;
   // No tool_choice: the 5.5 generation refuses forced tool use, and `auto` is the default anyway.
 }
 
@@ -34,6 +37,8 @@ export interface ModelReply {
   readonly content: ContentBlockParam[];
   readonly stopReason: StopReason | null;
   readonly usage: TokenUsage;
+  /** What the API's context editing did to the request, when it carried `context_management`. */
+  readonly appliedEdits?: readonly AppliedEdit[];
 }
 
 export interface ModelCallHooks {

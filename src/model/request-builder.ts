@@ -1,8 +1,9 @@
 import type { MessageParam, Tool as ToolDefinition } from '@anthropic-ai/sdk/resources/messages';
 import { systemWithBreakpoint, withMessageBreakpoints } from './cache-breakpoints.js';
 import type { ModelRequest } from './model-client.js';
-import { THINKING_BINDING_BETA, type ThinkingSettings } from './thinking.js';
+import type { ThinkingSettings } from './thinking.js';
 import { ON_DEMAND_COMPACTION_BETA, startsWithCompaction } from './compaction-block.js';
+import { CONTEXT_MANAGEMENT_BETA, contextManagementOf, type ServerClearSettings } from './context-editing.js';
 
 export interface RequestShape {
   readonly model: string;
@@ -11,6 +12,8 @@ export interface RequestShape {
   readonly tools: readonly ToolDefinition[];
   /** Undefined: no thinking field and no effort (the model's defaults). */
   readonly thinking?: ThinkingSettings;
+  /** The server clears old tool results (context editing); undefined: our micro does, or nothing. */
+  readonly serverClears?: ServerClearSettings;
 }
 
 /**
@@ -33,8 +36,9 @@ export class RequestBuilder {
   ): ModelRequest {
     const thinking = this.shape.thinking;
     // The compaction beta goes on every request that carries the block (compaction-thinking-blocks).
+    const serverClears = this.shape.serverClears;
     const betas = [
-      ...(thinking?.editPolicy === 'drop_block' ? [THINKING_BINDING_BETA] : []),
+      ...(serverClears ? [CONTEXT_MANAGEMENT_BETA] : []),
       ...(startsWithCompaction(history) ? [ON_DEMAND_COMPACTION_BETA] : [])
     ];
     return {
@@ -45,6 +49,7 @@ export class RequestBuilder {
       messages: withMessageBreakpoints(history, editedFrom),
       ...(thinking?.thinking ? { thinking: thinking.thinking } : {}),
       ...(thinking?.effort ? { effort: thinking.effort } : {}),
+      ...(serverClears ? { contextManagement: contextManagementOf(serverClears) } : {}),
       ...(betas.length > 0 ? { betas } : {})
     };
   }
@@ -54,7 +59,8 @@ export class RequestBuilder {
    * (so the cached prefix is read and kept thinking stays valid), plus the compaction field and beta.
    */
   buildCompaction(history: readonly MessageParam[], maxTokens: number, instructions?: string): ModelRequest {
-    const request = this.build(history, maxTokens);
+    // "Cannot be combined with `context_management`" (compaction-on-demand, SDK 1.12 type docs).
+    const { contextManagement: _notCombinable, ...request } = this.build(history, maxTokens);
     return {
       ...request,
       betas: [...new Set([...(request.betas ?? []), ON_DEMAND_COMPACTION_BETA])],
@@ -64,8 +70,7 @@ export class RequestBuilder {
 
   /** Whether we must strip the replayed thinking after an edit of earlier history (not the API). */
   get bindsThinking(): boolean {
-    const thinking = this.shape.thinking;
-    return (thinking?.boundToConversation ?? false) && thinking?.editPolicy !== 'drop_block';
+    return this.shape.thinking?.boundToConversation ?? false;
   }
 
   /** Characters of the fixed prefix (tools + system), for the token estimator. */

@@ -17,43 +17,22 @@ import type { ModelSpec } from '../config/models.js';
 export interface ThinkingSettings {
   readonly thinking: ThinkingConfigParam | undefined;
   readonly effort: Effort | undefined;
-  /** Replayed thinking must be stripped after every edit of earlier history (preserved thinking). */
-  readonly boundToConversation: boolean;
   /**
-   * What happens to the thinking blocks an edit invalidates:
-   * - strip (the default): we remove them before sending; the request stays small and valid;
-   * - drop_block: we send them and let the API drop them (beta header thinking-binding-controls-2026-08-01).
-   * docs/benchmarks/thinking-and-peers.md measures both; strip costs less, for the same blocks kept (see "Thinking and edits").
+   * Replayed thinking must be stripped after every edit of earlier history (preserved thinking).
+   * We strip it ourselves rather than let the API drop it (`block_binding.prefix_mismatch_behavior:
+   * "drop_block"`): strip costs less for the same blocks kept (docs/benchmarks/thinking-and-peers.md,
+   * "Thinking and edits"; __tests__/integration/thinking-policies.test.ts measures both).
    */
-  readonly editPolicy: ThinkingEditPolicy;
+  readonly boundToConversation: boolean;
 }
 
-export type ThinkingEditPolicy = 'strip' | 'drop_block';
-
-/** https://platform.claude.com/docs/en/build-with-claude/preserved-thinking/fix-bound-to-a-different-conversation */
-export const THINKING_BINDING_BETA = 'thinking-binding-controls-2026-08-01';
-
-export function thinkingSettings(
-  spec: ModelSpec,
-  effort: Effort | undefined,
-  editPolicy: ThinkingEditPolicy = 'strip'
-): ThinkingSettings {
+export function thinkingSettings(spec: ModelSpec, effort: Effort | undefined): ThinkingSettings {
   // Opt-in models (Opus 4.6-4.8) are not asked to think: they run as they always did here.
   const adaptive = spec.thinking.mode === 'adaptive' || spec.thinking.mode === 'adaptive-always-on';
-  const dropBlock = adaptive && spec.thinking.boundToConversation && editPolicy === 'drop_block';
   return {
-    // The documented beta field; the SDK's non-beta type does not list it yet.
-    thinking: adaptive
-      ? dropBlock
-        ? ({
-            type: 'adaptive',
-            block_binding: { prefix_mismatch_behavior: 'drop_block' }
-          } as ThinkingConfigParam)
-        : { type: 'adaptive' }
-      : undefined,
+    thinking: adaptive ? { type: 'adaptive' } : undefined,
     effort: effort !== undefined && spec.thinking.efforts.includes(effort) ? effort : undefined,
-    boundToConversation: spec.thinking.boundToConversation,
-    editPolicy: dropBlock ? 'drop_block' : 'strip'
+    boundToConversation: spec.thinking.boundToConversation
   };
 }
 

@@ -19,3 +19,4 @@ export * from './thinking-binding.js';
 export * from './billing.js';
 export * from './compaction.js';
 export * from './models-route.js';
+export * from './context-editing.js';

@@ -16,6 +16,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { errorEvent, messageEvents, sseFrame, streamOpening, blockEvents, type SseEvent } from './sse.js';
 import { countReplyTokens, renderPrompt, sumTokens, TokenCounter, type PromptSegment } from './tokens.js';
 import type {
+  AppliedEdit,
   Endpoint,
   Fault,
   FaultSchedule,
@@ -30,7 +31,7 @@ import type {
   WireUsage
 } from './types.js';
 import { noCacheUsage, type UsageModel } from './usage.js';
-import { parseRequest } from './validate.js';
+import { errorText, parseRequest } from './validate.js';
 import { findModel, MODEL_CATALOGUE, type CatalogueRow } from '../../src/config/model-catalog.js';
 import { billedUsd } from './billing.js';
 import { betasOf, dropsInvalidBlocks, lookUpModel, modelErrorText, refusedParameter } from './model-rules.js';
@@ -50,6 +51,7 @@ import {
   type CompactionViolation
 } from './compaction.js';
 import { modelInfo, MODELS_ROUTE } from './models-route.js';
+import { ContextEditor, parseContextManagement } from './context-editing.js';
 
 /** The real API's body limit (413 request_too_large above it). */
 export const MAX_BODY_BYTES = 32 * 1024 * 1024;
@@ -110,6 +112,8 @@ interface AnsweredRequest {
   /** The anthropic-beta header named thinking-binding-controls: the answer lists input_transformations. */
   reportTransformations: boolean;
   dropped: readonly InvalidThinkingBlock[];
+  /** What context editing did to the request (context-editing.ts), reported in the answer. */
+  appliedEdits?: AppliedEdit[];
 }
 
 const MODEL_IDS = MODEL_CATALOGUE.map((row) => row.id);
@@ -265,6 +269,7 @@ class FakeAnthropicServer implements FakeAnthropic {
   private readonly closing = new AbortController();
   private readonly ownsCounter: boolean;
   private readonly binder = new ThinkingBinder();
+  private readonly contextEditor = new ContextEditor();
   private calls = 0;
   /** Requests that reached the fault stage since the last consumed call (retries of one call). */
   private attempts = 0;
@@ -378,8 +383,7 @@ class FakeAnthropicServer implements FakeAnthropic {
     const parsed = parseRequest(body, {
       endpoint,
       anthropicVersion: record.headers['anthropic-version'],
-      contextWindow:
-        this.options.contextWindow ?? ((model) => findModel(model)?.contextWindow ?? DEFAULT_CONTEXT_WINDOW),
+      contextWindow: (model) => this.windowOf(model),
       countPromptTokens: (request) => sumTokens(promptSegments(request))
     });
     if (!parsed.ok) {
@@ -408,11 +412,51 @@ class FakeAnthropicServer implements FakeAnthropic {
     if ('rejection' in bound)
       return this.reject(res, record, 400, 'invalid_request_error', 'thinking_binding', bound.rejection);
     if (bound.dropped.length > 0) record.droppedThinking = droppedTransformations(bound.dropped);
+    const contextManagement = parseContextManagement(request, betas);
+    if (contextManagement && 'refusal' in contextManagement)
+      return this.reject(
+        res,
+        record,
+        400,
+        'invalid_request_error',
+        'invalid_request',
+        contextManagement.refusal
+      );
+    if (contextManagement) {
+      // Applied after the signatures were checked on the history as sent (context-editing.ts).
+      const edited = this.contextEditor.apply(bound.seen, contextManagement.edits, {
+        count: (seen) => sumTokens(renderPrompt(seen, this.tokenCounter)),
+        countText: (text) => this.tokenCounter.count(text)
+      });
+      bound.seen = edited.seen;
+      bound.appliedEdits = edited.applied;
+      record.appliedEdits = edited.applied;
+      const maximum = this.windowOf(request.model);
+      const seenTokens = sumTokens(renderPrompt(bound.seen, this.tokenCounter));
+      if (seenTokens > maximum)
+        return this.reject(
+          res,
+          record,
+          400,
+          'invalid_request_error',
+          'prompt_too_long',
+          errorText.promptTooLong(seenTokens, maximum)
+        );
+    }
     const seenSegments =
-      bound.dropped.length > 0 ? renderPrompt(bound.seen, this.tokenCounter) : promptSegments(request);
+      bound.dropped.length > 0 || contextManagement
+        ? renderPrompt(bound.seen, this.tokenCounter)
+        : promptSegments(request);
     const compaction = compactionConfig(request);
     if (compaction) return this.answerCompaction(res, record, bound, seenSegments, compaction.instructions);
     return this.answerMessages(req, res, record, bound, seenSegments);
+  }
+
+  /** The context window the fake enforces for a model (the option, else the catalogue's). */
+  private windowOf(model: string): number {
+    const window = this.options.contextWindow;
+    if (typeof window === 'number') return window;
+    return window ? window(model) : (findModel(model)?.contextWindow ?? DEFAULT_CONTEXT_WINDOW);
   }
 
   /** GET /v1/models and /v1/models/{id}: the catalogue's rows, with the compaction capability. */
@@ -566,6 +610,7 @@ class FakeAnthropicServer implements FakeAnthropic {
       message.stop_details = { type: 'refusal', category: reply.refusalCategory ?? null, explanation: null };
     if (answering.reportTransformations)
       message.input_transformations = droppedTransformations(answering.dropped);
+    if (answering.appliedEdits) message.context_management = { applied_edits: answering.appliedEdits };
     record.response = {
       kind: 'message',
       status: 200,

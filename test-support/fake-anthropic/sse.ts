@@ -126,7 +126,8 @@ export function messageEvents(
           stop_details: message.stop_details,
           container: null
         },
-        usage: { output_tokens: message.usage.output_tokens }
+        usage: { output_tokens: message.usage.output_tokens },
+        ...(message.context_management ? { context_management: message.context_management } : {})
       }
     },
     { event: 'message_stop', data: { type: 'message_stop' } }

@@ -8,6 +8,11 @@
 
 export type JsonObject = { [key: string]: unknown };
 
+/** One entry of a response's `context_management.applied_edits` (context-editing.ts). */
+export type AppliedEdit =
+  | { type: 'clear_tool_uses_20250919'; cleared_tool_uses: number; cleared_input_tokens: number }
+  | { type: 'clear_thinking_20251015'; cleared_thinking_turns: number; cleared_input_tokens: number };
+
 export interface CacheControl {
   type: 'ephemeral';
   ttl?: '5m' | '1h';
@@ -252,6 +257,8 @@ export interface WireMessage {
   usage: WireUsage;
   /** Sent only with `anthropic-beta: thinking-binding-controls-2026-08-01` (`[]` when nothing was dropped). */
   input_transformations?: ThinkingDroppedTransformation[];
+  /** Sent when the request carried `context_management` (context-editing.ts). */
+  context_management?: { applied_edits: AppliedEdit[] };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -338,6 +345,8 @@ export interface RecordedRequest {
   rejected?: { kind: RejectionKind; message: string };
   /** Replayed thinking blocks dropped before the model saw them (drop_block, or another model's block). */
   droppedThinking?: ThinkingDroppedTransformation[];
+  /** What context editing did to the request, as the answer reported it. */
+  appliedEdits?: AppliedEdit[];
   /** An on-demand compaction request that was answered with a compaction block (no script call). */
   compaction?: { summary: string; summarizedMessages: number };
 }

@@ -276,7 +276,13 @@ function parseOrThrow(body: unknown, options: ValidateOptions): ParsedRequest {
   };
 
   // count_tokens measures prompts of any size (that is what it is for), so only messages is capped.
-  if (options.endpoint === 'messages' && options.contextWindow !== undefined && options.countPromptTokens) {
+  // With context editing the window applies to the prompt after the edits (context-editing.ts).
+  if (
+    options.endpoint === 'messages' &&
+    options.contextWindow !== undefined &&
+    options.countPromptTokens &&
+    (body.context_management === undefined || body.context_management === null)
+  ) {
     const window =
       typeof options.contextWindow === 'number'
         ? options.contextWindow

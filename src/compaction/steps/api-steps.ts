@@ -12,7 +12,7 @@ import { autoCompactionDue } from './summary-steps.js';
 export function apiAutoStep(summarizer: ApiSummarizer): CompactionStep {
   return {
     name: 'api-auto',
-    appliesTo: (trigger, state) => trigger.kind === 'before_request' && state.settings.layers.auto,
+    appliesTo: (trigger) => trigger.kind === 'before_request',
     async run(call: StepCall) {
       const reason = autoCompactionDue(call);
       if (reason !== undefined) await summarizer.summarize(call, 'auto', reason);

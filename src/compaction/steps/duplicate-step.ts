@@ -12,7 +12,7 @@ const MIN_DUPLICATE_TOKENS = 100;
 export function duplicateStep(): CompactionStep {
   return {
     name: 'duplicate',
-    appliesTo: (trigger, state) => trigger.kind === 'before_request' && state.settings.layers.micro,
+    appliesTo: (trigger) => trigger.kind === 'before_request',
     run({ run, state }: StepCall) {
       const { meter } = state;
       const minChars = Math.ceil(MIN_DUPLICATE_TOKENS * meter.ratio);

@@ -21,7 +21,7 @@ export function microStep(now: () => number): CompactionStep {
   let indexedGeneration = 0;
   return {
     name: 'micro',
-    appliesTo: (trigger, state) => trigger.kind === 'before_request' && state.settings.layers.micro,
+    appliesTo: (trigger) => trigger.kind === 'before_request',
     run({ run, state }: StepCall) {
       const { settings, meter } = state;
       if (indexedGeneration !== state.generation) {

@@ -19,3 +19,16 @@ export interface StepCall {
   readonly context: CompactionContext;
   readonly state: CompactionState;
 }
+
+/**
+ * Which of the pipeline's steps run: all of them in the product. The bench's ablations and the
+ * single-layer tests pass a subset (see withoutSteps); it is not a setting anyone tunes.
+ */
+export type StepSelection = (step: CompactionStep) => boolean;
+
+export const ALL_STEPS: StepSelection = () => true;
+
+/** Every step but the named ones (e.g. 'micro' and 'duplicate': summaries only). */
+export function withoutSteps(...names: readonly string[]): StepSelection {
+  return (step) => !names.includes(step.name);
+}

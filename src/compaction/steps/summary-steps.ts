@@ -28,7 +28,7 @@ export function autoCompactionDue({ run, state }: StepCall): string | undefined 
 export function autoStep(summarizer: Summarizer): CompactionStep {
   return {
     name: 'auto',
-    appliesTo: (trigger, state) => trigger.kind === 'before_request' && state.settings.layers.auto,
+    appliesTo: (trigger) => trigger.kind === 'before_request',
     async run(call: StepCall) {
       const reason = autoCompactionDue(call);
       if (reason !== undefined) await summarizer.summarize(call, 'auto', reason);
