@@ -3,6 +3,7 @@ import type { RunStart } from '../../followup/start-on-thread.js';
 import { pullRequestNumberOf } from '../event-parts.js';
 import type { AcceptedRequest, ActionContext } from '../stages/action-context.js';
 import type { RunChoice } from './choose-run.js';
+import { ciFixKind } from './ci-fix.js';
 import { fixKind } from './fix.js';
 import { planKind } from './plan.js';
 import { reviewKind } from './review.js';
@@ -34,6 +35,8 @@ export function dispatchKind(
         start: approved
       };
     }
+    case 'ci-fix':
+      return { kind: ciFixKind(action, request, start, choice.plan), start };
     case 'review': {
       const pull = pullRequestNumberOf(action.event);
       if (pull === undefined)
