@@ -69,12 +69,12 @@ export function failureExcerpt(log: string, limits: ExcerptLimits = EXCERPT_LIMI
       gap = true;
       break;
     }
-    if (gap && chosen.length > 0) chosen.push('…');
+    if (gap) chosen.push('…');
     gap = false;
     chosen.push(clip(lines[at]!, limits.maxLineChars));
     kept++;
   }
-  if (gap || (chosen.length > 0 && !keep[0])) chosen.push('…');
+  if (gap) chosen.push('…');
   return chosen.reverse().join('\n');
 }
 
