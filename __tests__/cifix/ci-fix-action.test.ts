@@ -89,14 +89,17 @@ function failedRunPayload(options: {
   return payload;
 }
 
-/** A script that fixes sum.js, then says so. */
-const fixer: Script = (request) =>
-  toolUsesInHistory(request).length === 0
-    ? reply(
-        text('The test expects 5; sum adds one too many.'),
-        toolUse('write_file', { path: 'sum.js', content: FIXED })
-      )
-    : reply(text('Fixed sum: it added one too many.'));
+/** A script that fixes sum.js, checks it, then says so. */
+const fixer: Script = (request) => {
+  const done = toolUsesInHistory(request).length;
+  if (done === 0)
+    return reply(
+      text('The test expects 5; sum adds one too many.'),
+      toolUse('write_file', { path: 'sum.js', content: FIXED })
+    );
+  if (done === 1) return reply(text('Checking.'), toolUse('bash', { command: 'test -f sum.js' }));
+  return reply(text('Fixed sum: it added one too many.'));
+};
 
 /** origin with `branch` holding the broken sum.js; returns its head commit. */
 function pushBrokenBranch(w: ActionWorld, branch: string): string {
@@ -172,6 +175,9 @@ describe('a failed CI run on the agent’s pull request', () => {
     expect(report).toContain('### CI fix (attempt 1 of 2)');
     expect(report).toContain('Run npm test');
     expect(report).toContain(FAILING_LINE);
+    // The checks the agent ran, and where the next CI run shows.
+    expect(report).toContain('🧪 Tests: the last test run, `test -f sum.js`');
+    expect(report).toContain(`/pull/${PULL}/checks`);
 
     // The fix's push ran CI again, and the same test failed the same way.
     const fixedSha = w.repo.remoteGit('rev-parse', BRANCH).trim();
