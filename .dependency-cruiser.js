@@ -2,7 +2,8 @@
  * dependency-cruiser's rules for `npm run check:circles` (in .ci/run): no module of src/, test-support/,
  * __tests__/, bench/, demo/ or scripts/ may reach itself through its imports, and the engine (the
  * agent loop, compaction, the model, the tools, the sandbox, the transcript) never imports the
- * surfaces that drive it (the action, GitHub, the CLI, follow-ups, review, plan): docs/architecture.md.
+ * surfaces that drive it (the action, GitHub, the CLI, follow-ups, review, plan), and GitHub clients are
+ * built only by src/github/api/clients.ts: docs/architecture.md.
  *
  * A circle means two modules are one concept split across files (or a concept sits in the wrong file):
  * neither can be read, tested or moved alone, and an ESM circle can see a binding before it is set.
@@ -29,6 +30,19 @@ export default {
         'plan). Pass what it needs in through an interface the engine owns, or move the code into the engine.',
       from: { path: '^src/(agent|compaction|model|tools|sandbox|transcript)/' },
       to: { path: '^src/(action|github|cli|followup|review|plan)/' }
+    },
+    {
+      name: 'github-clients-from-factory',
+      severity: 'error',
+      comment:
+        'GitHub clients are built in one place, src/github/api/clients.ts, so every one gets the same base ' +
+        'URL, retries, throttling, write spacing and logger. Ask gitHubClients(...) (in the action: ' +
+        'githubClientsOf(action)) for the client; importing an adapter for its type is fine.',
+      from: { path: '^src/', pathNot: '^src/github/api/' },
+      to: {
+        path: '^src/github/api/(octokit-api|octokit-reviews|workflow-runs|branch-protection)[.]ts$',
+        dependencyTypesNot: ['type-only']
+      }
     },
     {
       name: 'not-to-unresolvable',

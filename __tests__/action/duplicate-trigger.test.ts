@@ -7,9 +7,9 @@ import {
   type Claim,
   type ThreadClaim
 } from '../../src/action/duplicate-trigger.js';
-import { parseEvent } from '../../src/github/event.js';
-import type { ThreadComment } from '../../src/github/github-api.js';
-import { defuseMarkers } from '../../src/github/hidden-markers.js';
+import { parseEvent } from '../../src/github/events/event.js';
+import type { ThreadComment } from '../../src/github/api/github-api.js';
+import { defuseMarkers } from '../../src/github/markdown/outbound-hidden-markers.js';
 import { webhookExample } from '../support/webhook-examples.js';
 
 const BOT = 'github-actions[bot]';
@@ -67,13 +67,22 @@ describe('claims on the thread', () => {
     const forged = { ...botComment(2, claimMarker(claim)), login: 'mallory', userType: 'User' as const };
     const quoted = botComment(3, `The model wrote: ${defuseMarkers(claimMarker(claim))}`);
     const real = claimComment(4, { ...claim, run: 11 });
-    const claims = claimsOnThread([forged, quoted, real], BOT);
+    const claims = claimsOnThread([forged, quoted, real], BOT, 5);
     expect(claims).toEqual([{ ...claim, run: 11, commentId: 4, position: 2 }]);
   });
 
   it('ignore a marker whose JSON is not a claim', () => {
     const body = '<!-- compact-agent-claim {"request":"x","run":-1,"attempt":1,"state":"working"} -->';
-    expect(claimsOnThread([botComment(1, body)], BOT)).toEqual([]);
+    expect(claimsOnThread([botComment(1, body)], BOT, 5)).toEqual([]);
+  });
+
+  it('count on the thread they name, and a claim naming none (written before claims did) counts anywhere', () => {
+    const here: Claim = { request: 'issue-comment:1', run: 10, attempt: 1, state: 'working', thread: 5 };
+    const copied: Claim = { request: 'issue-comment:2', run: 12, attempt: 1, state: 'working', thread: 9 };
+    const older: Claim = { request: 'issue-comment:3', run: 13, attempt: 1, state: 'working' };
+    const comments = [claimComment(1, here), claimComment(2, copied), claimComment(3, older)];
+    expect(claimsOnThread(comments, BOT, 5).map((claim) => claim.run)).toEqual([10, 13]);
+    expect(claimsOnThread(comments, BOT, 9).map((claim) => claim.run)).toEqual([12, 13]);
   });
 });
 

@@ -6,7 +6,7 @@ import {
   type ThreadClaim
 } from '../../src/action/duplicate-trigger.js';
 import { QUEUE_MAX_WAIT_MS_VARIABLE, QUEUE_POLL_MS_VARIABLE } from '../../src/config/test-switches.js';
-import type { ThreadComment } from '../../src/github/github-api.js';
+import type { ThreadComment } from '../../src/github/api/github-api.js';
 import { ACTION_FROM_SOURCE, type ActionRun } from '../../test-support/action-runner.js';
 import { reply, text, type ParsedRequest } from '../../test-support/fake-anthropic/index.js';
 import { stateFromPayload, type FakeGitHub } from '../../test-support/fake-github/index.js';
@@ -66,7 +66,7 @@ function claimsOn(github: FakeGitHub, thread: number): ThreadClaim[] {
     userType: comment.user.type === 'Bot' ? 'Bot' : 'User',
     createdAt: comment.created_at
   }));
-  return claimsOnThread(comments, BOT);
+  return claimsOnThread(comments, BOT, thread);
 }
 
 interface RunAs {

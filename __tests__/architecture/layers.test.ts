@@ -48,7 +48,7 @@ describe('the engine never imports what drives it', () => {
   });
 
   it.each([
-    ['compaction', 'github', 'report.js'],
+    ['compaction', 'github', 'report/report.js'],
     ['agent', 'action', 'run.js'],
     ['tools', 'cli', 'main.js'],
     ['sandbox', 'followup', 'carried-state.js'],
@@ -64,6 +64,86 @@ describe('the engine never imports what drives it', () => {
       expect(check.output).toContain(`src/${engine}/planted-import.ts`);
     } finally {
       rmSync(planted);
+    }
+  });
+});
+
+describe('GitHub clients are built in one place', () => {
+  let root: string;
+
+  beforeAll(() => {
+    root = createTempDir('compact-agent-clients-');
+    for (const entry of ['src', '.dependency-cruiser.js', 'tsconfig.json', 'package.json']) {
+      cpSync(entry, path.join(root, entry), { recursive: true });
+    }
+    symlinkSync(path.resolve('node_modules'), path.join(root, 'node_modules'));
+  });
+
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it.each([
+    ['action/stages', 'octokit-api.js', 'OctokitGitHubApi'],
+    ['followup', 'workflow-runs.js', 'OctokitWorkflowRunReads'],
+    ['review', 'octokit-reviews.js', 'OctokitPullRequestReviews']
+  ])('fails when %s/ builds a client itself (%s)', (folder, file, name) => {
+    const depth = folder.split('/').length;
+    const planted = path.join(root, 'src', folder, 'planted-client.ts');
+    writeFileSync(planted, `export { ${name} } from '${'../'.repeat(depth)}github/api/${file}';\n`);
+    try {
+      const check = checkLayers(root);
+      expect(check.status).not.toBe(0);
+      expect(check.output).toContain('github-clients-from-factory');
+      expect(check.output).toContain(`src/${folder}/planted-client.ts`);
+    } finally {
+      rmSync(planted);
+    }
+  });
+
+  it('lets a module import an adapter for its type', () => {
+    const planted = path.join(root, 'src', 'followup', 'planted-type.ts');
+    writeFileSync(planted, `export type { OctokitGitHubApi } from '../github/api/octokit-api.js';\n`);
+    try {
+      const check = checkLayers(root);
+      expect(check.output).toContain('no dependency violations found');
+      expect(check.status).toBe(0);
+    } finally {
+      rmSync(planted);
+    }
+  });
+});
+
+describe('no module reaches itself through its imports', () => {
+  let root: string;
+
+  beforeAll(() => {
+    root = createTempDir('compact-agent-circle-');
+    for (const entry of ['src', '.dependency-cruiser.js', 'tsconfig.json', 'package.json']) {
+      cpSync(entry, path.join(root, entry), { recursive: true });
+    }
+    symlinkSync(path.resolve('node_modules'), path.join(root, 'node_modules'));
+  });
+
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it('fails when two modules import each other', () => {
+    const first = path.join(root, 'src', 'files', 'planted-first.ts');
+    const second = path.join(root, 'src', 'files', 'planted-second.ts');
+    writeFileSync(
+      first,
+      `import { second } from './planted-second.js';\nexport const first = (): number => second() + 1;\n`
+    );
+    writeFileSync(
+      second,
+      `import { first } from './planted-first.js';\nexport const second = (): number => first() - 1;\n`
+    );
+    try {
+      const check = checkLayers(root);
+      expect(check.status).not.toBe(0);
+      expect(check.output).toContain('no-circular');
+      expect(check.output).toContain('src/files/planted-first.ts');
+    } finally {
+      rmSync(first);
+      rmSync(second);
     }
   });
 });

@@ -3,7 +3,7 @@ import { ciFixMarker, ciFixMarks } from '../../src/cifix/ci-fix-markers.js';
 import { CI_FIX_DEFAULTS } from '../../src/config/ci-fix-settings.js';
 import type { CiFailureReads, CiPullRequest, FailedJob } from '../../src/github/api/ci-failure-reads.js';
 import type { WorkflowRunFacts } from '../../src/github/events/workflow-run-event.js';
-import type { ThreadComment } from '../../src/github/github-api.js';
+import type { ThreadComment } from '../../src/github/api/github-api.js';
 
 const BOT = 'github-actions[bot]';
 const SHA = 'a'.repeat(40);

@@ -1,4 +1,4 @@
-import { TRACKING_MARKER } from '../../src/github/hidden-markers.js';
+import { TRACKING_MARKER } from '../../src/github/markdown/outbound-hidden-markers.js';
 import { embedState, type CarriedState } from '../../src/followup/carried-state.js';
 import type { StateCheck } from '../../src/followup/state-check.js';
 /** Every state counts as proven by its run's artifact here: state-check and workflow-origin tests test that check. */
@@ -6,8 +6,8 @@ const OURS: StateCheck = {
   check: (state) => Promise.resolve({ kind: 'verified', state, source: 'Read from its artifact.' })
 };
 import { startOnThread, type RunStart } from '../../src/followup/start-on-thread.js';
-import { botIdentity, isActionBotAccount } from '../../src/github/bot-author.js';
-import { OctokitGitHubApi } from '../../src/github/octokit-api.js';
+import { botIdentity, isActionBotAccount } from '../../src/github/events/bot-author.js';
+import { OctokitGitHubApi } from '../../src/github/api/octokit-api.js';
 import {
   ACTIONS_BOT,
   startFakeGitHub,

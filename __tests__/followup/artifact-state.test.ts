@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { stateFromArtifact } from '../../src/followup/artifact-state.js';
 import type { CarriedState } from '../../src/followup/carried-state.js';
-import { OctokitGitHubApi } from '../../src/github/octokit-api.js';
+import { OctokitGitHubApi } from '../../src/github/api/octokit-api.js';
 import type { TranscriptEvent } from '../../src/transcript/events.js';
 import { TranscriptWriter } from '../../src/transcript/writer.js';
 import { startFakeGitHub, type FakeGitHub } from '../../test-support/fake-github/index.js';

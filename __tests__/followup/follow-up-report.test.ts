@@ -1,7 +1,7 @@
 import type { CarriedState } from '../../src/followup/carried-state.js';
 import { renderFollowUp } from '../../src/followup/follow-up-report.js';
-import { inlineText } from '../../src/github/neutralize.js';
-import { renderReport } from '../../src/github/report.js';
+import { inlineText } from '../../src/github/markdown/outbound-neutralize.js';
+import { renderReport } from '../../src/github/report/report.js';
 import { runResult } from '../support/run-result.js';
 
 /** What GitHub acts on: closing references, mentions and raw tags (a word joiner inside breaks each). */

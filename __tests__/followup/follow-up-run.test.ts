@@ -1,4 +1,4 @@
-import { TRACKING_MARKER } from '../../src/github/hidden-markers.js';
+import { TRACKING_MARKER } from '../../src/github/markdown/outbound-hidden-markers.js';
 import type { RunResult } from '../../src/agent/run-result.js';
 import type { StateCheck } from '../../src/followup/state-check.js';
 /** Every state counts as proven by its run's artifact here: state-check and workflow-origin tests test that check. */
@@ -16,8 +16,8 @@ import { renderFollowUp } from '../../src/followup/follow-up-report.js';
 import { startOnThread } from '../../src/followup/start-on-thread.js';
 import { findPreviousRun, followUpRequest } from '../../src/followup/previous-run.js';
 import { carriedStateOf, embedForReport, type FinishedRun } from '../../src/followup/run-state.js';
-import { MAX_BODY_CHARS, renderReport } from '../../src/github/report.js';
-import type { AccountType, PullRequestAuthor, ThreadComment } from '../../src/github/github-api.js';
+import { MAX_BODY_CHARS, renderReport } from '../../src/github/report/report.js';
+import type { AccountType, PullRequestAuthor, ThreadComment } from '../../src/github/api/github-api.js';
 import { GitRepository } from '../../src/git/repository.js';
 import { Redactor } from '../../src/security/redactor.js';
 import { MemoryGitHub } from '../support/memory-github.js';

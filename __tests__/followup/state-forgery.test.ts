@@ -1,4 +1,4 @@
-import { TRACKING_MARKER } from '../../src/github/hidden-markers.js';
+import { TRACKING_MARKER } from '../../src/github/markdown/outbound-hidden-markers.js';
 /**
  * The attack review's first finding: a fork's code, run in the agent's shell, appends a state marker
  * to a tracked file; the report shows the fork's patch byte for byte, above the real state; the
@@ -12,8 +12,8 @@ const OURS: StateCheck = {
   check: (state) => Promise.resolve({ kind: 'verified', state, source: 'Read from its artifact.' })
 };
 import { findPreviousRun } from '../../src/followup/previous-run.js';
-import { TrackingComment } from '../../src/github/tracking-comment.js';
-import { renderReport } from '../../src/github/report.js';
+import { TrackingComment } from '../../src/github/report/tracking-comment.js';
+import { renderReport } from '../../src/github/report/report.js';
 import { MemoryGitHub } from '../support/memory-github.js';
 import { runResult } from '../support/run-result.js';
 

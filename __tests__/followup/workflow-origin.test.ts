@@ -9,7 +9,7 @@ import {
   ownWorkflowOrigin,
   type StateOrigin
 } from '../../src/followup/workflow-origin.js';
-import { OctokitWorkflowRunReads } from '../../src/github/workflow-runs.js';
+import { OctokitWorkflowRunReads } from '../../src/github/api/workflow-runs.js';
 import { startFakeGitHub, type FakeGitHub } from '../../test-support/fake-github/index.js';
 import { buildZip } from '../audit/zip-builder.js';
 

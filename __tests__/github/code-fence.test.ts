@@ -1,6 +1,6 @@
-import { FenceTracker } from '../../src/github/code-fence.js';
-import { cutBalanced } from '../../src/github/fit-body.js';
-import { blankNonProse } from '../../src/github/visible-prose.js';
+import { FenceTracker } from '../../src/github/markdown/code-fence.js';
+import { cutBalanced } from '../../src/github/markdown/outbound-fit-body.js';
+import { blankNonProse } from '../../src/github/markdown/inbound-visible-prose.js';
 
 function roles(lines: readonly string[]): string[] {
   const fences = new FenceTracker();

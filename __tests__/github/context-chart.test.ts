@@ -1,4 +1,4 @@
-import { niceCeiling, renderChart } from '../../src/github/context-chart.js';
+import { niceCeiling, renderChart } from '../../src/github/report/context-chart.js';
 import { compactionEvent, type CompactionEvent } from '../../src/compaction/compactor.js';
 
 const event = (turn: number, layer: CompactionEvent['layer']): CompactionEvent =>

@@ -1,5 +1,5 @@
-import { MalformedEventError, parseEvent } from '../../src/github/event.js';
-import { decideTrigger, taskAfterPhrase, type TriggerSettings } from '../../src/github/trigger.js';
+import { MalformedEventError, parseEvent } from '../../src/github/events/event.js';
+import { decideTrigger, taskAfterPhrase, type TriggerSettings } from '../../src/github/events/trigger.js';
 import { webhookExample } from '../support/webhook-examples.js';
 
 const settings: TriggerSettings = {

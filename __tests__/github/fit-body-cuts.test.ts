@@ -1,5 +1,5 @@
-import { cutBalanced, fitSections, MAX_BODY_CHARS } from '../../src/github/fit-body.js';
-import { renderReport, type ReportInput } from '../../src/github/report.js';
+import { cutBalanced, fitSections, MAX_BODY_CHARS } from '../../src/github/markdown/outbound-fit-body.js';
+import { renderReport, type ReportInput } from '../../src/github/report/report.js';
 import type { CompactionEvent } from '../../src/compaction/compactor.js';
 import { markupProblems } from '../support/markup-balance.js';
 import { runResult } from '../support/run-result.js';

@@ -1,7 +1,12 @@
-import { checkActor } from '../../src/github/permissions.js';
-import { MAX_BODY_CHARS, renderChart, renderReport, type ReportInput } from '../../src/github/report.js';
-import { TRACKING_MARKER, TrackingComment } from '../../src/github/tracking-comment.js';
-import { cleanUntrusted, untrustedBlock } from '../../src/github/untrusted-text.js';
+import { checkActor } from '../../src/github/events/permissions.js';
+import {
+  MAX_BODY_CHARS,
+  renderChart,
+  renderReport,
+  type ReportInput
+} from '../../src/github/report/report.js';
+import { TRACKING_MARKER, TrackingComment } from '../../src/github/report/tracking-comment.js';
+import { cleanUntrusted, untrustedBlock } from '../../src/github/markdown/inbound-untrusted-text.js';
 import type { RunResult } from '../../src/agent/run-result.js';
 import type { CompactionEvent } from '../../src/compaction/compactor.js';
 import { MemoryGitHub } from '../support/memory-github.js';

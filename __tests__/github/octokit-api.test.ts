@@ -1,5 +1,5 @@
-import { OctokitGitHubApi } from '../../src/github/octokit-api.js';
-import { checkActor } from '../../src/github/permissions.js';
+import { OctokitGitHubApi } from '../../src/github/api/octokit-api.js';
+import { checkActor } from '../../src/github/events/permissions.js';
 import { startFakeGitHub, type FakeGitHub } from '../../test-support/fake-github/index.js';
 
 let fake: FakeGitHub;

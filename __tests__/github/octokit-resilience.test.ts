@@ -1,6 +1,6 @@
 import { createServer, type Server, type Socket } from 'node:net';
-import { OctokitGitHubApi } from '../../src/github/octokit-api.js';
-import { GitHubUnavailableError } from '../../src/github/octokit-resilience.js';
+import { OctokitGitHubApi } from '../../src/github/api/octokit-api.js';
+import { GitHubUnavailableError } from '../../src/github/api/octokit-resilience.js';
 import {
   primaryRateLimit,
   secondaryRateLimit,

@@ -1,7 +1,8 @@
 /** The real review boundary (real Octokit) against the fake GitHub over HTTP. */
-import { OctokitPullRequestReviews } from '../../src/github/octokit-reviews.js';
+import { gitHubClients } from '../../src/github/api/clients.js';
+import type { PullRequestReviews } from '../../src/github/api/review-api.js';
 import { UNSPACED_LOOPBACK_WRITES_VARIABLE } from '../../src/config/test-switches.js';
-import { ReviewRejectedError } from '../../src/github/review-api.js';
+import { ReviewRejectedError } from '../../src/github/api/review-api.js';
 import { expectNoContractViolations } from '../../test-support/github-contract/index.js';
 import {
   startFakeGitHub,
@@ -27,7 +28,7 @@ const PATCH = [
 let fakes: FakeGitHub[] = [];
 async function start(
   options: FakeGitHubOptions = {}
-): Promise<{ fake: FakeGitHub; reviews: OctokitPullRequestReviews }> {
+): Promise<{ fake: FakeGitHub; reviews: PullRequestReviews }> {
   const fake = await startFakeGitHub({
     repo: { owner: 'acme', name: 'widgets' },
     pulls: [
@@ -46,15 +47,15 @@ async function start(
     ...options
   });
   fakes.push(fake);
-  const reviews = OctokitPullRequestReviews.fromToken(
-    fake.token,
-    { owner: 'acme', name: 'widgets' },
-    fake.url,
-    {
+  const reviews = gitHubClients({
+    token: fake.token,
+    repository: { owner: 'acme', name: 'widgets' },
+    apiUrl: fake.url,
+    options: {
       logger: { warning: () => undefined },
       env: { [UNSPACED_LOOPBACK_WRITES_VARIABLE]: '1' }
     }
-  );
+  }).reviews();
   return { fake, reviews };
 }
 

@@ -1,4 +1,4 @@
-import { permissionsOncePerRun } from '../../src/github/permissions.js';
+import { permissionsOncePerRun } from '../../src/github/events/permissions.js';
 import { reply, scriptFrom, text } from '../../test-support/fake-anthropic/index.js';
 import { stateFromPayload, type CommentSeed } from '../../test-support/fake-github/index.js';
 import { ACTION_FROM_SOURCE, type ActionRun } from '../../test-support/action-runner.js';

@@ -4,7 +4,7 @@ import { publishChanges, type PublishOptions } from '../../src/action/publish-ch
 import { BaseBranchError, prepareWorkTarget } from '../../src/action/work-target.js';
 import { guardRepository, type RepositoryGuard } from '../../src/git/repository-guard.js';
 import { GitRepository } from '../../src/git/repository.js';
-import { parseEvent } from '../../src/github/event.js';
+import { parseEvent } from '../../src/github/events/event.js';
 import { MemoryGitHub } from '../support/memory-github.js';
 import { createRepoWithRemote, createTempDir, type RepoWithRemote } from '../support/temp-repo.js';
 import { webhookExample } from '../support/webhook-examples.js';

@@ -1,6 +1,6 @@
 /** review_on_pull_request: which pull_request events start a review, on GitHub's own example payloads. */
-import { parseEvent } from '../../src/github/event.js';
-import { decideTrigger, type TriggerSettings } from '../../src/github/trigger.js';
+import { parseEvent } from '../../src/github/events/event.js';
+import { decideTrigger, type TriggerSettings } from '../../src/github/events/trigger.js';
 import { webhookExample } from '../support/webhook-examples.js';
 
 const settings: TriggerSettings = {

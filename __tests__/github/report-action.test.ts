@@ -4,7 +4,7 @@ import { parseTranscript } from '../../src/audit/parse-transcript.js';
 import { wordStatsFixer } from '../../demo/word-stats-fixer.js';
 import { ACTION_FROM_SOURCE } from '../../test-support/action-runner.js';
 import { stateFromPayload } from '../../test-support/fake-github/index.js';
-import { CREATE_PULL_REQUESTS_SETTING } from '../../src/github/report-top.js';
+import { CREATE_PULL_REQUESTS_SETTING } from '../../src/github/report/report-top.js';
 import { actionWorldPerTest, examplePayload } from '../support/action-world.js';
 
 const startWorld = actionWorldPerTest();

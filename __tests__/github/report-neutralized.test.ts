@@ -1,9 +1,15 @@
 import { publishChanges } from '../../src/action/publish-changes.js';
 import { GitRepository } from '../../src/git/repository.js';
-import { cutBalanced, fitSections } from '../../src/github/fit-body.js';
-import { codeSpan, defuse, fence, inlineText, quoteBlock } from '../../src/github/neutralize.js';
-import { MAX_BODY_CHARS, renderReport, type ReportInput } from '../../src/github/report.js';
-import { TRACKING_MARKER, TrackingComment } from '../../src/github/tracking-comment.js';
+import { cutBalanced, fitSections } from '../../src/github/markdown/outbound-fit-body.js';
+import {
+  codeSpan,
+  defuse,
+  fence,
+  inlineText,
+  quoteBlock
+} from '../../src/github/markdown/outbound-neutralize.js';
+import { MAX_BODY_CHARS, renderReport, type ReportInput } from '../../src/github/report/report.js';
+import { TRACKING_MARKER, TrackingComment } from '../../src/github/report/tracking-comment.js';
 import { MemoryGitHub } from '../support/memory-github.js';
 import { createRepoWithRemote, createTempDir } from '../support/temp-repo.js';
 import { runResult } from '../support/run-result.js';

@@ -1,10 +1,10 @@
-import { renderReport, type ReportInput } from '../../src/github/report.js';
+import { renderReport, type ReportInput } from '../../src/github/report/report.js';
 import {
   compareUrl,
   CREATE_PULL_REQUESTS_SETTING,
   renderRequest,
   renderTests
-} from '../../src/github/report-top.js';
+} from '../../src/github/report/report-top.js';
 import type { CompactionEvent } from '../../src/compaction/compactor.js';
 import { runResult } from '../support/run-result.js';
 

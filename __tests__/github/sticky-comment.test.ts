@@ -1,7 +1,7 @@
-import type { AccountType, ThreadComment } from '../../src/github/github-api.js';
-import { renderReport } from '../../src/github/report.js';
-import { defuseMarkers } from '../../src/github/hidden-markers.js';
-import { TRACKING_MARKER, TrackingComment } from '../../src/github/tracking-comment.js';
+import type { AccountType, ThreadComment } from '../../src/github/api/github-api.js';
+import { renderReport } from '../../src/github/report/report.js';
+import { defuseMarkers } from '../../src/github/markdown/outbound-hidden-markers.js';
+import { TRACKING_MARKER, TrackingComment } from '../../src/github/report/tracking-comment.js';
 import { MemoryGitHub } from '../support/memory-github.js';
 import { runResult } from '../support/run-result.js';
 

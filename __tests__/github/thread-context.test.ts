@@ -1,6 +1,6 @@
 /** The thread's context is context: a pull request GitHub cannot read is reported, not fatal. */
-import { parseEvent } from '../../src/github/event.js';
-import { buildThreadContext } from '../../src/github/thread-context.js';
+import { parseEvent } from '../../src/github/events/event.js';
+import { buildThreadContext } from '../../src/github/events/thread-context.js';
 import { withSharedThreadReads } from '../../src/followup/shared-thread-reads.js';
 import { aPullRequest, MemoryGitHub } from '../support/memory-github.js';
 import { webhookExample } from '../support/webhook-examples.js';

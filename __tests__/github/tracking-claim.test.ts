@@ -1,5 +1,9 @@
 import { claimMarker, type ClaimState } from '../../src/action/duplicate-trigger.js';
-import { claimStartBody, TRACKING_MARKER, TrackingComment } from '../../src/github/tracking-comment.js';
+import {
+  claimStartBody,
+  TRACKING_MARKER,
+  TrackingComment
+} from '../../src/github/report/tracking-comment.js';
 import { MemoryGitHub } from '../support/memory-github.js';
 
 const BOT = 'github-actions[bot]';

@@ -1,13 +1,13 @@
-import { OctokitGitHubApi } from '../../src/github/octokit-api.js';
-import { parseEvent } from '../../src/github/event.js';
-import { checkActor, trustedTask } from '../../src/github/permissions.js';
+import { OctokitGitHubApi } from '../../src/github/api/octokit-api.js';
+import { parseEvent } from '../../src/github/events/event.js';
+import { checkActor, trustedTask } from '../../src/github/events/permissions.js';
 import {
   decideTrigger,
   taskAfterPhrase,
   UNTRUSTED_ISSUE_TASK,
   type TriggerDecision,
   type TriggerSettings
-} from '../../src/github/trigger.js';
+} from '../../src/github/events/trigger.js';
 import { startFakeGitHub, stateFromPayload } from '../../test-support/fake-github/index.js';
 import { MemoryGitHub } from '../support/memory-github.js';
 import { webhookExample } from '../support/webhook-examples.js';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { wordStatsFixer } from '../../demo/word-stats-fixer.js';
-import { OctokitGitHubApi } from '../../src/github/octokit-api.js';
+import { OctokitGitHubApi } from '../../src/github/api/octokit-api.js';
 import {
   QUEUE_MAX_WAIT_MS_VARIABLE,
   QUEUE_POLL_MS_VARIABLE,

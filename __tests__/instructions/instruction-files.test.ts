@@ -3,7 +3,7 @@ import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { buildSystemPrompt } from '../../src/agent/system-prompt.js';
 import { GitRepository } from '../../src/git/repository.js';
-import { renderReport } from '../../src/github/report.js';
+import { renderReport } from '../../src/github/report/report.js';
 import { CheckoutSource } from '../../src/instructions/checkout-source.js';
 import { readInstructionsForRun } from '../../src/instructions/for-run.js';
 import { GitCommitSource } from '../../src/instructions/git-source.js';

@@ -1,4 +1,4 @@
-import { TRACKING_MARKER } from '../../src/github/tracking-comment.js';
+import { TRACKING_MARKER } from '../../src/github/report/tracking-comment.js';
 import {
   reply,
   text,

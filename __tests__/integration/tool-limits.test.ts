@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { runSession, type SessionOutcome } from '../../src/agent/session.js';
 import { parseAgentConfig } from '../../src/config/inputs.js';
-import { renderReport } from '../../src/github/report.js';
+import { renderReport } from '../../src/github/report/report.js';
 import { AnthropicModelClient } from '../../src/model/anthropic-client.js';
 import type { TranscriptLine } from '../../src/transcript/events.js';
 import { startFakeAnthropic, type FakeAnthropic } from '../../test-support/fake-anthropic/index.js';

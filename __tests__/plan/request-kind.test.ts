@@ -119,7 +119,7 @@ describe('the system prompt of each mode', () => {
 describe('mayHoldVerb', () => {
   it('reads verbs only where a person typed them after the phrase', async () => {
     const { mayHoldVerb } = await import('../../src/action/request-kind.js');
-    const { parseEvent } = await import('../../src/github/event.js');
+    const { parseEvent } = await import('../../src/github/events/event.js');
     const { webhookExample } = await import('../support/webhook-examples.js');
     expect(mayHoldVerb(parseEvent('issue_comment', webhookExample('issue_comment', 'created')))).toBe(true);
     expect(mayHoldVerb(parseEvent('issues', webhookExample('issues', 'opened')))).toBe(true);

@@ -1,4 +1,4 @@
-import type { PostedReviewComment, ReviewThread } from '../../src/github/review-api.js';
+import type { PostedReviewComment, ReviewThread } from '../../src/github/api/review-api.js';
 import { findingFingerprint, fingerprintMarker } from '../../src/review/fingerprint.js';
 import { describeCandidates, planResolution, resolutionCandidates } from '../../src/review/fixed-threads.js';
 

@@ -6,7 +6,7 @@ import {
   type PullRequestReviews,
   type ReviewFile,
   type ReviewThread
-} from '../../src/github/review-api.js';
+} from '../../src/github/api/review-api.js';
 import type { Finding } from '../../src/review/finding.js';
 import { FindingsCollector } from '../../src/review/findings-collector.js';
 import { findingFingerprint, fingerprintMarker } from '../../src/review/fingerprint.js';

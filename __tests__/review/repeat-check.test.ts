@@ -1,7 +1,7 @@
-import type { PostedReviewComment } from '../../src/github/review-api.js';
+import type { PostedReviewComment } from '../../src/github/api/review-api.js';
 import { parsePatch } from '../../src/review/diff-lines.js';
 import type { Finding } from '../../src/review/finding.js';
-import { defuseMarkers } from '../../src/github/hidden-markers.js';
+import { defuseMarkers } from '../../src/github/markdown/outbound-hidden-markers.js';
 import { findingFingerprint, fingerprintMarker, readFingerprint } from '../../src/review/fingerprint.js';
 import { placeFindings } from '../../src/review/placement.js';
 import { checkRepeats, ownFindingComments, tokenJaccard } from '../../src/review/repeat-check.js';

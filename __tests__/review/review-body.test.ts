@@ -1,4 +1,4 @@
-import type { PostedReviewComment, ReviewFile } from '../../src/github/review-api.js';
+import type { PostedReviewComment, ReviewFile } from '../../src/github/api/review-api.js';
 import type { Finding } from '../../src/review/finding.js';
 import { findingFingerprint, fingerprintMarker, readFingerprint } from '../../src/review/fingerprint.js';
 import { placeFindings } from '../../src/review/placement.js';

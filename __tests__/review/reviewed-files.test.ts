@@ -1,4 +1,4 @@
-import type { ReviewFile } from '../../src/github/review-api.js';
+import type { ReviewFile } from '../../src/github/api/review-api.js';
 import { EMPTY_DIFF } from '../../src/review/diff-lines.js';
 import { selectReviewedFiles } from '../../src/review/reviewed-files.js';
 import { msPatch } from './fixtures.js';

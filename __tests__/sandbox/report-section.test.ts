@@ -1,4 +1,4 @@
-import { renderSandboxSection } from '../../src/github/sandbox-section.js';
+import { renderSandboxSection } from '../../src/github/report/sandbox-section.js';
 
 describe("the report's Sandbox section", () => {
   it('lists each refused host with count and first command, as code, with the input that allows it', () => {

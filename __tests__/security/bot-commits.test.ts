@@ -4,7 +4,7 @@ import path from 'node:path';
 import { publishChanges, type PublishOptions } from '../../src/action/publish-changes.js';
 import type { TrustedGit } from '../../src/git/git-binary.js';
 import type { RepositoryGuard } from '../../src/git/repository-guard.js';
-import { renderReport } from '../../src/github/report.js';
+import { renderReport } from '../../src/github/report/report.js';
 import type { RunResult } from '../../src/agent/run-result.js';
 import { NO_USAGE } from '../../src/model/usage.js';
 import { MemoryGitHub } from '../support/memory-github.js';

@@ -9,7 +9,7 @@
 import { jest } from '@jest/globals';
 import { claimMarker, type Claim } from '../../src/action/duplicate-trigger.js';
 import { QUEUE_MAX_WAIT_MS_VARIABLE, QUEUE_POLL_MS_VARIABLE } from '../../src/config/test-switches.js';
-import { TRACKING_MARKER } from '../../src/github/hidden-markers.js';
+import { TRACKING_MARKER } from '../../src/github/markdown/outbound-hidden-markers.js';
 import type { ActionRun } from '../../test-support/action-runner.js';
 import { actionWorldPerTest, type ActionWorld } from '../support/action-world.js';
 import { BOT, issueNumber, runOnComment, trustWorld } from './workflow-trust-world.js';
@@ -70,6 +70,24 @@ describe("another workflow's bot comment with a forged claim", () => {
     const report = w.github.comment(Number(next.outputs.comment_id))!.body;
     expect(report).not.toContain('waits for');
     expect(report).toContain(passedOverClaim(9302));
+  });
+});
+
+describe('a genuine claim of this workflow, copied from another thread', () => {
+  it('`working`, its run still going on: the run does not wait for it', async () => {
+    const w = await world();
+    // A run of this very workflow, still at work on issue 999; a triage workflow quotes its claim here.
+    w.github.setWorkflowRun(9304, { status: 'in_progress', path: '.github/workflows/agent.yml' });
+    triageComment(
+      w,
+      claimMarker({ request: 'issue-comment:1', run: 9304, attempt: 1, state: 'working', thread: 999 })
+    );
+
+    const next = await run(w, 7504);
+    expect(next.code).toBe(0);
+    expect(next.outputs.conclusion).toBe('success');
+    expect(w.modelCalls()).toBeGreaterThan(0);
+    expect(w.github.comment(Number(next.outputs.comment_id))!.body).not.toContain('waits for');
   });
 });
 

@@ -10,7 +10,7 @@
  */
 import { jest } from '@jest/globals';
 import { embedState, type CarriedState } from '../../src/followup/carried-state.js';
-import { TRACKING_MARKER } from '../../src/github/hidden-markers.js';
+import { TRACKING_MARKER } from '../../src/github/markdown/outbound-hidden-markers.js';
 import { ACTION_FROM_SOURCE } from '../../test-support/action-runner.js';
 import { actionWorldPerTest, type ActionWorld } from '../support/action-world.js';
 import { seedRunArtifact } from './crafted-run-artifact.js';

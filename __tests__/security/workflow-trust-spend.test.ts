@@ -7,7 +7,7 @@
  */
 import { jest } from '@jest/globals';
 import { embedState, extractState, type CarriedState } from '../../src/followup/carried-state.js';
-import { TRACKING_MARKER } from '../../src/github/hidden-markers.js';
+import { TRACKING_MARKER } from '../../src/github/markdown/outbound-hidden-markers.js';
 import { actionWorldPerTest, type ActionWorld } from '../support/action-world.js';
 import { BOT, issueNumber, runOnComment, trustWorld } from './workflow-trust-world.js';
 

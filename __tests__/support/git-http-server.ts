@@ -60,6 +60,11 @@ export function startAuthenticatedGitServer(
       });
       const out: Buffer[] = [];
       backend.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+      // http-backend may answer and exit without reading the body (a GET's empty one, a refusal):
+      // the write then fails with EPIPE, and what it wrote on stdout is still the answer to send.
+      backend.stdin.on('error', (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EPIPE') throw error;
+      });
       backend.stdin.end(body);
       backend.on('close', () => {
         const all = Buffer.concat(out);

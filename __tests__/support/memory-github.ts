@@ -4,7 +4,7 @@ import type {
   PullRequestDetails,
   ReactionTarget,
   ThreadComment
-} from '../../src/github/github-api.js';
+} from '../../src/github/api/github-api.js';
 
 /** A pull request as GitHub describes it, with what a test cares about overridden. */
 export function aPullRequest(overrides: Partial<PullRequestDetails> = {}): PullRequestDetails {

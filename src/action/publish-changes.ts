@@ -1,8 +1,8 @@
 import type { PullRequestType } from '../config/github-inputs.js';
-import type { GitHubApi } from '../github/github-api.js';
-import type { ChangesOutcome } from '../github/report.js';
-import { fitSections, MAX_BODY_CHARS } from '../github/fit-body.js';
-import { quoteBlock } from '../github/neutralize.js';
+import type { GitHubApi } from '../github/api/github-api.js';
+import type { ChangesOutcome } from '../github/report/report.js';
+import { fitSections, MAX_BODY_CHARS } from '../github/markdown/outbound-fit-body.js';
+import { quoteBlock } from '../github/markdown/outbound-neutralize.js';
 import type { GitIdentity, GitRepository } from '../git/repository.js';
 import type { WorkTarget } from './work-target.js';
 import { errorMessage } from '../errors/error-message.js';

@@ -1,4 +1,4 @@
-import type { ActionEvent } from '../github/event.js';
+import type { ActionEvent } from '../github/events/event.js';
 
 /**
  * What a request asks for, read from its first word: `plan <task>`, `go [changes]` (approve the

@@ -1,5 +1,5 @@
-import type { ActionEvent } from '../github/event.js';
-import type { GitHubApi } from '../github/github-api.js';
+import type { ActionEvent } from '../github/events/event.js';
+import type { GitHubApi } from '../github/api/github-api.js';
 import type { GitRepository } from '../git/repository.js';
 import { errorFirstLine } from '../errors/error-message.js';
 import { pullRequestNumberOf } from './event-parts.js';

@@ -1,7 +1,7 @@
-import { isActionBotAccount, type BotIdentity } from '../github/bot-author.js';
+import { isActionBotAccount, type BotIdentity } from '../github/events/bot-author.js';
 import type { CiFailureReads, CiPullRequest } from '../github/api/ci-failure-reads.js';
 import type { WorkflowRunFacts } from '../github/events/workflow-run-event.js';
-import type { ThreadComment } from '../github/github-api.js';
+import type { ThreadComment } from '../github/api/github-api.js';
 import { readCiFailure, type CiFailure } from './ci-failure.js';
 import { ciFixMarks, type CiFixMark } from './ci-fix-markers.js';
 import type { CiFixSettings } from '../config/ci-fix-settings.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { ThreadComment } from '../github/github-api.js';
-import { isActionBotComment } from '../github/bot-author.js';
+import type { ThreadComment } from '../github/api/github-api.js';
+import { isActionBotComment } from '../github/events/bot-author.js';
 
 /**
  * What the action leaves on a pull request about its CI fixes, in its own comments: a fix attempt

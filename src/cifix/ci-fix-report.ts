@@ -1,6 +1,6 @@
-import { codeSpan, fence, inlineText } from '../github/neutralize.js';
-import { defuseMarkers } from '../github/hidden-markers.js';
-import type { ChangesOutcome } from '../github/report.js';
+import { codeSpan, fence, inlineText } from '../github/markdown/outbound-neutralize.js';
+import { defuseMarkers } from '../github/markdown/outbound-hidden-markers.js';
+import type { ChangesOutcome } from '../github/report/report.js';
 import type { CiFailure } from './ci-failure.js';
 
 /**

@@ -1,4 +1,4 @@
-import { untrustedBlock } from '../github/untrusted-text.js';
+import { untrustedBlock } from '../github/markdown/inbound-untrusted-text.js';
 import type { CiFailure } from './ci-failure.js';
 
 /**

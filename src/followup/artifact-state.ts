@@ -4,7 +4,7 @@ import {
   ArtifactTooLargeError,
   type WorkflowArtifact,
   type WorkflowArtifacts
-} from '../github/github-api.js';
+} from '../github/api/github-api.js';
 import { verifyChain } from '../transcript/verify-chain.js';
 import { TRANSCRIPT_FILE } from '../transcript/writer.js';
 import { transcriptArtifactName } from '../artifacts/transcript-artifact.js';

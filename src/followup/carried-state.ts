@@ -1,8 +1,12 @@
 import { z } from 'zod';
-import { isActionBotComment } from '../github/bot-author.js';
-import { FenceTracker } from '../github/code-fence.js';
-import type { ThreadComment } from '../github/github-api.js';
-import { STATE_MARKER_NAME, stateMarkerCount, TRACKING_MARKER } from '../github/hidden-markers.js';
+import { isActionBotComment } from '../github/events/bot-author.js';
+import { FenceTracker } from '../github/markdown/code-fence.js';
+import type { ThreadComment } from '../github/api/github-api.js';
+import {
+  STATE_MARKER_NAME,
+  stateMarkerCount,
+  TRACKING_MARKER
+} from '../github/markdown/outbound-hidden-markers.js';
 
 /**
  * What a follow-up run carries over from the run before it on the same thread: the task, the final

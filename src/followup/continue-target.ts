@@ -1,10 +1,10 @@
-import type { GitHubApi } from '../github/github-api.js';
+import type { GitHubApi } from '../github/api/github-api.js';
 import type { GitRepository } from '../git/repository.js';
 import type { WorkTarget } from '../action/work-target.js';
 import { branchNameProblem } from '../config/branch-name.js';
 import { errorMessage } from '../errors/error-message.js';
-import { isActionBotAccount, type BotIdentity } from '../github/bot-author.js';
-import type { BranchProtection } from './branch-protection.js';
+import { isActionBotAccount, type BotIdentity } from '../github/events/bot-author.js';
+import type { BranchProtection } from '../github/api/branch-protection.js';
 import type { CarriedState } from './carried-state.js';
 
 /** Where a follow-up may continue: only a branch the action made, never one people rely on. */

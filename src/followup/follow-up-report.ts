@@ -1,4 +1,4 @@
-import { inlineText } from '../github/neutralize.js';
+import { inlineText } from '../github/markdown/outbound-neutralize.js';
 import type { CarriedState } from './carried-state.js';
 import { threadSpentUsd } from './thread-budget.js';
 

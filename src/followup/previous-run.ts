@@ -1,6 +1,6 @@
-import { isActionBotComment } from '../github/bot-author.js';
-import type { GitHubApi, ThreadComment } from '../github/github-api.js';
-import { TRACKING_MARKER } from '../github/hidden-markers.js';
+import { isActionBotComment } from '../github/events/bot-author.js';
+import type { GitHubApi, ThreadComment } from '../github/api/github-api.js';
+import { TRACKING_MARKER } from '../github/markdown/outbound-hidden-markers.js';
 import { runIdParts } from './artifact-state.js';
 import { extractState, type CarriedState } from './carried-state.js';
 import type { StateCheck } from './state-check.js';

@@ -1,5 +1,5 @@
 import type { RunResult } from '../agent/run-result.js';
-import type { ArtifactOutcome, ChangesOutcome } from '../github/report.js';
+import type { ArtifactOutcome, ChangesOutcome } from '../github/report/report.js';
 import { fittedPublished, renderCarriedLedger } from './carried-ledger.js';
 import type { TranscriptWork } from './transcript-work.js';
 import {

@@ -1,4 +1,4 @@
-import type { GitHubApi, PullRequestDetails, ThreadComment } from '../github/github-api.js';
+import type { GitHubApi, PullRequestDetails, ThreadComment } from '../github/api/github-api.js';
 
 /**
  * The thread's reads made once per run. The follow-up lookup, the work target and the thread context

@@ -1,5 +1,5 @@
-import { isActionBotAccount } from '../github/bot-author.js';
-import type { GitHubApi } from '../github/github-api.js';
+import { isActionBotAccount } from '../github/events/bot-author.js';
+import type { GitHubApi } from '../github/api/github-api.js';
 import type { ThreadRecord } from '../transcript/events.js';
 import { requestsSoFar, type CarriedState } from './carried-state.js';
 import { findPreviousRun, followUpRequest, passedOverLine, type PreviousRun } from './previous-run.js';

@@ -1,4 +1,4 @@
-import type { WorkflowArtifacts } from '../github/github-api.js';
+import type { WorkflowArtifacts } from '../github/api/github-api.js';
 import { stateFromArtifact } from './artifact-state.js';
 import type { CarriedState } from './carried-state.js';
 import type { StateOrigin } from './workflow-origin.js';

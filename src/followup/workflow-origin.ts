@@ -1,6 +1,6 @@
 import { transcriptArtifactName } from '../artifacts/transcript-artifact.js';
 import { errorMessage } from '../errors/error-message.js';
-import type { WorkflowRunOrigin, WorkflowRunReads } from '../github/workflow-runs.js';
+import type { WorkflowRunOrigin, WorkflowRunReads } from '../github/api/workflow-runs.js';
 import { runIdParts } from './artifact-state.js';
 import type { CarriedState } from './carried-state.js';
 

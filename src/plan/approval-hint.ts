@@ -1,4 +1,4 @@
-import { codeSpan } from '../github/neutralize.js';
+import { codeSpan } from '../github/markdown/outbound-neutralize.js';
 
 /** The plan report's last word: how to approve, change or replace the plan, with this workflow's phrase. */
 export function approvalHint(phrase: string, why: 'asked' | 'required'): string {

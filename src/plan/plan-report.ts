@@ -1,4 +1,4 @@
-import { fence } from '../github/neutralize.js';
+import { fence } from '../github/markdown/outbound-neutralize.js';
 import { hiddenMarkdownForms } from './hidden-markdown.js';
 import { visiblePlan } from './visible-plan.js';
 

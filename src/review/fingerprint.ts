@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { MARKER_JOINER } from '../github/hidden-markers.js';
+import { MARKER_JOINER } from '../github/markdown/outbound-hidden-markers.js';
 
 /**
  * Each review comment the action posts ends with a hidden fingerprint of what it says, so a later

@@ -1,7 +1,7 @@
-import { inlineText } from '../github/neutralize.js';
-import type { PostedReviewComment, ReviewThread } from '../github/review-api.js';
-import { isActionBotComment } from '../github/bot-author.js';
-import { defuseMarkers } from '../github/hidden-markers.js';
+import { inlineText } from '../github/markdown/outbound-neutralize.js';
+import type { PostedReviewComment, ReviewThread } from '../github/api/review-api.js';
+import { isActionBotComment } from '../github/events/bot-author.js';
+import { defuseMarkers } from '../github/markdown/outbound-hidden-markers.js';
 import { readFingerprint } from './fingerprint.js';
 import { excerpt } from './excerpt.js';
 import { commentProse } from './repeat-check.js';

@@ -1,5 +1,5 @@
 import type { GitRepository } from '../git/repository.js';
-import type { ReviewFile } from '../github/review-api.js';
+import type { ReviewFile } from '../github/api/review-api.js';
 import type { ReviewContext } from './review-context.js';
 import { selectReviewedFiles } from './reviewed-files.js';
 

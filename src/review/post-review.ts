@@ -1,5 +1,5 @@
 import { errorFirstLine } from '../errors/error-message.js';
-import { ReviewRejectedError, type PullRequestReviews, type ReviewEvent } from '../github/review-api.js';
+import { ReviewRejectedError, type PullRequestReviews, type ReviewEvent } from '../github/api/review-api.js';
 import { excerpt } from './excerpt.js';
 import { location } from './finding.js';
 import type { FindingsCollector } from './findings-collector.js';

@@ -1,6 +1,6 @@
-import type { PostedReview, PostedReviewComment } from '../github/review-api.js';
-import { isActionBotComment } from '../github/bot-author.js';
-import { FenceTracker } from '../github/code-fence.js';
+import type { PostedReview, PostedReviewComment } from '../github/api/review-api.js';
+import { isActionBotComment } from '../github/events/bot-author.js';
+import { FenceTracker } from '../github/markdown/code-fence.js';
 import { firstLine, type Finding } from './finding.js';
 import { findingFingerprint, normalizeText, readFingerprint } from './fingerprint.js';
 import type { PlacedFinding } from './placement.js';

@@ -1,10 +1,10 @@
-import { FenceTracker } from '../github/code-fence.js';
-import { MAX_BODY_CHARS, fitSections } from '../github/fit-body.js';
-import { GITHUB_COMMENT_LIMIT } from '../github/comment-limit.js';
-import { codeSpan, defuse, inlineText, quoteBlock } from '../github/neutralize.js';
-import type { NewReview, NewReviewComment } from '../github/review-api.js';
+import { FenceTracker } from '../github/markdown/code-fence.js';
+import { MAX_BODY_CHARS, fitSections } from '../github/markdown/outbound-fit-body.js';
+import { GITHUB_COMMENT_LIMIT } from '../github/markdown/outbound-comment-limit.js';
+import { codeSpan, defuse, inlineText, quoteBlock } from '../github/markdown/outbound-neutralize.js';
+import type { NewReview, NewReviewComment } from '../github/api/review-api.js';
 import { location } from './finding.js';
-import { defuseMarkers } from '../github/hidden-markers.js';
+import { defuseMarkers } from '../github/markdown/outbound-hidden-markers.js';
 import { fingerprintMarker } from './fingerprint.js';
 import { suggestionMarkdown, type PlacedSuggestion } from './placement.js';
 import type { CheckedFinding } from './repeat-check.js';

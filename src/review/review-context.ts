@@ -1,5 +1,5 @@
 import { errorFirstLine } from '../errors/error-message.js';
-import type { PostedReview, PostedReviewComment, PullRequestReviews } from '../github/review-api.js';
+import type { PostedReview, PostedReviewComment, PullRequestReviews } from '../github/api/review-api.js';
 import { resolutionCandidates, type ResolutionCandidate } from './fixed-threads.js';
 import { selectReviewedFiles, type ReviewedFiles } from './reviewed-files.js';
 

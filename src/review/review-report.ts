@@ -1,4 +1,4 @@
-import { codeSpan, inlineText } from '../github/neutralize.js';
+import { codeSpan, inlineText } from '../github/markdown/outbound-neutralize.js';
 import type { ReviewOutcome } from './post-review.js';
 
 /**

@@ -1,4 +1,4 @@
-import { fence } from '../github/neutralize.js';
+import { fence } from '../github/markdown/outbound-neutralize.js';
 import { excerpt } from './excerpt.js';
 import { describeCandidates } from './fixed-threads.js';
 import { commentProse, ownFindingComments } from './repeat-check.js';

@@ -1,4 +1,4 @@
-import type { ReviewFile } from '../github/review-api.js';
+import type { ReviewFile } from '../github/api/review-api.js';
 import { parsePatch, type FileDiff } from './diff-lines.js';
 
 /** Past this many changed files a review covers the first ones and names the rest as skipped. */

@@ -4,12 +4,12 @@ import type { CiFailure } from '../../cifix/ci-failure.js';
 import { gateCiFix } from '../../cifix/ci-fix-gate.js';
 import { ciFixMarker, ciFixMarks } from '../../cifix/ci-fix-markers.js';
 import { errorFirstLine } from '../../errors/error-message.js';
-import { OctokitCiFailureReads, type CiPullRequest } from '../../github/api/ci-failure-reads.js';
-import { botIdentity } from '../../github/bot-author.js';
-import { inlineText } from '../../github/neutralize.js';
-import { repositoryOf } from '../event-parts.js';
+import type { CiPullRequest } from '../../github/api/ci-failure-reads.js';
+import { botIdentity } from '../../github/events/bot-author.js';
+import { inlineText } from '../../github/markdown/outbound-neutralize.js';
 import { publishOutputs } from '../outputs.js';
 import type { AcceptedRequest, ActionContext } from '../stages/action-context.js';
+import { githubClientsOf } from '../stages/github-clients.js';
 
 /** A CI fix that may run: the pull request, its failure read, and where the attempt stands. */
 export interface CiFixPlan {
@@ -30,15 +30,12 @@ export async function startCiFix(
   action: ActionContext,
   request: AcceptedRequest
 ): Promise<CiFixPlan | undefined> {
-  const { event, runner } = action;
+  const { event } = action;
   if (event.kind !== 'workflow_run') return undefined;
   const decision = decideCiFix(event);
   if (!decision.run) return skipped(decision.reason);
   const settings = action.config.github;
-  const repository = repositoryOf(event, runner);
-  const reads = new OctokitCiFailureReads(settings.token, repository, runner.apiUrl, {
-    logger: { warning: action.commands.warning }
-  });
+  const reads = githubClientsOf(action).ciFailureReads();
   const run = event.workflowRun;
   const decide = (rerunFirst: boolean) =>
     gateCiFix(

@@ -7,7 +7,7 @@ import { readReviewContext, type ReviewContext } from '../../review/review-conte
 import { reviewMode } from '../../review/review-mode.js';
 import { renderReviewSection } from '../../review/review-report.js';
 import { reviewTask } from '../../review/review-task.js';
-import { reviewsOf } from '../stages/review-boundary.js';
+import { githubClientsOf } from '../stages/github-clients.js';
 import type { ActionContext } from '../stages/action-context.js';
 import type { RunKind } from './run-kind.js';
 
@@ -18,7 +18,7 @@ import type { RunKind } from './run-kind.js';
  */
 export function reviewKind(action: ActionContext, pullNumber: number, focus: string | undefined): RunKind {
   const settings = action.config.github;
-  const reviews = reviewsOf(action);
+  const reviews = githubClientsOf(action).reviews();
   const collector = new FindingsCollector();
   let context: ReviewContext | undefined;
   return {

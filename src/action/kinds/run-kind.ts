@@ -1,5 +1,5 @@
 import type { RunMode } from '../../agent/run-mode.js';
-import type { ChangesOutcome } from '../../github/report.js';
+import type { ChangesOutcome } from '../../github/report/report.js';
 import type { ReviewOutcome } from '../../review/post-review.js';
 import type { RunProgress } from '../stages/action-context.js';
 import type { AgentRun } from '../stages/agent-turns.js';

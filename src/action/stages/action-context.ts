@@ -1,10 +1,10 @@
 import type { SessionOutcome } from '../../agent/session.js';
 import type { ActionConfig } from '../../config/github-inputs.js';
-import type { ActionEvent } from '../../github/event.js';
-import type { GitHubApi, WorkflowArtifacts } from '../../github/github-api.js';
-import type { PermissionSource } from '../../github/permissions.js';
-import type { TrackingClaim } from '../../github/tracking-comment.js';
-import type { ArtifactOutcome, ChangesOutcome } from '../../github/report.js';
+import type { ActionEvent } from '../../github/events/event.js';
+import type { GitHubApi, WorkflowArtifacts } from '../../github/api/github-api.js';
+import type { PermissionSource } from '../../github/events/permissions.js';
+import type { TrackingClaim } from '../../github/report/tracking-comment.js';
+import type { ArtifactOutcome, ChangesOutcome } from '../../github/report/report.js';
 import type { RunnerFilesGuard } from '../../security/runner-files.js';
 import type { RunnerEnv } from '../runner-env.js';
 import type { WorkflowCommandPause } from '../workflow-commands.js';

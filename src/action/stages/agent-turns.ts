@@ -5,7 +5,7 @@ import type { AgentConfig } from '../../config/inputs.js';
 import { runSession, type SessionOutcome } from '../../agent/session.js';
 import { threadRecordOf, type RunStart } from '../../followup/start-on-thread.js';
 import { guardRepository, type RepositoryGuard } from '../../git/repository-guard.js';
-import type { TrackingComment } from '../../github/tracking-comment.js';
+import type { TrackingComment } from '../../github/report/tracking-comment.js';
 import { guardRunnerFiles, type RunnerFilesGuard } from '../../security/runner-files.js';
 import { agentConfigFor } from '../mcp-on-forks.js';
 import { runLinksOf } from '../run-links.js';

@@ -1,6 +1,6 @@
 import * as core from '@actions/core';
 import { errorMessage } from '../../errors/error-message.js';
-import { defuseMarkers } from '../../github/hidden-markers.js';
+import { defuseMarkers } from '../../github/markdown/outbound-hidden-markers.js';
 import type { AcceptedRequest, ActionContext } from './action-context.js';
 
 /**

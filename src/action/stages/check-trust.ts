@@ -1,10 +1,10 @@
+import { githubClientsOf } from './github-clients.js';
 import * as core from '@actions/core';
 import { errorMessage } from '../../errors/error-message.js';
 import { withSharedThreadReads } from '../../followup/shared-thread-reads.js';
-import { OctokitGitHubApi } from '../../github/octokit-api.js';
-import { checkActor, permissionsOncePerRun, trustedTask } from '../../github/permissions.js';
-import { redactingGitHubApi } from '../../github/redacting-api.js';
-import { actorOf, reactToTrigger, repositoryOf, threadOf } from '../event-parts.js';
+import { checkActor, permissionsOncePerRun, trustedTask } from '../../github/events/permissions.js';
+import { redactingGitHubApi } from '../../github/api/redacting-api.js';
+import { actorOf, reactToTrigger, threadOf } from '../event-parts.js';
 import { publishOutputs } from '../outputs.js';
 import type { AcceptedRequest, ActionContext } from './action-context.js';
 import type { Decision } from './decide.js';
@@ -21,11 +21,9 @@ export async function checkTrust(
   action: ActionContext,
   decision: Decision
 ): Promise<AcceptedRequest | undefined> {
-  const { event, runner } = action;
+  const { event } = action;
   const settings = action.config.github;
-  const github = new OctokitGitHubApi(settings.token, repositoryOf(event, runner), runner.apiUrl, {
-    logger: { warning: action.commands.warning }
-  });
+  const github = githubClientsOf(action).api();
   // The thread's comments and pull request are read once per run, whoever asks (shared-thread-reads.ts).
   const api = withSharedThreadReads(redactingGitHubApi(github, action.redact));
   const thread = threadOf(event, settings.reportIssue);

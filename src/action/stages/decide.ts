@@ -3,7 +3,7 @@ import { InputError } from '../../config/inputs.js';
 import { errorMessage } from '../../errors/error-message.js';
 import { readRegularFile } from '../../files/bounded-file.js';
 import { MAX_PROMPT_FILE_BYTES } from '../../files/prompt-file-limit.js';
-import { decideTrigger, type TriggerDecision } from '../../github/trigger.js';
+import { decideTrigger, type TriggerDecision } from '../../github/events/trigger.js';
 import { Workspace } from '../../tools/workspace.js';
 import { publishOutputs } from '../outputs.js';
 import type { ActionContext } from './action-context.js';

@@ -1,4 +1,4 @@
-import { mentionOf } from '../../github/report-top.js';
+import { mentionOf } from '../../github/report/report-top.js';
 import type { FinishedConclusion } from '../conclusion.js';
 
 const ENDED: Readonly<Record<FinishedConclusion['conclusion'], string>> = {

@@ -1,19 +1,19 @@
+import { githubClientsOf } from './github-clients.js';
 import * as core from '@actions/core';
 import { randomBytes } from 'node:crypto';
-import { OctokitBranchProtection } from '../../followup/branch-protection.js';
 import { continueOnPreviousBranch, type ContinueRules } from '../../followup/continue-target.js';
-import { botIdentity } from '../../github/bot-author.js';
+import { botIdentity } from '../../github/events/bot-author.js';
 import type { RunStart } from '../../followup/start-on-thread.js';
 import type { FollowUpNote } from '../../followup/follow-up-report.js';
 import { pinnedGit } from '../../git/git-binary.js';
 import { GitRepository } from '../../git/repository.js';
-import type { ActionEvent } from '../../github/event.js';
-import type { GitHubApi } from '../../github/github-api.js';
+import type { ActionEvent } from '../../github/events/event.js';
+import type { GitHubApi } from '../../github/api/github-api.js';
 import { readInstructionsForRun, type InstructionOrigin } from '../../instructions/for-run.js';
 import { describeInstructions, type RepositoryInstructions } from '../../instructions/instruction-files.js';
-import { codeSpan } from '../../github/neutralize.js';
-import { writeAccessCheck } from '../../github/permissions.js';
-import { buildThreadContext } from '../../github/thread-context.js';
+import { codeSpan } from '../../github/markdown/outbound-neutralize.js';
+import { writeAccessCheck } from '../../github/events/permissions.js';
+import { buildThreadContext } from '../../github/events/thread-context.js';
 import { commentIdOf, repositoryOf } from '../event-parts.js';
 import { prepareWorkTarget, type WorkTarget } from '../work-target.js';
 import { TRANSCRIPTS, type AcceptedRequest, type ActionContext, type RunProgress } from './action-context.js';
@@ -66,9 +66,7 @@ export async function prepareWorkspace(
     branchPrefix: settings.branchPrefix,
     defaultBranch,
     bot: botIdentity(settings.botName, settings.botEmail),
-    protection: new OctokitBranchProtection(settings.token, repository, runner.apiUrl, {
-      logger: { warning: action.commands.warning }
-    })
+    protection: githubClientsOf(action).branchProtection()
   };
   const { target, note } = await followUpTarget(start, prepared, request.api, git, rules);
   const baseCommit = await git.head();

@@ -1,7 +1,7 @@
 import * as core from '@actions/core';
 import { WORKFLOW_FOLDERS } from '../../agent/session.js';
 import type { RunStart } from '../../followup/start-on-thread.js';
-import type { ChangesOutcome } from '../../github/report.js';
+import type { ChangesOutcome } from '../../github/report/report.js';
 import { actorOf } from '../event-parts.js';
 import { publishChanges } from '../publish-changes.js';
 import { runUrl } from '../runner-env.js';

@@ -7,8 +7,8 @@ import { carriedStateOf, embedForReport, type FinishedRun } from '../../followup
 import { spentBeforeUsd } from '../../followup/thread-budget.js';
 import { stateFileText } from '../../followup/state-file.js';
 import { workOfTranscript, type TranscriptWork } from '../../followup/transcript-work.js';
-import { renderReport, type ArtifactOutcome, type ChangesOutcome } from '../../github/report.js';
-import type { TrackingComment } from '../../github/tracking-comment.js';
+import { renderReport, type ArtifactOutcome, type ChangesOutcome } from '../../github/report/report.js';
+import type { TrackingComment } from '../../github/report/tracking-comment.js';
 import type { ReviewOutcome } from '../../review/post-review.js';
 import { finishedConclusion } from '../conclusion.js';
 import { actorOf, repositoryOf, threadOf } from '../event-parts.js';

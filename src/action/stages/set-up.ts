@@ -8,9 +8,9 @@ import { pinnedGit } from '../../git/git-binary.js';
 import { GitRepository } from '../../git/repository.js';
 import { InputError } from '../../config/inputs.js';
 import { errorMessage } from '../../errors/error-message.js';
-import { parseEvent, type ActionEvent } from '../../github/event.js';
-import { OctokitGitHubApi } from '../../github/octokit-api.js';
-import { decideTrigger } from '../../github/trigger.js';
+import { parseEvent, type ActionEvent } from '../../github/events/event.js';
+import { gitHubClients } from '../../github/api/clients.js';
+import { decideTrigger } from '../../github/events/trigger.js';
 import { credentialFileInRepository } from '../../security/cloud-credentials.js';
 import { baseHasGoModule, sandboxForRepository, sandboxWithGoHosts } from '../../sandbox/repository-hosts.js';
 import { isSecretName, knownSecrets, Redactor } from '../../security/redactor.js';
@@ -154,7 +154,11 @@ async function replyOnThread(
   const thread = threadOf(event, undefined);
   if (!token || thread === undefined) return;
   try {
-    const api = new OctokitGitHubApi(token, repositoryOf(event, runner), runner.apiUrl);
+    const api = gitHubClients({
+      token,
+      repository: repositoryOf(event, runner),
+      apiUrl: runner.apiUrl
+    }).api();
     await api.createComment(thread, text);
   } catch (error) {
     core.warning(`Could not post the error on #${thread}: ${errorMessage(error)}`);

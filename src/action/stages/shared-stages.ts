@@ -1,11 +1,11 @@
 import type { Published, RunKind } from '../kinds/run-kind.js';
 import type { RunStart } from '../../followup/start-on-thread.js';
-import type { TrackingComment } from '../../github/tracking-comment.js';
+import type { TrackingComment } from '../../github/report/tracking-comment.js';
 import type { AcceptedRequest, ActionContext, RunProgress } from './action-context.js';
 import { firstMessageOf, prepareWorkspace, type PreparedWorkspace } from './prepare-workspace.js';
 import { finishedWork, reportRun, stateFileOf } from './report.js';
 import { runAgentTurns, type AgentRun } from './agent-turns.js';
-import { reviewsOf } from './review-boundary.js';
+import { githubClientsOf } from './github-clients.js';
 import { answerInReviewThread } from './thread-reply.js';
 import { runTracked } from './tracked-run.js';
 import { uploadRecord } from './upload-record.js';
@@ -34,7 +34,12 @@ export async function runSharedStages(
     await recordAndReport(action, start, { workspace, agent, published, tracking }, progress);
     // A request made in a review thread is answered there too (the report is on the conversation).
     if (action.event.kind === 'pull_request_review_comment')
-      await answerInReviewThread(action, reviewsOf(action), agent.session.result, tracking?.id);
+      await answerInReviewThread(
+        action,
+        githubClientsOf(action).reviews(),
+        agent.session.result,
+        tracking?.id
+      );
   });
 }
 

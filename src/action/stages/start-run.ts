@@ -1,11 +1,11 @@
-import { botIdentity } from '../../github/bot-author.js';
-import type { ThreadComment } from '../../github/github-api.js';
+import { githubClientsOf } from './github-clients.js';
+import { botIdentity } from '../../github/events/bot-author.js';
+import type { ThreadComment } from '../../github/api/github-api.js';
 import { extractState } from '../../followup/carried-state.js';
 import { claimsOnThread } from '../duplicate-trigger.js';
 import { startOnThread, type RunStart } from '../../followup/start-on-thread.js';
 import { workflowStateCheck } from '../../followup/state-check.js';
 import { ownWorkflowOrigin, type StateOrigin } from '../../followup/workflow-origin.js';
-import { OctokitWorkflowRunReads } from '../../github/workflow-runs.js';
 import { pullRequestNumberOf, repositoryOf } from '../event-parts.js';
 import type { AcceptedRequest, ActionContext } from './action-context.js';
 
@@ -20,9 +20,7 @@ export function workflowOriginOf(action: ActionContext): StateOrigin {
   const known = origins.get(action.runner);
   if (known !== undefined) return known;
   const repository = repositoryOf(action.event, action.runner);
-  const reads = new OctokitWorkflowRunReads(action.config.github.token, repository, action.runner.apiUrl, {
-    logger: { warning: action.commands.warning }
-  });
+  const reads = githubClientsOf(action).workflowRunReads();
   const origin = ownWorkflowOrigin(reads, {
     workflowRef: action.env.GITHUB_WORKFLOW_REF,
     repositoryFullName: `${repository.owner}/${repository.name}`
@@ -37,14 +35,17 @@ export function workflowOriginOf(action: ActionContext): StateOrigin {
  * or (a comment without a state: a run that ended before it had one) its claim names a run of this
  * workflow. Another workflow's comment ending in the marker is never taken over.
  */
-export function ownReportCheck(action: ActionContext): (comment: ThreadComment) => Promise<boolean> {
+export function ownReportCheck(
+  action: ActionContext,
+  thread: number
+): (comment: ThreadComment) => Promise<boolean> {
   const origin = workflowOriginOf(action);
   const botLogin = action.config.github.botName;
   return async (comment) => {
     const extracted = extractState(comment, botLogin);
     if (extracted.kind === 'found') return (await origin.judge(extracted.state)).kind === 'ours';
     if (extracted.kind === 'refused') return false;
-    const claim = claimsOnThread([comment], botLogin).at(-1);
+    const claim = claimsOnThread([comment], botLogin, thread).at(-1);
     return claim !== undefined && (await origin.judgeRun(claim.run)).kind === 'ours';
   };
 }

@@ -1,12 +1,12 @@
+import { githubClientsOf } from './github-clients.js';
 import * as core from '@actions/core';
 import { errorMessage } from '../../errors/error-message.js';
 import { withSharedThreadReads } from '../../followup/shared-thread-reads.js';
-import type { GitHubApi, ThreadComment } from '../../github/github-api.js';
-import { OctokitGitHubApi } from '../../github/octokit-api.js';
+import type { GitHubApi, ThreadComment } from '../../github/api/github-api.js';
 import { queueTimingFor, type QueueTiming } from '../../config/test-switches.js';
-import { redactingGitHubApi } from '../../github/redacting-api.js';
-import { claimStartBody, type TrackingClaim } from '../../github/tracking-comment.js';
-import { OctokitWorkflowRuns, type WorkflowRuns } from '../../github/workflow-runs.js';
+import { redactingGitHubApi } from '../../github/api/redacting-api.js';
+import { claimStartBody, type TrackingClaim } from '../../github/report/tracking-comment.js';
+import type { WorkflowRuns } from '../../github/api/workflow-runs.js';
 import {
   claimMarker,
   claimsOnThread,
@@ -17,7 +17,6 @@ import {
   type OwnClaim,
   type ThreadClaim
 } from '../duplicate-trigger.js';
-import { repositoryOf } from '../event-parts.js';
 import { publishOutputs } from '../outputs.js';
 import { runUrl } from '../runner-env.js';
 import type { AcceptedRequest, ActionContext } from './action-context.js';
@@ -70,7 +69,7 @@ export async function takeTurn(
   }
   const api = freshApi(action);
   const url = runUrl(action.runner);
-  const marker = (state: ClaimState) => claimMarker({ request: key, run: runId, attempt, state });
+  const marker = (state: ClaimState) => claimMarker({ request: key, run: runId, attempt, state, thread });
   const say = (text: string, state: ClaimState) => `${text} · [workflow run](${url})\n\n${marker(state)}`;
   // The claim starts as the tracking comment would: a run that needs not wait takes it over as it is.
   const start = claimStartBody(url, marker('working'));
@@ -82,9 +81,7 @@ export async function takeTurn(
     return { request, claim: undefined };
   }
   const own: OwnClaim = { request: key, run: runId, attempt, commentId };
-  const runs = new OctokitWorkflowRuns(action.config.github.token, api.repository, action.runner.apiUrl, {
-    logger: { warning: action.commands.warning }
-  });
+  const runs = githubClientsOf(action).workflowRuns();
   const botLogin = action.config.github.botName;
   const passed = new PassedOverClaims(botLogin);
   const queue: Queue = { api, runs, thread, own, timing, url, botLogin, over: new Set() };
@@ -158,7 +155,7 @@ async function waitForTurn(queue: Queue, start: string): Promise<Waited> {
   let body = start;
   for (let look = 1; ; look++) {
     const comments = await api.listComments(thread);
-    const onThread = claimsOnThread(comments, queue.botLogin);
+    const onThread = claimsOnThread(comments, queue.botLogin, thread);
     const claims = queue.trusted ? await queue.trusted(onThread) : onThread;
     const live = await liveness(queue, claims);
     const verdict = judgeDuplicate(claims, own, live);
@@ -179,7 +176,7 @@ async function waitForTurn(queue: Queue, start: string): Promise<Waited> {
     if (progress !== shown) {
       shown = progress;
       core.info(progress);
-      const next = `${progress} · [workflow run](${queue.url})\n\n${claimMarker({ ...own, state: 'working' })}`;
+      const next = `${progress} · [workflow run](${queue.url})\n\n${claimMarker({ ...own, state: 'working', thread })}`;
       body = await api.updateComment(own.commentId, next).then(
         () => next,
         (error: unknown) => {
@@ -266,16 +263,7 @@ class PassedOverClaims {
 
 /** The queue reads and writes the thread directly: the run's shared reads would be stale after a wait. */
 function freshApi(action: ActionContext): GitHubApi {
-  const { event, runner } = action;
-  const github = new OctokitGitHubApi(
-    action.config.github.token,
-    repositoryOf(event, runner),
-    runner.apiUrl,
-    {
-      logger: { warning: action.commands.warning }
-    }
-  );
-  return redactingGitHubApi(github, action.redact);
+  return redactingGitHubApi(githubClientsOf(action).api(), action.redact);
 }
 
 function runLink(ownRunUrl: string, run: number): string {

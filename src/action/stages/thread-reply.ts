@@ -1,8 +1,8 @@
 import type { RunResult } from '../../agent/run-result.js';
 import { errorMessage } from '../../errors/error-message.js';
-import { defuseMarkers } from '../../github/hidden-markers.js';
-import { quoteBlock } from '../../github/neutralize.js';
-import type { PullRequestReviews } from '../../github/review-api.js';
+import { defuseMarkers } from '../../github/markdown/outbound-hidden-markers.js';
+import { quoteBlock } from '../../github/markdown/outbound-neutralize.js';
+import type { PullRequestReviews } from '../../github/api/review-api.js';
 import type { ActionContext } from './action-context.js';
 
 /** The summary a thread reply quotes at most; the report has all of it. */

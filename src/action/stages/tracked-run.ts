@@ -1,6 +1,6 @@
 import * as core from '@actions/core';
 import { errorMessage } from '../../errors/error-message.js';
-import { TrackingComment } from '../../github/tracking-comment.js';
+import { TrackingComment } from '../../github/report/tracking-comment.js';
 import { actorOf } from '../event-parts.js';
 import { publishAfterFault } from '../fault-report.js';
 import { runUrl } from '../runner-env.js';
@@ -30,7 +30,7 @@ export async function runTracked(
           now: Date.now,
           warn: action.commands.warning,
           reuse: settings.useStickyComment
-            ? { botLogin: settings.botName, isOwnReport: ownReportCheck(action) }
+            ? { botLogin: settings.botName, isOwnReport: ownReportCheck(action, request.thread) }
             : undefined,
           claim: request.claim
         })

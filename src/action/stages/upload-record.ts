@@ -4,7 +4,7 @@ import { stageRunArtifact, type StagedArtifact } from '../../artifacts/stage-run
 import { ActionsArtifactUploader, transcriptArtifactName } from '../../artifacts/transcript-artifact.js';
 import { errorFirstLine } from '../../errors/error-message.js';
 import { STATE_FILE } from '../../followup/state-file.js';
-import type { ArtifactOutcome } from '../../github/report.js';
+import type { ArtifactOutcome } from '../../github/report/report.js';
 import { runUrl, type RunnerEnv } from '../runner-env.js';
 
 /**

@@ -21,7 +21,7 @@ export function renderHeader(model: AuditPageModel): string {
     ['Compactions', escapeHtml(describeCompactionCount(model.compactionCount))]
   ];
   const tokens: Array<[string, number]> = [
-    // The API's input_tokens is the uncached part only (see renderUsage in src/github/report.ts).
+    // The API's input_tokens is the uncached part only (see renderUsage in src/github/report/report.ts).
     ['uncached input', h.usage.input],
     ['cache write', h.usage.cache_write],
     ['cache read', h.usage.cache_read],

@@ -3,7 +3,7 @@ import type { RunAudit } from '../run-audit.js';
 /** Request lines shown before the rest folds away. */
 const REQUEST_PREVIEW_LINES = 6;
 /**
- * The blocks the action wraps around a request in the first message (src/github/thread-context.ts,
+ * The blocks the action wraps around a request in the first message (src/github/events/thread-context.ts,
  * src/followup/resume-task.ts): the thread's context and a follow-up's previous run, data for the
  * model, not what the person asked.
  */

@@ -1,5 +1,5 @@
-import { accountType, RepositoryClient } from '../octokit-api.js';
-import type { PullRequestAuthor } from '../github-api.js';
+import { accountType, RepositoryClient } from './octokit-api.js';
+import type { PullRequestAuthor } from './github-api.js';
 
 /** A failed job of a run attempt, and its steps that failed. */
 export interface FailedJob {

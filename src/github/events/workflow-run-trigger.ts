@@ -1,4 +1,4 @@
-import type { ActionEvent } from '../event.js';
+import type { ActionEvent } from './event.js';
 
 export type CiTriggerDecision =
   { readonly run: true; readonly pullNumber: number } | { readonly run: false; readonly reason: string };

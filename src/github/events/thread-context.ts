@@ -1,9 +1,9 @@
-import { decideCiFix } from './events/workflow-run-trigger.js';
+import { decideCiFix } from './workflow-run-trigger.js';
 import type { ActionEvent } from './event.js';
-import type { ChangedFile, GitHubApi, PullRequestDetails, ThreadComment } from './github-api.js';
+import type { ChangedFile, GitHubApi, PullRequestDetails, ThreadComment } from '../api/github-api.js';
 import { isBot } from './permissions.js';
-import { untrustedBlock } from './untrusted-text.js';
-import { errorMessage } from '../errors/error-message.js';
+import { untrustedBlock } from '../markdown/inbound-untrusted-text.js';
+import { errorMessage } from '../../errors/error-message.js';
 
 /** Characters per token for budgeting prose and markdown (a conservative reading of ~3.6). */
 const CHARS_PER_TOKEN = 3;

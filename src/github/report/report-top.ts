@@ -1,5 +1,5 @@
-import type { CommandOutcome } from '../compaction/work-ledger.js';
-import { codeSpan, inlineText } from './neutralize.js';
+import type { CommandOutcome } from '../../compaction/work-ledger.js';
+import { codeSpan, inlineText } from '../markdown/outbound-neutralize.js';
 
 /**
  * The setting GitHub names for "may a workflow's token open a pull request", word for word as GitHub

@@ -1,5 +1,5 @@
-import type { CompactionEvent } from '../compaction/compactor.js';
-import { countCompactions, describeCompactionCount } from '../compaction/compaction-count.js';
+import type { CompactionEvent } from '../../compaction/compactor.js';
+import { countCompactions, describeCompactionCount } from '../../compaction/compaction-count.js';
 
 /** Enough points to show every drop on a page; a longer run shows the highest of each bucket. */
 const MAX_CHART_POINTS = 150;

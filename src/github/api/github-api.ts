@@ -1,4 +1,4 @@
-import type { RepositoryRef } from './event.js';
+import type { RepositoryRef } from '../events/event.js';
 
 /** The kind of account behind a login, as GitHub's REST API reports it (`Unknown`: absent or new). */
 export type AccountType = 'Bot' | 'User' | 'Organization' | 'Mannequin' | 'Unknown';

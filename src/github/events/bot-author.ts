@@ -1,4 +1,4 @@
-import type { AccountType, ThreadComment } from './github-api.js';
+import type { AccountType, ThreadComment } from '../api/github-api.js';
 
 /** The action's own account: its login (`bot_name`) and, when known, its numeric user id. */
 export interface BotIdentity {

@@ -1,4 +1,4 @@
-import { RepositoryClient } from '../github/octokit-api.js';
+import { RepositoryClient } from './octokit-api.js';
 
 /** Whether a branch is protected: a follow-up never continues on one. */
 export interface BranchProtection {

@@ -1,5 +1,5 @@
 import { FenceTracker, isFenceLine } from './code-fence.js';
-import { GITHUB_COMMENT_LIMIT } from './comment-limit.js';
+import { GITHUB_COMMENT_LIMIT } from './outbound-comment-limit.js';
 
 /**
  * The room for a report or PR body: 65,000, GitHub's limit less a margin for what is added after

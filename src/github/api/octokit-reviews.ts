@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { RepositoryRef } from './event.js';
-import { accountType, resilientOctokit, type Octokit, type OctokitGitHubApiOptions } from './octokit-api.js';
+import type { RepositoryRef } from '../events/event.js';
+import { accountType, type Octokit } from './octokit-api.js';
 import {
   ReviewRejectedError,
   type NewReview,
@@ -134,16 +134,6 @@ export class OctokitPullRequestReviews implements PullRequestReviews {
     repository: Pick<RepositoryRef, 'owner' | 'name'>
   ) {
     this.repo = { owner: repository.owner, repo: repository.name };
-  }
-
-  /** With an Octokit of its own, built as OctokitGitHubApi builds one. */
-  static fromToken(
-    token: string,
-    repository: Pick<RepositoryRef, 'owner' | 'name'>,
-    baseUrl: string | undefined,
-    options: OctokitGitHubApiOptions = {}
-  ): OctokitPullRequestReviews {
-    return new OctokitPullRequestReviews(resilientOctokit(token, baseUrl, options), repository);
   }
 
   async headSha(pullNumber: number): Promise<string> {

@@ -1,5 +1,5 @@
-import type { MovedGitEntry } from '../git/nested-repositories.js';
-import { codeSpan } from './neutralize.js';
+import type { MovedGitEntry } from '../../git/nested-repositories.js';
+import { codeSpan } from '../markdown/outbound-neutralize.js';
 
 /** The paths shown in the report; the job's log names them all. */
 const MAX_PATHS = 20;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { toWorkflowRunFacts, workflowRunSchema, type WorkflowRunFacts } from './events/workflow-run-event.js';
+import { toWorkflowRunFacts, workflowRunSchema, type WorkflowRunFacts } from './workflow-run-event.js';
 
 /** The repository the workflow runs in, as the payload names it. */
 export interface RepositoryRef {

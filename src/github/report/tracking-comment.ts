@@ -1,10 +1,10 @@
-import type { GitHubApi, ThreadComment } from './github-api.js';
-import { isActionBotComment } from './bot-author.js';
-import { FenceTracker } from './code-fence.js';
-import { GITHUB_COMMENT_LIMIT } from './comment-limit.js';
-import { CLAIM_MARKER_NAME, defuseMarkers, TRACKING_MARKER } from './hidden-markers.js';
-import { codeSpan } from './neutralize.js';
-import { errorMessage as describe } from '../errors/error-message.js';
+import type { GitHubApi, ThreadComment } from '../api/github-api.js';
+import { isActionBotComment } from '../events/bot-author.js';
+import { FenceTracker } from '../markdown/code-fence.js';
+import { GITHUB_COMMENT_LIMIT } from '../markdown/outbound-comment-limit.js';
+import { CLAIM_MARKER_NAME, defuseMarkers, TRACKING_MARKER } from '../markdown/outbound-hidden-markers.js';
+import { codeSpan } from '../markdown/outbound-neutralize.js';
+import { errorMessage as describe } from '../../errors/error-message.js';
 
 export { TRACKING_MARKER };
 

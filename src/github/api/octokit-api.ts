@@ -1,6 +1,6 @@
 import * as core from '@actions/core';
 import { getOctokit } from '@actions/github';
-import type { RepositoryRef } from './event.js';
+import type { RepositoryRef } from '../events/event.js';
 import {
   type AccountType,
   ArtifactExpiredError,
@@ -21,7 +21,7 @@ import {
   type GitHubApiLogger,
   type ResilienceSettings
 } from './octokit-resilience.js';
-import { spacesWrites } from '../config/test-switches.js';
+import { spacesWrites } from '../../config/test-switches.js';
 
 export type Octokit = ReturnType<typeof getOctokit>;
 

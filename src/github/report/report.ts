@@ -1,17 +1,17 @@
-import type { RunResult } from '../agent/run-result.js';
-import type { CompactionEvent } from '../compaction/compactor.js';
-import { countCompactions, describeCompactionCount } from '../compaction/compaction-count.js';
-import type { CommandOutcome } from '../compaction/work-ledger.js';
+import type { RunResult } from '../../agent/run-result.js';
+import type { CompactionEvent } from '../../compaction/compactor.js';
+import { countCompactions, describeCompactionCount } from '../../compaction/compaction-count.js';
+import type { CommandOutcome } from '../../compaction/work-ledger.js';
 import { renderChart } from './context-chart.js';
-import { fitSections, MAX_BODY_CHARS } from './fit-body.js';
-import type { RepositoryInstructions } from '../instructions/instruction-files.js';
-import { codeSpan, fence, inlineText, quoteBlock } from './neutralize.js';
-import type { WithheldVariables } from '../tools/environment.js';
-import type { DeniedCall } from '../tools/limits/denied.js';
+import { fitSections, MAX_BODY_CHARS } from '../markdown/outbound-fit-body.js';
+import type { RepositoryInstructions } from '../../instructions/instruction-files.js';
+import { codeSpan, fence, inlineText, quoteBlock } from '../markdown/outbound-neutralize.js';
+import type { WithheldVariables } from '../../tools/environment.js';
+import type { DeniedCall } from '../../tools/limits/denied.js';
 import { compareUrl, renderRequest, renderTests, renderWhere } from './report-top.js';
 import { renderMovedGitSection } from './moved-git-section.js';
 import { renderSandboxSection } from './sandbox-section.js';
-import type { SessionOutcome } from '../agent/session.js';
+import type { SessionOutcome } from '../../agent/session.js';
 
 export { MAX_BODY_CHARS, renderChart };
 

@@ -1,6 +1,6 @@
-import { decideCiFix } from './events/workflow-run-trigger.js';
+import { decideCiFix } from './workflow-run-trigger.js';
 import type { ActionEvent, Actor } from './event.js';
-import { blankNonProse } from './visible-prose.js';
+import { blankNonProse } from '../markdown/inbound-visible-prose.js';
 
 export interface TriggerSettings {
   readonly triggerPhrase: string;

@@ -1,6 +1,6 @@
-import type { BlockedAttempt } from '../sandbox/blocked-log.js';
-import type { SandboxRecord } from '../sandbox/session-box.js';
-import { codeSpan } from './neutralize.js';
+import type { BlockedAttempt } from '../../sandbox/blocked-log.js';
+import type { SandboxRecord } from '../../sandbox/session-box.js';
+import { codeSpan } from '../markdown/outbound-neutralize.js';
 
 /** The refused destinations shown in the report; the transcript has them all. */
 const MAX_ROWS = 20;

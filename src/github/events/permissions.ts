@@ -1,7 +1,7 @@
 import type { Actor } from './event.js';
-import type { GitHubApi } from './github-api.js';
+import type { GitHubApi } from '../api/github-api.js';
 import type { TriggerDecision } from './trigger.js';
-import { errorFirstLine } from '../errors/error-message.js';
+import { errorFirstLine } from '../../errors/error-message.js';
 
 const CAN_START = new Set(['admin', 'maintain', 'write']);
 
