@@ -4,6 +4,7 @@ import { pullRequestNumberOf } from '../event-parts.js';
 import type { AcceptedRequest, ActionContext } from '../stages/action-context.js';
 import type { RunChoice } from './choose-run.js';
 import { ciFixKind } from './ci-fix.js';
+import { findingFixKind } from './finding-fix.js';
 import { fixKind } from './fix.js';
 import { planKind } from './plan.js';
 import { reviewKind } from './review.js';
@@ -25,7 +26,13 @@ export function dispatchKind(
 ): DispatchedKind {
   switch (choice.run) {
     case 'fix':
-      return { kind: fixKind(action, request, start), start };
+      return {
+        kind:
+          action.event.kind === 'pull_request_review_comment'
+            ? findingFixKind(action, request, start)
+            : fixKind(action, request, start),
+        start
+      };
     case 'plan':
       return { kind: planKind(action, choice.why), start };
     case 'approved-plan': {
