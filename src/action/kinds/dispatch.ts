@@ -5,6 +5,7 @@ import type { AcceptedRequest, ActionContext } from '../stages/action-context.js
 import type { RunChoice } from './choose-run.js';
 import { ciFixKind } from './ci-fix.js';
 import { findingFixKind } from './finding-fix.js';
+import { asksToFixAll, fixAllKind } from './fix-all.js';
 import { fixKind } from './fix.js';
 import { planKind } from './plan.js';
 import { reviewKind } from './review.js';
@@ -25,7 +26,10 @@ export function dispatchKind(
   choice: Exclude<RunChoice, { readonly run: 'refused' }>
 ): DispatchedKind {
   switch (choice.run) {
-    case 'fix':
+    case 'fix': {
+      const pull = pullRequestNumberOf(action.event);
+      if (pull !== undefined && asksToFixAll(request.task))
+        return { kind: fixAllKind(action, request, start, pull), start };
       return {
         kind:
           action.event.kind === 'pull_request_review_comment'
@@ -33,6 +37,7 @@ export function dispatchKind(
             : fixKind(action, request, start),
         start
       };
+    }
     case 'plan':
       return { kind: planKind(action, choice.why), start };
     case 'approved-plan': {
