@@ -40,7 +40,7 @@ export default {
         'githubClientsOf(action)) for the client; importing an adapter for its type is fine.',
       from: { path: '^src/', pathNot: '^src/github/api/' },
       to: {
-        path: '^src/github/api/(octokit-api|octokit-reviews|workflow-runs|branch-protection)[.]ts$',
+        path: '^src/github/api/(octokit-api|octokit-reviews|workflow-runs|branch-protection|audit-reads)[.]ts$',
         dependencyTypesNot: ['type-only']
       }
     },

@@ -7,19 +7,18 @@
  * request in the task box, the links, and the files changed as the pull request shows them.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
 import { renderHtmlReport } from '../src/audit/html-report.js';
 import { loadTranscript } from '../src/audit/load-transcript.js';
 import { parseTranscript } from '../src/audit/parse-transcript.js';
 import type { RunAudit } from '../src/audit/run-audit.js';
+import { requireChromium, screenshotPage } from './chromium-screenshot.js';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUTPUT = path.join(projectRoot, 'docs', 'audit-report.png');
-const CHROMIUM = '/usr/bin/chromium';
 const VIEWPORT = { width: 1280, height: 1700 };
 
 /** Runs the demo and returns the transcript folder its outputs name. */
@@ -48,11 +47,7 @@ function problemsOf(audit: RunAudit): string[] {
 }
 
 async function main(): Promise<void> {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `${CHROMIUM} is missing: install Debian's package (apt-get update && apt-get install -y chromium).`
-    );
-  }
+  requireChromium();
   const transcriptDir = runDemo();
   const audit = parseTranscript((await loadTranscript(transcriptDir)).text);
   const problems = problemsOf(audit);
@@ -62,27 +57,13 @@ async function main(): Promise<void> {
     const page = path.join(work, 'report.html');
     writeFileSync(page, renderHtmlReport(audit));
     const first = audit.compactions.findIndex((event) => event.layer === 'auto') + 1;
-    const browser = await chromium.launchPersistentContext(path.join(work, 'profile'), {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--no-first-run',
-        '--disable-background-networking'
-      ],
+    await screenshotPage({
+      url: `${pathToFileURL(page).href}#compaction-${first}`,
+      output: OUTPUT,
       viewport: VIEWPORT,
-      deviceScaleFactor: 1
+      waitFor: '#compaction-detail',
+      workDir: work
     });
-    try {
-      const tab = await browser.newPage();
-      await tab.goto(`${pathToFileURL(page).href}#compaction-${first}`);
-      await tab.waitForSelector('#compaction-detail');
-      await tab.screenshot({ path: OUTPUT });
-    } finally {
-      await browser.close();
-    }
     console.log(`wrote ${path.relative(projectRoot, OUTPUT)} from ${transcriptDir}`);
   } finally {
     rmSync(work, { recursive: true, force: true });

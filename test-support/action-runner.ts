@@ -100,6 +100,9 @@ export function runAction(setup: ActionSetup): Promise<ActionRun> {
       }).map(([name, value]) => [`INPUT_${name.toUpperCase()}`, value])
     )
   };
+  // GitHub lists a run while it runs: a run of this workflow that lists its runs finds itself.
+  const ownRunId = Number(setup.runId ?? '4242');
+  if (Number.isSafeInteger(ownRunId) && ownRunId > 0) setup.github.startedRun(ownRunId);
   return new Promise((resolve, reject) => {
     const args =
       setup.entry === ACTION_FROM_SOURCE

@@ -2,17 +2,15 @@
 import { execFileSync } from 'node:child_process';
 import { closeSync, ftruncateSync, openSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { stageRunArtifact } from '../../src/artifacts/stage-run.js';
 import { DEFAULT_ZIP_LIMITS } from '../../src/audit/zip-reader.js';
 import { CliError, EXIT } from '../../src/cli/exit-codes.js';
-import { ActionsArtifactUploader } from '../../src/artifacts/transcript-artifact.js';
 import { transcriptCommand } from '../../src/cli/transcript-command.js';
 import { VERIFY_COMMAND, verifyCommand } from '../../src/cli/verify-command.js';
-import { compactionLogWriter } from '../../src/transcript/compaction-log.js';
 import { TranscriptWriter } from '../../src/transcript/writer.js';
-import { artifactEnv, startFakeArtifacts } from '../../test-support/fake-artifacts/index.js';
+import { startFakeArtifacts } from '../../test-support/fake-artifacts/index.js';
 import { cliEnv, spawnCli } from '../support/cli.js';
 import { createTempDir } from '../support/temp-repo.js';
+import { uploadAsTheAction } from '../support/upload-as-action.js';
 import { buildZip } from './zip-builder.js';
 
 function recordedRun(): { transcripts: string; runDir: string; writer: TranscriptWriter } {
@@ -150,24 +148,9 @@ describe('verifyCommand', () => {
   it('the downloaded artifact zip, as the action uploads it, verifies against the head', async () => {
     const { runDir, writer } = recordedRun();
     const fake = await startFakeArtifacts();
-    const env = artifactEnv(fake);
-    const saved = Object.keys(env).map((key) => [key, process.env[key]] as const);
-    const realWrite = process.stdout.write.bind(process.stdout);
-    Object.assign(process.env, env);
-    process.stdout.write = (() => true) as typeof process.stdout.write;
     try {
-      const staged = await stageRunArtifact(
-        { runDir, transcript: writer, compactionLog: compactionLogWriter(runDir), files: [] },
-        { redact: (t) => t, parentDir: createTempDir('runner-temp-') }
-      );
-      await new ActionsArtifactUploader().upload('agent-transcripts-7-1', staged.dir, 1, staged.files);
-      await staged.remove();
+      await uploadAsTheAction(fake, 'agent-transcripts-7-1', runDir, writer);
     } finally {
-      process.stdout.write = realWrite;
-      for (const [key, value] of saved) {
-        if (value === undefined) delete process.env[key];
-        else process.env[key] = value;
-      }
       await fake.close();
     }
     const zip = path.join(createTempDir('download-'), 'agent-transcripts-7-1.zip');

@@ -46,7 +46,7 @@ describe('compact-agent version and help', () => {
       const run = await cli(...args);
       expect(run.code).toBe(2);
       expect(run.stderr).toContain(
-        'Unknown command "frobnicate". The commands are run, review, transcript, init, and help'
+        'Unknown command "frobnicate". The commands are run, review, transcript, audit, init, fanout, and help'
       );
     }
   });

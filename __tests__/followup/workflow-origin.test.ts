@@ -5,6 +5,7 @@
 import type { CarriedState } from '../../src/followup/carried-state.js';
 import {
   ACTIONS_READ_HINT,
+  MAX_LISTED_PAGES,
   MAX_RUN_LOOKUPS,
   ownWorkflowOrigin,
   type StateOrigin
@@ -33,6 +34,7 @@ function origin(workflowRef: string | undefined): StateOrigin {
 }
 
 const runLookups = () => github.requestsTo('GET', /^\/repos\/octo\/repo\/actions\/runs\/\d+$/).length;
+const runListings = () => github.requestsTo('GET', /\/actions\/workflows\/[^/]+\/runs$/);
 
 function stateOf(runId: string, artifactId: number | null): CarriedState {
   return {
@@ -124,22 +126,49 @@ describe('the lookups of one action run', () => {
     expect(github.requestsTo('GET', /\/actions\/runs\/61\/artifacts$/)).toHaveLength(1);
   });
 
-  it(`are bounded at ${MAX_RUN_LOOKUPS} runs: past it a run is unchecked, and known runs still answer`, async () => {
+  it(`are bounded at ${MAX_RUN_LOOKUPS} runs: past it, this workflow's runs are listed once instead`, async () => {
     const ids = Array.from({ length: MAX_RUN_LOOKUPS + 2 }, (_, index) => 70 + index);
     for (const id of ids) github.setWorkflowRun(id, { status: 'completed' });
     const shared = origin(OWN_REF);
     const verdicts = [];
     for (const id of ids) verdicts.push(await shared.judgeRun(id));
-    expect(verdicts.slice(0, MAX_RUN_LOOKUPS)).toEqual(Array(MAX_RUN_LOOKUPS).fill({ kind: 'ours' }));
-    expect(verdicts.slice(MAX_RUN_LOOKUPS)).toEqual(
-      Array(2).fill({
-        kind: 'unchecked',
-        reason: `more than ${MAX_RUN_LOOKUPS} runs were looked up in this run already`
-      })
-    );
+    expect(verdicts).toEqual(Array(ids.length).fill({ kind: 'ours' }));
     expect(runLookups()).toBe(MAX_RUN_LOOKUPS);
+    expect(runListings()).toHaveLength(1); // the two past the bound, from one page
     await expect(shared.judgeRun(ids[0]!)).resolves.toEqual({ kind: 'ours' });
     expect(runLookups()).toBe(MAX_RUN_LOOKUPS);
+  });
+
+  it("cannot be used up by another workflow's runs: the genuine run past the bound is still ours", async () => {
+    // Another workflow's comments name six of its runs, newer than the genuine state's run 90.
+    github.setWorkflowRun(90, { status: 'completed' });
+    github.setWorkflowRun(200, { status: 'in_progress' }); // this very run: the list holds it too
+    const theirs = Array.from({ length: MAX_RUN_LOOKUPS + 1 }, (_, index) => 100 + index);
+    for (const id of theirs)
+      github.setWorkflowRun(id, { status: 'completed', path: '.github/workflows/triage.yml' });
+    const shared = origin(OWN_REF);
+    for (const id of theirs) expect((await shared.judgeRun(id)).kind).toBe('foreign');
+    await expect(shared.judgeRun(90)).resolves.toEqual({ kind: 'ours' });
+    await expect(shared.judgeRun(999_999)).resolves.toMatchObject({
+      kind: 'unchecked',
+      reason: expect.stringContaining('newer than every run of this workflow listed')
+    });
+    expect(runListings().map((request) => request.path)).toEqual([
+      '/repos/octo/repo/actions/workflows/agent.yml/runs'
+    ]);
+  });
+
+  it(`list at most ${MAX_LISTED_PAGES} pages: a run older than those is unchecked, never taken as foreign`, async () => {
+    const own = Array.from({ length: MAX_LISTED_PAGES * 100 + 1 }, (_, index) => 5_000 + index);
+    for (const id of own) github.setWorkflowRun(id, { status: 'completed' });
+    const shared = origin(OWN_REF);
+    for (let index = 0; index < MAX_RUN_LOOKUPS; index++) await shared.judgeRun(900 + index); // the bound, used up
+    await expect(shared.judgeRun(5_000)).resolves.toMatchObject({
+      kind: 'unchecked',
+      reason: `it names run 5000, older than the ${MAX_LISTED_PAGES * 100} newest runs of this workflow listed`
+    });
+    await expect(shared.judgeRun(5_001)).resolves.toEqual({ kind: 'ours' });
+    expect(runListings()).toHaveLength(MAX_LISTED_PAGES);
   });
 
   it('do not keep a failed lookup: the next asking looks again', async () => {

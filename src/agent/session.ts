@@ -165,7 +165,7 @@ async function runWithTools(
   const task = redact(options.task);
   const transcript = new TranscriptWriter(runDir, { redact });
   const compactionLog = compactionLogWriter(runDir, redact);
-  const written = new WrittenFiles(runDir);
+  const written = new WrittenFiles(runDir, options.repoDir);
   const now = options.now ?? Date.now;
   const mode = options.mode ?? FIX_MODE;
   try {

@@ -29,7 +29,8 @@ export async function loadTranscript(target: string): Promise<LoadedTranscript> 
   const entry = await openEntry(target, MAX_FILE_BYTES);
   if (entry.kind === 'folder') return fromFolder(target);
   const { bytes } = entry;
-  if (bytes.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]))) return fromZip(target, bytes);
+  if (bytes.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04])))
+    return transcriptFromZip(target, bytes);
   return { text: bytes.toString('utf8'), source: target };
 }
 
@@ -104,7 +105,8 @@ async function readIfPresent(file: string): Promise<LoadedTranscript | undefined
   }
 }
 
-function fromZip(file: string, bytes: Buffer): LoadedTranscript {
+/** The newest transcript in an artifact zip (the bounded unzip of zip-reader.ts); `file` names it in messages. */
+export function transcriptFromZip(file: string, bytes: Buffer): LoadedTranscript {
   let entries: Map<string, Buffer>;
   try {
     entries = unzip(bytes);

@@ -1,4 +1,6 @@
+import { AUDIT_COMMAND } from './audit-command.js';
 import type { CliCommand } from './command.js';
+import { FANOUT_COMMAND } from './fanout-command.js';
 import { INIT_COMMAND } from './init-command.js';
 import { REVIEW_COMMAND } from './review-command.js';
 import { RUN_COMMAND } from './run-command.js';
@@ -11,5 +13,7 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
   REVIEW_COMMAND,
   TRANSCRIPT_COMMAND,
   VERIFY_COMMAND,
-  INIT_COMMAND
+  AUDIT_COMMAND,
+  INIT_COMMAND,
+  FANOUT_COMMAND
 ];

@@ -17,6 +17,7 @@ import type { CarriedState } from '../followup/carried-state.js';
 import { resumeTask } from '../followup/resume-task.js';
 import { carriedStateOf } from '../followup/run-state.js';
 import { workOfTranscript } from '../followup/transcript-work.js';
+import { isStrictlyInside } from '../files/path-inside.js';
 import { loadCarriedState, StateNotFoundError, STATE_FILE, stateFileText } from '../followup/state-file.js';
 import { isSecretName, knownSecrets, Redactor } from '../security/redactor.js';
 import { mcpServerSecrets } from '../tools/mcp/config.js';
@@ -226,7 +227,13 @@ export async function runCommand(invocation: Invocation, io: CliIo): Promise<num
         }),
         redact
       ),
-      { within: path.dirname(outcome.runDir) }
+      // From the repository's root when it holds the run folder: the agent may have swapped
+      // `.transcripts` itself for a link during its turns.
+      {
+        within: isStrictlyInside(path.resolve(outcome.runDir), path.resolve(run.repoDir))
+          ? run.repoDir
+          : path.dirname(outcome.runDir)
+      }
     );
   } catch (error) {
     io.stderr(`The state for --resume could not be saved: ${unreadableReason(error)}`);
@@ -257,7 +264,8 @@ async function validateRun(invocation: Invocation, env: NodeJS.ProcessEnv): Prom
   return { repoDir, transcriptsDir, task, config, previous };
 }
 
-async function readTask(values: ReadonlyMap<string, string>): Promise<string> {
+/** The task from --prompt or --prompt-file (fanout reads its prompt the same way). */
+export async function readTask(values: ReadonlyMap<string, string>): Promise<string> {
   const file = values.get('prompt-file');
   const inline = values.get('prompt')?.trim();
   if (file !== undefined && inline)

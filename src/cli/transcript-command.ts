@@ -8,11 +8,14 @@ import { loadTranscriptTarget, WHAT_TO_GIVE } from './transcript-target.js';
 import { describeFileError } from '../files/file-problem.js';
 import { describeVerdict, verifyChain } from '../transcript/verify-chain.js';
 
-const TRANSCRIPT_HELP = `Usage: compact-agent transcript PATH [--json] [--html FILE]
+const TRANSCRIPT_HELP = `Usage: compact-agent transcript PATH|RUN-URL [--json] [--html FILE]
 
 Reads the transcript of a run and prints the task, stop reason, turns, tokens and cost, the compactions,
 the tools used and the files changed. PATH is a run folder, a transcript.jsonl, a .transcripts folder
-(its newest run) or the artifact zip downloaded from the workflow run.
+(its newest run) or the artifact zip downloaded from the workflow run. RUN-URL is the run's page
+(https://github.com/OWNER/REPO/actions/runs/ID): its transcript artifact is downloaded with the token in
+GITHUB_TOKEN or GH_TOKEN (or gh auth token), which needs "Actions: read". GitHub Enterprise Server:
+set GITHUB_SERVER_URL and GITHUB_API_URL.
 
 Flags:
   --json        print the summary as JSON, for scripts
@@ -24,8 +27,10 @@ Examples:
   compact-agent transcript .transcripts
   compact-agent transcript agent-transcripts-4242-1.zip --html report.html
   compact-agent transcript .transcripts/20260101T120000Z-ab12cd --json | jq .cost_usd
+  compact-agent transcript https://github.com/octo-org/octo-repo/actions/runs/4242
 
-Exit codes: 0 printed, 2 no PATH or it does not exist, 3 not a transcript or the report cannot be written.`;
+Exit codes: 0 printed, 2 no PATH or it does not exist (or a URL of another host, or no token),
+3 not a transcript, the report cannot be written, or GitHub refused or has no transcript for the run.`;
 
 export const TRANSCRIPT_COMMAND: CliCommand = {
   name: 'transcript',
@@ -42,7 +47,7 @@ export async function transcriptCommand(invocation: Invocation, io: CliIo): Prom
   const target = invocation.positionals[0];
   const html = invocation.values.get('html');
   if (!target) throw usageError(`Which transcript? ${WHAT_TO_GIVE}`);
-  const loaded = await loadTranscriptTarget(target);
+  const loaded = await loadTranscriptTarget(target, { io, withReport: false });
   const { audit } = loaded;
   if (html !== undefined) await checkReportPath(html);
   // The reader shows what it can of a tampered transcript, but says so first.
@@ -63,13 +68,16 @@ export async function transcriptCommand(invocation: Invocation, io: CliIo): Prom
 }
 
 /** Checked before the report is built, so a typo in --html is said before anything is written. */
-async function checkReportPath(file: string): Promise<void> {
+export async function checkReportPath(file: string, flag = '--html'): Promise<void> {
   const info = await stat(file).catch(() => undefined);
+  const example = flag === '--csv' ? 'ledger.csv' : 'report.html';
   if (info?.isDirectory())
-    throw fileError(`--html ${file}: this is a folder; give a file name, e.g. report.html.`);
+    throw fileError(`${flag} ${file}: this is a folder; give a file name, e.g. ${example}.`);
   const folder = path.dirname(path.resolve(file));
   const parent = await stat(folder).catch(() => undefined);
   if (!parent?.isDirectory()) {
-    throw fileError(`--html ${file}: the folder ${folder} does not exist. Create it or choose another path.`);
+    throw fileError(
+      `${flag} ${file}: the folder ${folder} does not exist. Create it or choose another path.`
+    );
   }
 }

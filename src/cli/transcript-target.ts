@@ -7,15 +7,27 @@ import {
 import { parseTranscript } from '../audit/parse-transcript.js';
 import type { RunAudit } from '../audit/run-audit.js';
 import { describeFileError } from '../files/file-problem.js';
+import { looksLikeUrl } from '../github/api/github-location.js';
+import type { CliIo } from './command.js';
 import { fileError, usageError } from './exit-codes.js';
+import { DEFAULT_BOT_LOGIN, loadRunTranscript, type RunTranscript } from './run-url-target.js';
 
 /** What both transcript commands accept, said after every problem with the PATH given. */
 export const WHAT_TO_GIVE =
-  'Give a run folder, a transcript.jsonl, a .transcripts folder or the downloaded artifact zip.';
+  "Give a run folder, a transcript.jsonl, a .transcripts folder, the downloaded artifact zip, or the run's URL (https://github.com/OWNER/REPO/actions/runs/ID).";
 
 /** A transcript found at a PATH and recognised as one: its text, where it was read, and what it says. */
 export interface TargetTranscript extends LoadedTranscript {
   readonly audit: RunAudit;
+  /** For a run's URL: the run and the report comment that published its head (when asked for and found). */
+  readonly remote?: RunTranscript;
+}
+
+/** How a run's URL is read: the environment (token, GitHub host), where progress goes, and the report's bot. */
+export interface RemoteTarget {
+  readonly io: Pick<CliIo, 'stderr' | 'env'>;
+  readonly withReport: boolean;
+  readonly botLogin?: string | undefined;
 }
 
 /**
@@ -24,7 +36,16 @@ export interface TargetTranscript extends LoadedTranscript {
  * words: exit 2 when nothing is there, exit 3 when something is there but cannot be used, including
  * a file that is no transcript (docs/cli.md, "Exit codes").
  */
-export async function loadTranscriptTarget(target: string): Promise<TargetTranscript> {
+export async function loadTranscriptTarget(target: string, remote?: RemoteTarget): Promise<TargetTranscript> {
+  if (remote && looksLikeUrl(target)) {
+    const run = await loadRunTranscript(target, remote.io, {
+      withReport: remote.withReport,
+      botLogin: remote.botLogin ?? DEFAULT_BOT_LOGIN
+    });
+    const audit = parseTranscript(run.text);
+    refuseNonTranscript(audit, run);
+    return { text: run.text, source: run.source, audit, remote: run };
+  }
   const loaded = await load(target);
   const audit = parseTranscript(loaded.text);
   refuseNonTranscript(audit, loaded);

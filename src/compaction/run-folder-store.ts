@@ -50,7 +50,7 @@ export class RunFolderStore implements CompactionStore {
    */
   private writeOrSay(file: string, text: () => string): string {
     try {
-      mkdirSync(path.dirname(file), { recursive: true });
+      // The written-file ledger makes the folders, never through a link the agent put on the way.
       this.written.write(file, this.redact(text()));
       return this.shown(file);
     } catch (error) {

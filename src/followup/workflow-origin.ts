@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { transcriptArtifactName } from '../artifacts/transcript-artifact.js';
 import { errorMessage } from '../errors/error-message.js';
 import type { WorkflowRunOrigin, WorkflowRunReads } from '../github/api/workflow-runs.js';
@@ -39,10 +40,14 @@ export interface StateOrigin {
 }
 
 /**
- * At most this many runs are looked up per action run: a thread filled with forged states or claims
- * must not turn one run into hundreds of API calls. A state or claim past the bound is `unchecked`.
+ * At most this many runs are looked up one by one per action run: a thread filled with forged states
+ * or claims must not turn one run into hundreds of API calls. Past the bound, this workflow's own runs
+ * are listed instead, once, at most MAX_LISTED_PAGES pages of 100, newest first: a run id in the list
+ * is this workflow's, one in the listed range but not in it is not. So another workflow's comments
+ * naming many runs cannot use the bound up and leave the genuine state unchecked (a jammed thread).
  */
 export const MAX_RUN_LOOKUPS = 5;
+export const MAX_LISTED_PAGES = 10;
 
 /** The line a 403 adds: the token needs `actions: read` to look runs up. */
 export const ACTIONS_READ_HINT = 'give the workflow `actions: read`';
@@ -98,6 +103,7 @@ export function ownWorkflowOrigin(
       ? undefined
       : workflowFileOf(options.workflowRef, options.repositoryFullName);
   const runs = new Map<number, Promise<RunLookup>>();
+  const listing = ownFile === undefined ? undefined : new OwnRunListing(reads, ownFile);
   const listings = new Map<string, Promise<boolean>>();
   const forbidden = (id: number) =>
     `the token may not read run ${id} to check it (GitHub answered 403; ${ACTIONS_READ_HINT})`;
@@ -131,11 +137,7 @@ export function ownWorkflowOrigin(
     if (id === undefined) return Promise.resolve({ kind: 'foreign', reason: 'it names no numeric run id' });
     let lookup = runs.get(id);
     if (lookup === undefined) {
-      if (runs.size >= MAX_RUN_LOOKUPS)
-        return Promise.resolve({
-          kind: 'unchecked',
-          reason: `more than ${MAX_RUN_LOOKUPS} runs were looked up in this run already`
-        });
+      if (runs.size >= MAX_RUN_LOOKUPS) return listing!.judge(id);
       lookup = fetchRun(id, ownFile);
       runs.set(id, lookup);
       lookup.catch(() => runs.delete(id));
@@ -188,4 +190,78 @@ export function ownWorkflowOrigin(
       return { kind: 'ours' };
     }
   };
+}
+
+/**
+ * This workflow's runs, listed newest first a page at a time as far as a run asked about needs (at
+ * most MAX_LISTED_PAGES), and kept for the action run. A 403 is `unchecked`, as for a lookup.
+ */
+class OwnRunListing {
+  private readonly ids = new Set<number>();
+  private highest = 0;
+  private lowest = Number.POSITIVE_INFINITY;
+  private pages = 0;
+  private complete = false;
+  private pending: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly reads: WorkflowRunReads,
+    private readonly ownFile: string
+  ) {}
+
+  judge(id: number): Promise<RunLookup> {
+    // One listing at a time: two runs asked about at once read the same pages.
+    const answer = this.pending.then(() => this.judgeListed(id));
+    this.pending = answer.then(
+      () => undefined,
+      () => undefined
+    );
+    return answer;
+  }
+
+  private async judgeListed(id: number): Promise<RunLookup> {
+    try {
+      while (!this.complete && this.pages < MAX_LISTED_PAGES && (this.pages === 0 || id < this.lowest))
+        await this.nextPage();
+    } catch (error) {
+      if ((error as { status?: unknown }).status === 403)
+        return {
+          kind: 'unchecked',
+          reason: `the token may not list this workflow's runs to check run ${id} (GitHub answered 403; ${ACTIONS_READ_HINT})`
+        };
+      throw new Error(
+        `this workflow's runs could not be listed to check run ${id} (${errorMessage(error).split('\n')[0]!.slice(0, 200)})`
+      );
+    }
+    if (this.ids.has(id)) return { kind: 'run', run: { id, path: this.ownFile } };
+    if (id > this.highest)
+      return {
+        kind: 'unchecked',
+        reason: `it names run ${id}, newer than every run of this workflow listed (more than ${MAX_RUN_LOOKUPS} runs were looked up in this run already)`
+      };
+    if (this.complete || id >= this.lowest)
+      return {
+        kind: 'foreign',
+        reason: `it names run ${id}, which is not a run of this workflow (${this.ownFile})`
+      };
+    return {
+      kind: 'unchecked',
+      reason: `it names run ${id}, older than the ${this.ids.size} newest runs of this workflow listed`
+    };
+  }
+
+  private async nextPage(): Promise<void> {
+    const page = await this.reads.workflowRunIds(path.posix.basename(this.ownFile), this.pages + 1);
+    this.pages++;
+    if (page === undefined) {
+      this.complete = true;
+      return;
+    }
+    for (const id of page.ids) {
+      this.ids.add(id);
+      this.highest = Math.max(this.highest, id);
+      this.lowest = Math.min(this.lowest, id);
+    }
+    if (!page.more || page.ids.length === 0) this.complete = true;
+  }
 }

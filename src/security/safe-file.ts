@@ -1,4 +1,4 @@
-import { closeSync, ftruncateSync, lstatSync } from 'node:fs';
+import { closeSync, ftruncateSync, lstatSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { describeEntryKind, fileErrorCode } from '../files/file-problem.js';
 import {
@@ -99,6 +99,30 @@ function openChecked(filePath: string, purpose: OpenFor, options: SafeFileOption
 /** Each folder strictly below `within` on the way to the file must be a folder, not a link to one. */
 export function assertRealFolders(filePath: string, within: string): void {
   checkFolders(filePath, within);
+}
+
+/**
+ * Makes the folders below `within` on the way to the file, one at a time, each checked with lstat
+ * before the next is made inside it: `mkdir -p` would follow a link the agent put on the way and
+ * make the rest of the path wherever it points.
+ */
+export function makeRealFolders(filePath: string, within: string): void {
+  const relative = path.relative(within, path.dirname(filePath));
+  if (relative.startsWith('..') || path.isAbsolute(relative)) {
+    throw new UnsafeFileError(filePath, `it is not inside ${within}`);
+  }
+  let folder = within;
+  for (const part of relative.split(path.sep).filter((name) => name !== '')) {
+    folder = path.join(folder, part);
+    try {
+      mkdirSync(folder);
+    } catch (error) {
+      if (fileErrorCode(error) !== 'EEXIST') throw error;
+    }
+    const info = lstatSync(folder);
+    if (info.isSymbolicLink()) throw new UnsafeFileError(filePath, `its folder ${folder} is a symbolic link`);
+    if (!info.isDirectory()) throw new UnsafeFileError(filePath, `${folder} is not a folder`);
+  }
 }
 
 function checkFolders(filePath: string, within: string): void {

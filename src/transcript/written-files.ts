@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { replaceFile, type FileKey } from '../files/unfollowed-file.js';
-import { assertRealFolders } from '../security/safe-file.js';
+import { isStrictlyInside } from '../files/path-inside.js';
+import { makeRealFolders } from '../security/safe-file.js';
 
 /** A file the action wrote, as it was when written: the artifact takes it only if it is still so. */
 export interface WrittenFile extends FileKey {
@@ -23,15 +24,28 @@ export class WrittenFiles {
   private readonly files = new Map<string, WrittenFile>();
   /** The run folder's real path, taken before the agent runs. */
   readonly root: string;
+  /** From where every folder on the way to a file is checked: the repository, when it holds the run folder. */
+  private readonly guard: string;
 
-  constructor(runDir: string) {
+  /**
+   * `repository`: the workspace the agent's commands can change. The run folder inside it
+   * (`.transcripts/<run>`) is checked from the repository's root down at every write, since the
+   * agent can swap `.transcripts` itself for a link mid-run (checkRunFolderPath saw it only at the
+   * start). A run folder outside the repository is the caller's own choice and checked from itself.
+   */
+  constructor(runDir: string, repository?: string) {
     mkdirSync(runDir, { recursive: true });
     this.root = realpathSync(runDir);
+    const repositoryRoot = repository === undefined ? undefined : realpathSync(repository);
+    this.guard =
+      repositoryRoot !== undefined && isStrictlyInside(this.root, repositoryRoot)
+        ? repositoryRoot
+        : this.root;
   }
 
   write(file: string, text: string): void {
-    // A folder on the way swapped for a link would put the file elsewhere.
-    assertRealFolders(file, this.root);
+    // A folder on the way swapped for a link would put the file elsewhere; made one at a time.
+    makeRealFolders(file, this.guard);
     const bytes = Buffer.from(text, 'utf8');
     const key = replaceFile(file, bytes, 0o644);
     this.files.set(file, {

@@ -115,19 +115,25 @@ export class FakeArtifactRoutes {
    * the run uploaded, by its id, of this repository.
    */
   listForRun(baseUrl: string, runId: number, name: string | null): ArtifactAnswer {
+    const artifacts = this.all(baseUrl, name, runId);
+    return { status: 200, body: { total_count: artifacts.length, artifacts } };
+  }
+
+  /** The artifacts of this repository's runs (of one run, with `runId`), rendered, by id. */
+  all(baseUrl: string, name: string | null, runId?: number): unknown[] {
     const ids = new Set<number>([...this.seeded.keys()]);
     for (const { store } of this.links) for (const stored of store.artifacts) ids.add(stored.id);
-    const artifacts = [...ids]
+    return [...ids]
+      .sort((a, b) => a - b)
       .map((id) => this.find(id))
       .filter(
         (artifact): artifact is ServedArtifact =>
           artifact !== undefined &&
-          artifact.workflowRun.id === runId &&
+          (runId === undefined || artifact.workflowRun.id === runId) &&
           artifact.workflowRun.repositoryId === this.repo.id &&
           (name === null || artifact.name === name)
       )
       .map((artifact) => this.render(baseUrl, artifact));
-    return { status: 200, body: { total_count: artifacts.length, artifacts } };
   }
 
   /** GET /actions/artifacts/{id}/{archive_format} */

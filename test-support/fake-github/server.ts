@@ -31,6 +31,7 @@ import {
 import { FakeReviewRoutes } from './reviews.js';
 import { FakeWorkflowRunRoutes, type FakeRunStatus } from './workflow-runs.js';
 import { ciJobRoutes, FakeCiJobRoutes, type FakeJobSeed } from './ci-jobs.js';
+import { repositoryListRoutes } from './repository-lists.js';
 import { branchAnswer } from './branches.js';
 import { GitHubState, sameSubject } from './state.js';
 import {
@@ -169,6 +170,11 @@ export interface FakeGitHub {
   readonly reruns: readonly number[];
   /** Registers a run that a spawned action has finished, as completed, unless the test registered it. */
   finishedRun(id: number): void;
+  /**
+   * Registers a run the test starts as in progress, as GitHub lists a run while it runs; unless the
+   * test registered that run itself. finishedRun then completes it.
+   */
+  startedRun(id: number): void;
   /** Makes "Get a branch" answer `protected: true` for the branch. */
   protectBranch(name: string): void;
   /** Fail the next `times` (default 1) matching requests with that status. */
@@ -545,8 +551,18 @@ class FakeGitHubServer implements FakeGitHub {
   }
 
   finishedRun(id: number): void {
-    if (this.workflowRuns.get(id) === undefined) this.workflowRuns.set(id, { status: 'completed' });
+    if (this.workflowRuns.get(id) === undefined || this.runsStartedHere.delete(id))
+      this.workflowRuns.set(id, { status: 'completed' });
   }
+
+  startedRun(id: number): void {
+    if (this.workflowRuns.get(id) !== undefined) return;
+    this.workflowRuns.set(id, { status: 'in_progress' });
+    this.runsStartedHere.add(id);
+  }
+
+  /** Runs startedRun registered: finishedRun completes them (a test's own registrations it leaves). */
+  private readonly runsStartedHere = new Set<number>();
 
   protectBranch(name: string): void {
     this.protectedBranches.add(name);
@@ -848,6 +864,12 @@ class FakeGitHubServer implements FakeGitHub {
     const commentOr404 = (text: string | undefined): FakeComment | undefined => s.comments.get(n(text));
 
     return [
+      ...repositoryListRoutes({
+        comments: () => s.comments.values(),
+        renderComment: (comment) => this.renderComment(comment),
+        page: (ctx, items) => this.page(ctx as Ctx, items),
+        artifacts: (name) => this.artifactRoutes.all(this.url, name)
+      }),
       {
         method: 'GET',
         pattern: /^$/,
@@ -869,6 +891,16 @@ class FakeGitHubServer implements FakeGitHub {
         method: 'GET',
         pattern: /^\/actions\/runs\/(\d+)$/,
         handler: (_ctx, [id]) => this.workflowRuns.run(this.url, n(id))
+      },
+      {
+        method: 'GET',
+        pattern: /^\/actions\/workflows\/([^/]+)\/runs$/,
+        handler: (ctx, [workflowId]) => {
+          const runs = this.workflowRuns.ofWorkflow(this.url, decodeURIComponent(workflowId!));
+          if (runs === null) return { status: 404, body: { message: 'Not Found', status: '404' } };
+          const page = this.page(ctx, runs);
+          return { ...page, body: { total_count: runs.length, workflow_runs: page.body } };
+        }
       },
       {
         method: 'GET',

@@ -89,6 +89,19 @@ export class FakeWorkflowRunRoutes {
     return { status: 200, body: this.render(api, run, run.attempt, true) };
   }
 
+  /**
+   * "List workflow runs for a workflow", GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs:
+   * the runs of one workflow file (`workflow_id` is its file name or its id), newest first, as the
+   * description's `workflow-run` objects; the server pages them. Null for an unknown workflow (404).
+   */
+  ofWorkflow(api: string, workflowId: string): unknown[] | null {
+    const runs = [...this.runs.values()].filter(
+      (run) => run.path.split('/').at(-1) === workflowId || String(WORKFLOW_ID) === workflowId
+    );
+    if (runs.length === 0) return null;
+    return runs.sort((a, b) => b.id - a.id).map((run) => this.render(api, run, run.attempt, true));
+  }
+
   private render(api: string, run: FakeWorkflowRun, attempt: number, latest: boolean): unknown {
     const repo = this.repo();
     const full = `${repo.owner.login}/${repo.name}`;

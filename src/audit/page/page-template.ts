@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
 import { CLIENT_SCRIPT } from './client-script.js';
 import { renderCompactionDetail, renderCompactionList } from './compactions-section.js';
 import { renderContextChart } from './context-chart-svg.js';
 import { renderHeader } from './header-section.js';
-import { escapeHtml, jsonForScript } from './html-text.js';
+import { jsonForScript } from './html-text.js';
 import type { AuditPageModel } from './page-model.js';
+import { cspHash, renderPageHead } from './page-head.js';
 import { renderFiles, renderSandbox, renderTools } from './side-sections.js';
 import { AUDIT_PAGE_STYLE } from './stylesheet.js';
 import { renderTimeline } from './timeline-section.js';
@@ -20,24 +20,14 @@ export function renderAuditPage(model: AuditPageModel, script: string = CLIENT_S
   assertInlineSafe(AUDIT_PAGE_STYLE, 'style');
   const csp = [
     "default-src 'none'",
-    `style-src '${sha256(AUDIT_PAGE_STYLE)}'`,
-    `script-src '${sha256(script)}'`,
+    `style-src ${cspHash(AUDIT_PAGE_STYLE)}`,
+    `script-src ${cspHash(script)}`,
     'img-src data:',
     "base-uri 'none'",
     "form-action 'none'"
-  ].join('; ');
+  ];
   return [
-    '<!doctype html>',
-    '<html lang="en">',
-    '<head>',
-    '<meta charset="utf-8">',
-    `<meta http-equiv="Content-Security-Policy" content="${csp}">`,
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    '<meta name="referrer" content="no-referrer">',
-    '<link rel="icon" href="data:,">',
-    `<title>${escapeHtml(model.title)}</title>`,
-    `<style>${AUDIT_PAGE_STYLE}</style>`,
-    '</head>',
+    ...renderPageHead(model.title, AUDIT_PAGE_STYLE, csp),
     '<body>',
     renderHeader(model),
     '<div class="overview">',
@@ -71,8 +61,4 @@ function assertInlineSafe(code: string, element: 'script' | 'style'): void {
         `Write the text another way (for example "<\\/${element}").`
     );
   }
-}
-
-function sha256(text: string): string {
-  return `sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}`;
 }

@@ -53,6 +53,16 @@ export interface WorkflowRunReads {
   workflowRun(runId: number): Promise<WorkflowRunOrigin | undefined>;
   /** The run's artifacts of that name (a run uploads one transcript artifact). */
   runArtifacts(runId: number, name: string): Promise<RunArtifactEntry[]>;
+  /**
+   * One page (100, from page 1) of the run ids of a workflow file (`agent.yml`), as GitHub lists
+   * them, newest first; `more` when a next page exists. Undefined when there is no such workflow.
+   */
+  workflowRunIds(workflowFileName: string, page: number): Promise<WorkflowRunIdPage | undefined>;
+}
+
+export interface WorkflowRunIdPage {
+  readonly ids: readonly number[];
+  readonly more: boolean;
 }
 
 /**
@@ -76,6 +86,31 @@ export class OctokitWorkflowRunReads extends RepositoryClient implements Workflo
       if (typeof data.path !== 'string' || typeof data.id !== 'number')
         throw new Error(`GitHub answered a workflow run without its id and path for run ${runId}`);
       return { id: data.id, path: data.path };
+    } catch (error) {
+      if ((error as { status?: unknown }).status === 404) return undefined;
+      throw error;
+    }
+  }
+
+  /**
+   * "List workflow runs for a workflow", GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs
+   * (https://docs.github.com/en/rest/actions/workflow-runs#list-workflow-runs-for-a-workflow, read
+   * 2026-11-28 in @octokit/openapi's description): `workflow_id` may be the workflow's file name, and
+   * anyone with read access may call it. Without a filter parameter the list is not capped at 1,000.
+   */
+  async workflowRunIds(workflowFileName: string, page: number): Promise<WorkflowRunIdPage | undefined> {
+    try {
+      const { data, headers } = await this.octokit.rest.actions.listWorkflowRuns({
+        ...this.repo,
+        workflow_id: workflowFileName,
+        per_page: 100,
+        page,
+        exclude_pull_requests: true
+      });
+      if (!Array.isArray(data.workflow_runs))
+        throw new Error(`GitHub answered the runs of ${workflowFileName} without a list`);
+      const ids = data.workflow_runs.map((run) => run.id).filter((id) => Number.isSafeInteger(id));
+      return { ids, more: /\brel="next"/.test(headers.link ?? '') };
     } catch (error) {
       if ((error as { status?: unknown }).status === 404) return undefined;
       throw error;

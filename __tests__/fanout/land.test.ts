@@ -1,0 +1,204 @@
+import { GitRepository } from '../../src/git/repository.js';
+import { landShards } from '../../src/fanout/land.js';
+import type { ManifestShard } from '../../src/fanout/manifest.js';
+import type { ShardResult } from '../../src/fanout/shard-result.js';
+import { guardedChanges } from '../../src/fanout/worktree-changes.js';
+import { openShardWorktree } from '../../src/fanout/shard-worktree.js';
+import { createTempRepo, type TempRepo } from '../support/temp-repo.js';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+
+let repo: TempRepo;
+let git: GitRepository;
+let base: string;
+const identity = { name: 'fanout test', email: 'fanout@example.com' };
+const shards: ManifestShard[] = [
+  { id: 'shard-01', paths: ['a.txt'], budgetUsd: 1 },
+  { id: 'shard-02', paths: ['b'], budgetUsd: 1 },
+  { id: 'shard-03', paths: ['c.txt'], budgetUsd: 1 }
+];
+
+beforeEach(async () => {
+  repo = createTempRepo();
+  repo.write('a.txt', 'old a\n');
+  repo.write('b/one.txt', 'old b1\n');
+  repo.write('c.txt', 'old c\n');
+  repo.write('README.md', 'readme\n');
+  repo.git('add', '-A');
+  repo.git('commit', '-qm', 'seed');
+  git = new GitRepository(repo.root);
+  base = await git.head();
+});
+afterEach(() => repo.remove());
+
+/** A shard's guarded change made in its own worktree by `edit`. */
+async function shardChange(shard: ManifestShard, edit: (dir: string) => void) {
+  const worktree = await openShardWorktree(git, base, shard.id);
+  try {
+    edit(worktree.git.root);
+    return await guardedChanges(worktree.git, base, shard.paths);
+  } finally {
+    await worktree.close();
+  }
+}
+
+const result = (shardId: string, patch: string, files: readonly string[]): ShardResult => ({
+  shardId,
+  planId: 'abcdef12',
+  status: 'done',
+  base,
+  costUsd: 0.1,
+  budgetUsd: 1,
+  stopReason: 'success',
+  files: [...files],
+  refusedPaths: [],
+  runs: [],
+  patch
+});
+
+describe('shard worktrees', () => {
+  it('opens and closes many worktrees of one repository at once, as parallel shards do', async () => {
+    // Shards open and close their worktrees while others do the same (a close prunes git's list).
+    const roots = await Promise.all(
+      Array.from({ length: 12 }, async (_, index) => {
+        const worktree = await openShardWorktree(git, base, `shard-${index}`);
+        const text = readFileSync(path.join(worktree.git.root, 'a.txt'), 'utf8');
+        await worktree.close();
+        return { root: worktree.git.root, text };
+      })
+    );
+    expect(new Set(roots.map((entry) => entry.root)).size).toBe(12);
+    expect(roots.every((entry) => entry.text === 'old a\n')).toBe(true);
+    expect(repo.git('worktree', 'list').trim().split('\n')).toHaveLength(1);
+  });
+});
+
+describe('the scope guard on a worktree', () => {
+  it('keeps in-scope edits and puts out-of-scope ones back, counting them', async () => {
+    const worktree = await openShardWorktree(git, base, 'shard-02');
+    try {
+      const dir = worktree.git.root;
+      writeFileSync(path.join(dir, 'b/one.txt'), 'new b1\n');
+      writeFileSync(path.join(dir, 'b/two.txt'), 'new file in scope\n');
+      writeFileSync(path.join(dir, 'README.md'), 'vandalised\n');
+      writeFileSync(path.join(dir, 'stray.txt'), 'out of scope\n');
+      const changes = await guardedChanges(worktree.git, base, ['b']);
+      expect(changes.files).toEqual(['b/one.txt', 'b/two.txt']);
+      expect([...changes.refused].sort()).toEqual(['README.md', 'stray.txt']);
+      expect(changes.patch).toContain('+new b1');
+      expect(changes.patch).not.toContain('vandalised');
+      // Put back on disk too, so a validation run sees the shard's change alone.
+      expect(readFileSync(path.join(dir, 'README.md'), 'utf8')).toBe('readme\n');
+      expect(existsSync(path.join(dir, 'stray.txt'))).toBe(false);
+    } finally {
+      await worktree.close();
+    }
+  });
+
+  it('takes the patch from the files on disk, not from an index the agent staged', async () => {
+    const worktree = await openShardWorktree(git, base, 'shard-02');
+    try {
+      const dir = worktree.git.root;
+      const inWorktree = (...args: string[]) =>
+        execFileSync('git', args, { cwd: dir, encoding: 'utf8' }).trim();
+      // The agent plants other content in the index and hides it from `git add` with skip-worktree,
+      // while the files on disk (what the validation ran on) say something else.
+      writeFileSync(path.join(dir, 'planted.txt'), 'planted content\n');
+      const blob = inWorktree('hash-object', '-w', 'planted.txt');
+      inWorktree('update-index', '--cacheinfo', `100644,${blob},b/one.txt`);
+      inWorktree('update-index', '--skip-worktree', 'b/one.txt');
+      writeFileSync(path.join(dir, 'b/one.txt'), 'validated content\n');
+      const changes = await guardedChanges(worktree.git, base, ['b']);
+      expect(changes.patch).toContain('+validated content');
+      expect(changes.patch).not.toContain('planted content');
+      expect(changes.refused).toEqual(['planted.txt']);
+    } finally {
+      await worktree.close();
+    }
+  });
+});
+
+describe('landShards', () => {
+  it('lands each shard on its own deterministic branch, and re-landing moves the same branches', async () => {
+    const a = await shardChange(shards[0]!, (dir) => writeFileSync(path.join(dir, 'a.txt'), 'new a\n'));
+    const b = await shardChange(shards[1]!, (dir) => writeFileSync(path.join(dir, 'b/one.txt'), 'new b1\n'));
+    const results = [result('shard-01', a.patch, a.files), result('shard-02', b.patch, b.files)];
+    const options = { repo: git, base, planId: 'abcdef12', identity, shards, results, title: 'Rename' };
+    const first = await landShards({ ...options, policy: 'per-shard' });
+    expect(first.shards.map((landing) => landing.status)).toEqual(['landed', 'landed']);
+    expect(repo.git('show', 'fanout/abcdef12/shard-01:a.txt')).toBe('new a\n');
+    expect(repo.git('show', 'fanout/abcdef12/shard-01:b/one.txt')).toBe('old b1\n');
+    expect(repo.git('show', 'fanout/abcdef12/shard-02:b/one.txt')).toBe('new b1\n');
+    // The working tree and the current branch are untouched.
+    expect(readFileSync(path.join(repo.root, 'a.txt'), 'utf8')).toBe('old a\n');
+    expect(repo.git('rev-parse', 'HEAD').trim()).toBe(base);
+
+    await landShards({ ...options, policy: 'per-shard' });
+    await landShards({ ...options, policy: 'combined' });
+    await landShards({ ...options, policy: 'combined' });
+    expect(
+      repo
+        .git('branch', '--list', 'fanout/*')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => line.trim())
+    ).toEqual(['fanout/abcdef12/combined', 'fanout/abcdef12/shard-01', 'fanout/abcdef12/shard-02']);
+    expect(repo.git('show', 'fanout/abcdef12/combined:a.txt')).toBe('new a\n');
+    expect(repo.git('show', 'fanout/abcdef12/combined:b/one.txt')).toBe('new b1\n');
+    expect(repo.git('rev-parse', 'fanout/abcdef12/combined^').trim()).toBe(base);
+  });
+
+  it('marks a patch that no longer applies on the base a conflict, and lands the rest', async () => {
+    const a = await shardChange(shards[0]!, (dir) => writeFileSync(path.join(dir, 'a.txt'), 'new a\n'));
+    const c = await shardChange(shards[2]!, (dir) => writeFileSync(path.join(dir, 'c.txt'), 'new c\n'));
+    // The base moved on under shard-01: its patch's context is gone.
+    repo.write('a.txt', 'someone else changed a\n');
+    repo.git('commit', '-qam', 'moved');
+    const newBase = await git.head();
+    const landing = await landShards({
+      repo: git,
+      base: newBase,
+      planId: 'abcdef12',
+      identity,
+      shards,
+      results: [result('shard-01', a.patch, a.files), result('shard-03', c.patch, c.files)],
+      policy: 'combined',
+      title: 'Rename'
+    });
+    expect(landing.shards[0]).toMatchObject({
+      status: 'conflict',
+      reason: expect.stringMatching(/no longer applies/)
+    });
+    expect(landing.shards[1]).toMatchObject({ status: 'landed' });
+    expect(repo.git('show', 'fanout/abcdef12/combined:a.txt')).toBe('someone else changed a\n');
+    expect(repo.git('show', 'fanout/abcdef12/combined:c.txt')).toBe('new c\n');
+  });
+
+  it('marks a patch touching a file an earlier shard changed a conflict, and rejects one outside its scope', async () => {
+    const a = await shardChange(shards[0]!, (dir) => writeFileSync(path.join(dir, 'a.txt'), 'new a\n'));
+    // Two forged results: shard-03 claims a patch that edits a.txt (outside its scope), and a
+    // shard whose scope holds a.txt too (a forged manifest would be refused; this checks the landing alone).
+    const overlapping: ManifestShard[] = [...shards, { id: 'shard-04', paths: ['a.txt'], budgetUsd: 1 }];
+    const landing = await landShards({
+      repo: git,
+      base,
+      planId: 'abcdef12',
+      identity,
+      shards: overlapping,
+      results: [
+        result('shard-01', a.patch, a.files),
+        result('shard-03', a.patch, ['c.txt']),
+        result('shard-04', a.patch, a.files)
+      ],
+      policy: 'per-shard',
+      title: 'Rename'
+    });
+    expect(landing.shards.map((entry) => entry.status)).toEqual(['landed', 'rejected', 'conflict']);
+    expect(landing.shards[1]).toMatchObject({ reason: expect.stringMatching(/outside its scope: a\.txt/) });
+    expect(landing.shards[2]).toMatchObject({
+      reason: expect.stringMatching(/a\.txt, which shard-01's patch/)
+    });
+    expect(repo.git('branch', '--list', 'fanout/*').split('\n').filter(Boolean)).toHaveLength(1);
+  });
+});

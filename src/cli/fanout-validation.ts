@@ -1,0 +1,38 @@
+import type { AgentConfig } from '../config/inputs.js';
+import { unboxedValidation, type ValidationRunner } from '../fanout/validation.js';
+import { watchNestedRepositories } from '../git/nested-repositories.js';
+import { openSessionBox } from '../sandbox/session-box.js';
+import { runBoundedCommand } from '../tools/bounded-command.js';
+import { toolEnvironment } from '../tools/environment.js';
+
+/**
+ * The validation command in the box the shard's agent had (same sandbox settings, same
+ * environment rules): the worktree holds what the agent wrote, and a test run executes it. With
+ * `sandbox: off` it runs without one, as the agent's commands did.
+ */
+export function boxedValidation(
+  config: AgentConfig,
+  env: NodeJS.ProcessEnv,
+  onNotice: (line: string) => void
+): ValidationRunner {
+  if (config.sandbox.mode === 'off') return unboxedValidation(env);
+  const shell = toolEnvironment(env, config.bashEnvPassthrough);
+  return async (command, options) => {
+    const nested = watchNestedRepositories(options.cwd);
+    const session = await openSessionBox(
+      config.sandbox,
+      { workspace: options.cwd, env, nestedRepositories: nested },
+      onNotice
+    );
+    try {
+      return await runBoundedCommand(command, {
+        ...options,
+        env: shell.env,
+        ...(session.box ? { box: session.box } : {})
+      });
+    } finally {
+      await session.box?.close();
+      nested.sweep();
+    }
+  };
+}

@@ -1,0 +1,153 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { GitIdentity, GitRepository } from '../git/repository.js';
+import { errorMessage } from '../errors/error-message.js';
+import { combinedBranch, shardBranch } from './branch-names.js';
+import type { ManifestShard } from './manifest.js';
+import { patchPaths } from './patch-paths.js';
+import { judgeScope } from './scope-guard.js';
+import type { ShardResult } from './shard-result.js';
+
+export type LandPolicy = 'combined' | 'per-shard';
+
+/** What landing did with one finished shard. */
+export type ShardLanding =
+  | {
+      readonly status: 'landed';
+      readonly shardId: string;
+      readonly branch: string | undefined;
+      readonly files: readonly string[];
+    }
+  /** Its change is empty: nothing to land. */
+  | { readonly status: 'empty'; readonly shardId: string }
+  /** Its patch no longer applies on the base, or touches a file an earlier shard's does: left for a resume. */
+  | { readonly status: 'conflict'; readonly shardId: string; readonly reason: string }
+  /** Its patch touches paths outside its scope: refused whole, never applied. */
+  | { readonly status: 'rejected'; readonly shardId: string; readonly reason: string };
+
+export interface Landing {
+  readonly shards: readonly ShardLanding[];
+  /** A commit on the base with every landed shard's change (also made under the per-shard policy: the burndown scans it). */
+  readonly combinedCommit: string;
+  /** The combined branch, under the combined policy. */
+  readonly combinedBranch: string | undefined;
+}
+
+export interface LandOptions {
+  readonly repo: GitRepository;
+  readonly base: string;
+  readonly planId: string;
+  readonly policy: LandPolicy;
+  readonly identity: GitIdentity;
+  /** The plan's shards, for each result's scope. */
+  readonly shards: readonly ManifestShard[];
+  /** The `done` results, in shard order. */
+  readonly results: readonly ShardResult[];
+  readonly title: string;
+}
+
+/**
+ * Applies each finished shard's patch on the base, through private indexes (the working tree and
+ * the person's index are never touched), and points deterministic local branches at the results.
+ * A patch that no longer applies, or touches a file an earlier shard's patch did, is a conflict:
+ * never merged by hand, left for a resume on the new base. Nothing is pushed.
+ */
+export async function landShards(options: LandOptions): Promise<Landing> {
+  const { repo, base } = options;
+  const scratch = await mkdtemp(path.join(tmpdir(), 'compact-agent-land-'));
+  try {
+    const combinedIndex = { GIT_INDEX_FILE: path.join(scratch, 'combined.index') };
+    await repo.run(['read-tree', base], combinedIndex);
+    const touchedBy = new Map<string, string>();
+    const landings: ShardLanding[] = [];
+    for (const result of options.results) {
+      const shard = options.shards.find((candidate) => candidate.id === result.shardId);
+      if (!shard) throw new Error(`no planned shard ${result.shardId}`);
+      if (result.patch.trim() === '') {
+        landings.push({ status: 'empty', shardId: shard.id });
+        continue;
+      }
+      const patchFile = path.join(scratch, `${shard.id}.patch`);
+      await writeFile(patchFile, result.patch);
+      const landing = await landOne(options, shard, patchFile, touchedBy, combinedIndex, scratch);
+      landings.push(landing);
+      if (landing.status === 'landed') for (const file of landing.files) touchedBy.set(file, shard.id);
+    }
+    const tree = (await repo.run(['write-tree'], combinedIndex)).trim();
+    const landed = landings
+      .filter((landing) => landing.status === 'landed')
+      .map((landing) => landing.shardId);
+    const combinedCommit = await repo.commitTree(
+      tree,
+      base,
+      `${options.title}\n\nfan-out ${options.planId}: ${landed.length} shard(s) landed (${landed.join(', ') || 'none'}).`,
+      options.identity
+    );
+    const branch = options.policy === 'combined' ? combinedBranch(options.planId) : undefined;
+    if (branch) await repo.run(['update-ref', `refs/heads/${branch}`, combinedCommit]);
+    return { shards: landings, combinedCommit, combinedBranch: branch };
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+async function landOne(
+  options: LandOptions,
+  shard: ManifestShard,
+  patchFile: string,
+  touchedBy: ReadonlyMap<string, string>,
+  combinedIndex: Readonly<Record<string, string>>,
+  scratch: string
+): Promise<ShardLanding> {
+  const { repo, base } = options;
+  let files: string[];
+  try {
+    files = await patchPaths(repo, patchFile);
+  } catch (error) {
+    return {
+      status: 'rejected',
+      shardId: shard.id,
+      reason: `git cannot read its patch (${errorMessage(error)})`
+    };
+  }
+  const outside = judgeScope(files, shard.paths).outOfScope;
+  if (outside.length > 0)
+    return {
+      status: 'rejected',
+      shardId: shard.id,
+      reason: `its patch touches paths outside its scope: ${outside.slice(0, 5).join(', ')}`
+    };
+  const overlap = files.find((file) => touchedBy.has(file));
+  if (overlap !== undefined)
+    return {
+      status: 'conflict',
+      shardId: shard.id,
+      reason: `its patch touches ${overlap}, which ${touchedBy.get(overlap)!}'s patch already changes`
+    };
+  const ownIndex = { GIT_INDEX_FILE: path.join(scratch, `${shard.id}.index`) };
+  try {
+    await repo.run(['read-tree', base], ownIndex);
+    await repo.run(['apply', '--cached', '--whitespace=nowarn', patchFile], ownIndex);
+    await repo.run(['apply', '--cached', '--whitespace=nowarn', patchFile], combinedIndex);
+  } catch (error) {
+    return {
+      status: 'conflict',
+      shardId: shard.id,
+      reason: `its patch no longer applies on ${base.slice(0, 12)} (${errorMessage(error).slice(0, 300)})`
+    };
+  }
+  let branch: string | undefined;
+  if (options.policy === 'per-shard') {
+    const tree = (await repo.run(['write-tree'], ownIndex)).trim();
+    const commit = await repo.commitTree(
+      tree,
+      base,
+      `${options.title} (${shard.id})\n\nfan-out ${options.planId}, ${shard.id}: ${files.length} file(s).`,
+      options.identity
+    );
+    branch = shardBranch(options.planId, shard.id);
+    await repo.run(['update-ref', `refs/heads/${branch}`, commit]);
+  }
+  return { status: 'landed', shardId: shard.id, branch, files };
+}
