@@ -7,8 +7,6 @@
  * Every request to the fake GitHub is checked against @octokit/openapi (the world's close).
  */
 import { jest } from '@jest/globals';
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
 import {
   reply,
   text,
@@ -19,6 +17,7 @@ import {
 import { stateFromPayload, type FakeJobSeed, type PullSeed } from '../../test-support/fake-github/index.js';
 import type { ActionRun } from '../../test-support/action-runner.js';
 import { actionWorldPerTest, type ActionWorld } from '../support/action-world.js';
+import { pushBranchWithFile } from '../support/pushed-branch.js';
 import { webhookExample } from '../support/webhook-examples.js';
 
 jest.setTimeout(240_000);
@@ -101,24 +100,13 @@ const fixer: Script = (request) => {
   return reply(text('Fixed sum: it added one too many.'));
 };
 
-/** origin with `branch` holding the broken sum.js; returns its head commit. */
-function pushBrokenBranch(w: ActionWorld, branch: string): string {
-  w.repo.git('checkout', '--quiet', '-b', branch);
-  writeFileSync(path.join(w.repo.root, 'sum.js'), BROKEN);
-  w.repo.git('add', 'sum.js');
-  w.repo.git('commit', '--quiet', '-m', 'add sum');
-  w.repo.git('push', '--quiet', 'origin', branch);
-  w.repo.git('checkout', '--quiet', 'main');
-  return w.repo.git('rev-parse', branch).trim();
-}
-
 async function world(
   pull: Omit<PullSeed, 'head'> & { branch?: string }
 ): Promise<{ w: ActionWorld; sha: string }> {
   const seed = stateFromPayload(failedRunPayload({ sha: '0'.repeat(40) }));
   const w = await startWorld({ github: seed, anthropic: { script: fixer } });
   const branch = pull.branch ?? BRANCH;
-  const sha = pushBrokenBranch(w, branch);
+  const sha = pushBranchWithFile(w.repo, branch, 'sum.js', BROKEN);
   const { branch: _branch, ...rest } = pull;
   // The issue the agent's pull request was opened for (its body names it).
   w.github.addIssue({ number: 7, title: 'Add a sum', user: 'octocat' });

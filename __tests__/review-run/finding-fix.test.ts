@@ -5,10 +5,9 @@
  * the finding's thread is resolved. On a person's remark the thread is left for them to resolve.
  */
 import { jest } from '@jest/globals';
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { reply, text, toolUse, toolUsesInHistory } from '../../test-support/fake-anthropic/index.js';
 import { ACTIONS_BOT, stateFromPayload, type UserSeed } from '../../test-support/fake-github/index.js';
+import { pushBranchWithFile } from '../support/pushed-branch.js';
 import { actionWorldPerTest, examplePayload, type ActionWorld } from '../support/action-world.js';
 
 jest.setTimeout(240_000);
@@ -39,13 +38,7 @@ async function threadWorld(
           : reply(text('greet() now says hello.'))
     }
   });
-  w.repo.git('checkout', '--quiet', '-b', BRANCH);
-  writeFileSync(path.join(w.repo.root, 'greet.js'), BROKEN);
-  w.repo.git('add', 'greet.js');
-  w.repo.git('commit', '--quiet', '-m', 'add greet');
-  w.repo.git('push', '--quiet', 'origin', BRANCH);
-  w.repo.git('checkout', '--quiet', 'main');
-  const sha = w.repo.git('rev-parse', BRANCH).trim();
+  const sha = pushBranchWithFile(w.repo, BRANCH, 'greet.js', BROKEN);
   const top = w.github.addReviewComment(pr.number, {
     user: findingBy,
     body: FINDING,

@@ -5,11 +5,10 @@
  * is answered in its thread and stays open; the report says which is which.
  */
 import { jest } from '@jest/globals';
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { findingFingerprint, fingerprintMarker } from '../../src/review/fingerprint.js';
 import { reply, text, toolUse, toolUsesInHistory } from '../../test-support/fake-anthropic/index.js';
 import { ACTIONS_BOT, stateFromPayload } from '../../test-support/fake-github/index.js';
+import { pushBranchWithFile } from '../support/pushed-branch.js';
 import { actionWorldPerTest, examplePayload } from '../support/action-world.js';
 
 jest.setTimeout(240_000);
@@ -39,13 +38,7 @@ it('fixes the open findings in one commit, resolves the fixed one and says why t
           : reply(text('Fixed greet; bye is fine as it is.'))
     }
   });
-  w.repo.git('checkout', '--quiet', '-b', BRANCH);
-  writeFileSync(path.join(w.repo.root, 'greet.js'), BROKEN);
-  w.repo.git('add', 'greet.js');
-  w.repo.git('commit', '--quiet', '-m', 'add greet');
-  w.repo.git('push', '--quiet', 'origin', BRANCH);
-  w.repo.git('checkout', '--quiet', 'main');
-  const sha = w.repo.git('rev-parse', BRANCH).trim();
+  const sha = pushBranchWithFile(w.repo, BRANCH, 'greet.js', BROKEN);
   w.github.pushHead(pull, { sha, files: [] });
   const first = w.github.addReviewComment(pull, {
     user: ACTIONS_BOT,
