@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { requestKeyOf } from '../../src/action/duplicate-trigger.js';
 import { parseEvent } from '../../src/github/events/event.js';
+import { decideCiFix } from '../../src/github/events/workflow-run-trigger.js';
 import { webhookExample } from '../support/webhook-examples.js';
 import {
   concurrencyGroup,
@@ -181,5 +182,56 @@ describe('scheduled-refactor.yml', () => {
     const two = concurrencyGroup(job, githubContext('workflow_dispatch', dispatch, 6));
     expect(one).toBe('refactor-request-5');
     expect(two).toBe('refactor-request-6');
+  });
+});
+
+/** The workflow_run.completed example with a pull request, its run made `conclusion` on `branch`. */
+function workflowRun(conclusion: string, branch = 'agent/7-abc123'): Record<string, unknown> {
+  const payload = webhookExample('workflow_run', 'completed', 2);
+  const run = payload.workflow_run as Record<string, unknown>;
+  run.conclusion = conclusion;
+  run.head_branch = branch;
+  // GitHub links the pull request whose head is the run's branch.
+  (run.pull_requests as Array<{ head: { ref: string } }>)[0]!.head.ref = branch;
+  return payload;
+}
+
+describe('fix-ci.yml', () => {
+  const job = readWorkflow('fix-ci.yml').jobs['fix-ci'] as WorkflowJob;
+  const runs = (payload: Record<string, unknown>) => jobRuns(job, githubContext('workflow_run', payload));
+
+  it("starts on a failed run of the agent's branch of a pull request", () => {
+    expect(runs(workflowRun('failure'))).toBe(true);
+  });
+
+  it("starts nothing for a success, a fork's run, a run on no pull request, or another branch", () => {
+    expect(runs(workflowRun('success'))).toBe(false);
+    expect(runs(workflowRun('cancelled'))).toBe(false);
+    // The example of a fork's run (head repository Codertocat/Hello-World), made a failure.
+    const fork = webhookExample('workflow_run', 'completed', 0);
+    (fork.workflow_run as Record<string, unknown>).conclusion = 'failure';
+    (fork.workflow_run as Record<string, unknown>).head_branch = 'agent/7-abc123';
+    expect(runs(fork)).toBe(false);
+    const noPull = workflowRun('failure');
+    (noPull.workflow_run as Record<string, unknown>).pull_requests = [];
+    expect(runs(noPull)).toBe(false);
+    expect(runs(workflowRun('failure', 'feature/sum'))).toBe(false);
+  });
+
+  it('agrees with the action: what the workflow starts, the action takes as a CI fix', () => {
+    const started = parseEvent('workflow_run', workflowRun('failure'));
+    expect(started.kind).toBe('workflow_run');
+    const fork = webhookExample('workflow_run', 'completed', 0);
+    (fork.workflow_run as Record<string, unknown>).conclusion = 'failure';
+    const forkEvent = parseEvent('workflow_run', fork);
+    if (forkEvent.kind !== 'workflow_run' || started.kind !== 'workflow_run') throw new Error('not parsed');
+    expect(decideCiFix(started)).toMatchObject({ run: true, pullNumber: 2 });
+    expect(decideCiFix(forkEvent)).toMatchObject({ run: false });
+  });
+
+  it('queues fixes per branch, never cancelling one under way', () => {
+    expect(concurrencyGroup(job, githubContext('workflow_run', workflowRun('failure')))).toBe(
+      'fix-ci-agent/7-abc123'
+    );
   });
 });

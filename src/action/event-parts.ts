@@ -1,5 +1,6 @@
 import * as core from '@actions/core';
 import type { ActionEvent, Actor } from '../github/events/event.js';
+import { decideCiFix } from '../github/events/workflow-run-trigger.js';
 import type { GitHubApi } from '../github/api/github-api.js';
 import { InputError } from '../config/inputs.js';
 import type { RunnerEnv } from './runner-env.js';
@@ -14,6 +15,8 @@ export function threadOf(event: ActionEvent, reportIssue: number | undefined): n
     case 'pull_request_review':
     case 'pull_request':
       return event.pullRequest.number;
+    case 'workflow_run':
+      return ciFixPullNumber(event);
     default:
       return reportIssue;
   }
@@ -28,9 +31,17 @@ export function pullRequestNumberOf(event: ActionEvent): number | undefined {
     case 'pull_request_review':
     case 'pull_request_review_comment':
       return event.pullRequest.number;
+    case 'workflow_run':
+      return ciFixPullNumber(event);
     default:
       return undefined;
   }
+}
+
+/** A failed CI run's pull request, where a CI fix reports and pushes (src/github/events/workflow-run-trigger.ts). */
+function ciFixPullNumber(event: Extract<ActionEvent, { kind: 'workflow_run' }>): number | undefined {
+  const decision = decideCiFix(event);
+  return decision.run ? decision.pullNumber : undefined;
 }
 
 /** Who asked: the commenter or reviewer, or whoever opened, labeled or assigned the issue. */

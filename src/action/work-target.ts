@@ -2,6 +2,7 @@ import type { ActionEvent } from '../github/events/event.js';
 import type { GitHubApi } from '../github/api/github-api.js';
 import type { GitRepository } from '../git/repository.js';
 import { errorFirstLine } from '../errors/error-message.js';
+import { pullRequestNumberOf } from './event-parts.js';
 
 /** Where the run's changes go, decided before the agent starts (it works on the right checkout). */
 export type WorkTarget =
@@ -115,8 +116,14 @@ async function pullRequestOf(
     const pr = event.pullRequest;
     return { number: pr.number, headRef: pr.headRef, headRepoFullName: pr.headRepoFullName };
   }
-  if (event.kind === 'issue_comment' && event.issue.isPullRequest) {
-    const pr = await api.getPullRequest(event.issue.number);
+  const pullNumber =
+    event.kind === 'issue_comment' && event.issue.isPullRequest
+      ? event.issue.number
+      : event.kind === 'workflow_run'
+        ? pullRequestNumberOf(event)
+        : undefined;
+  if (pullNumber !== undefined) {
+    const pr = await api.getPullRequest(pullNumber);
     return { number: pr.number, headRef: pr.headRef, headRepoFullName: pr.headRepoFullName };
   }
   return undefined;

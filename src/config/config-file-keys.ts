@@ -34,7 +34,8 @@ export const FILE_BLOCKS = [
   'sandbox',
   'review',
   'thread',
-  'publish'
+  'publish',
+  'ci_fix'
 ] as const;
 
 const text = { kind: 'string' } as const;
@@ -407,6 +408,31 @@ export const FILE_KEYS: readonly FileKey[] = [
     setting: 'transcript_retention_days',
     type: positive,
     description: "Retention of the transcript artifact (default the repository's setting)."
+  },
+  // ci_fix
+  {
+    path: 'ci_fix.max_attempts',
+    setting: 'ci_fix_max_attempts',
+    type: count,
+    description:
+      'CI fix runs per pull request (a failed workflow_run on it starts one); 0 turns CI fixing off.',
+    default: 2
+  },
+  {
+    path: 'ci_fix.label',
+    setting: 'ci_fix_label',
+    type: text,
+    description:
+      'The label that lets compact-agent fix the CI of a pull request it did not open (its own are fixed without one).',
+    default: 'agent-fix-ci'
+  },
+  {
+    path: 'ci_fix.rerun_first',
+    setting: 'ci_fix_rerun_first',
+    type: flag,
+    description:
+      'Re-run the failed jobs once before a fix: a flaky failure that passes then costs no model run.',
+    default: true
   }
 ];
 

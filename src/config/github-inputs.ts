@@ -10,6 +10,7 @@ import {
   type InputReader
 } from './inputs.js';
 import { LIMIT_DEFAULTS, readLimitSettings, type LimitSettings } from './thread-budget-input.js';
+import { readCiFixSettings, type CiFixSettings } from './ci-fix-settings.js';
 
 export type PullRequestType = 'draft' | 'ready' | 'branch';
 
@@ -52,6 +53,8 @@ export interface GitHubSettings extends LimitSettings {
   readonly reviewEvent: 'COMMENT' | 'REQUEST_CHANGES';
   /** Publish gitlinks and `.gitmodules` the run added or changed; off, they are withheld (git runs a submodule's settings). */
   readonly allowSubmoduleChanges: boolean;
+  /** How far a CI fix (a failed workflow_run on a pull request) may go: the config file's `ci_fix:` block. */
+  readonly ciFix: CiFixSettings;
 }
 
 export interface ActionConfig {
@@ -168,7 +171,8 @@ function readGitHubSettings(
       'allow_submodule_changes',
       GITHUB_DEFAULTS.allow_submodule_changes,
       problems
-    )
+    ),
+    ciFix: readCiFixSettings(read, problems)
   };
 }
 

@@ -14,3 +14,4 @@ export * from './rate-limits.js';
 export { ACTIONS_BOT, WEB_URL, legacyPermission, nodeId, stableId } from './render.js';
 export * from './artifacts.js';
 export type { FakeRunStatus } from './workflow-runs.js';
+export type { FakeJobSeed } from './ci-jobs.js';

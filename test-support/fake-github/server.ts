@@ -30,6 +30,7 @@ import {
 } from '../github-contract/index.js';
 import { FakeReviewRoutes } from './reviews.js';
 import { FakeWorkflowRunRoutes, type FakeRunStatus } from './workflow-runs.js';
+import { ciJobRoutes, FakeCiJobRoutes, type FakeJobSeed } from './ci-jobs.js';
 import { repositoryListRoutes } from './repository-lists.js';
 import { branchAnswer } from './branches.js';
 import { GitHubState, sameSubject } from './state.js';
@@ -163,6 +164,10 @@ export interface FakeGitHub {
       path?: string;
     }
   ): void;
+  /** Seeds the jobs of a run's attempt, with their logs and annotations (ci-jobs.ts). */
+  setRunJobs(runId: number, attempt: number, jobs: readonly FakeJobSeed[]): void;
+  /** The runs whose failed jobs were re-run through the API, in order. */
+  readonly reruns: readonly number[];
   /** Registers a run that a spawned action has finished, as completed, unless the test registered it. */
   finishedRun(id: number): void;
   /**
@@ -340,6 +345,7 @@ class FakeGitHubServer implements FakeGitHub {
   private readonly routes: Route[];
   private readonly artifactRoutes: FakeArtifactRoutes;
   private readonly workflowRuns: FakeWorkflowRunRoutes;
+  private readonly ciJobs: FakeCiJobRoutes;
   private readonly protectedBranches = new Set<string>();
   private readonly reviewRoutes: FakeReviewRoutes;
   private readonly graph: ReviewGraph;
@@ -376,6 +382,10 @@ class FakeGitHubServer implements FakeGitHub {
       forbidResolve: () => this.resolveForbidden
     });
     this.workflowRuns = new FakeWorkflowRunRoutes(() => this.state.repo, options.clock ?? Date.now);
+    this.ciJobs = new FakeCiJobRoutes(
+      () => ({ owner: this.state.repo.owner.login, name: this.state.repo.name }),
+      options.clock ?? Date.now
+    );
     this.artifactRoutes = new FakeArtifactRoutes(
       { id: this.state.repo.id, owner: this.state.repo.owner.login, name: this.state.repo.name },
       options.clock ?? Date.now
@@ -532,6 +542,14 @@ class FakeGitHubServer implements FakeGitHub {
     this.workflowRuns.set(id, update);
   }
 
+  setRunJobs(runId: number, attempt: number, jobs: readonly FakeJobSeed[]): void {
+    this.ciJobs.set(runId, attempt, jobs);
+  }
+
+  get reruns(): readonly number[] {
+    return this.ciJobs.reruns;
+  }
+
   finishedRun(id: number): void {
     if (this.workflowRuns.get(id) === undefined || this.runsStartedHere.delete(id))
       this.workflowRuns.set(id, { status: 'completed' });
@@ -597,6 +615,8 @@ class FakeGitHubServer implements FakeGitHub {
     // The signed blob URL a download redirects to: storage, not the API (no token, no User-Agent rule).
     const blob = this.artifactRoutes.blob(url.pathname, url.searchParams, req.headers.authorization);
     if (blob) return this.send(res, record, blob);
+    const log = this.ciJobs.blob(url.pathname, url.searchParams, req.headers.authorization);
+    if (log) return this.send(res, record, log);
 
     if (!req.headers['user-agent']) {
       // github.com refuses requests without a User-Agent, with a plain-text 403.
@@ -863,6 +883,10 @@ class FakeGitHubServer implements FakeGitHub {
         pattern: /^\/actions\/runs\/(\d+)\/attempts\/(\d+)$/,
         handler: (_ctx, [id, attempt]) => this.workflowRuns.attempt(this.url, n(id), n(attempt))
       },
+      ...ciJobRoutes(
+        () => this.ciJobs,
+        () => this.url
+      ),
       {
         method: 'GET',
         pattern: /^\/actions\/runs\/(\d+)$/,

@@ -1,6 +1,7 @@
 import type { CarriedState } from '../../followup/carried-state.js';
 import { followUpRequest } from '../../followup/previous-run.js';
 import type { RequestKind } from '../request-kind.js';
+import type { CiFixPlan } from './ci-fix-start.js';
 
 /** The run a request gets, once the thread's previous run (if any) is known. */
 export type RunChoice =
@@ -8,6 +9,8 @@ export type RunChoice =
   | { readonly run: 'plan'; readonly why: 'asked' | 'required' }
   | { readonly run: 'approved-plan'; readonly plan: CarriedState; readonly changes: string | undefined }
   | { readonly run: 'review'; readonly focus: string | undefined }
+  /** A failed CI run on a pull request, decided before the request is read (ci-fix-start.ts). */
+  | { readonly run: 'ci-fix'; readonly plan: CiFixPlan }
   | { readonly run: 'refused'; readonly reason: string };
 
 /**

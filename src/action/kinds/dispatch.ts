@@ -3,6 +3,9 @@ import type { RunStart } from '../../followup/start-on-thread.js';
 import { pullRequestNumberOf } from '../event-parts.js';
 import type { AcceptedRequest, ActionContext } from '../stages/action-context.js';
 import type { RunChoice } from './choose-run.js';
+import { ciFixKind } from './ci-fix.js';
+import { findingFixKind } from './finding-fix.js';
+import { asksToFixAll, fixAllKind } from './fix-all.js';
 import { fixKind } from './fix.js';
 import { planKind } from './plan.js';
 import { reviewKind } from './review.js';
@@ -23,8 +26,18 @@ export function dispatchKind(
   choice: Exclude<RunChoice, { readonly run: 'refused' }>
 ): DispatchedKind {
   switch (choice.run) {
-    case 'fix':
-      return { kind: fixKind(action, request, start), start };
+    case 'fix': {
+      const pull = pullRequestNumberOf(action.event);
+      if (pull !== undefined && asksToFixAll(request.task))
+        return { kind: fixAllKind(action, request, start, pull), start };
+      return {
+        kind:
+          action.event.kind === 'pull_request_review_comment'
+            ? findingFixKind(action, request, start)
+            : fixKind(action, request, start),
+        start
+      };
+    }
     case 'plan':
       return { kind: planKind(action, choice.why), start };
     case 'approved-plan': {
@@ -34,6 +47,8 @@ export function dispatchKind(
         start: approved
       };
     }
+    case 'ci-fix':
+      return { kind: ciFixKind(action, request, start, choice.plan), start };
     case 'review': {
       const pull = pullRequestNumberOf(action.event);
       if (pull === undefined)

@@ -33,6 +33,8 @@ export interface Published {
   readonly report?: KindReport;
   /** A review run's review, for the outputs. */
   readonly review?: ReviewOutcome;
+  /** A line for the reply in the review thread a request was made in (the commit, the thread resolved). */
+  readonly threadNote?: string;
   /** Publishing failed after the agent's work was done: the run is recorded and reported, then fails with this. */
   readonly failure?: string;
 }

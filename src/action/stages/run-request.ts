@@ -1,6 +1,7 @@
 import * as core from '@actions/core';
 import { restartWith } from '../../followup/start-on-thread.js';
-import { chooseRun } from '../kinds/choose-run.js';
+import { chooseRun, type RunChoice } from '../kinds/choose-run.js';
+import { startCiFix } from '../kinds/ci-fix-start.js';
 import { dispatchKind } from '../kinds/dispatch.js';
 import { mayHoldVerb, requestKindOf, requestText, type RequestKind } from '../request-kind.js';
 import { publishOutputs } from '../outputs.js';
@@ -19,6 +20,10 @@ import { runSharedStages } from './shared-stages.js';
 export async function runRequest(thisAction: ActionContext, accepted: AcceptedRequest): Promise<void> {
   const settings = thisAction.config.github;
   let action = thisAction;
+  // A failed CI run: whether to fix it is decided before the thread's turn (a skip, a re-run or a
+  // stop claims nothing and calls no model).
+  const ciFix = action.event.kind === 'workflow_run' ? await startCiFix(action, accepted) : undefined;
+  if (action.event.kind === 'workflow_run' && ciFix === undefined) return;
   // One run at a time on the thread, and one per request: before the thread's state is read.
   const turn = await takeTurn(action, accepted);
   if (!turn) return;
@@ -27,11 +32,13 @@ export async function runRequest(thisAction: ActionContext, accepted: AcceptedRe
     ? requestKindOf(request.task)
     : { kind: 'fix', task: request.task };
   let start = await startRun(action, { ...request, task: requestText(kind) });
-  const choice = chooseRun(kind, start.previous, {
-    requirePlanApproval: settings.requirePlanApproval,
-    onThread: request.thread !== undefined,
-    phrase: settings.triggerPhrase
-  });
+  const choice: RunChoice = ciFix
+    ? { run: 'ci-fix', plan: ciFix }
+    : chooseRun(kind, start.previous, {
+        requirePlanApproval: settings.requirePlanApproval,
+        onThread: request.thread !== undefined,
+        phrase: settings.triggerPhrase
+      });
   // `go …` with no plan to approve is a task in its own words.
   if (kind.kind === 'go' && (choice.run === 'fix' || choice.run === 'plan'))
     start = restartWith(start, request.task);

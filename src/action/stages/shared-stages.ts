@@ -38,7 +38,8 @@ export async function runSharedStages(
         action,
         githubClientsOf(action).reviews(),
         agent.session.result,
-        tracking?.id
+        tracking?.id,
+        published.threadNote
       );
   });
 }

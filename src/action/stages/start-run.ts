@@ -72,7 +72,9 @@ async function startOnItsThread(action: ActionContext, request: AcceptedRequest)
     thread === undefined ||
     (event.kind !== 'issue_comment' &&
       event.kind !== 'pull_request_review_comment' &&
-      event.kind !== 'pull_request_review')
+      event.kind !== 'pull_request_review' &&
+      // A CI fix counts against its pull request's thread budget, and carries its state on.
+      event.kind !== 'workflow_run')
   )
     return { task, originalTask: task, request: task, previous: undefined, refusal: undefined };
   const repository = repositoryOf(event, runner);

@@ -17,7 +17,9 @@ export async function answerInReviewThread(
   action: ActionContext,
   reviews: PullRequestReviews,
   result: Pick<RunResult, 'stopReason' | 'summary'>,
-  reportCommentId: number | undefined
+  reportCommentId: number | undefined,
+  /** What the run did to the thread's point (the commit pushed, the thread resolved), when a fix. */
+  note?: string
 ): Promise<void> {
   const { event, runner } = action;
   if (event.kind !== 'pull_request_review_comment') return;
@@ -31,7 +33,7 @@ export async function answerInReviewThread(
   const summary = text.length > REPLY_SUMMARY_CHARS ? `${text.slice(0, REPLY_SUMMARY_CHARS - 1)}…` : text;
   const status = result.stopReason === 'success' ? '✅ Done.' : `⏹️ Stopped (${result.stopReason}).`;
   const body = action.redact(
-    `${status}\n\n${summary.trim() === '' ? '_No summary._' : quoteBlock(defuseMarkers(summary))}${report}`
+    `${status}${note === undefined ? '' : ` ${note}`}\n\n${summary.trim() === '' ? '_No summary._' : quoteBlock(defuseMarkers(summary))}${report}`
   );
   await reviews
     .replyToReviewComment(pull, event.comment.inReplyTo ?? event.comment.id, body)

@@ -1,6 +1,7 @@
 import type { RepositoryRef } from '../events/event.js';
 import { OctokitAuditReads } from './audit-reads.js';
 import { OctokitBranchProtection, type BranchProtection } from './branch-protection.js';
+import { OctokitCiFailureReads, type CiFailureReads } from './ci-failure-reads.js';
 import { OctokitGitHubApi, resilientOctokit, type OctokitGitHubApiOptions } from './octokit-api.js';
 import { OctokitPullRequestReviews } from './octokit-reviews.js';
 import type { PullRequestReviews } from './review-api.js';
@@ -32,6 +33,8 @@ export interface GitHubClients {
   branchProtection(): BranchProtection;
   /** Pull request reviews, their comments and threads. */
   reviews(): PullRequestReviews;
+  /** A failed run's jobs, logs and annotations, and the re-run of its failed jobs (a CI fix). */
+  ciFailureReads(): CiFailureReads;
   /** A repository's reports, transcript artifacts and runs (`compact-agent audit`). */
   auditReads(): OctokitAuditReads;
 }
@@ -48,6 +51,7 @@ export function gitHubClients(connection: GitHubConnection): GitHubClients {
     workflowRunReads: () => new OctokitWorkflowRunReads(token, repository, apiUrl, options),
     branchProtection: () => new OctokitBranchProtection(token, repository, apiUrl, options),
     reviews: () => new OctokitPullRequestReviews(resilientOctokit(token, apiUrl, options), repository),
+    ciFailureReads: () => new OctokitCiFailureReads(token, repository, apiUrl, options),
     auditReads: () => new OctokitAuditReads(token, repository, apiUrl, options)
   };
 }

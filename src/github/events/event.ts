@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { toWorkflowRunFacts, workflowRunSchema, type WorkflowRunFacts } from './workflow-run-event.js';
 
 /** The repository the workflow runs in, as the payload names it. */
 export interface RepositoryRef {
@@ -103,6 +104,14 @@ export type ActionEvent =
       readonly pullRequest: PullRequestRef & { readonly draft: boolean };
       readonly sender: Actor;
     }
+  | {
+      /** Another workflow's run completed: a failed CI run on a pull request may start a CI fix (src/cifix/). */
+      readonly kind: 'workflow_run';
+      readonly action: string;
+      readonly repository: RepositoryRef;
+      readonly workflowRun: WorkflowRunFacts;
+      readonly sender: Actor;
+    }
   | { readonly kind: 'other'; readonly name: string };
 
 const user = z.object({
@@ -177,6 +186,7 @@ const schemas = {
     assignee: z.object({ login: z.string() }).nullable().optional(),
     changes: z.object({ body: z.object({ from: z.string().nullable() }).optional() }).optional()
   }),
+  workflow_run: z.object({ action: z.string(), workflow_run: workflowRunSchema, repository, sender: user }),
   dispatch: z.object({ repository: repository.optional(), sender: user.optional() })
 };
 
@@ -261,6 +271,16 @@ export function parseEvent(eventName: string, payload: unknown): ActionEvent {
         label: event.label?.name,
         assignee: event.assignee?.login,
         previousBody: event.changes?.body ? (event.changes.body.from ?? '') : undefined,
+        sender: event.sender
+      };
+    }
+    case 'workflow_run': {
+      const event = parse(schemas.workflow_run);
+      return {
+        kind: 'workflow_run',
+        action: event.action,
+        repository: toRepository(event.repository),
+        workflowRun: toWorkflowRunFacts(event.workflow_run),
         sender: event.sender
       };
     }

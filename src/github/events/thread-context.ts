@@ -1,3 +1,4 @@
+import { decideCiFix } from './workflow-run-trigger.js';
 import type { ActionEvent } from './event.js';
 import type { ChangedFile, GitHubApi, PullRequestDetails, ThreadComment } from '../api/github-api.js';
 import { isBot } from './permissions.js';
@@ -42,6 +43,15 @@ export async function buildThreadContext(
     const pr = event.pullRequest;
     parts.push(`Pull request #${pr.number}: ${pr.title}`);
     parts.push(untrustedBlock('pull request body', pr.user.login, pr.body));
+    parts.push(await pullRequestFacts(api, pr.number));
+    parts.push(await recentComments(api, pr.number, budget - length(parts), options));
+  } else if (event.kind === 'workflow_run') {
+    // A CI fix: the pull request its failed run belongs to (the failure itself is the task).
+    const decision = decideCiFix(event);
+    if (!decision.run) return '';
+    const pr = await api.getPullRequest(decision.pullNumber);
+    parts.push(`Pull request #${pr.number}: ${pr.title}`);
+    parts.push(untrustedBlock('pull request body', pr.author?.login ?? 'unknown', pr.body));
     parts.push(await pullRequestFacts(api, pr.number));
     parts.push(await recentComments(api, pr.number, budget - length(parts), options));
   } else if (event.kind === 'pull_request_review_comment') {

@@ -1,3 +1,4 @@
+import { decideCiFix } from './workflow-run-trigger.js';
 import type { ActionEvent, Actor } from './event.js';
 import { blankNonProse } from '../markdown/inbound-visible-prose.js';
 
@@ -67,6 +68,10 @@ export function decideTrigger(event: ActionEvent, settings: TriggerSettings): Tr
       return settings.prompt
         ? { run: true, task: settings.prompt }
         : skip(`a ${event.kind} run needs the prompt or prompt_file input`);
+    case 'workflow_run': {
+      const ciFix = decideCiFix(event);
+      return ciFix.run ? { run: true, task: CI_FIX_TASK } : skip(ciFix.reason);
+    }
     case 'other':
       if (event.name === 'pull_request_target')
         return skip(
@@ -85,7 +90,10 @@ export function decideTrigger(event: ActionEvent, settings: TriggerSettings): Tr
 /** The events decideTrigger can start a run on, for the skip message of any other. */
 const STARTING_EVENTS =
   'issue_comment, pull_request_review_comment, pull_request_review, issues, workflow_dispatch, schedule, ' +
-  'and pull_request with review_on_pull_request';
+  'pull_request with review_on_pull_request, and workflow_run (a failed CI run on a pull request)';
+
+/** The request a CI fix records on its thread; its task is built from the failure (src/cifix/). */
+export const CI_FIX_TASK = 'Fix the failing CI run on this pull request.';
 
 /** The pull_request actions that bring new code to review: opened, new commits, out of draft. */
 const REVIEWED_ACTIONS = ['opened', 'synchronize', 'reopened', 'ready_for_review'];

@@ -20,7 +20,7 @@ export const MARKER_JOINER = '\u2060';
  * not. `finding` is the fingerprint each review comment carries (src/review/fingerprint.ts); `claim`
  * is a run's claim on a request.
  */
-const MARKER_NAME = /compact-agent-(?=state|tracking|finding|claim)/gi;
+const MARKER_NAME = /compact-agent-(?=state|tracking|finding|claim|ci-fix)/gi;
 
 /** Text others wrote, with every spelling of a marker's name broken (invisibly) so it reads as none. */
 export function defuseMarkers(text: string): string {
