@@ -2,6 +2,7 @@
 import { renderLedgerHtml } from '../../../src/audit/ledger/ledger-html.js';
 import { ledgerCsv, type Ledger } from '../../../src/audit/ledger/ledger-records.js';
 import type { LedgerRow } from '../../../src/audit/ledger/ledger-row.js';
+import { renderLedgerTerminal } from '../../../src/audit/ledger/ledger-terminal.js';
 import { ledgerTotals } from '../../../src/audit/ledger/ledger-totals.js';
 import { githubEndpoint, parseRunUrl } from '../../../src/github/api/github-location.js';
 
@@ -12,7 +13,9 @@ function ledgerOf(rows: LedgerRow[]): Ledger {
     since: undefined,
     until: undefined,
     found: rows.length,
+    workflow: '.github/workflows/agent.yml',
     rows,
+    ignored: [],
     totals: ledgerTotals(rows)
   };
 }
@@ -41,6 +44,21 @@ const row: LedgerRow = {
 };
 
 describe('the ledger files', () => {
+  it('terminal: a control character from a report or a zip entry is printed as an escape, never sent', () => {
+    const hostile: LedgerRow = {
+      ...row,
+      requester: '\u001b]0;owned\u0007eve',
+      outcome: 'Done\u001b[2K\r',
+      verdict: 'unreadable',
+      detail: 'the zip entry "x\u001b[1A\u009bJ.jsonl" is unsafe'
+    };
+    const text = renderLedgerTerminal(ledgerOf([hostile]));
+    expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/u);
+    expect(text).toContain('\\x1b]0;owned\\x07eve');
+    expect(text).toContain('x\\x1b[1A\\x9bJ.jsonl');
+    expect(text.split('\n').length).toBeGreaterThan(5);
+  });
+
   it('CSV: a cell a spreadsheet would run as a formula is prefixed, quotes are doubled', () => {
     const csv = ledgerCsv(ledgerOf([row]));
     expect(csv).toContain('"\'=HYPERLINK(""https://evil.example"",""x""); <img src=x onerror=alert(1)>.md"');
