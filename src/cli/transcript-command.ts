@@ -53,6 +53,13 @@ export async function transcriptCommand(invocation: Invocation, io: CliIo): Prom
   if (html !== undefined) await checkReportPath(html);
   // The reader shows what it can of a tampered transcript, but says so first.
   const chain = verifyChain(loaded.text);
+  const remoteRun = loaded.remote?.run.runId;
+  if (remoteRun !== undefined && audit.runId?.split('-')[0] !== String(remoteRun))
+    io.stderr(
+      terminalSafe(
+        `⚠️ ${loaded.source} holds the transcript of run ${audit.runId ?? '(none)'}, not of run ${remoteRun} the URL names: it is not this run's record.`
+      )
+    );
   if (chain.status === 'broken') io.stderr(terminalSafe(`⚠️ ${describeVerdict(chain, loaded.source)}`));
   if (html !== undefined) {
     await writeFile(html, renderHtmlReport(audit)).catch((error: unknown) => {

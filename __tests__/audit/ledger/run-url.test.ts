@@ -159,6 +159,10 @@ describe('transcript and verify of a run URL (the built CLI against the fake Git
     const result = await runBuiltCli(['transcript', 'verify', world.runUrl(555)], world.env());
     expect(result.stderr).toContain('holds the transcript of run 4242-1, not of run 555 the URL names');
     expect(result.code).toBe(1);
+    const shown = await runBuiltCli(['transcript', world.runUrl(555)], world.env());
+    expect(shown.stderr).toContain(
+      '⚠️ agent-transcripts-555-1.zip:4242-1/transcript.jsonl holds the transcript of run 4242-1'
+    );
   });
 
   it("an artifact named for another run is not that run's transcript: exit 3", async () => {

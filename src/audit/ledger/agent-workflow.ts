@@ -5,7 +5,7 @@ import type { FoundRecords } from './discover-runs.js';
 /** `--workflow` was not given and the records name runs of several workflows (or of none). */
 export class WorkflowChoiceError extends Error {}
 
-/** How many of the newest reports' runs are looked up to find the agent's workflow. */
+/** How many reports' runs are looked up to find the agent's workflow: half the newest, half spread over the older. */
 export const WORKFLOW_SAMPLE = 20;
 
 /** `agent.yml` or `.github/workflows/agent.yml` → `.github/workflows/agent.yml`; undefined when it is neither. */
@@ -15,8 +15,9 @@ export function workflowPath(given: string): string | undefined {
 }
 
 /**
- * The agent's workflow file, when --workflow does not name it: the workflow of the runs the newest
- * reports name (else, with no report, of the runs that uploaded transcript artifacts). A forged report
+ * The agent's workflow file, when --workflow does not name it: the workflow of the runs the reports
+ * name (the newest ten, and ten spread over the older ones, so a burst of recent forgeries does not
+ * hide the agent's workflow from the sample) (else, with no report, of the runs that uploaded transcript artifacts). A forged report
  * names a run of another workflow, so when the runs looked up are of more than one workflow the user
  * must choose: the audit never guesses between them.
  */
@@ -34,7 +35,7 @@ export async function agentWorkflow(
     ...new Set((fromReports.length > 0 ? fromReports : fromArtifacts).filter((id) => id !== undefined))
   ];
   const files = new Map<string, number>();
-  for (const id of ids.slice(0, WORKFLOW_SAMPLE)) {
+  for (const id of sampleOf(ids)) {
     const run = await reads.workflowRun(id);
     const file = run && workflowFileOf(run.path, repositoryFullName);
     if (file !== undefined) files.set(file, (files.get(file) ?? 0) + 1);
@@ -47,7 +48,9 @@ export async function agentWorkflow(
   if (files.size > 1)
     throw new WorkflowChoiceError(
       `The agent's records name runs of ${files.size} workflows: ${[...files]
-        .map(([file, runs]) => `${file} (${runs} of the ${Math.min(ids.length, WORKFLOW_SAMPLE)} newest)`)
+        .map(
+          ([file, runs]) => `${file} (${runs} of the ${Math.min(ids.length, WORKFLOW_SAMPLE)} runs looked up)`
+        )
         .join(
           ', '
         )}. Any workflow that comments as the same bot can post a report, so the audit does not guess: ` +
@@ -58,4 +61,16 @@ export async function agentWorkflow(
     `Checking every record against ${file!}, the workflow of the runs the reports name (--workflow names another).`
   );
   return file;
+}
+
+/** All of `ids` (newest first) when few; else the newest half of the sample and the rest spread evenly over the older. */
+function sampleOf(ids: readonly number[]): number[] {
+  if (ids.length <= WORKFLOW_SAMPLE) return [...ids];
+  const newest = WORKFLOW_SAMPLE / 2;
+  const older = ids.slice(newest);
+  const step = older.length / (WORKFLOW_SAMPLE - newest);
+  return [
+    ...ids.slice(0, newest),
+    ...Array.from({ length: WORKFLOW_SAMPLE - newest }, (_, index) => older[Math.floor(index * step)]!)
+  ];
 }
