@@ -73,6 +73,20 @@ describe('the ledger files', () => {
     expect(page).not.toContain('href="javascript:');
     expect(page).toContain('<td>#7</td>');
   });
+
+  it('HTML: the records left out are listed, escaped', () => {
+    const page = renderLedgerHtml({
+      ...ledgerOf([row]),
+      ignored: [
+        {
+          source: 'artifact 9 (agent-transcripts-<b>-1)',
+          reason: 'its name says run 1, but run 2 uploaded it'
+        }
+      ]
+    });
+    expect(page).toContain("Left out, not the agent's records (checked against .github/workflows/agent.yml)");
+    expect(page).toContain('artifact 9 (agent-transcripts-&lt;b&gt;-1)');
+  });
 });
 
 describe('run URLs', () => {
