@@ -20,6 +20,8 @@ export interface ReportRecord {
   readonly transcriptHead: string | undefined;
   /** Earlier runs on the same thread, as the state lists them (a sticky comment keeps only the last). */
   readonly previousRuns: CarriedState['previousRuns'];
+  /** The state block as read: what the check against the agent's workflow (workflow-origin.ts) judges. */
+  readonly state: CarriedState;
 }
 
 /**
@@ -47,7 +49,8 @@ export function reportRecordOf(comment: RepositoryComment, botLogin: string): Re
     costUsd: state.costUsd,
     artifactId: state.artifactId ?? undefined,
     transcriptHead: state.transcriptHead ?? undefined,
-    previousRuns: state.previousRuns
+    previousRuns: state.previousRuns,
+    state
   };
 }
 
