@@ -14,8 +14,11 @@ import type { UsageRecord } from '../../transcript/events.js';
 export const VERDICTS = ['intact', 'unverified', 'tampered', 'expired', 'missing', 'unreadable'] as const;
 export type Verdict = (typeof VERDICTS)[number];
 
-/** The kinds of run the ledger names; `unknown` when neither the report nor the transcript says. */
-export type RunKindName = 'fix' | 'plan' | 'review' | 'unknown';
+/**
+ * The kinds of run the ledger names; `unknown` when neither the report nor the transcript says. A
+ * CI fix runs in fix mode: its report's own section tells it apart (cifix/ci-fix-report.ts).
+ */
+export type RunKindName = 'fix' | 'ci-fix' | 'plan' | 'review' | 'unknown';
 
 /** One run of the agent: who asked, what it did and cost, and whether its record holds. */
 export interface LedgerRow {

@@ -43,7 +43,7 @@ export function reportRecordOf(comment: RepositoryComment, botLogin: string): Re
     reportedAt: comment.updatedAt,
     thread: state.thread ?? comment.issueNumber,
     requester: requesterOf(comment.body),
-    kind: state.mode ?? 'fix',
+    kind: kindOf(state, comment.body),
     outcome: statusOf(comment.body),
     pullRequest: state.pullRequest ?? undefined,
     costUsd: state.costUsd,
@@ -53,6 +53,15 @@ export function reportRecordOf(comment: RepositoryComment, botLogin: string): Re
     state
   };
 }
+
+/** The run's kind: its mode, and a fix run whose report has the CI fix's section is a CI fix. */
+function kindOf(state: CarriedState, body: string): RunKindName {
+  const mode = state.mode ?? 'fix';
+  return mode === 'fix' && CI_FIX_SECTION.test(body) ? 'ci-fix' : mode;
+}
+
+/** The heading ciFixSection writes, at the start of a line (quoted text in a report starts with `>`). */
+const CI_FIX_SECTION = /^### CI fix \(attempt \d+ of \d+\)$/m;
 
 /**
  * The requester as the report's request line names them (report-top.ts renderRequest):
