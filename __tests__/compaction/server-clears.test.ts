@@ -210,3 +210,24 @@ describe('compaction.micro_by', () => {
     expect(() => config('sometimes')).toThrow(/micro_by must be client .* or server .*got "sometimes"/);
   });
 });
+
+describe('the threshold when the API clears', () => {
+  const window = { contextWindow: 200_000, maxOutputTokens: 16_000 };
+
+  it('is where our summaries start when the user set it, and the API clears from 0.7/1.5 of it', () => {
+    const settings = compactionSettings({ ...window, thresholdTokens: 60_000, microBy: 'server' });
+    expect(settings.thresholdTokens).toBe(60_000);
+    expect(settings.serverClear.triggerTokens).toBe(Math.floor(40_000 * 0.7));
+    // Ours alone: the same threshold, the floor from it.
+    expect(
+      compactionSettings({ ...window, thresholdTokens: 60_000, microBy: 'client' }).thresholdTokens
+    ).toBe(60_000);
+  });
+
+  it('moves up by 1.5 when derived from the model, with the API clearing from 0.7 of the derived one', () => {
+    const ours = compactionSettings({ ...window, microBy: 'client' });
+    const server = compactionSettings({ ...window, microBy: 'server' });
+    expect(server.thresholdTokens).toBe(Math.floor(ours.thresholdTokens * 1.5));
+    expect(server.serverClear.triggerTokens).toBe(Math.floor(ours.thresholdTokens * 0.7));
+  });
+});

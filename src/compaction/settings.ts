@@ -49,8 +49,9 @@ export type CompactionEngine = 'client' | 'api';
 export type MicroBy = 'client' | 'server';
 
 /**
- * With the API clearing, our summaries start later (1.5x the threshold) and the API clears from
- * 0.7x: measured on the bench (docs/benchmarks/thinking-and-peers.md, "Keeping the reasoning").
+ * With the API clearing, our summaries start later (1.5x the derived threshold) and the API clears
+ * from 0.7x of it; a threshold the user sets stays where summaries start, and the API clears from
+ * 0.7/1.5 of it: measured on the bench (docs/benchmarks/thinking-and-peers.md, "Keeping the reasoning").
  */
 export const SERVER_MICRO = { summaryFactor: 1.5, triggerFactor: 0.7 } as const;
 
@@ -137,21 +138,28 @@ export interface CompactionOptions extends CompactionTunables {
 export function compactionSettings(options: CompactionOptions): CompactionSettings {
   // The settings follow what the run's requests ask (session.ts decides, with the platform).
   const microBy = options.microBy ?? 'client';
+  const explicit = options.thresholdTokens;
+  const derived = defaultThreshold(
+    options.contextWindow,
+    options.maxOutputTokens,
+    options.cacheReadRatio ?? 0.1,
+    options.minCacheableTokens ?? 0
+  );
+  // A threshold the user set is where our summaries start, whoever clears; the API's clears and the
+  // micro floor keep their measured ratios to it. The derived one moves up by summaryFactor when the
+  // API clears (see SERVER_MICRO).
   const base =
-    options.thresholdTokens ??
-    defaultThreshold(
-      options.contextWindow,
-      options.maxOutputTokens,
-      options.cacheReadRatio ?? 0.1,
-      options.minCacheableTokens ?? 0
-    );
+    microBy === 'server' && explicit !== undefined
+      ? Math.floor(explicit / SERVER_MICRO.summaryFactor)
+      : (explicit ?? derived);
   const threshold =
-    microBy === 'server'
+    explicit ??
+    (microBy === 'server'
       ? Math.min(
-          Math.floor(base * SERVER_MICRO.summaryFactor),
+          Math.floor(derived * SERVER_MICRO.summaryFactor),
           autoCompactThreshold(options.contextWindow, options.maxOutputTokens)
         )
-      : base;
+      : derived);
   const keepRecent = options.microKeepRecent ?? COMPACTION_DEFAULTS.microKeepRecent;
   const clearAtLeast = options.microClearAtLeast ?? Math.floor((base * 3) / 10);
   const scaled = (value: number, share: number) => Math.min(value, Math.floor(threshold * share));
