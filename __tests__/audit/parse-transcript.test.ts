@@ -26,7 +26,9 @@ beforeAll(async () => {
     const inputs: Record<string, string> = {
       context_window: '30000',
       micro_keep_recent: '3',
-      micro_clear_at_least: '2000'
+      micro_clear_at_least: '2000',
+      // Our micro layer, so this short run logs every layer (the API's clears come later in a run).
+      micro_by: 'client'
     };
     outcome = await runSession({
       config: parseAgentConfig((name) => inputs[name] ?? '', { ANTHROPIC_API_KEY: 'k' }),
