@@ -32,7 +32,9 @@ async function start(
   const run = await world.run({
     eventName,
     payload,
-    inputs: { micro_keep_recent: '1', micro_clear_at_least: '1', ...inputs },
+    // Our micro layer (the old default), so a run this short shows a row of the compaction log: the
+    // API's context editing, the default, clears only past 0.7x the threshold (context-editing-cli).
+    inputs: { micro_keep_recent: '1', micro_clear_at_least: '1', micro_by: 'client', ...inputs },
     anthropicUrl
   });
   return { run, world };

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { embedState } from '../../src/followup/carried-state.js';
 import { renderRequest } from '../../src/github/report/report-top.js';
@@ -20,7 +21,27 @@ export interface WorldRun {
   readonly pullRequest?: number;
   /** The thread's earlier runs, as a sticky report's state lists them (run URL and cost). */
   readonly previousRuns?: readonly { readonly runUrl: string; readonly costUsd: number }[];
+  /** The cost the report says, when it is not the transcript's (an edited or forged report). */
+  readonly reportedCostUsd?: number;
 }
+
+/** What a report comment's state says of a run: enough to write one for a run that is, or is not, the agent's. */
+export interface ReportSpec {
+  readonly thread: number;
+  readonly runId: string;
+  readonly runUrl: string;
+  readonly artifactId: number | null;
+  readonly head: string;
+  readonly costUsd: number;
+  readonly requester: string;
+  readonly reportedAt: string;
+  readonly mode?: 'plan' | 'review';
+  readonly pullRequest?: number;
+  readonly previousRuns?: readonly { readonly runUrl: string; readonly costUsd: number }[];
+}
+
+/** The workflow file of the repository's CI: its runs comment as the same bot and upload what they like. */
+export const CI_WORKFLOW = '.github/workflows/ci.yml';
 
 export interface RecordedRun extends WorldRun {
   readonly runId: string;
@@ -87,38 +108,18 @@ export class AuditWorld {
     const artifactId = this.artifacts.artifact(artifactName)!.id;
     this.clock.now = Date.parse(spec.reportedAt) - 60_000;
     this.github.setWorkflowRun(spec.run, { status: 'completed' });
-    const state = embedState(
-      {
-        version: 1,
-        repository: 'acme/widgets',
-        runId,
-        runUrl,
-        task: 'Fix the flaky test',
-        summary: 'Fixed it.',
-        ledger: '',
-        recentUserMessages: ['Fix the flaky test'],
-        thread: spec.thread,
-        branch: `compact-agent/issue-${spec.thread}`,
-        pullRequest: spec.pullRequest ?? null,
-        artifactId,
-        transcriptHead: writer.head,
-        costUsd: spec.costUsd,
-        previousRuns: [...(spec.previousRuns ?? [])],
-        ...(spec.mode ? { mode: spec.mode } : {})
-      },
-      (text) => text
-    );
-    const body = [
-      `✅ Done · \`success\` · 42 s · [workflow run](${runUrl})`,
-      renderRequest(spec.requester, 'Fix the flaky test'),
-      `💰 $${spec.costUsd.toFixed(4)}`,
-      state
-    ].join('\n\n');
-    const report = this.github.addComment(spec.thread, {
-      user: BOT,
-      body,
-      created_at: spec.reportedAt,
-      updated_at: spec.reportedAt
+    const report = this.postReport({
+      thread: spec.thread,
+      runId,
+      runUrl,
+      artifactId,
+      head: writer.head,
+      costUsd: spec.reportedCostUsd ?? spec.costUsd,
+      requester: spec.requester,
+      reportedAt: spec.reportedAt,
+      ...(spec.mode ? { mode: spec.mode } : {}),
+      ...(spec.pullRequest === undefined ? {} : { pullRequest: spec.pullRequest }),
+      ...(spec.previousRuns ? { previousRuns: spec.previousRuns } : {})
     });
     const recorded = {
       ...spec,
@@ -131,6 +132,66 @@ export class AuditWorld {
     };
     this.recorded.push(recorded);
     return recorded;
+  }
+
+  /** A comment of the bot carrying a report's state, as the action writes it (or as another workflow forges it). */
+  postReport(spec: ReportSpec): { id: number } {
+    const state = embedState(
+      {
+        version: 1,
+        repository: 'acme/widgets',
+        runId: spec.runId,
+        runUrl: spec.runUrl,
+        task: 'Fix the flaky test',
+        summary: 'Fixed it.',
+        ledger: '',
+        recentUserMessages: ['Fix the flaky test'],
+        thread: spec.thread,
+        branch: `compact-agent/issue-${spec.thread}`,
+        pullRequest: spec.pullRequest ?? null,
+        artifactId: spec.artifactId,
+        transcriptHead: spec.head,
+        costUsd: spec.costUsd,
+        previousRuns: [...(spec.previousRuns ?? [])],
+        ...(spec.mode ? { mode: spec.mode } : {})
+      },
+      (text) => text
+    );
+    const body = [
+      `✅ Done · \`success\` · 42 s · [workflow run](${spec.runUrl})`,
+      renderRequest(spec.requester, 'Fix the flaky test'),
+      `💰 $${spec.costUsd.toFixed(4)}`,
+      state
+    ].join('\n\n');
+    return this.github.addComment(spec.thread, {
+      user: BOT,
+      body,
+      created_at: spec.reportedAt,
+      updated_at: spec.reportedAt
+    });
+  }
+
+  /**
+   * A transcript with a hash chain of its own, zipped as the action zips one: what anyone can compute
+   * (the chain proves the lines follow each other, not who wrote them).
+   */
+  fabricatedTranscript(runId: string, spec: WorldRun): { zip: Buffer; head: string } {
+    const runDir = path.join(createTempDir('audit-world-'), runId);
+    const writer = writeTranscript(runDir, runId, spec, this.runUrl(Number(runId.split('-')[0])));
+    const text = readFileSync(path.join(runDir, 'transcript.jsonl'));
+    return { zip: buildZip([{ name: `${runId}/transcript.jsonl`, data: text }]), head: writer.head };
+  }
+
+  /** A run of the CI workflow (not the agent's) that uploads an artifact of any name and content. */
+  ciUpload(run: number, artifact: { id: number; name: string; zip: Buffer; createdAt: string }): void {
+    this.github.setWorkflowRun(run, { status: 'completed', path: CI_WORKFLOW });
+    this.github.addArtifact({
+      id: artifact.id,
+      name: artifact.name,
+      bytes: artifact.zip,
+      workflowRun: { id: run },
+      createdAt: artifact.createdAt
+    });
   }
 
   /** The artifact's transcript changed after upload: one line rewritten, the zip rebuilt (its CRCs valid). */

@@ -1,4 +1,5 @@
 import { writeFile } from 'node:fs/promises';
+import { workflowPath, WorkflowChoiceError } from '../audit/ledger/agent-workflow.js';
 import { buildLedger } from '../audit/ledger/build-ledger.js';
 import { renderLedgerHtml } from '../audit/ledger/ledger-html.js';
 import { ledgerCsv, ledgerJson, type Ledger } from '../audit/ledger/ledger-records.js';
@@ -12,14 +13,19 @@ import { DEFAULT_BOT_LOGIN } from './run-url-target.js';
 import { checkReportPath } from './transcript-command.js';
 
 const AUDIT_HELP = `Usage: compact-agent audit --repo OWNER/REPO [--since DATE] [--until DATE] [--limit N]
-                           [--html FILE] [--csv FILE] [--json] [--bot LOGIN]
+                           [--html FILE] [--csv FILE] [--json] [--bot LOGIN] [--workflow FILE]
 
 Finds every run of the agent in a repository (the bot's report comments, and the transcript artifacts
 of its workflow runs), downloads each run's transcript artifact, checks its hash chain against the head
 its report published, and prints one ledger row per run: the run, thread, requester, kind, outcome,
 pull request, turns, tokens, cost, tools, refused commands and hosts, files changed, and whether its
-record is intact, tampered, expired, missing or unreadable (with why). Then the totals: cost per
-month, per requester and per kind. Progress goes to stderr.
+record is intact, unverified, tampered, expired, missing or unreadable (with why). Then the totals:
+cost per month, per requester and per kind. Progress goes to stderr.
+
+Every report and artifact is checked against the agent's workflow (any workflow can comment as the
+same bot or upload an artifact of any name): a report counts only when the run it names is a run of
+that workflow that uploaded the artifact it names, an artifact only when a run of that workflow, of
+this repository's code, uploaded it under its own run's name. The others are listed as left out.
 
 The token comes from GITHUB_TOKEN or GH_TOKEN (or gh auth token); it needs read access with
 "Actions: read", "Issues: read" and "Pull requests: read". GitHub Enterprise Server: set
@@ -34,21 +40,24 @@ Flags:
   --csv FILE         also write the rows as CSV
   --json             print the ledger as JSON instead of the table
   --bot LOGIN        the account that writes the reports (the action's bot_name; default github-actions[bot])
+  --workflow FILE    the workflow that runs compact-agent (.github/workflows/agent.yml, or agent.yml); default:
+                     the workflow of the runs the newest reports name, and you are asked when they name several
   -h, --help         show this help
 
 Examples:
   compact-agent audit --repo octo-org/octo-repo --since 2026-07-01 --until 2026-09-30 --html q3.html
   compact-agent audit --repo octo-org/octo-repo --json | jq '.rows[] | select(.verdict != "intact")'
 
-Exit codes: 0 every record that exists is intact (expired and missing ones are listed), 1 a record
-was tampered with, 2 bad use (a flag, a date, no token), 3 nothing to audit or a record could not be
+Exit codes: 0 every record that exists is intact or unverified (unverified, expired and missing ones
+are listed), 1 a record was tampered with, 2 bad use (a flag, a date, no token, or the records name
+runs of several workflows and --workflow is not given), 3 nothing to audit or a record could not be
 read (GitHub refused, or a row says why).`;
 
 export const AUDIT_COMMAND: CliCommand = {
   name: 'audit',
   summary: 'ledger of every agent run of a repository, each record verified (terminal, JSON, CSV, HTML)',
   help: AUDIT_HELP,
-  stringFlags: ['repo', 'since', 'until', 'limit', 'html', 'csv', 'bot'],
+  stringFlags: ['repo', 'since', 'until', 'limit', 'html', 'csv', 'bot', 'workflow'],
   booleanFlags: ['json'],
   maxPositionals: 0,
   execute: (invocation, io) => auditCommand(invocation, io)
@@ -64,6 +73,7 @@ export async function auditCommand(invocation: Invocation, io: CliIo): Promise<n
   const until = dateFlag(invocation.values.get('until'), '--until', 'end');
   if (since && until && since > until) throw usageError(`--since ${since} is after --until ${until}.`);
   const limit = limitFlag(invocation.values.get('limit'));
+  const workflow = workflowFlag(invocation.values.get('workflow'));
   const html = invocation.values.get('html');
   const csv = invocation.values.get('csv');
   if (html !== undefined) await checkReportPath(html, '--html');
@@ -79,11 +89,13 @@ export async function auditCommand(invocation: Invocation, io: CliIo): Promise<n
       since,
       until,
       limit,
+      workflow,
       runUrlOf: (run) => `https://${endpoint.webHost}/${full}/actions/runs/${run}`,
       progress: (line) => io.stderr(line),
       now: () => new Date()
     });
   } catch (error) {
+    if (error instanceof WorkflowChoiceError) throw usageError(error.message);
     throw githubFailure(error);
   }
   if (html !== undefined) await writeOutput(html, '--html', renderLedgerHtml(ledger), io);
@@ -107,6 +119,10 @@ function exitCodeOf(ledger: Ledger, io: Pick<CliIo, 'stderr'>): number {
     io.stderr(`${verdicts.unreadable} records could not be read; their rows say why.`);
     return EXIT.fileProblem;
   }
+  if (verdicts.unverified > 0)
+    io.stderr(
+      `${verdicts.unverified} records are unverified (not counted as intact): their chain holds, but no checked report says where it ends; their rows say why.`
+    );
   return EXIT.success;
 }
 
@@ -134,6 +150,16 @@ function dateFlag(value: string | undefined, flag: string, edge: 'start' | 'end'
       `${flag} "${value}" is not a date: give YYYY-MM-DD (e.g. 2026-07-01) or an ISO 8601 time.`
     );
   return new Date(time).toISOString();
+}
+
+function workflowFlag(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const file = workflowPath(value);
+  if (file === undefined)
+    throw usageError(
+      `--workflow "${value}" is not a workflow file: give its path, e.g. --workflow .github/workflows/agent.yml, or its name, agent.yml.`
+    );
+  return file;
 }
 
 function limitFlag(value: string | undefined): number | undefined {

@@ -5,6 +5,7 @@ import { CliError, EXIT } from './exit-codes.js';
 import { generalHelp } from './help.js';
 import { CLI_VERSION } from './version.js';
 import { errorMessage } from '../errors/error-message.js';
+import { terminalSafe } from '../audit/terminal-text.js';
 
 /**
  * The whole CLI as a function: parse, dispatch, map every failure to one paragraph and an exit
@@ -41,13 +42,14 @@ export async function runCli(
     return await command.execute(invocation, io);
   } catch (error) {
     if (error instanceof CliError) {
-      io.stderr(`${label}: ${error.message}`);
+      // A message can quote a zip entry's name or a comment: no control character reaches the terminal.
+      io.stderr(terminalSafe(`${label}: ${error.message}`));
       if (debug && error.stack) io.stderr(error.stack);
       return error.exitCode;
     }
     const message = errorMessage(error);
     io.stderr(
-      `${label} stopped on an unexpected error: ${message.split('\n')[0]} ` +
+      `${label} stopped on an unexpected error: ${terminalSafe(message.split('\n')[0] ?? '')} ` +
         (debug ? '' : 'Run it again with --debug to see where, and report it with that output.')
     );
     if (debug) io.stderr(error instanceof Error && error.stack ? error.stack : String(error));

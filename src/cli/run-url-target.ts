@@ -1,5 +1,6 @@
 import { transcriptFromZip, type LoadedTranscript } from '../audit/load-transcript.js';
 import { MAX_DOWNLOAD_BYTES } from '../audit/ledger/audit-run.js';
+import { TRANSCRIPT_ARTIFACT_NAME } from '../audit/ledger/discover-runs.js';
 import { reportRecordOf, type ReportRecord } from '../audit/ledger/report-record.js';
 import type { ListedArtifact, OctokitAuditReads } from '../github/api/audit-reads.js';
 import { ArtifactExpiredError, ArtifactTooLargeError } from '../github/api/github-api.js';
@@ -14,10 +15,11 @@ export const DEFAULT_BOT_LOGIN = 'github-actions[bot]';
 /** A run's transcript, downloaded from its artifact, and the report that published its head. */
 export interface RunTranscript extends LoadedTranscript {
   readonly run: RunLocation;
+  /** The newest report comment that carries the run's state and names the artifact read. */
   readonly report: ReportRecord | undefined;
+  /** Other comments that carry the run's state and name that artifact: a run writes one, so these are forged. */
+  readonly otherReports: readonly ReportRecord[];
 }
-
-const ARTIFACT_NAME = /^agent-transcripts-(\d{1,20})-(\d{1,6})$/;
 
 /**
  * `compact-agent transcript <run URL>`: the run's transcript artifact through the REST API (capped
@@ -39,7 +41,7 @@ export async function loadRunTranscript(
       throw fileError(
         `${repo} has no workflow run ${run.runId} that this token can see. Check the URL, and that the token can read the repository's Actions.`
       );
-    const artifact = newestTranscriptArtifact(await reads.runArtifacts(run.runId));
+    const artifact = newestTranscriptArtifact(await reads.runArtifacts(run.runId), run.runId);
     if (!artifact)
       throw fileError(
         `Run ${run.runId} of ${repo} uploaded no compact-agent transcript (an artifact named agent-transcripts-${run.runId}-<attempt>): ` +
@@ -54,24 +56,36 @@ export async function loadRunTranscript(
       throw error;
     });
     const loaded = transcriptFromZip(`${artifact.name}.zip`, zip);
-    const report = options.withReport
-      ? await findRunReport(
+    const reports = options.withReport
+      ? await findRunReports(
           reads,
-          `${run.runId}-${ARTIFACT_NAME.exec(artifact.name)![2]}`,
+          `${run.runId}-${TRANSCRIPT_ARTIFACT_NAME.exec(artifact.name)![2]}`,
+          artifact.id,
           found.createdAt,
           options.botLogin
         )
-      : undefined;
-    return { ...loaded, run, report };
+      : [];
+    const [report, ...otherReports] = reports;
+    return { ...loaded, run, report, otherReports };
   } catch (error) {
     throw githubFailure(error);
   }
 }
 
-function newestTranscriptArtifact(artifacts: readonly ListedArtifact[]): ListedArtifact | undefined {
+/**
+ * The run's newest transcript artifact: one this run uploaded (GitHub's `workflow_run.id`) under its
+ * own run's name, from this repository's code. A run can upload an artifact of any name, so a name
+ * naming another run is not a transcript of this one.
+ */
+function newestTranscriptArtifact(
+  artifacts: readonly ListedArtifact[],
+  runId: number
+): ListedArtifact | undefined {
+  const attempt = (artifact: ListedArtifact) => Number(TRANSCRIPT_ARTIFACT_NAME.exec(artifact.name)![2]);
   return artifacts
-    .filter((artifact) => ARTIFACT_NAME.test(artifact.name))
-    .sort((a, b) => Number(ARTIFACT_NAME.exec(a.name)![2]) - Number(ARTIFACT_NAME.exec(b.name)![2]))
+    .filter((artifact) => Number(TRANSCRIPT_ARTIFACT_NAME.exec(artifact.name)?.[1]) === runId)
+    .filter((artifact) => artifact.runId === runId && artifact.headRepositoryId === artifact.repositoryId)
+    .sort((a, b) => attempt(a) - attempt(b))
     .at(-1);
 }
 
@@ -83,21 +97,24 @@ function expiredError(run: RunLocation, name: string) {
 }
 
 /**
- * The bot's report of a run: its comments updated since the run was created (a report is written at
- * the end of its run) whose state names that run.
+ * The bot's reports of a run, newest first: its comments updated since the run was created (a report
+ * is written at the end of its run) whose state names that run and the artifact it uploaded (the
+ * check of artifact-state.ts: a state naming another artifact is not this run's). Any workflow can
+ * comment as the same bot, so every match is returned, and more than one is flagged by the caller.
  */
-async function findRunReport(
+async function findRunReports(
   reads: OctokitAuditReads,
   runId: string,
+  artifactId: number,
   since: string,
   botLogin: string
-): Promise<ReportRecord | undefined> {
-  let found: ReportRecord | undefined;
+): Promise<ReportRecord[]> {
+  const found: ReportRecord[] = [];
   for await (const page of reads.comments(since)) {
     for (const comment of page) {
       const record = reportRecordOf(comment, botLogin);
-      if (record?.runId === runId) found = record;
+      if (record?.runId === runId && record.artifactId === artifactId) found.push(record);
     }
   }
-  return found;
+  return found.sort((a, b) => b.reportedAt.localeCompare(a.reportedAt));
 }

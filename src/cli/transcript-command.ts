@@ -6,6 +6,7 @@ import type { CliCommand, CliIo, Invocation } from './command.js';
 import { EXIT, fileError, usageError } from './exit-codes.js';
 import { loadTranscriptTarget, WHAT_TO_GIVE } from './transcript-target.js';
 import { describeFileError } from '../files/file-problem.js';
+import { terminalSafe } from '../audit/terminal-text.js';
 import { describeVerdict, verifyChain } from '../transcript/verify-chain.js';
 
 const TRANSCRIPT_HELP = `Usage: compact-agent transcript PATH|RUN-URL [--json] [--html FILE]
@@ -52,7 +53,14 @@ export async function transcriptCommand(invocation: Invocation, io: CliIo): Prom
   if (html !== undefined) await checkReportPath(html);
   // The reader shows what it can of a tampered transcript, but says so first.
   const chain = verifyChain(loaded.text);
-  if (chain.status === 'broken') io.stderr(`⚠️ ${describeVerdict(chain, loaded.source)}`);
+  const remoteRun = loaded.remote?.run.runId;
+  if (remoteRun !== undefined && audit.runId?.split('-')[0] !== String(remoteRun))
+    io.stderr(
+      terminalSafe(
+        `⚠️ ${loaded.source} holds the transcript of run ${audit.runId ?? '(none)'}, not of run ${remoteRun} the URL names: it is not this run's record.`
+      )
+    );
+  if (chain.status === 'broken') io.stderr(terminalSafe(`⚠️ ${describeVerdict(chain, loaded.source)}`));
   if (html !== undefined) {
     await writeFile(html, renderHtmlReport(audit)).catch((error: unknown) => {
       throw fileError(`--html ${html}: the report cannot be written (${describeFileError(error)}).`);
@@ -62,7 +70,8 @@ export async function transcriptCommand(invocation: Invocation, io: CliIo): Prom
   io.stdout(
     invocation.switches.has('json')
       ? JSON.stringify(auditSummary(audit), null, 2)
-      : renderTerminalSummary(audit, loaded.source)
+      : // The source names a zip entry, and the summary quotes the transcript: neither may drive the terminal.
+        terminalSafe(renderTerminalSummary(audit, loaded.source))
   );
   return EXIT.success;
 }

@@ -1,3 +1,4 @@
+import { terminalSafe } from '../audit/terminal-text.js';
 import { describeVerdict, verifyChain } from '../transcript/verify-chain.js';
 import type { CliCommand, CliIo } from './command.js';
 import { CliError, EXIT } from './exit-codes.js';
@@ -46,8 +47,27 @@ export async function verifyCommand(
     // The same loading and refusing as `compact-agent transcript`: 2 nothing there, 3 a file that
     // cannot be used or is no transcript (empty too, even with --head).
     if (!(error instanceof CliError)) throw error;
-    io.stderr(error.message);
+    io.stderr(terminalSafe(error.message));
     return error.exitCode;
+  }
+  const remote = loaded.remote;
+  if (remote && options.head === undefined && remote.otherReports.length > 0) {
+    const urls = [remote.report!, ...remote.otherReports].map((report) => report.reportUrl);
+    io.stderr(
+      `${urls.length} report comments carry run ${remote.run.runId}'s state (${urls.join(', ')}); a run writes one, so the others are forged. ` +
+        'Find the report the run wrote (its workflow run log prints the transcript head) and give its head with --head.'
+    );
+    return EXIT.runFailed;
+  }
+  // The artifact is the run's own (run-url-target.ts), but its content is whatever was zipped: it must be this run's transcript.
+  const transcriptRun = loaded.audit.runId?.split('-')[0];
+  if (remote && transcriptRun !== String(remote.run.runId)) {
+    io.stderr(
+      terminalSafe(
+        `${loaded.source} holds the transcript of run ${loaded.audit.runId ?? '(none)'}, not of run ${remote.run.runId} the URL names: it is not this run's record.`
+      )
+    );
+    return EXIT.runFailed;
   }
   const published = loaded.remote?.report?.transcriptHead;
   const head = options.head ?? published;
@@ -57,7 +77,8 @@ export async function verifyCommand(
         'or a later run replaced it; --bot names another bot): only the chain is checked, not that nothing was cut from its end.'
     );
   const verdict = verifyChain(loaded.text, head);
-  const message = describeVerdict(verdict, loaded.source);
+  // The source names a zip entry: no control character of it reaches the terminal.
+  const message = terminalSafe(describeVerdict(verdict, loaded.source));
   if (verdict.status === 'intact') {
     io.stdout(
       options.head

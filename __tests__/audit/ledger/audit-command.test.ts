@@ -121,7 +121,14 @@ describe('compact-agent audit', () => {
       kind: 'review',
       turns: null
     });
-    expect(ledger.totals.verdicts).toEqual({ intact: 1, tampered: 1, expired: 1, missing: 0, unreadable: 0 });
+    expect(ledger.totals.verdicts).toEqual({
+      intact: 1,
+      unverified: 0,
+      tampered: 1,
+      expired: 1,
+      missing: 0,
+      unreadable: 0
+    });
     expect(ledger.totals.cost_usd).toBe(1.7588);
     expect(ledger.totals.by_month).toEqual([
       { key: '2026-09', runs: 1, costUsd: 0.4213 },
@@ -205,7 +212,7 @@ describe('compact-agent audit', () => {
     expect(limited.stderr).toContain('Found 3 runs; auditing the newest 2 (--limit 2).');
   });
 
-  it("a sticky report's earlier run: found by its artifact, its cost from the later state's list", async () => {
+  it("a sticky report's earlier run: found by its artifact, its cost from the later state's list, unverified (no report of its own)", async () => {
     const first = await world.addRun({
       run: 5101,
       requester: 'alice',
@@ -233,10 +240,11 @@ describe('compact-agent audit', () => {
     expect(rows).toEqual(
       expect.arrayContaining([
         ['5102-1', 'intact', 0.2],
-        ['5101-1', 'intact', 0.7]
+        ['5101-1', 'unverified', 0.7]
       ])
     );
     expect(rows).toHaveLength(2);
+    expect(result.stderr).toContain('1 records are unverified (not counted as intact)');
   });
 
   it('a run whose artifact was deleted is missing, with its report kept; exit 0 when the rest is intact', async () => {

@@ -2,6 +2,7 @@
 import { renderLedgerHtml } from '../../../src/audit/ledger/ledger-html.js';
 import { ledgerCsv, type Ledger } from '../../../src/audit/ledger/ledger-records.js';
 import type { LedgerRow } from '../../../src/audit/ledger/ledger-row.js';
+import { renderLedgerTerminal } from '../../../src/audit/ledger/ledger-terminal.js';
 import { ledgerTotals } from '../../../src/audit/ledger/ledger-totals.js';
 import { githubEndpoint, parseRunUrl } from '../../../src/github/api/github-location.js';
 
@@ -12,7 +13,9 @@ function ledgerOf(rows: LedgerRow[]): Ledger {
     since: undefined,
     until: undefined,
     found: rows.length,
+    workflow: '.github/workflows/agent.yml',
     rows,
+    ignored: [],
     totals: ledgerTotals(rows)
   };
 }
@@ -41,6 +44,21 @@ const row: LedgerRow = {
 };
 
 describe('the ledger files', () => {
+  it('terminal: a control character from a report or a zip entry is printed as an escape, never sent', () => {
+    const hostile: LedgerRow = {
+      ...row,
+      requester: '\u001b]0;owned\u0007eve',
+      outcome: 'Done\u001b[2K\r',
+      verdict: 'unreadable',
+      detail: 'the zip entry "x\u001b[1A\u009bJ.jsonl" is unsafe'
+    };
+    const text = renderLedgerTerminal(ledgerOf([hostile]));
+    expect(text).not.toMatch(/(?!\n)\p{Cc}/u);
+    expect(text).toContain('\\x1b]0;owned\\x07eve');
+    expect(text).toContain('x\\x1b[1A\\x9bJ.jsonl');
+    expect(text.split('\n').length).toBeGreaterThan(5);
+  });
+
   it('CSV: a cell a spreadsheet would run as a formula is prefixed, quotes are doubled', () => {
     const csv = ledgerCsv(ledgerOf([row]));
     expect(csv).toContain('"\'=HYPERLINK(""https://evil.example"",""x""); <img src=x onerror=alert(1)>.md"');
@@ -54,6 +72,20 @@ describe('the ledger files', () => {
     expect(page).not.toContain('<img');
     expect(page).not.toContain('href="javascript:');
     expect(page).toContain('<td>#7</td>');
+  });
+
+  it('HTML: the records left out are listed, escaped', () => {
+    const page = renderLedgerHtml({
+      ...ledgerOf([row]),
+      ignored: [
+        {
+          source: 'artifact 9 (agent-transcripts-<b>-1)',
+          reason: 'its name says run 1, but run 2 uploaded it'
+        }
+      ]
+    });
+    expect(page).toContain("Left out, not the agent's records (checked against .github/workflows/agent.yml)");
+    expect(page).toContain('artifact 9 (agent-transcripts-&lt;b&gt;-1)');
   });
 });
 

@@ -1,6 +1,7 @@
 /** `compact-agent transcript <run URL>` and `transcript verify <run URL>`, end to end with the built CLI. */
 import { expectNoContractViolations } from '../../../test-support/github-contract/index.js';
 import { AuditWorld, type RecordedRun } from '../../support/audit-world.js';
+import { buildZip } from '../zip-builder.js';
 import { runBuiltCli } from '../../support/cli.js';
 
 describe('transcript and verify of a run URL (the built CLI against the fake GitHub)', () => {
@@ -8,6 +9,7 @@ describe('transcript and verify of a run URL (the built CLI against the fake Git
   let intact: RecordedRun;
   let tampered: RecordedRun;
   let expired: RecordedRun;
+  let reportedTwice: RecordedRun;
   beforeAll(async () => {
     world = await AuditWorld.start();
     const run = (number: number, thread: number) =>
@@ -25,6 +27,48 @@ describe('transcript and verify of a run URL (the built CLI against the fake Git
     world.expire(expired);
     // A run of another workflow: no transcript artifact.
     world.github.setWorkflowRun(999, { status: 'completed', path: '.github/workflows/ci.yml' });
+    // CI runs that upload what they like: run 555 the real run 4242's artifact under its own name,
+    // run 556 an artifact named for run 4242.
+    const copied = world.artifacts.artifact(intact.artifactName)!.bytes;
+    world.ciUpload(555, {
+      id: 901,
+      name: 'agent-transcripts-555-1',
+      zip: copied,
+      createdAt: '2026-10-02T00:00:00Z'
+    });
+    world.ciUpload(556, {
+      id: 902,
+      name: 'agent-transcripts-4242-1',
+      zip: copied,
+      createdAt: '2026-10-02T00:00:00Z'
+    });
+    // A later comment of another workflow carrying run 4245's state, its cost changed.
+    reportedTwice = await run(4245, 7);
+    world.postReport({
+      thread: 8,
+      runId: reportedTwice.runId,
+      runUrl: reportedTwice.runUrl,
+      artifactId: reportedTwice.artifactId,
+      head: reportedTwice.head,
+      costUsd: 0.01,
+      requester: 'mallory',
+      reportedAt: '2026-10-03T00:00:00Z'
+    });
+    // A run of the agent's workflow whose zip's entry name carries terminal escapes.
+    const entries = world.artifacts.files(intact.artifactName);
+    world.github.setWorkflowRun(4246, { status: 'completed' });
+    world.github.addArtifact({
+      id: 903,
+      name: 'agent-transcripts-4246-1',
+      bytes: buildZip(
+        [...entries].map(([, data]) => ({
+          name: '4246-1\u001b]0;owned\u0007\u001b[2K/transcript.jsonl',
+          data
+        }))
+      ),
+      workflowRun: { id: 4246 },
+      createdAt: '2026-10-02T00:00:00Z'
+    });
   });
   afterAll(async () => {
     await world.close();
@@ -108,6 +152,40 @@ describe('transcript and verify of a run URL (the built CLI against the fake Git
       expect(result.code).toBe(code);
       expect(result.stderr).toContain(says);
       expect(result.stderr).not.toMatch(/\n\s+at /);
+    }
+  });
+
+  it("verify <run URL> of a run whose artifact holds another run's transcript: exit 1, naming both", async () => {
+    const result = await runBuiltCli(['transcript', 'verify', world.runUrl(555)], world.env());
+    expect(result.stderr).toContain('holds the transcript of run 4242-1, not of run 555 the URL names');
+    expect(result.code).toBe(1);
+    const shown = await runBuiltCli(['transcript', world.runUrl(555)], world.env());
+    expect(shown.stderr).toContain(
+      '⚠️ agent-transcripts-555-1.zip:4242-1/transcript.jsonl holds the transcript of run 4242-1'
+    );
+  });
+
+  it("an artifact named for another run is not that run's transcript: exit 3", async () => {
+    const result = await runBuiltCli(['transcript', world.runUrl(556)], world.env());
+    expect(result.stderr).toContain('Run 556 of acme/widgets uploaded no compact-agent transcript');
+    expect(result.code).toBe(3);
+  });
+
+  it("verify <run URL> when two comments carry the run's state: flagged, exit 1", async () => {
+    const result = await runBuiltCli(['transcript', 'verify', reportedTwice.runUrl], world.env());
+    expect(result.stderr).toContain("2 report comments carry run 4245's state");
+    expect(result.code).toBe(1);
+  });
+
+  it('transcript <run URL>: a zip entry name cannot send control characters to the terminal', async () => {
+    for (const args of [
+      ['transcript', world.runUrl(4246)],
+      ['transcript', 'verify', world.runUrl(4246)]
+    ]) {
+      const result = await runBuiltCli(args, world.env());
+      const printed = result.stdout + result.stderr;
+      expect(printed).toContain('4246-1\\x1b]0;owned\\x07\\x1b[2K/transcript.jsonl');
+      expect(printed).not.toMatch(/(?!\n)\p{Cc}/u);
     }
   });
 

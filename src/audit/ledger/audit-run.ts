@@ -8,7 +8,7 @@ import { ArtifactExpiredError, ArtifactTooLargeError } from '../../github/api/gi
 import { errorMessage } from '../../errors/error-message.js';
 import { verifyChain } from '../../transcript/verify-chain.js';
 import { deniedCommandsOf } from './denied-commands.js';
-import type { RunCandidate } from './discover-runs.js';
+import { TRANSCRIPT_ARTIFACT_NAME, type RunCandidate } from './discover-runs.js';
 import type { LedgerRow, Verdict } from './ledger-row.js';
 
 /** An artifact zip is read up to what the zip reader would expand at most: the same cap as a local zip. */
@@ -34,7 +34,10 @@ export async function auditRun(
   reads: OctokitAuditReads,
   repositoryId: number
 ): Promise<LedgerRow> {
-  const outcome = await readRunArtifact(run, reads, repositoryId);
+  const readOutcome = await readRunArtifact(run, reads, repositoryId);
+  const conflicting = conflict(run);
+  const outcome: ArtifactOutcome =
+    conflicting === undefined ? readOutcome : { kind: 'verdict', verdict: 'tampered', detail: conflicting };
   const report = run.report;
   const base = {
     runId: run.runId,
@@ -82,7 +85,11 @@ export async function auditRun(
   };
 }
 
-/** The chain against the report's head, and the transcript's run against the report's. */
+/**
+ * The chain against the report's head, the transcript's run against the report's, and the report's
+ * cost against the transcript's. Only a chain that ends where a checked report of the agent's
+ * workflow says, and whose cost that report repeats, is `intact`.
+ */
 function judge(run: RunCandidate, transcript: ReadTranscript): { verdict: Verdict; detail: string } {
   const head = run.report?.transcriptHead;
   const chain = verifyChain(transcript.text, head);
@@ -99,20 +106,47 @@ function judge(run: RunCandidate, transcript: ReadTranscript): { verdict: Verdic
     case 'intact':
       break;
   }
-  const expected = run.report?.runId;
-  if (expected !== undefined && transcript.audit.runId !== expected)
+  // A run only a later report lists is known by its number alone (`123`), not its attempt.
+  const expected = run.report?.runId ?? run.runId;
+  const actual = transcript.audit.runId;
+  const sameRun = expected.includes('-') ? actual === expected : actual?.split('-')[0] === expected;
+  if (!sameRun)
     return {
       verdict: 'tampered',
       detail: `the artifact holds run ${transcript.audit.runId ?? '(none)'}'s transcript, not run ${expected}'s`
     };
+  const reportCost = run.report?.costUsd;
+  const transcriptCost = transcript.audit.costUsd;
+  if (reportCost !== undefined && transcriptCost !== undefined && !sameCost(reportCost, transcriptCost))
+    return {
+      verdict: 'tampered',
+      detail: `the report says the run cost $${reportCost}, its transcript says $${transcriptCost}`
+    };
+  if (run.unchecked !== undefined)
+    return { verdict: 'unverified', detail: `${chain.lines} lines; ${run.unchecked}` };
+  if (!run.report)
+    return {
+      verdict: 'unverified',
+      detail: `${chain.lines} lines; no report comment of the agent's workflow names this run, so only the chain is checked, not where it ends`
+    };
   if (head !== undefined)
     return { verdict: 'intact', detail: `${chain.lines} lines; ends at the head the report published` };
   return {
-    verdict: 'intact',
-    detail: `${chain.lines} lines; ${
-      run.report ? 'the report published no head' : 'no report comment found'
-    }, so only the chain is checked, not its end`
+    verdict: 'unverified',
+    detail: `${chain.lines} lines; the report published no head, so only the chain is checked, not where it ends`
   };
+}
+
+/** The report rounds nothing (it carries the state's number), so cents apart is a different figure. */
+function sameCost(a: number, b: number): boolean {
+  return Math.abs(a - b) < 0.005;
+}
+
+/** Two comments that carry the run's state: one of them is not the run's own. */
+function conflict(run: RunCandidate): string | undefined {
+  if (run.otherReports.length === 0) return undefined;
+  const urls = [run.report!, ...run.otherReports].map((report) => report.reportUrl);
+  return `${urls.length} report comments carry run ${run.runId}'s state (${urls.join(', ')}); a run writes one, so the others are forged: check them by hand`;
 }
 
 async function readRunArtifact(
@@ -132,10 +166,13 @@ async function readRunArtifact(
             : 'no transcript artifact: it was deleted, or never uploaded'
       };
     }
-    if (artifact.runId !== undefined && artifact.runId !== run.runNumber)
+    if (artifact.runId !== run.runNumber)
       return unreadable(`the artifact ${artifact.id} was uploaded by run ${artifact.runId}, not this run`);
-    if (artifact.repositoryId !== undefined && artifact.repositoryId !== repositoryId)
-      return unreadable(`the artifact ${artifact.id} was uploaded by a run of another repository`);
+    const named = TRANSCRIPT_ARTIFACT_NAME.exec(artifact.name);
+    if (Number(named?.[1]) !== run.runNumber)
+      return unreadable(`the artifact ${artifact.id} is not named as this run's transcript`);
+    if (artifact.repositoryId !== repositoryId || artifact.headRepositoryId !== repositoryId)
+      return unreadable(`the artifact ${artifact.id} was uploaded by a run of another repository's code`);
     if (artifact.expired) return expired(artifact.id);
     if (artifact.sizeInBytes > MAX_DOWNLOAD_BYTES)
       return unreadable(
@@ -157,8 +194,8 @@ async function findArtifact(
   run: RunCandidate,
   reads: OctokitAuditReads
 ): Promise<ListedArtifact | undefined> {
-  const byRun = (await reads.runArtifacts(run.runNumber)).filter((artifact) =>
-    artifact.name.startsWith('agent-transcripts-')
+  const byRun = (await reads.runArtifacts(run.runNumber)).filter(
+    (artifact) => Number(TRANSCRIPT_ARTIFACT_NAME.exec(artifact.name)?.[1]) === run.runNumber
   );
   const id = run.report?.artifactId;
   return byRun.find((artifact) => artifact.id === id) ?? byRun.at(-1);

@@ -9,9 +9,16 @@ export interface RunCandidate {
   readonly runUrl: string;
   readonly time: string | undefined;
   readonly report: ReportRecord | undefined;
+  /**
+   * Every other report comment that carries this run's state. A run writes one report; a second one
+   * is a forgery (any workflow of the repository comments as the same bot), so the row says so.
+   */
+  readonly otherReports: readonly ReportRecord[];
   /** Its cost as a later run's report lists it, for a run whose own report was replaced (sticky comments). */
   readonly listedCostUsd: number | undefined;
   readonly artifact: ListedArtifact | undefined;
+  /** Why its report or artifact could not be tied to the agent's workflow (the token, a lookup bound). */
+  readonly unchecked: string | undefined;
 }
 
 export interface DiscoveryOptions {
@@ -31,41 +38,101 @@ export interface Discovery {
   readonly found: number;
 }
 
+/** A report or an artifact the ledger leaves out, and why: it is not the agent's record. */
+export interface IgnoredRecord {
+  /** The comment's URL, or `artifact <id> (<name>)`. */
+  readonly source: string;
+  readonly reason: string;
+}
+
+/** What the repository holds that looks like the agent's: report comments and transcript artifacts. */
+export interface FoundRecords {
+  readonly reports: readonly ReportRecord[];
+  /** Transcript artifacts, each keyed by the run that uploaded it (`<workflow_run.id>-<attempt>`). */
+  readonly artifacts: ReadonlyMap<string, ListedArtifact>;
+  readonly ignored: readonly IgnoredRecord[];
+}
+
+/** The records found, with those that failed the check against the agent's workflow left out. */
+export interface CheckedRecords extends FoundRecords {
+  /** Run id → why it could not be checked. */
+  readonly unchecked: ReadonlyMap<string, string>;
+}
+
 /** `agent-transcripts-<run>-<attempt>`: the name the action uploads its transcripts under (transcript-artifact.ts). */
-const ARTIFACT_NAME = /^agent-transcripts-(\d{1,20})-(\d{1,6})$/;
+export const TRANSCRIPT_ARTIFACT_NAME = /^agent-transcripts-(\d{1,20})-(\d{1,6})$/;
 
 /**
- * Every run of the agent in the repository: the bot's report comments (each carries its run's state),
- * the runs their states list as earlier runs of the thread, and the transcript artifacts of runs no
- * report names. Read a page at a time, with progress on the way.
+ * Everything in the repository that looks like a record of the agent: the bot's report comments
+ * (each carries its run's state) and the transcript artifacts. An artifact's name is whatever the
+ * run that uploaded it chose, so it is keyed by that run (GitHub's `workflow_run.id`), and one
+ * whose name names another run, or whose run is not this repository's (base and head), is left out
+ * and said so: any workflow run, a fork's pull-request CI among them, can upload an artifact of any
+ * name. Read a page at a time, with progress on the way.
  */
-export async function discoverRuns(reads: OctokitAuditReads, options: DiscoveryOptions): Promise<Discovery> {
-  const reports = new Map<string, ReportRecord>();
+export async function findRecords(
+  reads: OctokitAuditReads,
+  options: Pick<DiscoveryOptions, 'botLogin' | 'since' | 'progress'> & { readonly repositoryId: number }
+): Promise<FoundRecords> {
+  const reports: ReportRecord[] = [];
   let comments = 0;
   for await (const page of reads.comments(options.since)) {
     comments += page.length;
     for (const comment of page) {
       const record = reportRecordOf(comment, options.botLogin);
-      const known = record && reports.get(record.runId);
-      if (record && (!known || known.reportedAt < record.reportedAt)) reports.set(record.runId, record);
+      if (record) reports.push(record);
     }
-    options.progress(`Read ${comments} comments: ${reports.size} reports of the agent so far.`);
+    options.progress(`Read ${comments} comments: ${reports.length} reports of the agent so far.`);
   }
   const artifacts = new Map<string, ListedArtifact>();
+  const ignored: IgnoredRecord[] = [];
   let listed = 0;
   for await (const page of reads.repositoryArtifacts()) {
     listed += page.length;
     for (const artifact of page) {
-      const match = ARTIFACT_NAME.exec(artifact.name);
+      const match = TRANSCRIPT_ARTIFACT_NAME.exec(artifact.name);
       if (!match) continue;
-      const key = `${match[1]}-${match[2]}`;
+      const refusal = artifactRefusal(artifact, Number(match[1]), options.repositoryId);
+      if (refusal !== undefined) {
+        ignored.push({ source: `artifact ${artifact.id} (${artifact.name})`, reason: refusal });
+        continue;
+      }
+      const key = `${artifact.runId}-${match[2]}`;
       const known = artifacts.get(key);
       // A name is unique per run; if GitHub lists it twice, the unexpired copy is the record.
       if (!known || (known.expired && !artifact.expired)) artifacts.set(key, artifact);
     }
     options.progress(`Read ${listed} artifacts: ${artifacts.size} transcript artifacts so far.`);
   }
-  const runs = merge(reports, artifacts, options);
+  return { reports, artifacts, ignored };
+}
+
+/** Why an artifact named as a transcript is not the transcript of the run it names, or undefined. */
+export function artifactRefusal(
+  artifact: ListedArtifact,
+  namedRun: number,
+  repositoryId: number
+): string | undefined {
+  if (artifact.runId !== namedRun)
+    return `its name says run ${namedRun}, but run ${artifact.runId ?? '(unknown)'} uploaded it`;
+  if (artifact.repositoryId !== repositoryId || artifact.headRepositoryId !== repositoryId)
+    return "it was uploaded by a run of another repository's code (a fork's pull request, or another repository)";
+  return undefined;
+}
+
+/**
+ * Every run of the agent in the repository, from the records that passed the check (check-records.ts):
+ * the reports, the runs their states list as earlier runs of the thread, and the transcript
+ * artifacts of runs no report names.
+ */
+export function discoverRuns(records: CheckedRecords, options: DiscoveryOptions): Discovery {
+  const reports = new Map<string, ReportRecord[]>();
+  for (const record of records.reports)
+    reports.set(record.runId, [...(reports.get(record.runId) ?? []), record]);
+  const runs = merge(reports, records.artifacts, options).map((run) => ({
+    ...run,
+    unchecked: records.unchecked.get(run.runId)
+  }));
   const inRange = runs
     .filter((run) => inWindow(run.time, options))
     .sort((a, b) => (b.time ?? '').localeCompare(a.time ?? '') || b.runNumber - a.runNumber);
@@ -76,20 +143,24 @@ export async function discoverRuns(reads: OctokitAuditReads, options: DiscoveryO
 }
 
 function merge(
-  reports: ReadonlyMap<string, ReportRecord>,
+  reports: ReadonlyMap<string, readonly ReportRecord[]>,
   artifacts: ReadonlyMap<string, ListedArtifact>,
   options: DiscoveryOptions
 ): RunCandidate[] {
   const runs = new Map<string, RunCandidate>();
-  for (const [runId, report] of reports) {
+  for (const [runId, all] of reports) {
+    // The newest names the row; the others are flagged (audit-run.ts), never silently replaced.
+    const [report, ...otherReports] = [...all].sort((a, b) => b.reportedAt.localeCompare(a.reportedAt));
     runs.set(runId, {
       runId,
-      runNumber: report.runNumber,
-      runUrl: report.runUrl,
-      time: report.reportedAt,
+      runNumber: report!.runNumber,
+      runUrl: report!.runUrl,
+      time: report!.reportedAt,
       report,
+      otherReports,
       listedCostUsd: undefined,
-      artifact: artifacts.get(runId)
+      artifact: artifacts.get(runId),
+      unchecked: undefined
     });
   }
   for (const [runId, artifact] of artifacts) {
@@ -101,13 +172,15 @@ function merge(
       runUrl: options.runUrlOf(runNumber),
       time: artifact.createdAt,
       report: undefined,
+      otherReports: [],
       listedCostUsd: undefined,
-      artifact
+      artifact,
+      unchecked: undefined
     });
   }
   // Earlier runs a thread's latest report lists: their own reports were replaced in a sticky comment.
   const byNumber = new Map([...runs.values()].map((run) => [run.runNumber, run.runId]));
-  for (const report of reports.values()) {
+  for (const report of [...reports.values()].flat()) {
     for (const previous of report.previousRuns) {
       const runNumber = Number(/\/actions\/runs\/(\d{1,20})\/?$/.exec(previous.runUrl)?.[1] ?? NaN);
       if (!Number.isSafeInteger(runNumber)) continue;
@@ -124,8 +197,10 @@ function merge(
         runUrl: options.runUrlOf(runNumber),
         time: undefined,
         report: undefined,
+        otherReports: [],
         listedCostUsd: previous.costUsd,
-        artifact: undefined
+        artifact: undefined,
+        unchecked: undefined
       });
     }
   }

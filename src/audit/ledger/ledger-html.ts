@@ -12,7 +12,7 @@ table.ledger th { font-size: 12px; text-transform: uppercase; letter-spacing: .0
 table.ledger td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 .verdict { display: inline-block; border-radius: 10px; padding: 1px 8px; font-size: 12px; font-weight: 600; color: #fff; }
 .v-intact { background: var(--ok); } .v-tampered { background: var(--bad); } .v-expired { background: #b7791f; }
-.v-missing { background: var(--muted); } .v-unreadable { background: #6b4fbb; }
+.v-missing { background: var(--muted); } .v-unreadable { background: #6b4fbb; } .v-unverified { background: #2b6cb0; }
 .detail { color: var(--muted); font-size: 12px; }
 .totals { display: flex; flex-wrap: wrap; gap: 14px; }
 .totals .panel { flex: 1 1 220px; margin: 0; }
@@ -60,6 +60,19 @@ export function renderLedgerHtml(ledger: Ledger): string {
     '</tbody>',
     '</table>',
     '</div>',
+    ...(ledger.ignored.length > 0
+      ? [
+          '<div class="panel rows">',
+          `<h2>Left out, not the agent's records (checked against ${escapeHtml(ledger.workflow ?? 'no workflow')})</h2>`,
+          '<ul>',
+          ...ledger.ignored.map(
+            (record) =>
+              `<li>${escapeHtml(record.source)}: <span class="detail">${escapeHtml(record.reason)}</span></li>`
+          ),
+          '</ul>',
+          '</div>'
+        ]
+      : []),
     '</body>',
     '</html>',
     ''

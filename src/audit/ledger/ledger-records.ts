@@ -1,3 +1,4 @@
+import type { IgnoredRecord } from './discover-runs.js';
 import type { LedgerRow } from './ledger-row.js';
 import type { LedgerTotals } from './ledger-totals.js';
 
@@ -9,7 +10,11 @@ export interface Ledger {
   readonly until: string | undefined;
   /** Runs found in the window before --limit; rows holds at most the limit's newest. */
   readonly found: number;
+  /** The agent's workflow file the records were checked against (undefined: there were none). */
+  readonly workflow: string | undefined;
   readonly rows: readonly LedgerRow[];
+  /** Reports and artifacts left out: not the agent's (another workflow's, a misnamed upload). */
+  readonly ignored: readonly IgnoredRecord[];
   readonly totals: LedgerTotals;
 }
 
@@ -52,7 +57,9 @@ export function ledgerJson(ledger: Ledger): string {
       since: ledger.since ?? null,
       until: ledger.until ?? null,
       found: ledger.found,
+      workflow: ledger.workflow ?? null,
       rows: ledger.rows.map(rowRecord),
+      ignored: ledger.ignored,
       totals: {
         runs: ledger.totals.runs,
         cost_usd: ledger.totals.costUsd,

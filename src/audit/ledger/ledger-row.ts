@@ -2,16 +2,23 @@ import type { UsageRecord } from '../../transcript/events.js';
 
 /**
  * What the audit found of a run's record: `intact` (the artifact's hash chain holds and ends at the
- * head its report published), `tampered` (the chain breaks, or ends elsewhere: `detail` says where),
+ * head its report published, and the report's cost is the transcript's), `unverified` (the chain
+ * holds, but no report of the agent's workflow vouches for where it ends, or the run could not be
+ * checked against that workflow: `detail` says which), `tampered` (the chain breaks, or ends
+ * elsewhere, or two reports carry the run's state, or the report's cost is not the transcript's:
+ * `detail` says which),
  * `expired` (GitHub deleted the artifact at the end of its retention: the row keeps what the report
  * holds), `missing` (no artifact: never uploaded, or deleted), `unreadable` (GitHub or the zip could
  * not be read: `detail` says why).
  */
-export const VERDICTS = ['intact', 'tampered', 'expired', 'missing', 'unreadable'] as const;
+export const VERDICTS = ['intact', 'unverified', 'tampered', 'expired', 'missing', 'unreadable'] as const;
 export type Verdict = (typeof VERDICTS)[number];
 
-/** The kinds of run the ledger names; `unknown` when neither the report nor the transcript says. */
-export type RunKindName = 'fix' | 'plan' | 'review' | 'unknown';
+/**
+ * The kinds of run the ledger names; `unknown` when neither the report nor the transcript says. A
+ * CI fix runs in fix mode: its report's own section tells it apart (cifix/ci-fix-report.ts).
+ */
+export type RunKindName = 'fix' | 'ci-fix' | 'plan' | 'review' | 'unknown';
 
 /** One run of the agent: who asked, what it did and cost, and whether its record holds. */
 export interface LedgerRow {

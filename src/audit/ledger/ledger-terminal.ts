@@ -1,8 +1,14 @@
+import { terminalSafe } from '../terminal-text.js';
 import type { Ledger } from './ledger-records.js';
 import type { CostGroup } from './ledger-totals.js';
 
 /** The ledger for a terminal: one line per run, the runs whose record does not hold with why, and the totals. */
 export function renderLedgerTerminal(ledger: Ledger): string {
+  // Requesters, outcomes and details come from comments and zips: no control character reaches the terminal.
+  return terminalSafe(renderLines(ledger));
+}
+
+function renderLines(ledger: Ledger): string {
   const { totals } = ledger;
   const header = ['run', 'date', 'requester', 'kind', 'outcome', 'PR', 'turns', 'cost', 'record'];
   const table = ledger.rows.map((row) => [
@@ -25,6 +31,7 @@ export function renderLedgerTerminal(ledger: Ledger): string {
       .join('  ')
       .trimEnd();
   const problems = ledger.rows.filter((row) => row.verdict !== 'intact');
+  const ignored = ledger.ignored.map((record) => `  ${record.source}: ${record.reason}`);
   return [
     `Agent runs of ${ledger.repository}: ${totals.runs}${
       ledger.found > totals.runs ? ` (the newest of ${ledger.found} found; --limit)` : ''
@@ -37,6 +44,13 @@ export function renderLedgerTerminal(ledger: Ledger): string {
           '',
           'Records that do not hold:',
           ...problems.map((row) => `  ${row.runId} ${row.verdict}: ${row.detail}`)
+        ]
+      : []),
+    ...(ignored.length > 0
+      ? [
+          '',
+          `Left out, not the agent's records (checked against ${ledger.workflow ?? 'no workflow'}):`,
+          ...ignored
         ]
       : []),
     '',

@@ -20,6 +20,8 @@ export interface ReportRecord {
   readonly transcriptHead: string | undefined;
   /** Earlier runs on the same thread, as the state lists them (a sticky comment keeps only the last). */
   readonly previousRuns: CarriedState['previousRuns'];
+  /** The state block as read: what the check against the agent's workflow (workflow-origin.ts) judges. */
+  readonly state: CarriedState;
 }
 
 /**
@@ -41,15 +43,25 @@ export function reportRecordOf(comment: RepositoryComment, botLogin: string): Re
     reportedAt: comment.updatedAt,
     thread: state.thread ?? comment.issueNumber,
     requester: requesterOf(comment.body),
-    kind: state.mode ?? 'fix',
+    kind: kindOf(state, comment.body),
     outcome: statusOf(comment.body),
     pullRequest: state.pullRequest ?? undefined,
     costUsd: state.costUsd,
     artifactId: state.artifactId ?? undefined,
     transcriptHead: state.transcriptHead ?? undefined,
-    previousRuns: state.previousRuns
+    previousRuns: state.previousRuns,
+    state
   };
 }
+
+/** The run's kind: its mode, and a fix run whose report has the CI fix's section is a CI fix. */
+function kindOf(state: CarriedState, body: string): RunKindName {
+  const mode = state.mode ?? 'fix';
+  return mode === 'fix' && CI_FIX_SECTION.test(body) ? 'ci-fix' : mode;
+}
+
+/** The heading ciFixSection writes, at the start of a line (quoted text in a report starts with `>`). */
+const CI_FIX_SECTION = /^### CI fix \(attempt \d+ of \d+\)$/m;
 
 /**
  * The requester as the report's request line names them (report-top.ts renderRequest):

@@ -21,6 +21,7 @@ import {
 import type { AccountType, WorkflowArtifact } from './github-api.js';
 import { GitHubAccessError } from './github-access-error.js';
 import type { RepositoryName } from './github-location.js';
+import { OctokitWorkflowRunReads, type WorkflowRunIdPage, type WorkflowRunReads } from './workflow-runs.js';
 
 /** An issue or pull-request comment, with where it is. */
 export interface RepositoryComment {
@@ -42,8 +43,11 @@ export interface ListedArtifact {
   readonly sizeInBytes: number;
   readonly expired: boolean;
   readonly createdAt: string | undefined;
+  /** The workflow run that uploaded it (`workflow_run.id`): the artifact's name is the uploader's choice, this is GitHub's. */
   readonly runId: number | undefined;
   readonly repositoryId: number | undefined;
+  /** The repository of the run's head: another's for a fork's pull-request run. */
+  readonly headRepositoryId: number | undefined;
 }
 
 export interface WorkflowRunSummary {
@@ -56,8 +60,9 @@ export interface WorkflowRunSummary {
 const PAGE = 100;
 
 /** The reads of an audit; built by gitHubClients (clients.ts), like every client of the repository. */
-export class OctokitAuditReads extends RepositoryClient {
+export class OctokitAuditReads extends RepositoryClient implements WorkflowRunReads {
   private readonly artifacts: OctokitGitHubApi;
+  private readonly runs: OctokitWorkflowRunReads;
 
   constructor(
     token: string,
@@ -67,6 +72,7 @@ export class OctokitAuditReads extends RepositoryClient {
   ) {
     super(token, repository, apiUrl, options);
     this.artifacts = new OctokitGitHubApi(token, repository, apiUrl, options);
+    this.runs = new OctokitWorkflowRunReads(token, repository, apiUrl, options);
   }
 
   /** The repository's id (an artifact's run must be of it), or why it cannot be read. */
@@ -109,13 +115,14 @@ export class OctokitAuditReads extends RepositoryClient {
     }
   }
 
-  /** The artifacts one run uploaded. */
-  async runArtifacts(runId: number): Promise<ListedArtifact[]> {
+  /** The artifacts one run uploaded (of that name, when given). */
+  async runArtifacts(runId: number, name?: string): Promise<ListedArtifact[]> {
     const all = await this.guard('the run\u2019s artifacts', () =>
       this.octokit.paginate(this.octokit.rest.actions.listWorkflowRunArtifacts, {
         ...this.repo,
         run_id: runId,
-        per_page: PAGE
+        per_page: PAGE,
+        ...(name === undefined ? {} : { name })
       })
     );
     return all.map(listedArtifact);
@@ -132,6 +139,11 @@ export class OctokitAuditReads extends RepositoryClient {
       if (error instanceof GitHubAccessError && error.status === 404) return undefined;
       throw error;
     }
+  }
+
+  /** A page of a workflow file's run ids, newest first (the trust check of workflow-origin.ts lists them). */
+  workflowRunIds(workflowFileName: string, page: number): Promise<WorkflowRunIdPage | undefined> {
+    return this.runs.workflowRunIds(workflowFileName, page);
   }
 
   getArtifact(id: number): Promise<WorkflowArtifact> {
@@ -190,7 +202,7 @@ function listedArtifact(artifact: {
   size_in_bytes: number;
   expired: boolean;
   created_at: string | null;
-  workflow_run?: { id?: number; repository_id?: number } | null;
+  workflow_run?: { id?: number; repository_id?: number; head_repository_id?: number } | null;
 }): ListedArtifact {
   return {
     id: artifact.id,
@@ -199,7 +211,8 @@ function listedArtifact(artifact: {
     expired: artifact.expired,
     createdAt: artifact.created_at ?? undefined,
     runId: artifact.workflow_run?.id,
-    repositoryId: artifact.workflow_run?.repository_id
+    repositoryId: artifact.workflow_run?.repository_id,
+    headRepositoryId: artifact.workflow_run?.head_repository_id
   };
 }
 
