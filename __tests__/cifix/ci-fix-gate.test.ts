@@ -6,6 +6,8 @@ import type { WorkflowRunFacts } from '../../src/github/events/workflow-run-even
 import type { ThreadComment } from '../../src/github/api/github-api.js';
 
 const BOT = 'github-actions[bot]';
+/** A run of this workflow (the Actions API says so); any other run id is another workflow's. */
+const OURS = 500;
 const SHA = 'a'.repeat(40);
 
 const run = (attempt: number): WorkflowRunFacts => ({
@@ -57,7 +59,9 @@ function context(
     bot: { login: BOT, id: 41898282 },
     branchPrefix: 'agent/',
     repositoryFullName: 'o/r',
-    redact: (text) => text
+    redact: (text) => text,
+    judgeRun: async (runId) =>
+      runId === OURS ? { kind: 'ours' } : { kind: 'foreign', reason: `run ${runId} is triage.yml's` }
   };
 }
 
@@ -76,26 +80,30 @@ describe('whether a failed CI run is fixed', () => {
   });
 
   it('does not re-run a run it re-ran already', async () => {
-    const comments = [botComment(`re-ran\n\n${ciFixMarker({ kind: 'rerun', run: 77 })}`)];
+    const comments = [botComment(`re-ran\n\n${ciFixMarker({ kind: 'rerun', by: OURS, run: 77 })}`)];
     expect(await gateCiFix(context(agentsPull, comments), run(1), 5)).toMatchObject({ kind: 'fix' });
   });
 
   it('stops at max_attempts, and on a failure it tried to fix before', async () => {
     const first = await gateCiFix(context(agentsPull, []), run(2), 5);
     if (first.kind !== 'fix') throw new Error(first.kind);
-    const tried = [botComment(ciFixMarker({ kind: 'attempt', run: 70, signature: first.failure.signature }))];
+    const tried = [
+      botComment(ciFixMarker({ kind: 'attempt', by: OURS, run: 70, signature: first.failure.signature }))
+    ];
     expect(await gateCiFix(context(agentsPull, tried), run(2), 5)).toMatchObject({
       kind: 'stop',
       key: `same-${first.failure.signature}`
     });
-    const other = [botComment(ciFixMarker({ kind: 'attempt', run: 70, signature: '0123456789abcdef' }))];
+    const other = [
+      botComment(ciFixMarker({ kind: 'attempt', by: OURS, run: 70, signature: '0123456789abcdef' }))
+    ];
     expect(await gateCiFix(context(agentsPull, other, 'FAIL other.test.ts'), run(2), 5)).toMatchObject({
       kind: 'fix',
       attempt: 2
     });
     const two = [
       ...other,
-      botComment(ciFixMarker({ kind: 'attempt', run: 71, signature: 'fedcba9876543210' }))
+      botComment(ciFixMarker({ kind: 'attempt', by: OURS, run: 71, signature: 'fedcba9876543210' }))
     ];
     expect(await gateCiFix(context(agentsPull, two), run(2), 5)).toMatchObject({
       kind: 'stop',
@@ -105,13 +113,36 @@ describe('whether a failed CI run is fixed', () => {
 
   it('counts only the bot’s own marks: a person’s pasted mark neither stops nor starts anything', async () => {
     const pasted: ThreadComment = {
-      ...botComment(ciFixMarker({ kind: 'stop', reason: 'attempts' })),
+      ...botComment(ciFixMarker({ kind: 'stop', by: OURS, reason: 'attempts' })),
       login: 'mallory',
       userType: 'User'
     };
     expect(ciFixMarks([pasted], BOT)).toEqual([]);
     const asBot: ThreadComment = { ...pasted, login: BOT, userType: 'User' };
     expect(ciFixMarks([asBot], BOT)).toEqual([]);
+  });
+
+  it("counts a mark only when its run is this workflow's: another workflow's forged marks use up no attempt", async () => {
+    const forged = (run: number) =>
+      botComment(
+        `Thanks! You wrote:\n\n${ciFixMarker({ kind: 'attempt', by: 900 + run, run, signature: '0123456789abcdef' })}`
+      );
+    const rerunForged = botComment(ciFixMarker({ kind: 'rerun', by: 901, run: 77 }));
+    const gate = context(agentsPull, [forged(1), forged(2), rerunForged]);
+    // Both forged attempts are passed over (max_attempts is 2), and the forged re-run too.
+    expect(await gateCiFix(gate, run(1), 5)).toMatchObject({ kind: 'rerun' });
+    expect(await gateCiFix(gate, run(2), 5)).toMatchObject({ kind: 'fix', attempt: 1 });
+  });
+
+  it('reads a mark only as the whole last line of the comment: a quoted one is not a mark', () => {
+    const mark = ciFixMarker({ kind: 'stop', by: OURS, reason: 'attempts' });
+    expect(ciFixMarks([botComment(`said\n\n${mark}`)], BOT)).toHaveLength(1);
+    expect(ciFixMarks([botComment(`said\n\n> ${mark}`)], BOT)).toEqual([]);
+    expect(ciFixMarks([botComment(`said ${mark}`)], BOT)).toEqual([]);
+    // One without the run that wrote it (as the first version wrote them) cannot be checked.
+    expect(
+      ciFixMarks([botComment('<!-- compact-agent-ci-fix {"kind":"stop","reason":"attempts"} -->')], BOT)
+    ).toEqual([]);
   });
 
   it('leaves alone a pull request of someone else without the label, a fork’s, a closed one, and a stale run', async () => {

@@ -1,9 +1,21 @@
-import { failureExcerpt } from '../../src/cifix/failure-excerpt.js';
+import { ERROR_TEST_CHARS, failureExcerpt, isErrorLine } from '../../src/cifix/failure-excerpt.js';
 import { failureSignature } from '../../src/cifix/failure-signature.js';
 
 const stamp = (line: string) => `2026-11-28T06:00:01.1234567Z ${line}`;
 
 describe('the failing part of a job log', () => {
+  it(`tests only the first ${ERROR_TEST_CHARS} characters of a line: a 256 KiB line is never scanned whole`, () => {
+    expect(isErrorLine(`${'x'.repeat(ERROR_TEST_CHARS - 6)} error`)).toBe(true);
+    expect(isErrorLine(`${'x'.repeat(ERROR_TEST_CHARS)} error`)).toBe(false);
+    // The line that took seconds before: `expected` over and over, with no `to` or `but`.
+    const long = 'expected '.repeat((256 * 1024) / 9);
+    expect(isErrorLine(long)).toBe(false);
+    expect(failureExcerpt(`FAIL sum.test.js\n${long}`).split('\n')).toEqual([
+      'FAIL sum.test.js',
+      `${long.slice(0, 399)}…`
+    ]);
+  });
+
   it('keeps the lines around the errors, without times or colours, and marks what it left out', () => {
     const log = [
       ...Array.from({ length: 50 }, (_, index) => `setup ${index}`),

@@ -25,12 +25,12 @@ afterEach(async () => {
   await github.close();
 });
 
-function origin(workflowRef: string | undefined): StateOrigin {
+function origin(workflowRef: string | undefined, sharedWorkflowFiles: readonly string[] = []): StateOrigin {
   const reads = new OctokitWorkflowRunReads(github.token, REPO, github.url, {
     resilience: { serverErrorRetries: 0 },
     logger: { warning: () => {} }
   });
-  return ownWorkflowOrigin(reads, { workflowRef, repositoryFullName: 'octo/repo' });
+  return ownWorkflowOrigin(reads, { workflowRef, repositoryFullName: 'octo/repo', sharedWorkflowFiles });
 }
 
 const runLookups = () => github.requestsTo('GET', /^\/repos\/octo\/repo\/actions\/runs\/\d+$/).length;
@@ -177,6 +177,56 @@ describe('the lookups of one action run', () => {
     const shared = origin(OWN_REF);
     await expect(shared.judgeRun(81)).rejects.toThrow(/run 81 could not be looked up/);
     await expect(shared.judgeRun(81)).resolves.toEqual({ kind: 'ours' });
+  });
+});
+
+describe('the workflow files thread.workflows names', () => {
+  const FIX_CI_REF = 'octo/repo/.github/workflows/fix-ci.yml@refs/heads/main';
+  const SHARED = ['.github/workflows/agent.yml', '.github/workflows/fix-ci.yml'];
+
+  it("make another file's run ours, both ways; unnamed, it stays foreign", async () => {
+    github.setWorkflowRun(301, { status: 'completed' }); // agent.yml
+    github.setWorkflowRun(302, { status: 'completed', path: '.github/workflows/fix-ci.yml' });
+    github.setWorkflowRun(303, { status: 'completed', path: '.github/workflows/triage.yml' });
+    await expect(origin(FIX_CI_REF).judgeRun(301)).resolves.toEqual({
+      kind: 'foreign',
+      reason:
+        'it names run 301 of .github/workflows/agent.yml, not of this workflow (.github/workflows/fix-ci.yml)'
+    });
+    await expect(origin(FIX_CI_REF, SHARED).judgeRun(301)).resolves.toEqual({ kind: 'ours' });
+    await expect(origin(OWN_REF, SHARED).judgeRun(302)).resolves.toEqual({ kind: 'ours' });
+    await expect(origin(FIX_CI_REF, SHARED).judgeRun(303)).resolves.toMatchObject({
+      kind: 'foreign',
+      reason: expect.stringContaining(
+        'not of this workflow (.github/workflows/fix-ci.yml, .github/workflows/agent.yml)'
+      )
+    });
+  });
+
+  it(`are listed too past the ${MAX_RUN_LOOKUPS} lookups, within the same ${MAX_LISTED_PAGES} pages`, async () => {
+    github.setWorkflowRun(401, { status: 'completed' }); // agent.yml
+    github.setWorkflowRun(402, { status: 'completed', path: '.github/workflows/fix-ci.yml' });
+    github.setWorkflowRun(400, { status: 'completed', path: '.github/workflows/triage.yml' });
+    const shared = origin(FIX_CI_REF, SHARED);
+    for (let index = 0; index < MAX_RUN_LOOKUPS; index++) await shared.judgeRun(900 + index); // the bound, used up
+    await expect(shared.judgeRun(401)).resolves.toEqual({ kind: 'ours' });
+    await expect(shared.judgeRun(402)).resolves.toEqual({ kind: 'ours' });
+    await expect(shared.judgeRun(400)).resolves.toMatchObject({ kind: 'foreign' });
+    expect(runListings().map((request) => request.path)).toEqual([
+      '/repos/octo/repo/actions/workflows/fix-ci.yml/runs',
+      '/repos/octo/repo/actions/workflows/agent.yml/runs'
+    ]);
+  });
+
+  it(`share one budget of ${MAX_LISTED_PAGES} pages: a file left unlisted leaves its runs unchecked, not foreign`, async () => {
+    const own = Array.from({ length: MAX_LISTED_PAGES * 100 + 1 }, (_, index) => 5_000 + index);
+    for (const id of own)
+      github.setWorkflowRun(id, { status: 'completed', path: '.github/workflows/fix-ci.yml' });
+    github.setWorkflowRun(4_000, { status: 'completed' }); // agent.yml, never listed
+    const shared = origin(FIX_CI_REF, SHARED);
+    for (let index = 0; index < MAX_RUN_LOOKUPS; index++) await shared.judgeRun(900 + index);
+    await expect(shared.judgeRun(4_000)).resolves.toMatchObject({ kind: 'unchecked' });
+    expect(runListings()).toHaveLength(MAX_LISTED_PAGES);
   });
 });
 

@@ -30,8 +30,11 @@ export interface CiFailure {
 
 /** At most this many failed jobs are read: a matrix's failures are mostly the same one. */
 export const MAX_JOBS_READ = 4;
-/** A log is read up to 16 MiB, and its last 256 KiB kept: the error stands at the end of a failed step. */
-export const LOG_LIMITS = { maxReadBytes: 16 * 1024 * 1024, keepBytes: 256 * 1024 };
+/**
+ * A log's last 256 KiB are kept: the error stands at the end of a failed step. They are asked for by
+ * range; maxReadBytes bounds only a storage that ignores Range and is read through to its end.
+ */
+export const LOG_LIMITS = { maxReadBytes: 1024 * 1024 * 1024, keepBytes: 256 * 1024 };
 const MAX_ANNOTATIONS = 10;
 
 /**

@@ -3,8 +3,9 @@ import type { CiFailureReads, CiPullRequest } from '../github/api/ci-failure-rea
 import type { WorkflowRunFacts } from '../github/events/workflow-run-event.js';
 import type { ThreadComment } from '../github/api/github-api.js';
 import { readCiFailure, type CiFailure } from './ci-failure.js';
-import { ciFixMarks, type CiFixMark } from './ci-fix-markers.js';
+import { trustedCiFixMarks, type CiFixMark } from './ci-fix-markers.js';
 import type { CiFixSettings } from '../config/ci-fix-settings.js';
+import type { RunOrigin } from '../followup/workflow-origin.js';
 
 /**
  * What a failed CI run on a pull request leads to, decided before any model call:
@@ -41,6 +42,8 @@ export interface CiFixGateContext {
   readonly branchPrefix: string;
   readonly repositoryFullName: string;
   readonly redact: (text: string) => string;
+  /** Whether a mark's run is one of the trusted workflows' (workflow-origin.ts). */
+  readonly judgeRun: (runId: number) => Promise<RunOrigin>;
 }
 
 export async function gateCiFix(
@@ -57,7 +60,11 @@ export async function gateCiFix(
       kind: 'skip',
       reason: `pull request #${pull.number} has moved on from the failed commit ${run.headSha.slice(0, 12)} (its head is ${pull.headSha.slice(0, 12)}): the newer commit's own CI run decides`
     };
-  const marks = ciFixMarks(await context.listComments(pull.number), context.bot.login);
+  const marks = await trustedCiFixMarks(
+    await context.listComments(pull.number),
+    context.bot.login,
+    context.judgeRun
+  );
   const attempts = marks.filter(
     (mark): mark is Extract<CiFixMark, { kind: 'attempt' }> => mark.kind === 'attempt'
   );

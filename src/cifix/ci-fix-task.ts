@@ -1,4 +1,4 @@
-import { untrustedBlock } from '../github/markdown/inbound-untrusted-text.js';
+import { quotedUntrustedName, untrustedBlock } from '../github/markdown/inbound-untrusted-text.js';
 import type { CiFailure } from './ci-failure.js';
 
 /**
@@ -10,9 +10,14 @@ export function ciFixTask(
   failure: CiFailure,
   pull: { readonly number: number; readonly branch: string }
 ): string {
+  // Job, step and workflow names come from the pull request's own CI workflow (a matrix value, a
+  // step's name): they are quoted where they stand in our words, and escaped in a block's attribute.
   const jobs = failure.jobs.map((job) => {
+    const name = quotedUntrustedName(job.name);
     const steps =
-      job.steps.length > 0 ? ` (failed step${job.steps.length > 1 ? 's' : ''}: ${job.steps.join(', ')})` : '';
+      job.steps.length > 0
+        ? ` (failed step${job.steps.length > 1 ? 's' : ''}: ${job.steps.map((step) => quotedUntrustedName(step)).join(', ')})`
+        : '';
     const log =
       job.excerpt === ''
         ? `The log of this job could not be read${job.logProblem ? `: ${job.logProblem}` : ''}.`
@@ -21,13 +26,13 @@ export function ciFixTask(
       job.annotations.length > 0
         ? `\n\nIts check run's annotations:\n${untrustedBlock('ci-annotations', `job ${job.name}`, job.annotations.join('\n'))}`
         : '';
-    return `### Job ${job.name}${steps}\n\n${log}${notes}`;
+    return `### Job ${name}${steps}\n\n${log}${notes}`;
   });
   const leftOut =
     failure.jobsLeftOut > 0 ? `\n\n${failure.jobsLeftOut} more job(s) failed; their logs were not read.` : '';
   return (
     [
-      `The CI workflow "${failure.workflow}" failed on pull request #${pull.number} (branch \`${pull.branch}\`, ` +
+      `The CI workflow ${quotedUntrustedName(failure.workflow)} failed on pull request #${pull.number} (branch ${quotedUntrustedName(pull.branch)}, ` +
         `run ${failure.runId}, attempt ${failure.attempt}). Find the cause of the failure below and fix it in the ` +
         'code, on this branch. Run the failing command or test yourself to check the fix before you finish. ' +
         'Do not skip, delete or weaken a test to make it pass, and do not change the CI workflow files; if the ' +

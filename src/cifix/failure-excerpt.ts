@@ -16,9 +16,18 @@ export interface ExcerptLimits {
 
 export const EXCERPT_LIMITS: ExcerptLimits = { before: 3, after: 8, maxLines: 80, maxLineChars: 400 };
 
-/** What marks a line as part of a failure, in the tools' own words (and GitHub's `##[error]`). */
+/**
+ * What marks a line as part of a failure, in the tools' own words (and GitHub's `##[error]`). The
+ * `expected … to|but` gap is bounded: unbounded, it is quadratic on a long line of the log.
+ */
 const ERROR_LINE =
-  /##\[error\]|::error\b|\berror\b|\bERR!|\bfail(?:ed|ure|ing|s)?\b|\bFAIL\b|✕|✗|✘|\bassert(?:ion)?\b|exception|traceback|\bpanic\b|expected .* (?:to|but)|\bcannot find\b|\bnot found\b/i;
+  /##\[error\]|::error\b|\berror\b|\bERR!|\bfail(?:ed|ure|ing|s)?\b|\bFAIL\b|✕|✗|✘|\bassert(?:ion)?\b|exception|traceback|\bpanic\b|expected [^\n]{0,200}? (?:to|but)|\bcannot find\b|\bnot found\b/i;
+
+/**
+ * Only a line's start is tested for an error: a tool says what failed at the start of its line, and
+ * a log line (one the code under test printed) can be 256 KiB long, which no pattern should scan.
+ */
+export const ERROR_TEST_CHARS = 2000;
 
 /** GitHub prefixes each line of a job log with its time: `2026-11-28T07:01:02.1234567Z `. */
 const LOG_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ?/;
@@ -30,7 +39,8 @@ export function logLines(log: string): string[] {
   return log.split(/\r?\n/).map((line) => line.replace(LOG_TIME, '').replace(ANSI, '').replace(/\r/g, ''));
 }
 
-export function isErrorLine(line: string): boolean {
+export function isErrorLine(fullLine: string): boolean {
+  const line = fullLine.slice(0, ERROR_TEST_CHARS);
   return ERROR_LINE.test(line) && !/\b0 (?:failed|failures|errors)\b|\bno errors?\b/i.test(line);
 }
 

@@ -354,6 +354,14 @@ export const FILE_KEYS: readonly FileKey[] = [
     description: 'Start every task with a read-only plan run; `/agent go` carries it out.',
     default: false
   },
+  {
+    path: 'thread.workflows',
+    setting: 'thread_workflows',
+    type: list,
+    description:
+      "Workflow files (in .github/workflows/) whose runs share a thread's states, claims and spend, " +
+      'e.g. [agent.yml, fix-ci.yml]; the running workflow always counts, and unset it counts alone.'
+  },
   // publish
   {
     path: 'publish.branch_prefix',

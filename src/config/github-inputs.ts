@@ -11,6 +11,7 @@ import {
 } from './inputs.js';
 import { LIMIT_DEFAULTS, readLimitSettings, type LimitSettings } from './thread-budget-input.js';
 import { readCiFixSettings, type CiFixSettings } from './ci-fix-settings.js';
+import { readThreadWorkflows } from './thread-workflows-input.js';
 
 export type PullRequestType = 'draft' | 'ready' | 'branch';
 
@@ -55,6 +56,8 @@ export interface GitHubSettings extends LimitSettings {
   readonly allowSubmoduleChanges: boolean;
   /** How far a CI fix (a failed workflow_run on a pull request) may go: the config file's `ci_fix:` block. */
   readonly ciFix: CiFixSettings;
+  /** Workflow file paths (`.github/workflows/agent.yml`) whose runs share a thread's states, claims and spend with this one. */
+  readonly threadWorkflows: readonly string[];
 }
 
 export interface ActionConfig {
@@ -172,7 +175,8 @@ function readGitHubSettings(
       GITHUB_DEFAULTS.allow_submodule_changes,
       problems
     ),
-    ciFix: readCiFixSettings(read, problems)
+    ciFix: readCiFixSettings(read, problems),
+    threadWorkflows: readThreadWorkflows(read, problems)
   };
 }
 

@@ -11,8 +11,9 @@ import type { CarriedState } from './carried-state.js';
  * `github-actions[bot]`, and a welcome or triage workflow that quotes an issue's body can end its
  * comment with a reader's forged state block or claim. So the bot account is not the trust root: the
  * run a state or claim names is looked up through the Actions API, and it must be a run of this
- * repository, of this run's own workflow file (and, for a state, one that uploaded the transcript
- * artifact the state names; the artifact's content is checked in artifact-state.ts).
+ * repository, of this run's own workflow file or of one the config file's `thread.workflows` names
+ * (read from the base branch, so a pull request cannot add one), and, for a state, one that uploaded
+ * the transcript artifact the state names (its content is checked in artifact-state.ts).
  *
  * - `ours`: a run of this workflow that uploaded the artifact the state names.
  * - `ours-without-artifact`: a run of this workflow, but the state names no artifact, so what it
@@ -96,30 +97,41 @@ export function ownWorkflowOrigin(
   options: {
     readonly workflowRef: string | undefined;
     readonly repositoryFullName: string;
+    /**
+     * The config file's `thread.workflows` (paths, `.github/workflows/fix-ci.yml`): other workflow
+     * files whose runs share a thread with this one. The config file is read from the base branch,
+     * so a pull request cannot widen it.
+     */
+    readonly sharedWorkflowFiles?: readonly string[];
   }
 ): StateOrigin {
   const ownFile =
     options.workflowRef === undefined || options.workflowRef.trim() === ''
       ? undefined
       : workflowFileOf(options.workflowRef, options.repositoryFullName);
+  // This workflow's own file always counts, first; the others the repository named after it.
+  const trustedFiles =
+    ownFile === undefined
+      ? []
+      : [ownFile, ...(options.sharedWorkflowFiles ?? []).filter((file) => file !== ownFile)];
   const runs = new Map<number, Promise<RunLookup>>();
-  const listing = ownFile === undefined ? undefined : new OwnRunListing(reads, ownFile);
+  const listing = ownFile === undefined ? undefined : new TrustedRunListing(reads, trustedFiles);
   const listings = new Map<string, Promise<boolean>>();
   const forbidden = (id: number) =>
     `the token may not read run ${id} to check it (GitHub answered 403; ${ACTIONS_READ_HINT})`;
   const failed = (id: number, error: unknown) =>
     new Error(`run ${id} could not be looked up (${errorMessage(error).split('\n')[0]!.slice(0, 200)})`);
 
-  const fetchRun = async (id: number, file: string): Promise<RunLookup> => {
+  const fetchRun = async (id: number): Promise<RunLookup> => {
     try {
       const run = await reads.workflowRun(id);
       if (run === undefined)
         return { kind: 'foreign', reason: `it names run ${id}, which this repository does not have` };
       const runFile = workflowFileOf(run.path, options.repositoryFullName);
-      if (runFile !== file)
+      if (runFile === undefined || !trustedFiles.includes(runFile))
         return {
           kind: 'foreign',
-          reason: `it names run ${id} of ${(runFile ?? run.path).slice(0, 120)}, not of this workflow (${file})`
+          reason: `it names run ${id} of ${(runFile ?? run.path).slice(0, 120)}, not of this workflow (${trustedFilesText(trustedFiles)})`
         };
       return { kind: 'run', run };
     } catch (error) {
@@ -138,7 +150,7 @@ export function ownWorkflowOrigin(
     let lookup = runs.get(id);
     if (lookup === undefined) {
       if (runs.size >= MAX_RUN_LOOKUPS) return listing!.judge(id);
-      lookup = fetchRun(id, ownFile);
+      lookup = fetchRun(id);
       runs.set(id, lookup);
       lookup.catch(() => runs.delete(id));
     }
@@ -192,22 +204,40 @@ export function ownWorkflowOrigin(
   };
 }
 
+/** "agent.yml" or "agent.yml, fix-ci.yml": the trusted files, named in a reason. */
+function trustedFilesText(files: readonly string[]): string {
+  return files.map((file) => file.slice(0, 120)).join(', ');
+}
+
+/** What one file's listing says of a run id: one of its runs, not one, or it cannot say. */
+type ListedVerdict =
+  { readonly kind: 'listed' | 'not-listed' } | { readonly kind: 'unknown'; readonly reason: string };
+
+/** The pages the listings of one action run may read in all, whatever files they list. */
+interface PageBudget {
+  left: number;
+}
+
 /**
- * This workflow's runs, listed newest first a page at a time as far as a run asked about needs (at
- * most MAX_LISTED_PAGES), and kept for the action run. A 403 is `unchecked`, as for a lookup.
+ * The trusted workflows' runs, listed newest first a page at a time as far as a run asked about
+ * needs, and kept for the action run: this workflow's file first, then each file `thread.workflows`
+ * names, all within MAX_LISTED_PAGES pages in all (more files do not buy more API calls). A run in
+ * any file's list is trusted; one that every file's listing rules out is foreign; otherwise it is
+ * `unchecked`. A 403 is `unchecked`, as for a lookup.
  */
-class OwnRunListing {
-  private readonly ids = new Set<number>();
-  private highest = 0;
-  private lowest = Number.POSITIVE_INFINITY;
-  private pages = 0;
-  private complete = false;
+class TrustedRunListing {
+  private readonly files: readonly FileRunListing[];
+  private readonly budget: PageBudget = { left: MAX_LISTED_PAGES };
   private pending: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly reads: WorkflowRunReads,
-    private readonly ownFile: string
-  ) {}
+    reads: WorkflowRunReads,
+    private readonly trustedFiles: readonly string[]
+  ) {
+    this.files = trustedFiles.map(
+      (file, index) => new FileRunListing(reads, file, index === 0 ? 'this workflow' : file, this.budget)
+    );
+  }
 
   judge(id: number): Promise<RunLookup> {
     // One listing at a time: two runs asked about at once read the same pages.
@@ -220,38 +250,72 @@ class OwnRunListing {
   }
 
   private async judgeListed(id: number): Promise<RunLookup> {
-    try {
-      while (!this.complete && this.pages < MAX_LISTED_PAGES && (this.pages === 0 || id < this.lowest))
-        await this.nextPage();
-    } catch (error) {
-      if ((error as { status?: unknown }).status === 403)
-        return {
-          kind: 'unchecked',
-          reason: `the token may not list this workflow's runs to check run ${id} (GitHub answered 403; ${ACTIONS_READ_HINT})`
-        };
-      throw new Error(
-        `this workflow's runs could not be listed to check run ${id} (${errorMessage(error).split('\n')[0]!.slice(0, 200)})`
-      );
+    let unknown: string | undefined;
+    for (const file of this.files) {
+      let verdict: ListedVerdict;
+      try {
+        verdict = await file.judge(id);
+      } catch (error) {
+        if ((error as { status?: unknown }).status === 403)
+          return {
+            kind: 'unchecked',
+            reason: `the token may not list the runs of ${file.label} to check run ${id} (GitHub answered 403; ${ACTIONS_READ_HINT})`
+          };
+        throw new Error(
+          `the runs of ${file.label} could not be listed to check run ${id} (${errorMessage(error).split('\n')[0]!.slice(0, 200)})`
+        );
+      }
+      if (verdict.kind === 'listed') return { kind: 'run', run: { id, path: file.file } };
+      if (verdict.kind === 'unknown') unknown ??= verdict.reason;
     }
-    if (this.ids.has(id)) return { kind: 'run', run: { id, path: this.ownFile } };
+    if (unknown !== undefined) return { kind: 'unchecked', reason: unknown };
+    return {
+      kind: 'foreign',
+      reason: `it names run ${id}, which is not a run of this workflow (${trustedFilesText(this.trustedFiles)})`
+    };
+  }
+}
+
+/** One workflow file's runs, listed newest first as far as the shared page budget allows. */
+class FileRunListing {
+  private readonly ids = new Set<number>();
+  private highest = 0;
+  private lowest = Number.POSITIVE_INFINITY;
+  private pages = 0;
+  private complete = false;
+
+  constructor(
+    private readonly reads: WorkflowRunReads,
+    readonly file: string,
+    /** How a reason names the file: `this workflow` for the running one's own. */
+    readonly label: string,
+    private readonly budget: PageBudget
+  ) {}
+
+  async judge(id: number): Promise<ListedVerdict> {
+    while (!this.complete && this.budget.left > 0 && (this.pages === 0 || id < this.lowest))
+      await this.nextPage();
+    if (this.ids.has(id)) return { kind: 'listed' };
+    if (this.pages === 0)
+      return {
+        kind: 'unknown',
+        reason: `it names run ${id}, and the runs of ${this.label} were not listed (the ${MAX_LISTED_PAGES} pages a run may list went to other workflow files)`
+      };
     if (id > this.highest)
       return {
-        kind: 'unchecked',
-        reason: `it names run ${id}, newer than every run of this workflow listed (more than ${MAX_RUN_LOOKUPS} runs were looked up in this run already)`
+        kind: 'unknown',
+        reason: `it names run ${id}, newer than every run of ${this.label} listed (more than ${MAX_RUN_LOOKUPS} runs were looked up in this run already)`
       };
-    if (this.complete || id >= this.lowest)
-      return {
-        kind: 'foreign',
-        reason: `it names run ${id}, which is not a run of this workflow (${this.ownFile})`
-      };
+    if (this.complete || id >= this.lowest) return { kind: 'not-listed' };
     return {
-      kind: 'unchecked',
-      reason: `it names run ${id}, older than the ${this.ids.size} newest runs of this workflow listed`
+      kind: 'unknown',
+      reason: `it names run ${id}, older than the ${this.ids.size} newest runs of ${this.label} listed`
     };
   }
 
   private async nextPage(): Promise<void> {
-    const page = await this.reads.workflowRunIds(path.posix.basename(this.ownFile), this.pages + 1);
+    this.budget.left--;
+    const page = await this.reads.workflowRunIds(path.posix.basename(this.file), this.pages + 1);
     this.pages++;
     if (page === undefined) {
       this.complete = true;

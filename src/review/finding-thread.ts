@@ -1,5 +1,5 @@
 import { isActionBotComment } from '../github/events/bot-author.js';
-import { untrustedBlock } from '../github/markdown/inbound-untrusted-text.js';
+import { quotedUntrustedName, untrustedBlock } from '../github/markdown/inbound-untrusted-text.js';
 import type { PullRequestReviews } from '../github/api/review-api.js';
 
 /** The review thread a `/agent fix` was asked in: its comments for the model, and whose it is. */
@@ -33,7 +33,8 @@ export async function readFindingThread(
   const thread = [root, ...comments.filter((comment) => comment.inReplyToId === rootId)]
     .filter((comment) => comment.id !== request.commentId)
     .slice(0, MAX_THREAD_COMMENTS);
-  const where = `${root.path}${(root.line ?? root.originalLine) ? `, line ${root.line ?? root.originalLine}` : ''}`;
+  // A fork's file path is its author's text: quoted, on one line.
+  const where = `${quotedUntrustedName(root.path, 300)}${(root.line ?? root.originalLine) ? `, line ${root.line ?? root.originalLine}` : ''}`;
   return {
     rootId,
     isBotsFinding: isActionBotComment(root, botLogin),

@@ -24,6 +24,8 @@ export interface FakeJobSeed {
   }>;
   /** The job's log as GitHub serves it (times before each line, if the test wants them). */
   readonly log: string;
+  /** The log's storage ignores a Range header and sends the whole log (a server may: RFC 9110). */
+  readonly ignoresRange?: boolean;
   readonly annotations?: ReadonlyArray<{
     readonly path: string;
     readonly line: number;
@@ -87,7 +89,12 @@ export class FakeCiJobRoutes {
   }
 
   /** GET /_logs/jobs/{id}/signedlogcontent?sig=… (no GitHub auth: the signature is the credential). */
-  blob(path: string, query: URLSearchParams, authorization: string | undefined): CiJobsAnswer | undefined {
+  blob(
+    path: string,
+    query: URLSearchParams,
+    authorization: string | undefined,
+    range: string | undefined
+  ): CiJobsAnswer | undefined {
     const id = /^\/_logs\/jobs\/(\d+)\/signedlogcontent$/.exec(path)?.[1];
     if (id === undefined) return undefined;
     if (authorization !== undefined) return plain(400, 'A signed log URL takes no Authorization header.');
@@ -97,10 +104,21 @@ export class FakeCiJobRoutes {
     const job = this.find(Number(id));
     if (!job) return plain(404, 'The log does not exist.');
     const raw = Buffer.from(job.log, 'utf8');
+    const headers = { 'content-type': 'text/plain; charset=utf-8' };
+    const part = job.ignoresRange ? undefined : byteRange(range, raw.length);
+    if (part === 'unsatisfiable')
+      return { status: 416, raw: Buffer.alloc(0), headers: { 'content-range': `bytes */${raw.length}` } };
+    if (part === undefined)
+      return { status: 200, raw, headers: { ...headers, 'content-length': String(raw.length) } };
+    const slice = raw.subarray(part.start, part.end + 1);
     return {
-      status: 200,
-      raw,
-      headers: { 'content-type': 'text/plain; charset=utf-8', 'content-length': String(raw.length) }
+      status: 206,
+      raw: slice,
+      headers: {
+        ...headers,
+        'content-length': String(slice.length),
+        'content-range': `bytes ${part.start}-${part.end}/${raw.length}`
+      }
     };
   }
 
@@ -223,4 +241,23 @@ export function ciJobRoutes(
       handler: (_ctx, [run]) => routesOf().rerunFailed(Number(run))
     }
   ];
+}
+
+/**
+ * A Range header as Azure Blob Storage (where GitHub's job logs are stored) takes it: `bytes=start-`
+ * or `bytes=start-end`, answered 206 with Content-Range, or 416 past the blob's end
+ * (https://learn.microsoft.com/en-us/rest/api/storageservices/specifying-the-range-header-for-blob-service-operations,
+ * read 2026-11-28). Any other form (a suffix `bytes=-n` is not among Azure's) is ignored: the whole
+ * blob, 200, as RFC 9110 lets a server answer.
+ */
+function byteRange(
+  header: string | undefined,
+  size: number
+): { start: number; end: number } | 'unsatisfiable' | undefined {
+  const match = /^bytes=(\d+)-(\d*)$/.exec(header?.trim() ?? '');
+  if (!match) return undefined;
+  const start = Number(match[1]);
+  if (start >= size) return 'unsatisfiable';
+  const end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);
+  return end < start ? undefined : { start, end };
 }

@@ -615,7 +615,12 @@ class FakeGitHubServer implements FakeGitHub {
     // The signed blob URL a download redirects to: storage, not the API (no token, no User-Agent rule).
     const blob = this.artifactRoutes.blob(url.pathname, url.searchParams, req.headers.authorization);
     if (blob) return this.send(res, record, blob);
-    const log = this.ciJobs.blob(url.pathname, url.searchParams, req.headers.authorization);
+    const log = this.ciJobs.blob(
+      url.pathname,
+      url.searchParams,
+      req.headers.authorization,
+      req.headers.range
+    );
     if (log) return this.send(res, record, log);
 
     if (!req.headers['user-agent']) {

@@ -54,6 +54,8 @@ export async function runRequest(thisAction: ActionContext, accepted: AcceptedRe
   action = budgeted;
   const dispatched = dispatchKind(action, request, start, choice);
   if ('refused' in dispatched) return refuse(action, request, dispatched.refused, undefined);
+  // A CI fix's attempt counts from here: a run refused above (its queue, its thread's budget) used none.
+  if (ciFix) await ciFix.markAttempt();
   return runSharedStages(action, request, dispatched.start, dispatched.kind);
 }
 

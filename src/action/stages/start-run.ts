@@ -23,7 +23,8 @@ export function workflowOriginOf(action: ActionContext): StateOrigin {
   const reads = githubClientsOf(action).workflowRunReads();
   const origin = ownWorkflowOrigin(reads, {
     workflowRef: action.env.GITHUB_WORKFLOW_REF,
-    repositoryFullName: `${repository.owner}/${repository.name}`
+    repositoryFullName: `${repository.owner}/${repository.name}`,
+    sharedWorkflowFiles: action.config.github.threadWorkflows
   });
   origins.set(action.runner, origin);
   return origin;

@@ -128,10 +128,7 @@ export class OctokitCiFailureReads extends RepositoryClient implements CiFailure
     });
     const location = (answer.headers as Record<string, string | undefined>).location;
     if (!location) throw new Error(`GitHub gave no download location for the log of job ${jobId}`);
-    const response = await fetch(location, { redirect: 'error' });
-    if (!response.ok || !response.body)
-      throw new Error(`the log's storage answered ${response.status} to the download of job ${jobId}'s log`);
-    return readTail(response.body, limits);
+    return logTailAt(location, jobId, limits);
   }
 
   async annotations(checkRunId: number): Promise<CheckAnnotation[]> {
@@ -161,13 +158,59 @@ function checkRunIdOf(url: string | undefined): number | undefined {
 }
 
 /**
- * The last `keepBytes` of at most `maxReadBytes`: a failing step's error is at the end of its job's
- * log, and a log may be far larger than a model's request should hold.
+ * The end of the log at a signed storage URL, where a failing step's error stands. The log's storage
+ * is Azure Blob Storage (its errors are Azure's: https://github.com/KnpLabs/php-github-api/issues/1156,
+ * read 2026-11-28), which honours `Range: bytes=start-end` and `bytes=start-` with a 206 whose
+ * Content-Range names the blob's size, and answers 416 past its end
+ * (https://learn.microsoft.com/en-us/rest/api/storageservices/specifying-the-range-header-for-blob-service-operations,
+ * read 2026-11-28; a suffix range `bytes=-n` is not among its forms). So its first byte is asked
+ * for to learn the size, then the last `keepBytes` from there. A storage that ignores Range (a 200)
+ * is read through to its end (at most `maxReadBytes`), keeping only the last `keepBytes`.
  */
-export async function readTail(body: AsyncIterable<Uint8Array>, limits: LogLimits): Promise<LogTail> {
+async function logTailAt(location: string, jobId: number, limits: LogLimits): Promise<LogTail> {
+  const get = async (range: string) => {
+    const response = await fetch(location, { redirect: 'error', headers: { range } });
+    if (response.status === 416) return { response, empty: true };
+    if (!response.ok || !response.body)
+      throw new Error(`the log's storage answered ${response.status} to the download of job ${jobId}'s log`);
+    return { response, empty: false };
+  };
+  const probe = await get('bytes=0-0');
+  if (probe.empty) return { text: '', cut: false };
+  const size =
+    probe.response.status === 206 ? rangeTotal(probe.response.headers.get('content-range')) : undefined;
+  if (size === undefined) return readTail(probe.response.body!, limits);
+  await probe.response.body?.cancel();
+  const start = Math.max(0, size - limits.keepBytes);
+  const tail = await get(`bytes=${start}-`);
+  if (tail.empty) return { text: '', cut: false };
+  if (tail.response.status !== 206) return readTail(tail.response.body!, limits);
+  return readTail(
+    tail.response.body!,
+    { maxReadBytes: limits.keepBytes, keepBytes: limits.keepBytes },
+    start > 0
+  );
+}
+
+/** `bytes 0-0/12345`: the whole size, 12345; undefined when it is not said (`*`) or not a number. */
+function rangeTotal(header: string | null): number | undefined {
+  const total = /^bytes [^/]+\/(\d+)$/.exec(header?.trim() ?? '')?.[1];
+  return total === undefined ? undefined : Number(total);
+}
+
+/**
+ * The last `keepBytes` of at most `maxReadBytes`: a failing step's error is at the end of its job's
+ * log, and a log may be far larger than a model's request should hold. `fromMidway`: the body
+ * starts inside the log (a range), so its first line may be partial and is dropped.
+ */
+export async function readTail(
+  body: AsyncIterable<Uint8Array>,
+  limits: LogLimits,
+  fromMidway = false
+): Promise<LogTail> {
   let kept = Buffer.alloc(0);
   let read = 0;
-  let cut = false;
+  let cut = fromMidway;
   for await (const chunk of body) {
     const room = limits.maxReadBytes - read;
     const part = Buffer.from(chunk).subarray(0, Math.max(0, room));

@@ -21,8 +21,37 @@ export function cleanUntrusted(text: string): string {
   );
 }
 
-/** A delimited block the system prompt declares as data; the closing tag cannot be forged inside. */
+/**
+ * A delimited block the system prompt declares as data; the closing tag cannot be forged inside,
+ * and its attributes (a CI job's name, a file path: text others chose) cannot close the tag.
+ */
 export function untrustedBlock(source: string, author: string, text: string): string {
   const body = cleanUntrusted(text).replace(/<\/?untrusted-data/gi, (tag) => tag.replace('<', '&lt;'));
-  return `<untrusted-data source="${source}" author="${author}">\n${body}\n</untrusted-data>`;
+  return `<untrusted-data source="${attribute(source)}" author="${attribute(author)}">\n${body}\n</untrusted-data>`;
+}
+
+/** An attribute's value: one line, at most 200 characters, with `&`, `"`, `<` and `>` escaped. */
+function attribute(value: string): string {
+  return untrustedLine(value, 200)
+    .replace(/&/g, '&amp;')
+    .replace(/"/g, '&quot;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;');
+}
+
+/** Untrusted text on one line: control and format characters (newlines among them) become spaces. */
+function untrustedLine(value: string, maxLength: number): string {
+  return value
+    .replace(/[\p{Cc}\p{Cf}\u2028\u2029]/gu, ' ')
+    .trim()
+    .slice(0, maxLength);
+}
+
+/**
+ * A name others chose (a CI job or step, a file path) set inside our own words, outside any block:
+ * one line, cut, and in double quotes with quotes and angle brackets escaped, so that it reads as
+ * a quoted name and cannot open or close a block or start a line of its own.
+ */
+export function quotedUntrustedName(value: string, maxLength = 200): string {
+  return JSON.stringify(untrustedLine(value, maxLength)).replace(/</g, '\\u003c').replace(/>/g, '\\u003e');
 }
