@@ -18,6 +18,8 @@ export interface WorldRun {
   readonly costUsd: number;
   readonly reportedAt: string;
   readonly mode?: 'plan' | 'review';
+  /** The workflow file the run ran (default: the fake's, `.github/workflows/agent.yml`). */
+  readonly workflow?: string;
   readonly pullRequest?: number;
   /** The thread's earlier runs, as a sticky report's state lists them (run URL and cost). */
   readonly previousRuns?: readonly { readonly runUrl: string; readonly costUsd: number }[];
@@ -107,7 +109,10 @@ export class AuditWorld {
     await uploadAsTheAction(this.artifacts, artifactName, runDir, writer);
     const artifactId = this.artifacts.artifact(artifactName)!.id;
     this.clock.now = Date.parse(spec.reportedAt) - 60_000;
-    this.github.setWorkflowRun(spec.run, { status: 'completed' });
+    this.github.setWorkflowRun(spec.run, {
+      status: 'completed',
+      ...(spec.workflow === undefined ? {} : { path: spec.workflow })
+    });
     const report = this.postReport({
       thread: spec.thread,
       runId,

@@ -13,7 +13,7 @@ import { DEFAULT_BOT_LOGIN } from './run-url-target.js';
 import { checkReportPath } from './transcript-command.js';
 
 const AUDIT_HELP = `Usage: compact-agent audit --repo OWNER/REPO [--since DATE] [--until DATE] [--limit N]
-                           [--html FILE] [--csv FILE] [--json] [--bot LOGIN] [--workflow FILE]
+                           [--html FILE] [--csv FILE] [--json] [--bot LOGIN] [--workflow FILE[,FILE]]
 
 Finds every run of the agent in a repository (the bot's report comments, and the transcript artifacts
 of its workflow runs), downloads each run's transcript artifact, checks its hash chain against the head
@@ -40,8 +40,9 @@ Flags:
   --csv FILE         also write the rows as CSV
   --json             print the ledger as JSON instead of the table
   --bot LOGIN        the account that writes the reports (the action's bot_name; default github-actions[bot])
-  --workflow FILE    the workflow that runs compact-agent (.github/workflows/agent.yml, or agent.yml); default:
-                     the workflow of the runs the newest reports name, and you are asked when they name several
+  --workflow FILE    the workflow that runs compact-agent (.github/workflows/agent.yml, or agent.yml), and
+                     any its config file's thread.workflows names, comma-separated (agent.yml,fix-ci.yml);
+                     default: the workflow of the runs the reports name, and you are asked when they name several
   -h, --help         show this help
 
 Examples:
@@ -73,7 +74,7 @@ export async function auditCommand(invocation: Invocation, io: CliIo): Promise<n
   const until = dateFlag(invocation.values.get('until'), '--until', 'end');
   if (since && until && since > until) throw usageError(`--since ${since} is after --until ${until}.`);
   const limit = limitFlag(invocation.values.get('limit'));
-  const workflow = workflowFlag(invocation.values.get('workflow'));
+  const workflows = workflowFlag(invocation.values.get('workflow'));
   const html = invocation.values.get('html');
   const csv = invocation.values.get('csv');
   if (html !== undefined) await checkReportPath(html, '--html');
@@ -89,7 +90,7 @@ export async function auditCommand(invocation: Invocation, io: CliIo): Promise<n
       since,
       until,
       limit,
-      workflow,
+      workflows,
       runUrlOf: (run) => `https://${endpoint.webHost}/${full}/actions/runs/${run}`,
       progress: (line) => io.stderr(line),
       now: () => new Date()
@@ -152,14 +153,17 @@ function dateFlag(value: string | undefined, flag: string, edge: 'start' | 'end'
   return new Date(time).toISOString();
 }
 
-function workflowFlag(value: string | undefined): string | undefined {
+/** `agent.yml` or `agent.yml,fix-ci.yml` (the config file's thread.workflows): the files, as paths. */
+function workflowFlag(value: string | undefined): readonly string[] | undefined {
   if (value === undefined) return undefined;
-  const file = workflowPath(value);
-  if (file === undefined)
-    throw usageError(
-      `--workflow "${value}" is not a workflow file: give its path, e.g. --workflow .github/workflows/agent.yml, or its name, agent.yml.`
-    );
-  return file;
+  return value.split(',').map((given) => {
+    const file = workflowPath(given.trim());
+    if (file === undefined)
+      throw usageError(
+        `--workflow "${given.trim()}" is not a workflow file: give its path, e.g. --workflow .github/workflows/agent.yml, or its name, agent.yml (several: agent.yml,fix-ci.yml).`
+      );
+    return file;
+  });
 }
 
 function limitFlag(value: string | undefined): number | undefined {

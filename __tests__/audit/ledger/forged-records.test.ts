@@ -103,6 +103,27 @@ describe('compact-agent audit: records that are not the agent’s', () => {
     expect(result.code).toBe(1);
   });
 
+  it('--workflow names every file the agent runs from (thread.workflows): a CI fix workflow’s runs are rows too', async () => {
+    await realRun();
+    await world.addRun({
+      run: 4300,
+      requester: 'bob',
+      thread: 9,
+      costUsd: 0.5,
+      reportedAt: '2026-10-02T00:00:00Z',
+      workflow: '.github/workflows/fix-ci.yml'
+    });
+    const one = await audit(world, '--workflow', 'agent.yml');
+    expect(rowsOf(one.stdout)).toEqual([['4242-1', 'intact', 0.25]]);
+    const both = await audit(world, '--workflow', 'agent.yml,fix-ci.yml');
+    expect(rowsOf(both.stdout)).toEqual([
+      ['4300-1', 'intact', 0.5],
+      ['4242-1', 'intact', 0.25]
+    ]);
+    expect(both.code).toBe(0);
+    expect((JSON.parse(both.stdout) as JsonLedger).ignored).toEqual([]);
+  });
+
   it('a run of the agent with no report is unverified, not intact, and said so', async () => {
     const run = await realRun();
     world.github.comment(run.reportId)!.body = 'Thanks!';

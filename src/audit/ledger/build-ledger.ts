@@ -10,8 +10,11 @@ import { ledgerTotals } from './ledger-totals.js';
 
 export interface LedgerOptions extends DiscoveryOptions {
   readonly repository: string;
-  /** The agent's workflow file (`.github/workflows/agent.yml`); undefined: found from the records (agent-workflow.ts). */
-  readonly workflow: string | undefined;
+  /**
+   * The agent's workflow files (`.github/workflows/agent.yml`, and those its config file's
+   * `thread.workflows` names, such as fix-ci.yml); undefined: one, found from the records (agent-workflow.ts).
+   */
+  readonly workflows: readonly string[] | undefined;
   readonly now: () => Date;
 }
 
@@ -24,8 +27,13 @@ export async function buildLedger(reads: OctokitAuditReads, options: LedgerOptio
   const repositoryId = await reads.repositoryId();
   const found = await findRecords(reads, { ...options, repositoryId });
   const workflow =
-    options.workflow ?? (await agentWorkflow(found, reads, options.repository, options.progress));
-  const origin = ownWorkflowOrigin(reads, { workflowRef: workflow, repositoryFullName: options.repository });
+    options.workflows?.[0] ?? (await agentWorkflow(found, reads, options.repository, options.progress));
+  const shared = options.workflows?.slice(1) ?? [];
+  const origin = ownWorkflowOrigin(reads, {
+    workflowRef: workflow,
+    repositoryFullName: options.repository,
+    sharedWorkflowFiles: shared
+  });
   const checked = await checkRecords(found, origin, reads, options.progress);
   const { runs, found: inWindow } = discoverRuns(checked, options);
   if (options.limit !== undefined && inWindow > runs.length)
@@ -44,7 +52,7 @@ export async function buildLedger(reads: OctokitAuditReads, options: LedgerOptio
     generatedAt: options.now().toISOString(),
     since: options.since,
     until: options.until,
-    workflow,
+    workflow: workflow === undefined ? undefined : [workflow, ...shared].join(', '),
     found: inWindow,
     rows,
     ignored: checked.ignored,
