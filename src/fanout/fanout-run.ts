@@ -19,9 +19,9 @@ import { buildRollup, type Rollup } from './rollup.js';
 import type { ShardAgent } from './shard-agent.js';
 import { resultProblem, type ShardResult } from './shard-result.js';
 import { runShard } from './shard-run.js';
-import { groupIntoShards, type ShardGrouping } from './shards.js';
+import { measuredGrouping, type GroupingRequest } from './grouping.js';
+import { groupIntoShards } from './shards.js';
 import { countUnits, listUnits } from './units.js';
-import { unitBytes } from './unit-bytes.js';
 import type { UnitSource } from './unit-source.js';
 import { openShardWorktree } from './shard-worktree.js';
 import { unboxedValidation, type ValidationRunner } from './validation.js';
@@ -30,8 +30,8 @@ import { unboxedValidation, type ValidationRunner } from './validation.js';
 export interface FanoutPlanRequest {
   readonly prompt: string;
   readonly unitSource: UnitSource;
-  /** How to group; `size` measures the units in the repository first. */
-  readonly grouping: { readonly by: ShardGrouping['by']; readonly size: number };
+  /** How to group; `size` measures the units in the repository first, `owner` reads CODEOWNERS. */
+  readonly grouping: GroupingRequest;
   readonly totalCapUsd: number;
   readonly validationCommand?: string;
   readonly validationRetries: number;
@@ -68,9 +68,7 @@ export async function startFanout(request: FanoutPlanRequest, options: FanoutOpt
   });
   const planned = groupIntoShards(
     units,
-    request.grouping.by === 'size'
-      ? { by: 'size', size: request.grouping.size, bytes: await unitBytes(options.repoDir, units) }
-      : { by: request.grouping.by, size: request.grouping.size }
+    await measuredGrouping(request.grouping, { repo, repoDir: options.repoDir, base }, units)
   );
   const split = splitBudget(
     request.totalCapUsd,
