@@ -11,9 +11,9 @@ import { RunFolderPathError } from '../transcript/run-folder-path.js';
 import type { CliCommand, CliIo, Invocation } from './command.js';
 import { EXIT, usageError } from './exit-codes.js';
 import { agentConfigOfFlags } from './agent-config.js';
-import { sessionShardAgent } from './fanout-agent.js';
+import { sessionShardAgent } from '../fanout/session-shard-agent.js';
 import { FANOUT_FLAGS, readFanoutFlags } from './fanout-flags.js';
-import { boxedValidation } from './fanout-validation.js';
+import { boxedValidation } from '../fanout/boxed-validation.js';
 import { checkRepoFolder } from './repo-check.js';
 import { readTask, RUN_COMMAND } from './run-command.js';
 

@@ -63,6 +63,7 @@ import {
   type UserSeed
 } from './types.js';
 import { closeLoopback, flattenHeaders, listenOnLoopback } from '../loopback.js';
+import { FastWriteGuard, type FastWriteLimit } from './rate-limits.js';
 import {
   FakeArtifactRoutes,
   type ArtifactFaultKind,
@@ -98,8 +99,13 @@ export interface FakeGitHubOptions extends FakeGitHubSeed {
    * that breaks it gets GitHub's 422 "Invalid request."; every break is in `contractViolations`.
    */
   checkContract?: boolean;
-  /** Clock for timestamps (default Date.now). */
+  /** Clock for timestamps (default Date.now), and for secondaryLimitOnFastWrites. */
   clock?: () => number;
+  /**
+   * GitHub's secondary rate limit on bursts of writes: a write sooner than `minGapMs` after the last
+   * accepted one (by `clock`) gets 403 with `retry-after` (rate-limits.ts FastWriteGuard). Default: off.
+   */
+  secondaryLimitOnFastWrites?: FastWriteLimit;
   port?: number;
 }
 
@@ -364,6 +370,7 @@ class FakeGitHubServer implements FakeGitHub {
   /** The operation each checked request was matched to, for checking its answer. */
   private readonly operations = new WeakMap<RecordedGitHubRequest, Operation>();
   private address: AddressInfo | undefined;
+  private readonly fastWrites: FastWriteGuard | undefined;
   private seq = 0;
   private used = 0;
 
@@ -376,6 +383,9 @@ class FakeGitHubServer implements FakeGitHub {
     this.actor = this.state.user(options.actor ?? ACTIONS_BOT);
     for (const rule of options.failRoutes ?? []) this.faults.push({ rule, remaining: Infinity });
     this.routes = this.buildRoutes();
+    this.fastWrites =
+      options.secondaryLimitOnFastWrites &&
+      new FastWriteGuard(options.secondaryLimitOnFastWrites, options.clock ?? Date.now);
     this.resolveForbidden = options.forbidResolvingThreads ?? false;
     const self = (): FakeGitHubServer => this;
     this.reviewRoutes = new FakeReviewRoutes({
@@ -676,7 +686,7 @@ class FakeGitHubServer implements FakeGitHub {
     const refused = this.checkRequestContract(record);
     if (refused) return this.send(res, record, refused);
 
-    const fault = this.takeFault(method, url.pathname);
+    const fault = this.takeFault(method, url.pathname) ?? this.fastWrites?.refuse(method, url.pathname);
     if (fault) {
       record.faulted = true;
       const body = fault.body ?? {
