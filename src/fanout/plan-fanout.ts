@@ -1,17 +1,18 @@
 import { createHash } from 'node:crypto';
 import { splitBudget } from './budget.js';
 import { MANIFEST_VERSION, type FanoutManifest, type ManifestOrigin } from './manifest.js';
-import { groupIntoShards, type ShardGrouping } from './shards.js';
+import { GitRepository } from '../git/repository.js';
+import { measuredGrouping, type GroupingRequest } from './grouping.js';
+import { groupIntoShards } from './shards.js';
 import { listUnits } from './units.js';
-import { unitBytes } from './unit-bytes.js';
 import type { UnitSource } from './unit-source.js';
 
 /** A new fan-out: what to do, over which units, in which shards, for how much. */
 export interface FanoutPlanRequest {
   readonly prompt: string;
   readonly unitSource: UnitSource;
-  /** How to group; `size` measures the units in the repository first. */
-  readonly grouping: { readonly by: ShardGrouping['by']; readonly size: number };
+  /** How to group; `size` measures the units in the repository first, `owner` reads HEAD's CODEOWNERS. */
+  readonly grouping: GroupingRequest;
   readonly totalCapUsd: number;
   readonly validationCommand?: string;
   readonly validationRetries: number;
@@ -41,11 +42,14 @@ export async function planFanout(
   context: PlanContext
 ): Promise<{ readonly manifest: FanoutManifest; readonly perShardUsd: number }> {
   const units = await listUnits(request.unitSource, context);
+  const repo = new GitRepository(context.repoDir);
   const planned = groupIntoShards(
     units,
-    request.grouping.by === 'size'
-      ? { by: 'size', size: request.grouping.size, bytes: await unitBytes(context.repoDir, units) }
-      : { by: request.grouping.by, size: request.grouping.size }
+    await measuredGrouping(
+      request.grouping,
+      { repo, repoDir: context.repoDir, base: await repo.head() },
+      units
+    )
   );
   const split = splitBudget(request.totalCapUsd, planned.length, {
     ...(request.pilot ? { pilot: request.pilot } : {}),
