@@ -17,7 +17,6 @@ import { workflowFileOf } from '../../followup/workflow-origin.js';
 import { githubClientsOf } from '../stages/github-clients.js';
 import { publishOutputs } from '../outputs.js';
 import { repositoryOf } from '../event-parts.js';
-import { engineGrouping } from './engine-policies.js';
 import type { FanoutJob } from './fanout-job.js';
 
 /** The input that names the cap, in every message about it. */
@@ -87,7 +86,7 @@ async function newPlan(job: FanoutJob, settings: FanoutPlanSettings): Promise<Pl
     {
       prompt: job.request.task,
       unitSource: settings.unitSource,
-      grouping: { by: engineGrouping(settings.groupBy), size: settings.shardSize },
+      grouping: { by: settings.groupBy, size: settings.shardSize },
       totalCapUsd: settings.totalCapUsd,
       validationRetries: settings.validationRetries,
       ...(settings.validationCommand ? { validationCommand: settings.validationCommand } : {}),
