@@ -88,17 +88,16 @@ async function withAgentGuards(
   }
 }
 
-function reportShard(
-  result: ShardResult,
-  setOutput: (name: string, value: string | number) => void
-): void {
+function reportShard(result: ShardResult, setOutput: (name: string, value: string | number) => void): void {
   const conclusion: Conclusion =
     result.status === 'done' ? 'success' : result.status === 'over-budget' ? 'limit' : 'failure';
   publishOutputs(
     {
       conclusion,
       ...(result.status === 'over-budget' ? { limit: 'budget' as const } : {}),
-      ...(result.status !== 'done' ? { noChangeReason: `${result.shardId} ${result.status}: ${result.error ?? result.stopReason}` } : {})
+      ...(result.status !== 'done'
+        ? { noChangeReason: `${result.shardId} ${result.status}: ${result.error ?? result.stopReason}` }
+        : {})
     },
     setOutput
   );
@@ -107,5 +106,8 @@ function reportShard(
     `${result.files.length} file(s)${result.refusedPaths.length > 0 ? `, ${result.refusedPaths.length} out-of-scope edit(s) refused` : ''}` +
     `${result.validation ? `, validation ${result.validation.passed ? 'passed' : 'failed'}` : ''}).`;
   if (result.status === 'done') core.info(line);
-  else core.setFailed(`${line} ${result.error ?? result.stopReason}. The land job lands the others; resume this run for it.`);
+  else
+    core.setFailed(
+      `${line} ${result.error ?? result.stopReason}. The land job lands the others; resume this run for it.`
+    );
 }
