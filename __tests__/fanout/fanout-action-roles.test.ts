@@ -82,7 +82,7 @@ describe('the fan-out roles of the built action', () => {
       fanout_units: 'git grep -l oldApi -- src',
       fanout_max_total_usd: '4'
     });
-    expect(plan.stderr).not.toContain('::error::');
+    expect(plan.stdout).not.toContain('::error::');
     expect(plan.code).toBe(0);
     expect(plan.outputs.fanout_matrix).toBe('{"shard":["shard-01","shard-02"]}');
     expect(plan.outputs.fanout_shard_count).toBe('2');
@@ -103,7 +103,7 @@ describe('the fan-out roles of the built action', () => {
 
     for (const shard of ['shard-01', 'shard-02']) {
       const run = await job(world, payload, { fanout: 'shard', fanout_shard: shard });
-      expect(run.stderr).not.toContain('::error::');
+      expect(run.stdout).not.toContain('::error::');
       expect(run.code).toBe(0);
       const files = world.artifacts.files(`compact-agent-fanout-${shard}`);
       const result = JSON.parse(files.get('result.json')!.toString('utf8')) as {
@@ -128,7 +128,7 @@ describe('the fan-out roles of the built action', () => {
     expect(world.github.requests.filter((request) => isWrite(request.method))).toEqual([]);
 
     const land = await job(world, payload, { fanout: 'land' });
-    expect(land.stderr).not.toContain('::error::');
+    expect(land.stdout).not.toContain('::error::');
     expect(land.code).toBe(0);
     expect(land.outputs.conclusion).toBe('success');
     for (const [shard, file] of [
