@@ -199,8 +199,3 @@ function refusedAnswer(error: unknown): RefusedAnswer | undefined {
       if (value !== undefined) headers[name.toLowerCase()] = String(value);
   return { status: error.status, message: error.message, headers };
 }
-
-/** A method that writes: what GitHub counts against the content and mutative-request limits. */
-export function isWriteMethod(method: string): boolean {
-  return !['GET', 'HEAD', 'OPTIONS'].includes(method.toUpperCase());
-}
