@@ -18,7 +18,7 @@ const markerSchema = z.object({
 export type RollupMarker = z.infer<typeof markerSchema>;
 
 export function rollupMarker(planId: string, runId: number): string {
-  return `<!-- ${ROLLUP_MARKER_NAME} ${JSON.stringify({ plan: planId, run: runId })} -->`;
+  return `<!-- ${ROLLUP_MARKER_NAME} ${JSON.stringify({ run: runId, plan: planId })} -->`;
 }
 
 /** The marker on a body's last line, or undefined (a marker anywhere else is quoted text, not ours). */
