@@ -154,3 +154,36 @@ describe("the test runner's switch for the gap between writes", () => {
     ).toBe(GITHUB_WRITE_LIMITS);
   });
 });
+
+describe('a write that is no API request (a git push)', () => {
+  it('keeps the gap but is not counted in the minute', async () => {
+    const clock = new VirtualClock(0);
+    const started: string[] = [];
+    const pacer = new WritePacer({ clock, limits: { minGapMs: 1000, perMinute: 2, perHour: 100 } });
+    const write = (name: string, counted: boolean) =>
+      pacer.pace(
+        name,
+        () => {
+          started.push(`${name}@${clock.now()}`);
+          return Promise.resolve();
+        },
+        { counted }
+      );
+    await write('push-1', false);
+    await write('pr-1', true);
+    await write('push-2', false);
+    await write('pr-2', true);
+    await write('push-3', false);
+    // Two API writes fill the minute: the third waits for the first to be a minute old.
+    await write('pr-3', true);
+    expect(started).toEqual([
+      'push-1@0',
+      'pr-1@1000',
+      'push-2@2000',
+      'pr-2@3000',
+      'push-3@4000',
+      'pr-3@61000'
+    ]);
+    expect(pacer.recentWrites).toBe(3);
+  });
+});

@@ -182,8 +182,11 @@ async function pushBranch(options: GitHubLandingOptions, branch: string): Promis
           'replaced. Merge or move that work elsewhere, delete the branch, and re-run the land job.'
       );
   }
-  await options.pacer.pace(`git push ${branch}`, () =>
-    git.pushReplacingFanoutBranch(branch, remote, options.defaultBranch)
+  // Spaced with the API writes, but no content-generating API request: not in the minute or hour count.
+  await options.pacer.pace(
+    `git push ${branch}`,
+    () => git.pushReplacingFanoutBranch(branch, remote, options.defaultBranch),
+    { counted: false }
   );
   return true;
 }
