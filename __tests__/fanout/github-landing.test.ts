@@ -3,11 +3,17 @@ import { OctokitHeadPullRequests } from '../../src/github/api/head-pull-requests
 import { WritePacer } from '../../src/github/api/paced-writes.js';
 import { UNSPACED_LOOPBACK_WRITES_VARIABLE } from '../../src/config/test-switches.js';
 import { GitRepository } from '../../src/git/repository.js';
-import { landShards, type LandPolicy } from '../../src/fanout/land.js';
+import { landShards, type Landing, type LandPolicy } from '../../src/fanout/land.js';
 import type { FanoutManifest } from '../../src/fanout/manifest.js';
 import type { ShardResult } from '../../src/fanout/shard-result.js';
 import { publishLandingOnGitHub } from '../../src/fanout/github-landing.js';
-import { startFakeGitHub, type FakeGitHub } from '../../test-support/fake-github/index.js';
+import { buildRollup } from '../../src/fanout/rollup.js';
+import { rollupMarkdown } from '../../src/fanout/rollup-markdown.js';
+import { writeRollup } from '../../src/fanout/rollup-target.js';
+import { OctokitMarkedPosts } from '../../src/github/api/marked-posts.js';
+import { OctokitWorkflowRunReads } from '../../src/github/api/workflow-runs.js';
+import { ownWorkflowOrigin } from '../../src/followup/workflow-origin.js';
+import { ACTIONS_BOT, startFakeGitHub, type FakeGitHub } from '../../test-support/fake-github/index.js';
 import { expectNoContractViolations } from '../../test-support/github-contract/index.js';
 import { VirtualClock } from '../../test-support/virtual-clock.js';
 import { createRepoWithRemote, type RepoWithRemote } from '../support/temp-repo.js';
@@ -104,11 +110,22 @@ async function land(policy: LandPolicy, shardResults = results()) {
     results: shardResults,
     title: 'Replace oldApi with newApi'
   });
-  const pulls = new OctokitHeadPullRequests(fake.token, { owner: 'octo', name: 'repo' }, fake.url, {
-    env: { [UNSPACED_LOOPBACK_WRITES_VARIABLE]: '1' },
-    logger: { warning: () => undefined },
-    writePacer: pacer
-  });
+  return publish(landing);
+}
+
+const clientOptions = () => ({
+  env: { [UNSPACED_LOOPBACK_WRITES_VARIABLE]: '1' },
+  logger: { warning: () => undefined },
+  writePacer: pacer
+});
+
+function publish(landing: Landing) {
+  const pulls = new OctokitHeadPullRequests(
+    fake.token,
+    { owner: 'octo', name: 'repo' },
+    fake.url,
+    clientOptions()
+  );
   return publishLandingOnGitHub({
     landing,
     manifest: manifest(),
@@ -230,5 +247,111 @@ describe('publishing a landing on GitHub', () => {
     expect(fake.createdPulls.map((pull) => pull.title)).toEqual(['Replace oldApi with newApi']);
     expect((await land('combined')).branches[0]).toMatchObject({ state: 'updated', pushed: false });
     expect(fake.createdPulls).toHaveLength(1);
+  });
+
+  it('publishes shards that share a branch (a per-owner landing) as one pull request', async () => {
+    const combined = await landShards({
+      repo: git,
+      base,
+      planId: PLAN,
+      policy: 'combined',
+      identity,
+      shards: manifest().shards,
+      results: results().slice(0, 2),
+      title: 'Replace oldApi with newApi'
+    });
+    const ownerBranch = `fanout/${PLAN}/owner-octo-org-docs`;
+    await git.run(['update-ref', `refs/heads/${ownerBranch}`, combined.combinedCommit]);
+    const published = await publish({
+      combinedCommit: combined.combinedCommit,
+      combinedBranch: undefined,
+      shards: [
+        { status: 'landed', shardId: 'shard-01', branch: ownerBranch, files: ['a.txt'] },
+        { status: 'landed', shardId: 'shard-02', branch: ownerBranch, files: ['b.txt'] },
+        { status: 'conflict', shardId: 'shard-03', reason: 'its patch no longer applies' }
+      ]
+    });
+    expect(published.branches).toEqual([
+      expect.objectContaining({ branch: ownerBranch, shardIds: ['shard-01', 'shard-02'], state: 'opened' })
+    ]);
+    expect(fake.createdPulls.map((pull) => pull.title)).toEqual([
+      'Replace oldApi with newApi (owner-octo-org-docs)'
+    ]);
+    expect(fake.createdPulls[0]!.body).toContain('2 shards (shard-01, shard-02): 2 unit(s)');
+    expect(published.byShard.get('shard-03')).toBeUndefined();
+  });
+
+  it('the land writes end to end: pull requests, then the roll-up linking them; a re-run edits it all in place', async () => {
+    fake.setWorkflowRun(77, {
+      status: 'completed',
+      conclusion: 'success',
+      path: '.github/workflows/fanout.yml'
+    });
+    fake.setWorkflowRun(78, {
+      status: 'completed',
+      conclusion: 'success',
+      path: '.github/workflows/fanout.yml'
+    });
+    const landWrites = async (runId: number) => {
+      const shardResults = results();
+      const landing = await landShards({
+        repo: git,
+        base,
+        planId: PLAN,
+        policy: 'per-shard',
+        identity,
+        shards: manifest().shards,
+        results: shardResults,
+        title: 'Replace oldApi with newApi'
+      });
+      const published = await publish(landing);
+      const rollup = buildRollup({
+        manifest: manifest(),
+        stateDir: '-',
+        base,
+        policy: 'per-shard',
+        results: new Map(shardResults.map((result) => [result.shardId, result])),
+        problems: new Map(),
+        landings: landing.shards,
+        spentUsd: 0.3,
+        unitsAfter: 0,
+        combinedBranch: undefined
+      });
+      const runUrl = `https://github.com/octo/repo/actions/runs/${runId}`;
+      const markdown = rollupMarkdown({ rollup, published, transcriptUrls: new Map(), runUrl });
+      const options = clientOptions();
+      return writeRollup(
+        {
+          posts: new OctokitMarkedPosts(fake.token, { owner: 'octo', name: 'repo' }, fake.url, options),
+          planId: PLAN,
+          runId,
+          bot: { login: ACTIONS_BOT.login },
+          origin: ownWorkflowOrigin(
+            new OctokitWorkflowRunReads(fake.token, { owner: 'octo', name: 'repo' }, fake.url, options),
+            {
+              workflowRef: 'octo/repo/.github/workflows/fanout.yml@refs/heads/main',
+              repositoryFullName: 'octo/repo'
+            }
+          ),
+          reportIssue: 1,
+          issueTitle: 'unused',
+          warn: () => undefined
+        },
+        markdown.body
+      );
+    };
+    const first = await landWrites(77);
+    const second = await landWrites(78);
+    expect(second).toMatchObject({ id: first.id, created: false });
+    expect(fake.createdPulls).toHaveLength(3);
+    expect(fake.comments(1)).toHaveLength(1);
+    const rollupBody = fake.comments(1)[0]!.body;
+    for (const pull of fake.createdPulls)
+      expect(rollupBody).toContain(`[#${pull.number}](https://github.com/octo/repo/pull/${pull.number})`);
+    expect(rollupBody).toContain('- **Shards** (3): 3 with an open pull request');
+    expect(rollupBody).toContain(
+      '- **Burndown**: 3 unit(s) before, 0 after the landed change (re-scan): 3 done (100%)'
+    );
+    expect(refusedWrites()).toEqual([]);
   });
 });

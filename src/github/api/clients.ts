@@ -3,6 +3,7 @@ import { OctokitAuditReads } from './audit-reads.js';
 import { OctokitBranchProtection, type BranchProtection } from './branch-protection.js';
 import { OctokitCiFailureReads, type CiFailureReads } from './ci-failure-reads.js';
 import { OctokitHeadPullRequests, type HeadPullRequests } from './head-pull-requests.js';
+import { OctokitMarkedPosts, type MarkedPosts } from './marked-posts.js';
 import { OctokitGitHubApi, resilientOctokit, type OctokitGitHubApiOptions } from './octokit-api.js';
 import { OctokitPullRequestReviews } from './octokit-reviews.js';
 import type { PullRequestReviews } from './review-api.js';
@@ -46,6 +47,8 @@ export interface GitHubClients {
   headPullRequests(): HeadPullRequests;
   /** Another run's artifacts, listed and downloaded (a fan-out's resume). */
   runArtifactDownloads(): RunArtifactDownloads;
+  /** Issues and comments found again by a hidden marker and edited (a fan-out's roll-up). */
+  markedPosts(): MarkedPosts;
 }
 
 /**
@@ -71,6 +74,7 @@ export function gitHubClients(connection: GitHubConnection): GitHubClients {
         allRunArtifacts: (runId) => runs.allRunArtifacts(runId),
         downloadArtifactZip: (artifactId, maxBytes) => api.downloadArtifactZip(artifactId, maxBytes)
       };
-    }
+    },
+    markedPosts: () => new OctokitMarkedPosts(token, repository, apiUrl, options)
   };
 }
