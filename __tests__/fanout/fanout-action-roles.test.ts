@@ -89,6 +89,10 @@ function artifactOf(world: ActionWorld, name: string, ids: (id: number) => boole
 
 const isWrite = (method: string) => !['GET', 'HEAD'].includes(method);
 
+/** The requests that opened an issue: the land job's tracking issue of a plan. */
+const rollupIssuePosts = (world: ActionWorld) =>
+  world.github.requests.filter((request) => request.method === 'POST' && /\/issues$/.test(request.path));
+
 describe('the fan-out roles of the built action', () => {
   it('plans, runs two shards with no GitHub write, and lands them on per-shard branches', async () => {
     const { world, payload } = await fanoutWorld();
@@ -170,6 +174,12 @@ describe('the fan-out roles of the built action', () => {
       ['shard-02', 'landed']
     ]);
     expect([rollup.unitsBefore, rollup.unitsAfter]).toEqual([2, 0]);
+    // Without report_issue the roll-up is a tracking issue of the plan's, linking both pull requests.
+    const [tracking, ...more] = rollupIssuePosts(world);
+    expect(more).toEqual([]);
+    const body = (tracking!.body as { body: string }).body;
+    for (const pull of world.github.createdPulls) expect(body).toContain(`/pull/${pull.number}`);
+    expect(body).toContain('2 unit(s) before, 0 after the landed change');
   });
 
   it('resumes an earlier run of this workflow: only its unfinished shard runs, the finished one lands again', async () => {
@@ -238,6 +248,13 @@ describe('the fan-out roles of the built action', () => {
       `fanout/${planId}/shard-02`
     ]);
     expect(world.modelCalls()).toBe(4);
+    // One roll-up for the plan, opened by the first land run and edited by the second.
+    expect(rollupIssuePosts(world)).toHaveLength(1);
+    expect(
+      world.github.requests.filter(
+        (request) => request.method === 'PATCH' && /\/issues\/\d+$/.test(request.path)
+      )
+    ).not.toHaveLength(0);
   });
 
   it('refuses a shard job without its shard, and a role on an event that is no dispatch', async () => {
