@@ -5,7 +5,8 @@
  * GitHub; the land job lands both shards on per-shard branches of the local bare origin and opens
  * their pull requests. One fake artifact service and one fake GitHub serve every job of the run.
  */
-import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { jest } from '@jest/globals';
@@ -64,14 +65,17 @@ function job(
   world: ActionWorld,
   payload: Record<string, unknown>,
   inputs: Record<string, string>,
-  runId = '9100'
+  runId = '9100',
+  prepare: (checkout: string) => void = () => undefined
 ) {
+  const workspace = world.cloneOrigin();
+  prepare(workspace);
   return world.run({
     eventName: 'workflow_dispatch',
     payload,
     inputs,
     runId,
-    workspace: world.cloneOrigin(),
+    workspace,
     env: {
       GITHUB_WORKFLOW_REF: `${world.github.repo.full_name}/${WORKFLOW}@refs/heads/main`,
       GITHUB_REF: 'refs/heads/main',
@@ -96,11 +100,13 @@ const rollupIssuePosts = (world: ActionWorld) =>
 describe('the fan-out roles of the built action', () => {
   it('plans, runs two shards with no GitHub write, and lands them on per-shard branches', async () => {
     const { world, payload } = await fanoutWorld();
-
+    // The unit command also notes what git's config holds: the land job re-runs it on the landed
+    // change (code an agent wrote), and by then the checkout's push credential must be out of reach.
+    const leak = path.join(mkdtempSync(path.join(tmpdir(), 'compact-agent-leak-')), 'config');
     const plan = await job(world, payload, {
       fanout: 'plan',
       prompt: PROMPT,
-      fanout_units: 'git grep -l oldApi -- src',
+      fanout_units: `git config --get-all http.https://github.com/.extraheader >> ${leak}; git grep -l oldApi -- src`,
       fanout_max_total_usd: '4'
     });
     expect(plan.stdout).not.toContain('::error::');
@@ -148,10 +154,20 @@ describe('the fan-out roles of the built action', () => {
     // A shard job writes nothing to GitHub.
     expect(world.github.requests.filter((request) => isWrite(request.method))).toEqual([]);
 
-    const land = await job(world, payload, { fanout: 'land' });
+    // The land job's checkout holds the credential actions/checkout persists (contents: write).
+    const land = await job(world, payload, { fanout: 'land' }, '9100', (checkout) =>
+      execFileSync(
+        'git',
+        ['config', 'http.https://github.com/.extraheader', 'AUTHORIZATION: basic bGFuZC10b2tlbg=='],
+        {
+          cwd: checkout
+        }
+      )
+    );
     expect(land.stdout).not.toContain('::error::');
     expect(land.code).toBe(0);
     expect(land.outputs.conclusion).toBe('success');
+    expect(existsSync(leak) ? readFileSync(leak, 'utf8') : '').not.toContain('AUTHORIZATION');
     for (const [shard, file] of [
       ['shard-01', 'src/a.ts'],
       ['shard-02', 'src/b.ts']
