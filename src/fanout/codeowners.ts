@@ -11,7 +11,7 @@ import { FanoutInputError } from './fanout-error.js';
  *   syntax, the file will not be detected": such a line is an error here too, not a silent skip;
  * - "the last matching pattern takes the most precedence", and a pattern with no owners leaves
  *   what it matches without owners (`/apps/github` after `/apps/ @octocat`);
- * - `docs/*` matches `docs/getting-started.md` but not `docs/build-app/troubleshooting.md`, while
+ * - `docs/*` matches a file right in the `docs` folder but not one in a folder below it, while
  *   `apps/`, `/build/logs/` and `**\/logs` own everything below the folder they match;
  * - paths are case sensitive.
  */
