@@ -98,8 +98,13 @@ function patternProblem(pattern: string): string | undefined {
   return undefined;
 }
 
+/** Whether `owner` is written as CODEOWNERS takes one: `@username`, `@org/team-name` or an email address. */
+export function isOwnerName(owner: string): boolean {
+  return USER_OR_TEAM.test(owner) || EMAIL.test(owner);
+}
+
 function ownerProblem(owner: string): string | undefined {
-  if (USER_OR_TEAM.test(owner) || EMAIL.test(owner)) return undefined;
+  if (isOwnerName(owner)) return undefined;
   return `"${owner.slice(0, 80)}" is not an owner: write @username, @org/team-name or an email address`;
 }
 
