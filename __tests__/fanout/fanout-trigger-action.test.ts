@@ -85,6 +85,19 @@ describe('/agent fanout <task>', () => {
     expect(w.github.dispatches).toHaveLength(1);
   });
 
+  it("dispatches the workflow the config file's fanout.workflow names", async () => {
+    const w = await fanoutWorld({ workflowDeclared: false });
+    w.github.defineDispatchWorkflow({ file: 'big-refactor.yml', inputs: FANOUT_INPUTS });
+    w.repo.write('.github/compact-agent.yml', 'fanout:\n  workflow: big-refactor.yml\n');
+    w.repo.git('add', '-A');
+    w.repo.git('commit', '--quiet', '-m', 'the team config');
+    w.repo.git('push', '--quiet', 'origin', 'main');
+    const run = await runOnComment(w, '/agent fanout Add types to every module', '7605');
+    expect(run.outputs.conclusion).toBe('success');
+    expect(w.github.dispatches.map((dispatch) => dispatch.workflow)).toEqual(['big-refactor.yml']);
+    expect(replies(w).join('\n')).toContain('started the fan-out workflow `big-refactor.yml` on `main`');
+  });
+
   it('refuses a reader: nothing is dispatched, and the reply says why', async () => {
     const w = await fanoutWorld({ permission: 'read' });
     const run = await runOnComment(w, '/agent fanout Replace oldApi() everywhere', '7602');

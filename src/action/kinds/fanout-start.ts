@@ -1,6 +1,5 @@
 import path from 'node:path';
 import * as core from '@actions/core';
-import { FANOUT_DEFAULTS } from '../../config/fanout-inputs.js';
 import { errorFirstLine } from '../../errors/error-message.js';
 import { latestTrustedRollup } from '../../fanout/rollup-marker.js';
 import { ownWorkflowOrigin } from '../../followup/workflow-origin.js';
@@ -30,7 +29,8 @@ export async function startFanout(
 ): Promise<void> {
   const phrase = action.config.github.triggerPhrase;
   const thread = request.thread;
-  const workflow = fanoutWorkflowPath(action);
+  // The config file's `fanout.workflow` (default fanout.yml), as `.github/workflows/<file>`.
+  const workflow = action.config.github.fanoutWorkflow;
   const file = path.posix.basename(workflow);
   const repository = repositoryOf(action.event, action.runner);
   const refuse = (reason: string) => {
@@ -104,16 +104,4 @@ export async function startFanout(
     noChangeReason: `dispatched: the fan-out workflow ${file}${run.runId !== undefined ? ` (run ${run.runId})` : ''}`
   });
   await answerWithoutRun(action, request, text, 'served');
-}
-
-/**
- * The fan-out workflow `/agent fanout` dispatches, as a path in .github/workflows/: the config
- * file's `fanout.workflow` (helper A's key, `fanout_workflow`), default `fanout.yml`.
- * TODO(fanout-A): the config reads `fanout.workflow` only for a fan-out job (`config.fanout` is
- * undefined in an ordinary run, where `/agent fanout` is answered), so a repository's own name for
- * the workflow reaches this run only once fanout-inputs.ts reads it for every run; until then an
- * ordinary run dispatches the default.
- */
-function fanoutWorkflowPath(action: ActionContext): string {
-  return action.config.fanout?.workflow ?? `.github/workflows/${FANOUT_DEFAULTS.workflow}`;
 }
