@@ -51,6 +51,7 @@ Flags:
   --units "COMMAND"       a command printing one path per line, e.g. "git grep -l oldApi -- src"
   --globs "A,B"           or: glob patterns of files, e.g. "src/**/*.ts"
   --packages              or: the workspace's packages (package.json "workspaces")
+  --owners "@ORG/TEAM,..." or: the tracked files CODEOWNERS gives these owners
   --shard-size N          units per shard (default 10)
   --group-by count|folder|size|owner  consecutive units, one folder at a time, as many shards as
                           count would make with about the same bytes each, or one CODEOWNERS owner
