@@ -9,9 +9,10 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { DefaultArtifactClient } from '@actions/artifact';
 import { jest } from '@jest/globals';
 import { reply, scriptFrom, text, toolUse } from '../../test-support/fake-anthropic/index.js';
-import { runtimeToken, unzip } from '../../test-support/fake-artifacts/index.js';
+import { artifactEnv, runtimeToken, unzip } from '../../test-support/fake-artifacts/index.js';
 import { stateFromPayload } from '../../test-support/fake-github/index.js';
 import { actionWorldPerTest, examplePayload, type ActionWorld } from '../support/action-world.js';
 
@@ -291,5 +292,79 @@ describe('the fan-out roles of the built action', () => {
     );
     expect(world.modelCalls()).toBe(0);
     expect(world.github.requests.filter((request) => isWrite(request.method))).toEqual([]);
+  });
+
+  it('rejects a shard result whose cost its transcripts do not back, and lands the others', async () => {
+    const { world, payload } = await fanoutWorld();
+    const plan = await job(world, payload, {
+      fanout: 'plan',
+      prompt: PROMPT,
+      fanout_units: 'git grep -l oldApi -- src',
+      fanout_max_total_usd: '4'
+    });
+    expect(plan.code).toBe(0);
+    const planId = plan.outputs.fanout_plan_id!;
+    expect((await job(world, payload, { fanout: 'shard', fanout_shard: 'shard-01' })).code).toBe(0);
+    // shard-02's artifact comes from somewhere else than its job: a change, a cost of a tenth of a
+    // cent, and a "transcript" that is no chained transcript of ours.
+    const forged = mkdtempSync(path.join(tmpdir(), 'compact-agent-forged-'));
+    const checkout = world.cloneOrigin();
+    writeFileSync(path.join(checkout, 'src', 'b.ts'), 'export const b = newApi(); // forged\n');
+    const patch = execFileSync('git', ['diff'], { cwd: checkout, encoding: 'utf8' });
+    const base = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: checkout, encoding: 'utf8' }).trim();
+    mkdirSync(path.join(forged, 'transcripts', 'run-forged'), { recursive: true });
+    writeFileSync(
+      path.join(forged, 'result.json'),
+      JSON.stringify({
+        shardId: 'shard-02',
+        planId,
+        status: 'done',
+        base,
+        costUsd: 0.001,
+        budgetUsd: 2,
+        stopReason: 'success',
+        files: ['src/b.ts'],
+        refusedPaths: [],
+        runs: ['/home/runner/work/_temp/transcripts/run-forged'],
+        patch
+      })
+    );
+    writeFileSync(
+      path.join(forged, 'transcripts', 'run-forged', 'transcript.jsonl'),
+      '{"type":"run_end","cost_usd":0.001}\n'
+    );
+    const saved = { ...process.env };
+    Object.assign(process.env, artifactEnv(world.artifacts), {
+      ACTIONS_RUNTIME_TOKEN: runtimeToken('run-9100', 'job')
+    });
+    try {
+      await new DefaultArtifactClient().uploadArtifact(
+        'compact-agent-fanout-shard-02',
+        [
+          path.join(forged, 'result.json'),
+          path.join(forged, 'transcripts', 'run-forged', 'transcript.jsonl')
+        ],
+        forged
+      );
+    } finally {
+      process.env = saved;
+      rmSync(forged, { recursive: true, force: true });
+    }
+
+    const land = await job(world, payload, { fanout: 'land' });
+    expect(land.code).toBe(1);
+    expect(land.stdout).toContain("shard-02's result is not trusted: the transcript of the run run-forged");
+    expect(world.repo.remoteGit('show', `fanout/${planId}/shard-01:src/a.ts`)).toContain('newApi()');
+    expect(world.repo.remoteGit('branch', '--list', `fanout/${planId}/shard-02`).trim()).toBe('');
+    expect(world.github.createdPulls.map((pull) => pull.head.ref)).toEqual([`fanout/${planId}/shard-01`]);
+    const rollup = JSON.parse(
+      world.artifacts.files('compact-agent-fanout-rollup').get('rollup.json')!.toString('utf8')
+    ) as { rows: Array<{ shardId: string; status: string }>; spentUsd: number };
+    expect(rollup.rows.map((row) => [row.shardId, row.status])).toEqual([
+      ['shard-01', 'landed'],
+      ['shard-02', 'rejected']
+    ]);
+    // The forged result counts at its whole budget in the spend, not at the cost it claims.
+    expect(rollup.spentUsd).toBeGreaterThanOrEqual(2);
   });
 });
