@@ -32,6 +32,7 @@ import { FakeReviewRoutes } from './reviews.js';
 import { FakeWorkflowRunRoutes, type FakeRunStatus } from './workflow-runs.js';
 import { ciJobRoutes, FakeCiJobRoutes, type FakeJobSeed } from './ci-jobs.js';
 import { repositoryListRoutes } from './repository-lists.js';
+import { issueRoutes } from './issue-routes.js';
 import { branchAnswer } from './branches.js';
 import { GitHubState, sameSubject } from './state.js';
 import {
@@ -58,6 +59,7 @@ import {
   type UserSeed
 } from './types.js';
 import { closeLoopback, flattenHeaders, listenOnLoopback } from '../loopback.js';
+import { FastWriteGuard, type FastWriteLimit } from './rate-limits.js';
 import {
   FakeArtifactRoutes,
   type ArtifactFaultKind,
@@ -93,8 +95,13 @@ export interface FakeGitHubOptions extends FakeGitHubSeed {
    * that breaks it gets GitHub's 422 "Invalid request."; every break is in `contractViolations`.
    */
   checkContract?: boolean;
-  /** Clock for timestamps (default Date.now). */
+  /** Clock for timestamps (default Date.now), and for secondaryLimitOnFastWrites. */
   clock?: () => number;
+  /**
+   * GitHub's secondary rate limit on bursts of writes: a write sooner than `minGapMs` after the last
+   * accepted one (by `clock`) gets 403 with `retry-after` (rate-limits.ts FastWriteGuard). Default: off.
+   */
+  secondaryLimitOnFastWrites?: FastWriteLimit;
   port?: number;
 }
 
@@ -354,6 +361,7 @@ class FakeGitHubServer implements FakeGitHub {
   /** The operation each checked request was matched to, for checking its answer. */
   private readonly operations = new WeakMap<RecordedGitHubRequest, Operation>();
   private address: AddressInfo | undefined;
+  private readonly fastWrites: FastWriteGuard | undefined;
   private seq = 0;
   private used = 0;
 
@@ -366,6 +374,9 @@ class FakeGitHubServer implements FakeGitHub {
     this.actor = this.state.user(options.actor ?? ACTIONS_BOT);
     for (const rule of options.failRoutes ?? []) this.faults.push({ rule, remaining: Infinity });
     this.routes = this.buildRoutes();
+    this.fastWrites =
+      options.secondaryLimitOnFastWrites &&
+      new FastWriteGuard(options.secondaryLimitOnFastWrites, options.clock ?? Date.now);
     this.resolveForbidden = options.forbidResolvingThreads ?? false;
     const self = (): FakeGitHubServer => this;
     this.reviewRoutes = new FakeReviewRoutes({
@@ -651,7 +662,7 @@ class FakeGitHubServer implements FakeGitHub {
     const refused = this.checkRequestContract(record);
     if (refused) return this.send(res, record, refused);
 
-    const fault = this.takeFault(method, url.pathname);
+    const fault = this.takeFault(method, url.pathname) ?? this.fastWrites?.refuse(method, url.pathname);
     if (fault) {
       record.faulted = true;
       const body = fault.body ?? {
@@ -869,6 +880,14 @@ class FakeGitHubServer implements FakeGitHub {
     const commentOr404 = (text: string | undefined): FakeComment | undefined => s.comments.get(n(text));
 
     return [
+      ...issueRoutes({
+        state: s,
+        actor: this.actor,
+        renderIssue: (issue) => this.renderIssue(issue),
+        page: (ctx, items) => this.page(ctx as Ctx, items),
+        maxBodyChars: MAX_BODY_CHARS,
+        maxTitleChars: MAX_TITLE_CHARS
+      }),
       ...repositoryListRoutes({
         comments: () => s.comments.values(),
         renderComment: (comment) => this.renderComment(comment),

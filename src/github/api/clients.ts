@@ -2,6 +2,8 @@ import type { RepositoryRef } from '../events/event.js';
 import { OctokitAuditReads } from './audit-reads.js';
 import { OctokitBranchProtection, type BranchProtection } from './branch-protection.js';
 import { OctokitCiFailureReads, type CiFailureReads } from './ci-failure-reads.js';
+import { OctokitHeadPullRequests, type HeadPullRequests } from './head-pull-requests.js';
+import { OctokitMarkedPosts, type MarkedPosts } from './marked-posts.js';
 import { OctokitGitHubApi, resilientOctokit, type OctokitGitHubApiOptions } from './octokit-api.js';
 import { OctokitPullRequestReviews } from './octokit-reviews.js';
 import type { PullRequestReviews } from './review-api.js';
@@ -37,6 +39,10 @@ export interface GitHubClients {
   ciFailureReads(): CiFailureReads;
   /** A repository's reports, transcript artifacts and runs (`compact-agent audit`). */
   auditReads(): OctokitAuditReads;
+  /** The pull requests of a branch, opened or edited (a fan-out's land role: give `options.writePacer`). */
+  headPullRequests(): HeadPullRequests;
+  /** Issues and comments found again by a hidden marker and edited (a fan-out's roll-up). */
+  markedPosts(): MarkedPosts;
 }
 
 /**
@@ -52,6 +58,8 @@ export function gitHubClients(connection: GitHubConnection): GitHubClients {
     branchProtection: () => new OctokitBranchProtection(token, repository, apiUrl, options),
     reviews: () => new OctokitPullRequestReviews(resilientOctokit(token, apiUrl, options), repository),
     ciFailureReads: () => new OctokitCiFailureReads(token, repository, apiUrl, options),
-    auditReads: () => new OctokitAuditReads(token, repository, apiUrl, options)
+    auditReads: () => new OctokitAuditReads(token, repository, apiUrl, options),
+    headPullRequests: () => new OctokitHeadPullRequests(token, repository, apiUrl, options),
+    markedPosts: () => new OctokitMarkedPosts(token, repository, apiUrl, options)
   };
 }
