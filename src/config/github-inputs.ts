@@ -12,6 +12,7 @@ import {
 import { LIMIT_DEFAULTS, readLimitSettings, type LimitSettings } from './thread-budget-input.js';
 import { readCiFixSettings, type CiFixSettings } from './ci-fix-settings.js';
 import { readThreadWorkflows } from './thread-workflows-input.js';
+import { readFanoutSettings, readFanoutWorkflow, type FanoutSettings } from './fanout-inputs.js';
 
 export type PullRequestType = 'draft' | 'ready' | 'branch';
 
@@ -58,11 +59,15 @@ export interface GitHubSettings extends LimitSettings {
   readonly ciFix: CiFixSettings;
   /** Workflow file paths (`.github/workflows/agent.yml`) whose runs share a thread's states, claims and spend with this one. */
   readonly threadWorkflows: readonly string[];
+  /** The fan-out workflow `/agent fanout` dispatches (`fanout.workflow`), as `.github/workflows/<file>`. */
+  readonly fanoutWorkflow: string;
 }
 
 export interface ActionConfig {
   readonly agent: AgentConfig;
   readonly github: GitHubSettings;
+  /** The job's role in a fan-out workflow (the `fanout` input); undefined for an ordinary run. */
+  readonly fanout?: FanoutSettings | undefined;
 }
 
 export const GITHUB_DEFAULTS = {
@@ -89,25 +94,27 @@ export function parseActionConfig(
   naming: InputNaming = ACTION_INPUT_NAMING
 ): ActionConfig {
   const problems: string[] = [];
+  const fanout = readFanoutSettings(read, naming, problems);
   let agent: AgentConfig | undefined;
   try {
-    agent = parseAgentConfig(read, env, naming);
+    agent = parseAgentConfig(read, env, naming, fanout === undefined || fanout.role === 'shard');
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
     problems.push(...error.problems);
   }
   const github: GitHubSettings = {
-    ...readGitHubSettings(read, env, problems),
+    ...readGitHubSettings(read, env, problems, naming),
     ...readLimitSettings(read, problems, agent?.limits.maxBudgetUsd ?? INPUT_DEFAULTS.max_budget_usd)
   };
   if (problems.length > 0 || !agent) throw new InputError(problems);
-  return { agent, github };
+  return { agent, github, ...(fanout ? { fanout } : {}) };
 }
 
 function readGitHubSettings(
   read: InputReader,
   env: NodeJS.ProcessEnv,
-  problems: string[]
+  problems: string[],
+  naming: InputNaming
 ): Omit<GitHubSettings, keyof LimitSettings> {
   const token = read('github_token').trim() || env.GITHUB_TOKEN?.trim() || '';
   if (token === '')
@@ -176,7 +183,8 @@ function readGitHubSettings(
       problems
     ),
     ciFix: readCiFixSettings(read, problems),
-    threadWorkflows: readThreadWorkflows(read, problems)
+    threadWorkflows: readThreadWorkflows(read, problems),
+    fanoutWorkflow: readFanoutWorkflow(read, naming.nameOf, problems)
   };
 }
 

@@ -22,7 +22,8 @@ const shardSchema = z.object({
   paths: z.array(z.string().min(1).max(4096)).min(1).max(10_000),
   /** Extra words for this shard's agent, besides the common prompt (written by the plan when asked). */
   instructions: z.string().max(20_000).optional(),
-  owner: z.string().max(200).optional(),
+  /** Grouped by owner only: the CODEOWNERS owners of its units, blank-separated; `''` when they have none. */
+  owner: z.string().max(4096).optional(),
   budgetUsd: z.number().positive().finite()
 });
 
@@ -35,7 +36,8 @@ export const manifestSchema = z.object({
   unitSource: z.discriminatedUnion('kind', [
     z.object({ kind: z.literal('command'), command: z.string().min(1).max(10_000) }),
     z.object({ kind: z.literal('globs'), patterns: z.array(z.string().min(1).max(4096)).min(1).max(100) }),
-    z.object({ kind: z.literal('packages') })
+    z.object({ kind: z.literal('packages') }),
+    z.object({ kind: z.literal('owners'), owners: z.array(z.string().min(1).max(200)).min(1).max(100) })
   ]),
   unitsBefore: z.number().int().nonnegative(),
   totalCapUsd: z.number().positive().finite(),

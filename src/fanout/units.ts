@@ -4,6 +4,7 @@ import { globby } from 'globby';
 import { runBoundedCommand } from '../tools/bounded-command.js';
 import { toolEnvironment } from '../tools/environment.js';
 import { FanoutInputError } from './fanout-error.js';
+import { ownedFiles } from './owned-files.js';
 import { normalizeUnitPath } from './unit-path.js';
 import { describeUnitSource, type UnitSource } from './unit-source.js';
 
@@ -69,6 +70,8 @@ async function rawUnits(source: UnitSource, options: UnitListingOptions): Promis
       });
     case 'packages':
       return workspacePackages(options.repoDir);
+    case 'owners':
+      return ownedFiles(options.repoDir, source.owners);
   }
 }
 

@@ -13,5 +13,6 @@ export * from './payload.js';
 export * from './rate-limits.js';
 export { ACTIONS_BOT, WEB_URL, legacyPermission, nodeId, stableId } from './render.js';
 export * from './artifacts.js';
+export type { FakeDispatchWorkflow, RecordedDispatch } from './workflow-dispatch.js';
 export type { FakeRunStatus } from './workflow-runs.js';
 export type { FakeJobSeed } from './ci-jobs.js';

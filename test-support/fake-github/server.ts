@@ -29,6 +29,11 @@ import {
   type Operation
 } from '../github-contract/index.js';
 import { FakeReviewRoutes } from './reviews.js';
+import {
+  FakeWorkflowDispatchRoutes,
+  type FakeDispatchWorkflow,
+  type RecordedDispatch
+} from './workflow-dispatch.js';
 import { FakeWorkflowRunRoutes, type FakeRunStatus } from './workflow-runs.js';
 import { ciJobRoutes, FakeCiJobRoutes, type FakeJobSeed } from './ci-jobs.js';
 import { repositoryListRoutes } from './repository-lists.js';
@@ -175,6 +180,10 @@ export interface FakeGitHub {
   setRunJobs(runId: number, attempt: number, jobs: readonly FakeJobSeed[]): void;
   /** The runs whose failed jobs were re-run through the API, in order. */
   readonly reruns: readonly number[];
+  /** Declares a workflow that "Create a workflow dispatch event" may start (workflow-dispatch.ts). */
+  defineDispatchWorkflow(workflow: FakeDispatchWorkflow): void;
+  /** The workflow dispatches GitHub accepted, in order, each with the run it started. */
+  readonly dispatches: readonly RecordedDispatch[];
   /** Registers a run that a spawned action has finished, as completed, unless the test registered it. */
   finishedRun(id: number): void;
   /**
@@ -353,6 +362,7 @@ class FakeGitHubServer implements FakeGitHub {
   private readonly artifactRoutes: FakeArtifactRoutes;
   private readonly workflowRuns: FakeWorkflowRunRoutes;
   private readonly ciJobs: FakeCiJobRoutes;
+  private readonly dispatchRoutes: FakeWorkflowDispatchRoutes;
   private readonly protectedBranches = new Set<string>();
   private readonly reviewRoutes: FakeReviewRoutes;
   private readonly graph: ReviewGraph;
@@ -393,6 +403,13 @@ class FakeGitHubServer implements FakeGitHub {
       forbidResolve: () => this.resolveForbidden
     });
     this.workflowRuns = new FakeWorkflowRunRoutes(() => this.state.repo, options.clock ?? Date.now);
+    this.dispatchRoutes = new FakeWorkflowDispatchRoutes(
+      () => ({
+        fullName: `${this.state.repo.owner.login}/${this.state.repo.name}`,
+        hasRef: (ref) => ref === this.state.repo.default_branch || (this.state.branches?.has(ref) ?? false)
+      }),
+      (id, path) => this.workflowRuns.set(id, { status: 'queued', event: 'workflow_dispatch', path })
+    );
     this.ciJobs = new FakeCiJobRoutes(
       () => ({ owner: this.state.repo.owner.login, name: this.state.repo.name }),
       options.clock ?? Date.now
@@ -559,6 +576,14 @@ class FakeGitHubServer implements FakeGitHub {
 
   get reruns(): readonly number[] {
     return this.ciJobs.reruns;
+  }
+
+  defineDispatchWorkflow(workflow: FakeDispatchWorkflow): void {
+    this.dispatchRoutes.define(workflow);
+  }
+
+  get dispatches(): readonly RecordedDispatch[] {
+    return this.dispatchRoutes.dispatches;
   }
 
   finishedRun(id: number): void {
@@ -925,6 +950,12 @@ class FakeGitHubServer implements FakeGitHub {
           const page = this.page(ctx, runs);
           return { ...page, body: { total_count: runs.length, workflow_runs: page.body } };
         }
+      },
+      {
+        method: 'POST',
+        pattern: /^\/actions\/workflows\/([^/]+)\/dispatches$/,
+        handler: (ctx, [workflowId]) =>
+          this.dispatchRoutes.dispatch(this.url, decodeURIComponent(workflowId!), ctx.body)
       },
       {
         method: 'GET',

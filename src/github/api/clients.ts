@@ -7,9 +7,11 @@ import { OctokitMarkedPosts, type MarkedPosts } from './marked-posts.js';
 import { OctokitGitHubApi, resilientOctokit, type OctokitGitHubApiOptions } from './octokit-api.js';
 import { OctokitPullRequestReviews } from './octokit-reviews.js';
 import type { PullRequestReviews } from './review-api.js';
+import { OctokitWorkflowDispatcher, type WorkflowDispatcher } from './workflow-dispatch.js';
 import {
   OctokitWorkflowRunReads,
   OctokitWorkflowRuns,
+  type RunArtifactDownloads,
   type WorkflowRunReads,
   type WorkflowRuns
 } from './workflow-runs.js';
@@ -39,10 +41,14 @@ export interface GitHubClients {
   ciFailureReads(): CiFailureReads;
   /** A repository's reports, transcript artifacts and runs (`compact-agent audit`). */
   auditReads(): OctokitAuditReads;
+  /** Starts a workflow_dispatch run (`/agent fanout`). */
+  workflowDispatcher(): WorkflowDispatcher;
   /** The pull requests of a branch, opened or edited (a fan-out's land role: give `options.writePacer`). */
   headPullRequests(): HeadPullRequests;
   /** Issues and comments found again by a hidden marker and edited (a fan-out's roll-up). */
   markedPosts(): MarkedPosts;
+  /** Another run's artifacts, listed and downloaded (a fan-out's resume). */
+  runArtifactDownloads(): RunArtifactDownloads;
 }
 
 /**
@@ -59,7 +65,16 @@ export function gitHubClients(connection: GitHubConnection): GitHubClients {
     reviews: () => new OctokitPullRequestReviews(resilientOctokit(token, apiUrl, options), repository),
     ciFailureReads: () => new OctokitCiFailureReads(token, repository, apiUrl, options),
     auditReads: () => new OctokitAuditReads(token, repository, apiUrl, options),
+    workflowDispatcher: () => new OctokitWorkflowDispatcher(token, repository, apiUrl, options),
     headPullRequests: () => new OctokitHeadPullRequests(token, repository, apiUrl, options),
+    runArtifactDownloads: () => {
+      const runs = new OctokitWorkflowRunReads(token, repository, apiUrl, options);
+      const api = new OctokitGitHubApi(token, repository, apiUrl, options);
+      return {
+        allRunArtifacts: (runId) => runs.allRunArtifacts(runId),
+        downloadArtifactZip: (artifactId, maxBytes) => api.downloadArtifactZip(artifactId, maxBytes)
+      };
+    },
     markedPosts: () => new OctokitMarkedPosts(token, repository, apiUrl, options)
   };
 }
