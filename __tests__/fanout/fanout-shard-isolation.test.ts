@@ -1,6 +1,14 @@
 import { jest } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
@@ -94,7 +102,9 @@ function personState(): Record<string, string> {
     alternates: read('objects/info/alternates'),
     attributes: read('info/attributes'),
     configWorktree: read('config.worktree'),
-    worktrees: existsSync(path.join(gitDir, 'worktrees')) ? readdirSync(path.join(gitDir, 'worktrees')).join(',') : ''
+    worktrees: existsSync(path.join(gitDir, 'worktrees'))
+      ? readdirSync(path.join(gitDir, 'worktrees')).join(',')
+      : ''
   };
 }
 
@@ -144,12 +154,20 @@ true`;
     expect(run.stderr).toMatch(/shard-01: /);
     expect(personState()).toEqual(before);
     // The person's objects gained nothing the shard wrote (its own store is its own).
-    const planted = execFileSync('git', ['hash-object', '--stdin'], { input: 'planted by shard\n', encoding: 'utf8' });
+    const planted = execFileSync('git', ['hash-object', '--stdin'], {
+      input: 'planted by shard\n',
+      encoding: 'utf8'
+    });
     expect(() => git('cat-file', '-e', planted.trim())).toThrow();
   });
 
   it('lets no shard redirect our own git to a host folder through its git folder (a3, a7)', async () => {
-    seed({ 'src/a.ts': 'oldApi()\n', 'src/b.ts': 'oldApi()\n', Makefile: 'all:\n\techo hi\n', '.npmrc': 'fund=false\n' });
+    seed({
+      'src/a.ts': 'oldApi()\n',
+      'src/b.ts': 'oldApi()\n',
+      Makefile: 'all:\n\techo hi\n',
+      '.npmrc': 'fund=false\n'
+    });
     git('config', 'extensions.worktreeConfig', 'true');
     const planted = path.join(root, 'planted.git');
     // Every file that could send git elsewhere: its own config.worktree (a7), a commondir to a
@@ -209,13 +227,24 @@ true`;
     // change runs when the burndown lists the units again.
     const units = 'for f in src/*.sh; do . "./$f"; done; git grep -l oldApi -- src';
     fake = await scriptedModel((shard) =>
-      shard === 'shard-01' ? `printf 'touch "${marker}" 2>/dev/null || true\\n# newApi\\n' > src/a.sh` : undefined
+      shard === 'shard-01'
+        ? `printf 'touch "${marker}" 2>/dev/null || true\\n# newApi\\n' > src/a.sh`
+        : undefined
     );
-    const run = await fanout('--prompt', 'Replace oldApi', '--units', units, '--shard-size', '1', '--format', 'json');
+    const run = await fanout(
+      '--prompt',
+      'Replace oldApi',
+      '--units',
+      units,
+      '--shard-size',
+      '1',
+      '--format',
+      'json'
+    );
     expect(run.stderr).toMatch(/shard-01: done/);
-    expect(git('show', `fanout/${(JSON.parse(run.stdout) as { planId: string }).planId}/shard-01:src/a.sh`)).toContain(
-      marker
-    );
+    expect(
+      git('show', `fanout/${(JSON.parse(run.stdout) as { planId: string }).planId}/shard-01:src/a.sh`)
+    ).toContain(marker);
     expect(existsSync(marker)).toBe(false);
     // The re-scan ran (in the box) and counted: shard-01's unit is gone, shard-02's is left.
     expect((JSON.parse(run.stdout) as { unitsAfter?: number }).unitsAfter).toBe(1);

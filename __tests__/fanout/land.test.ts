@@ -75,15 +75,18 @@ describe('shard repositories', () => {
         const text = readFileSync(path.join(worktree.root, 'a.txt'), 'utf8');
         // Its own git folder, not a `gitdir:` file naming the person's.
         const ownGitFolder = lstatSync(path.join(worktree.root, '.git')).isDirectory();
-        const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: worktree.root, encoding: 'utf8' }).trim();
+        const head = execFileSync('git', ['rev-parse', 'HEAD'], {
+          cwd: worktree.root,
+          encoding: 'utf8'
+        }).trim();
         await worktree.close();
         return { root: worktree.root, text, ownGitFolder, head };
       })
     );
     expect(new Set(roots.map((entry) => entry.root)).size).toBe(12);
-    expect(roots.every((entry) => entry.text === 'old a\n' && entry.ownGitFolder && entry.head === base)).toBe(
-      true
-    );
+    expect(
+      roots.every((entry) => entry.text === 'old a\n' && entry.ownGitFolder && entry.head === base)
+    ).toBe(true);
     expect(repo.git('worktree', 'list').trim().split('\n')).toHaveLength(1);
     expect(existsSync(path.join(repo.root, '.git', 'worktrees'))).toBe(false);
   });
@@ -290,7 +293,9 @@ describe('landShards', () => {
       scratch.write(forged, 'on: push\n');
       scratch.git('add', '-A');
       const patch = scratch.git('diff', '--cached', '--binary', '--full-index', 'HEAD');
-      const b = await shardChange(shards[1]!, (dir) => writeFileSync(path.join(dir, 'b/one.txt'), 'new b1\n'));
+      const b = await shardChange(shards[1]!, (dir) =>
+        writeFileSync(path.join(dir, 'b/one.txt'), 'new b1\n')
+      );
       const landing = await landShards({
         repo: git,
         base,
@@ -307,9 +312,9 @@ describe('landShards', () => {
       );
       expect(landing.shards[1]).toMatchObject({ status: 'landed', shardId: 'shard-02' });
       expect(repo.git('branch', '--list', 'fanout/abcdef12/shard-01')).toBe('');
-      expect(repo.git('ls-tree', '-r', '--name-only', '-z', landing.combinedCommit).split('\0')).not.toContain(
-        forged
-      );
+      expect(
+        repo.git('ls-tree', '-r', '--name-only', '-z', landing.combinedCommit).split('\0')
+      ).not.toContain(forged);
     } finally {
       scratch.remove();
     }

@@ -37,7 +37,8 @@ function holder(lockFile: string): string {
   } catch {
     return `its lock file ${lockFile} exists`;
   }
-  if (typeof pid !== 'number' || !Number.isInteger(pid) || pid <= 0) return `its lock file ${lockFile} exists`;
+  if (typeof pid !== 'number' || !Number.isInteger(pid) || pid <= 0)
+    return `its lock file ${lockFile} exists`;
   return `process ${pid}, started ${String(started)}, ${running(pid) ? 'still runs' : 'no longer runs'}`;
 }
 

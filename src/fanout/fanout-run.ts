@@ -120,7 +120,11 @@ export async function resumeFanout(stateDir: string, options: FanoutOptions): Pr
   }
 }
 
-async function resumePlan(manifest: FanoutManifest, state: FanoutState, options: FanoutOptions): Promise<Rollup> {
+async function resumePlan(
+  manifest: FanoutManifest,
+  state: FanoutState,
+  options: FanoutOptions
+): Promise<Rollup> {
   const repo = new GitRepository(options.repoDir);
   const base = await repo.head();
   const { results, problems } = await state.readResults();
@@ -131,8 +135,12 @@ async function resumePlan(manifest: FanoutManifest, state: FanoutState, options:
     const shard = manifest.shards.find((candidate) => candidate.id === shardId);
     // The most its attempt can have been given: its planned share, or what a resume gave it.
     const problem = shard
-      ? (resultProblem(result, shard, manifest.planId, Math.max(shard.budgetUsd, granted.get(shardId) ?? 0)) ??
-        (await baseProblem(repo, result.base, base)))
+      ? (resultProblem(
+          result,
+          shard,
+          manifest.planId,
+          Math.max(shard.budgetUsd, granted.get(shardId) ?? 0)
+        ) ?? (await baseProblem(repo, result.base, base)))
       : `the plan has no shard ${shardId}`;
     if (problem) {
       problems.set(shardId, problem);
@@ -224,7 +232,11 @@ async function landAndRecord(
  * A result made on a commit outside the current base's history was made on another line of history
  * (or names a commit this repository does not have): not one of this fan-out's runs on this branch.
  */
-async function baseProblem(repo: GitRepository, resultBase: string, base: string): Promise<string | undefined> {
+async function baseProblem(
+  repo: GitRepository,
+  resultBase: string,
+  base: string
+): Promise<string | undefined> {
   if (resultBase === base) return undefined;
   try {
     await repo.run(['merge-base', '--is-ancestor', resultBase, base]);

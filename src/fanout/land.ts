@@ -99,13 +99,11 @@ export async function landShards(options: LandOptions): Promise<Landing> {
         combinedIndex,
         ownerIndex,
         scratch
-      }).catch(
-        (error: unknown): ShardLanding => ({
-          status: 'rejected',
-          shardId: shard.id,
-          reason: `its patch could not be landed (${errorMessage(error).slice(0, 300)})`
-        })
-      );
+      }).catch((error: unknown): ShardLanding => ({
+        status: 'rejected',
+        shardId: shard.id,
+        reason: `its patch could not be landed (${errorMessage(error).slice(0, 300)})`
+      }));
       landings.push(landing);
       if (landing.status === 'landed') {
         for (const file of landing.files) touchedBy.set(file, shard.id);

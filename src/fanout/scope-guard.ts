@@ -16,6 +16,7 @@ export interface ScopeVerdict {
  * tools that read paths as text (patch headers, logs, the roll-up) would read it as another path.
  */
 export function hasControlCharacter(file: string): boolean {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
   return /[\u0000-\u001f\u007f]/.test(file);
 }
 

@@ -75,7 +75,8 @@ export async function openShardRepository(
         if (moved) return `its .git folder changed: ${moved}`;
         const planted = REDIRECTING_FILES.find((name) => identify(path.join(dotGit, name)) !== undefined);
         if (planted !== undefined) return `a command wrote .git/${planted}`;
-        if (readRegularFile(path.join(dotGit, 'config')) !== before.config) return 'a command changed .git/config';
+        if (readRegularFile(path.join(dotGit, 'config')) !== before.config)
+          return 'a command changed .git/config';
         if (readRegularFile(path.join(dotGit, 'objects', 'info', 'alternates')) !== before.alternates)
           return 'a command changed .git/objects/info/alternates';
         return undefined;
