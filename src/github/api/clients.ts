@@ -10,6 +10,7 @@ import { OctokitWorkflowDispatcher, type WorkflowDispatcher } from './workflow-d
 import {
   OctokitWorkflowRunReads,
   OctokitWorkflowRuns,
+  type RunArtifactDownloads,
   type WorkflowRunReads,
   type WorkflowRuns
 } from './workflow-runs.js';
@@ -43,6 +44,8 @@ export interface GitHubClients {
   workflowDispatcher(): WorkflowDispatcher;
   /** The pull requests of a branch, opened or edited (a fan-out's land role: give `options.writePacer`). */
   headPullRequests(): HeadPullRequests;
+  /** Another run's artifacts, listed and downloaded (a fan-out's resume). */
+  runArtifactDownloads(): RunArtifactDownloads;
 }
 
 /**
@@ -60,6 +63,14 @@ export function gitHubClients(connection: GitHubConnection): GitHubClients {
     ciFailureReads: () => new OctokitCiFailureReads(token, repository, apiUrl, options),
     auditReads: () => new OctokitAuditReads(token, repository, apiUrl, options),
     workflowDispatcher: () => new OctokitWorkflowDispatcher(token, repository, apiUrl, options),
-    headPullRequests: () => new OctokitHeadPullRequests(token, repository, apiUrl, options)
+    headPullRequests: () => new OctokitHeadPullRequests(token, repository, apiUrl, options),
+    runArtifactDownloads: () => {
+      const runs = new OctokitWorkflowRunReads(token, repository, apiUrl, options);
+      const api = new OctokitGitHubApi(token, repository, apiUrl, options);
+      return {
+        allRunArtifacts: (runId) => runs.allRunArtifacts(runId),
+        downloadArtifactZip: (artifactId, maxBytes) => api.downloadArtifactZip(artifactId, maxBytes)
+      };
+    }
   };
 }
