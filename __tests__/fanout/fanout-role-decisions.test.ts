@@ -242,7 +242,9 @@ describe("the fan-out's artifacts, checked where they enter", () => {
       'result.json': JSON.stringify(result('shard-001', 'done', 0, { files: ['src/f2.ts'] }))
     });
     store.put('compact-agent-fanout-shard-002', {
-      'result.json': JSON.stringify(result('shard-002', 'done', 0.3, { runs: ['/tmp/t/20261128T100000Z-a1b2c3'] }))
+      'result.json': JSON.stringify(
+        result('shard-002', 'done', 0.3, { runs: ['/tmp/t/20261128T100000Z-a1b2c3'] })
+      )
     });
     store.put('compact-agent-fanout-shard-003', { 'result.json': '{"shardId": "shard-003"}' });
     const read = await readShardResults(store, plan, scratch());
