@@ -50,8 +50,8 @@ export async function runLandRole(job: FanoutJob, settings: FanoutSettings): Pro
   for (const [shardId, problem] of problems) core.warning(`${shardId}'s result is not trusted: ${problem}.`);
   const spentUsd = [...plan.ledger, ...spent].reduce((sum, line) => sum + line.costUsd, 0);
   const workspace = new GitRepository(action.runner.workspace);
-  // The push credential leaves git's config before anything runs in the checkout: the burndown's
-  // re-scan runs the unit command on the shards' landed change, code an agent wrote.
+  // The push credential leaves git's config (kept in memory for the push) before anything runs
+  // near the checkout: the landing applies patches an agent wrote, and the re-scan runs their code.
   const guard = await guardRepository(workspace, settingsGitHub.token);
   const base = await workspace.head();
   const { landing, rollup } = await landAndRollUp({
