@@ -232,6 +232,64 @@ describe('compact-agent fanout', () => {
     expect(show(`fanout/${planId}/shard-04`, unitFile(13))).toBe(after(unitFile(13)));
   });
 
+  it('groups by CODEOWNERS owner and lands one branch per owner group, the unowned on their own', async () => {
+    repo.write(
+      '.github/CODEOWNERS',
+      [
+        '* @octo-org/Default',
+        '/src/mod0*.ts @octo-org/web # the web team',
+        '/src/mod1?.ts @octo-org/Web ops@example.com',
+        '/src/mod2?.ts',
+        '/src/mod24.ts @octo-org/default',
+        ''
+      ].join('\n')
+    );
+    repo.git('add', '-A');
+    repo.git('commit', '-qm', 'owners');
+    const run = await newFanout('--group-by', 'owner', '--land', 'per-owner', '--format', 'json');
+    expect(run.code).toBe(EXIT.success);
+    const rollup = JSON.parse(run.stdout) as JsonRollup;
+    expect(rollup.rows.every((row) => row.status === 'landed')).toBe(true);
+    const branch = (name: string) => `fanout/${rollup.planId}/${name}`;
+    const branches = repo
+      .git('branch', '--list', branch('*'))
+      .split('\n')
+      .map((line) => line.trim())
+      .filter(Boolean);
+    expect(branches.sort()).toEqual(
+      ['owner-octo-org-default', 'owner-octo-org-web', 'owner-octo-org-web-ops-example-com', 'unowned']
+        .map(branch)
+        .sort()
+    );
+    const migratedOn = (name: string) =>
+      Array.from({ length: UNIT_COUNT }, (_, index) => index + 1).filter(
+        (index) => show(branch(name), unitFile(index)) === after(unitFile(index))
+      );
+    const range = (from: number, to: number) =>
+      Array.from({ length: to - from + 1 }, (_, index) => from + index);
+    expect(migratedOn('owner-octo-org-web')).toEqual(range(1, 9));
+    // Owners are case-blind, as GitHub's: @octo-org/Web is @octo-org/web.
+    expect(migratedOn('owner-octo-org-web-ops-example-com')).toEqual(range(10, 19));
+    // `/src/mod2?.ts` names no owners; the later `/src/mod24.ts` gives 24 one back.
+    expect(migratedOn('unowned')).toEqual(range(20, 23));
+    expect(migratedOn('owner-octo-org-default')).toEqual([24]);
+    const manifest = JSON.parse(readFileSync(path.join(rollup.stateDir, 'manifest.json'), 'utf8')) as {
+      shards: { id: string; owner?: string; paths: string[] }[];
+    };
+    expect(manifest.shards.map((shard) => [shard.owner, shard.paths.length])).toEqual([
+      ['@octo-org/default', 1],
+      ['@octo-org/web', 4],
+      ['@octo-org/web', 4],
+      ['@octo-org/web', 1],
+      ['@octo-org/web ops@example.com', 4],
+      ['@octo-org/web ops@example.com', 4],
+      ['@octo-org/web ops@example.com', 2],
+      ['', 4]
+    ]);
+    // Each shard's row names its owner group's branch.
+    expect(new Set(rollup.rows.map((row) => row.branch))).toEqual(new Set(branches));
+  });
+
   it('makes bad input a clear error before any model call', async () => {
     const empty = await fanout(
       '--prompt',
@@ -268,6 +326,32 @@ describe('compact-agent fanout', () => {
     expect(pilot.stderr).toMatch(/too small for the pilot of 3 shard\(s\)/);
     const noCap = await fanout('--prompt', 'x', '--units', 'ls');
     expect(noCap.stderr).toMatch(/needs a total cap: --max-total-usd X/);
+    const perOwner = await fanout(
+      '--prompt',
+      'x',
+      '--units',
+      'ls',
+      '--max-total-usd',
+      '5',
+      '--land',
+      'per-owner'
+    );
+    expect(perOwner.code).toBe(EXIT.usage);
+    expect(perOwner.stderr).toMatch(/--land per-owner .* add --group-by owner/);
+    const noOwners = await fanout(
+      '--prompt',
+      'x',
+      '--units',
+      'git grep -l oldApi -- src',
+      '--max-total-usd',
+      '5',
+      '--group-by',
+      'owner'
+    );
+    expect(noOwners.code).toBe(EXIT.usage);
+    expect(noOwners.stderr).toMatch(
+      /Grouping by owner needs a CODEOWNERS file.*\.github\/CODEOWNERS, CODEOWNERS, docs\/CODEOWNERS/
+    );
     const mixed = await fanout('--resume', 'somewhere', '--prompt', 'x');
     expect(mixed.stderr).toMatch(/Drop --prompt/);
     expect(fake.requests.filter((record) => record.path === '/v1/messages')).toHaveLength(0);

@@ -201,4 +201,41 @@ describe('landShards', () => {
     });
     expect(repo.git('branch', '--list', 'fanout/*').split('\n').filter(Boolean)).toHaveLength(1);
   });
+
+  it("lands per owner group: one branch with each group's shards, and refuses a plan not grouped by owner", async () => {
+    const owned: ManifestShard[] = [
+      { id: 'shard-01', paths: ['a.txt'], owner: '@web', budgetUsd: 1 },
+      { id: 'shard-02', paths: ['b'], owner: '', budgetUsd: 1 },
+      { id: 'shard-03', paths: ['c.txt'], owner: '@web', budgetUsd: 1 }
+    ];
+    const a = await shardChange(owned[0]!, (dir) => writeFileSync(path.join(dir, 'a.txt'), 'new a\n'));
+    const b = await shardChange(owned[1]!, (dir) => writeFileSync(path.join(dir, 'b/one.txt'), 'new b1\n'));
+    const c = await shardChange(owned[2]!, (dir) => writeFileSync(path.join(dir, 'c.txt'), 'new c\n'));
+    const results = [
+      result('shard-01', a.patch, a.files),
+      result('shard-02', b.patch, b.files),
+      result('shard-03', c.patch, c.files)
+    ];
+    const options = { repo: git, base, planId: 'abcdef12', identity, results, title: 'Rename' };
+    const landing = await landShards({ ...options, shards: owned, policy: 'per-owner' });
+    expect(landing.shards.map((entry) => (entry.status === 'landed' ? entry.branch : entry.status))).toEqual([
+      'fanout/abcdef12/owner-web',
+      'fanout/abcdef12/unowned',
+      'fanout/abcdef12/owner-web'
+    ]);
+    expect(repo.git('show', 'fanout/abcdef12/owner-web:a.txt')).toBe('new a\n');
+    expect(repo.git('show', 'fanout/abcdef12/owner-web:c.txt')).toBe('new c\n');
+    expect(repo.git('show', 'fanout/abcdef12/owner-web:b/one.txt')).toBe('old b1\n');
+    expect(repo.git('show', 'fanout/abcdef12/unowned:b/one.txt')).toBe('new b1\n');
+    expect(repo.git('show', 'fanout/abcdef12/unowned:a.txt')).toBe('old a\n');
+    const first = repo.git('rev-parse', 'fanout/abcdef12/owner-web');
+    await landShards({ ...options, shards: owned, policy: 'per-owner' });
+    expect(repo.git('branch', '--list', 'fanout/*').split('\n').filter(Boolean)).toHaveLength(2);
+    expect(repo.git('rev-parse', 'fanout/abcdef12/owner-web^{tree}')).toBe(
+      repo.git('rev-parse', `${first.trim()}^{tree}`)
+    );
+    await expect(landShards({ ...options, shards, policy: 'per-owner' })).rejects.toThrow(
+      /needs a plan grouped by CODEOWNERS owner, and 3 of its shards \(shard-01, shard-02, shard-03\) have no owner/
+    );
+  });
 });

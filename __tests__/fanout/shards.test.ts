@@ -64,3 +64,22 @@ describe('groupIntoShards', () => {
     expect(() => groupIntoShards(units, { by: 'count', size: 1.5 })).toThrow(/positive shard size/);
   });
 });
+
+describe('groupIntoShards by owner', () => {
+  it('keeps each owner group together in its sorted order, the unowned last, and records the owner', () => {
+    const owners = new Map([
+      ['a.ts', '@web'],
+      ['b.ts', ''],
+      ['c.ts', '@api'],
+      ['d.ts', '@web'],
+      ['e.ts', '@web'],
+      ['f.ts', '']
+    ]);
+    expect(groupIntoShards([...owners.keys()], { by: 'owner', size: 2, owners })).toEqual([
+      { id: 'shard-01', paths: ['c.ts'], owner: '@api' },
+      { id: 'shard-02', paths: ['a.ts', 'd.ts'], owner: '@web' },
+      { id: 'shard-03', paths: ['e.ts'], owner: '@web' },
+      { id: 'shard-04', paths: ['b.ts', 'f.ts'], owner: '' }
+    ]);
+  });
+});

@@ -29,6 +29,13 @@ export interface RunOutputs {
    * for a finished run it is read from `changes`.
    */
   readonly noChangeReason?: string;
+  /** A fan-out plan job's plan: its id, this wave's matrix JSON and shard count, the waves after it. */
+  readonly fanoutPlan?: {
+    readonly planId: string;
+    readonly matrix: string;
+    readonly shardCount: number;
+    readonly wavesLeft: number;
+  };
 }
 
 /** Every output action.yml declares, in its order (a test checks the two agree). */
@@ -57,7 +64,11 @@ export const OUTPUT_NAMES = [
   'structured_output',
   'denied_tool_calls',
   'blocked_hosts',
-  'sandbox'
+  'sandbox',
+  'fanout_plan_id',
+  'fanout_matrix',
+  'fanout_shard_count',
+  'fanout_waves_left'
 ] as const;
 
 export type OutputName = (typeof OUTPUT_NAMES)[number];
@@ -128,6 +139,12 @@ export function outputValues(outputs: RunOutputs): Partial<Record<OutputName, st
     });
   }
   if (outputs.artifact?.kind === 'uploaded') values.artifact_id = outputs.artifact.id;
+  if (outputs.fanoutPlan) {
+    values.fanout_plan_id = outputs.fanoutPlan.planId;
+    values.fanout_matrix = outputs.fanoutPlan.matrix;
+    values.fanout_shard_count = String(outputs.fanoutPlan.shardCount);
+    values.fanout_waves_left = String(outputs.fanoutPlan.wavesLeft);
+  }
   return values;
 }
 

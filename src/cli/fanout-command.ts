@@ -11,9 +11,9 @@ import { RunFolderPathError } from '../transcript/run-folder-path.js';
 import type { CliCommand, CliIo, Invocation } from './command.js';
 import { EXIT, usageError } from './exit-codes.js';
 import { agentConfigOfFlags } from './agent-config.js';
-import { sessionShardAgent } from './fanout-agent.js';
+import { sessionShardAgent } from '../fanout/session-shard-agent.js';
 import { FANOUT_FLAGS, readFanoutFlags } from './fanout-flags.js';
-import { boxedValidation } from './fanout-validation.js';
+import { boxedValidation } from '../fanout/boxed-validation.js';
 import { checkRepoFolder } from './repo-check.js';
 import { readTask, RUN_COMMAND } from './run-command.js';
 
@@ -35,7 +35,7 @@ const AGENT_SWITCHES = RUN_COMMAND.booleanFlags.filter((flag) => !NOT_FROM_RUN.h
 const LAND_IDENTITY = { name: 'compact-agent fanout', email: 'compact-agent@localhost' };
 
 const FANOUT_HELP = `Usage: compact-agent fanout --repo DIR --prompt "TASK" --units "COMMAND" --max-total-usd X [flags]
-       compact-agent fanout --repo DIR --resume FOLDER [--parallel N] [--land combined|per-shard]
+       compact-agent fanout --repo DIR --resume FOLDER [--parallel N] [--land per-shard|combined|per-owner]
 
 One change over many units of a repository, split into shards that run in parallel, each an agent
 in its own git worktree, then landed into local branches (nothing is pushed). The units are listed
@@ -52,15 +52,17 @@ Flags:
   --globs "A,B"           or: glob patterns of files, e.g. "src/**/*.ts"
   --packages              or: the workspace's packages (package.json "workspaces")
   --shard-size N          units per shard (default 10)
-  --group-by count|folder|size  consecutive units, one folder at a time, or as many shards as count
-                          would make with about the same bytes each (default count)
+  --group-by count|folder|size|owner  consecutive units, one folder at a time, as many shards as
+                          count would make with about the same bytes each, or one CODEOWNERS owner
+                          group at a time (the unowned last) (default count)
   --parallel N            shards running at once (default 2)
   --max-total-usd X       the cap for all shards together, split evenly in advance (required)
   --pilot N               run the first N shards first; start the rest only if all of them finish
   --validate "COMMAND"    run in the shard's worktree after its agent; exit 0 passes
   --validate-retries N    times a failing validation goes back to the agent with its errors (default 1)
-  --land per-shard|combined  one branch per shard fanout/<plan>/<shard> (default), or one
-                          fanout/<plan>/combined; landing again moves the same branches
+  --land per-shard|combined|per-owner  one branch per shard fanout/<plan>/<shard> (default), one
+                          fanout/<plan>/combined, or one per owner fanout/<plan>/owner-<owner> (with
+                          --group-by owner); landing again moves the same branches
   --format text|json      the roll-up as a table (default) or JSON
   --state DIR             the fan-out's folder (default <repo>/.transcripts/fanout-<plan>)
   --resume FOLDER         continue a fan-out: only failed, over-budget, conflicting and unstarted

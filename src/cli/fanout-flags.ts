@@ -1,4 +1,4 @@
-import type { LandPolicy } from '../fanout/land.js';
+import { LAND_POLICIES, type LandPolicy } from '../fanout/land.js';
 import type { ShardGrouping } from '../fanout/shards.js';
 import type { UnitSource } from '../fanout/unit-source.js';
 import type { Invocation } from './command.js';
@@ -40,6 +40,8 @@ export interface FanoutFlags {
     | undefined;
 }
 
+const SHARD_GROUPINGS: readonly ShardGrouping['by'][] = ['count', 'folder', 'size', 'owner'];
+
 /** The plan's flags: with --resume they come from the plan's folder, and giving them is an error. */
 const PLAN_FLAGS = [
   'prompt',
@@ -59,7 +61,7 @@ export function readFanoutFlags(invocation: Invocation): FanoutFlags {
   const { values, switches } = invocation;
   const common = {
     parallel: positiveInteger(values, 'parallel', 2),
-    policy: oneOf(values, 'land', ['per-shard', 'combined'] as const, 'per-shard'),
+    policy: oneOf(values, 'land', LAND_POLICIES, 'per-shard'),
     format: oneOf(values, 'format', ['text', 'json'] as const, 'text'),
     resume: values.get('resume'),
     state: values.get('state')
@@ -105,12 +107,18 @@ export function readFanoutFlags(invocation: Invocation): FanoutFlags {
   if (!Number.isFinite(totalCapUsd) || totalCapUsd <= 0)
     throw usageError(`--max-total-usd must be a positive number of USD, e.g. 20 (got "${cap}").`);
   const validate = values.get('validate')?.trim();
+  const groupBy = oneOf(values, 'group-by', SHARD_GROUPINGS, 'count');
+  if (common.policy === 'per-owner' && groupBy !== 'owner')
+    throw usageError(
+      '--land per-owner lands one branch per CODEOWNERS owner, so the shards must be grouped by owner: ' +
+        'add --group-by owner, or land per-shard or combined.'
+    );
   return {
     ...common,
     plan: {
       unitSource,
       grouping: {
-        by: oneOf(values, 'group-by', ['count', 'folder', 'size'] as const, 'count'),
+        by: groupBy,
         size: positiveInteger(values, 'shard-size', 10)
       },
       totalCapUsd,

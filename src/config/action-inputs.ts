@@ -25,6 +25,12 @@ export const ACTION_INPUT_NAMES: readonly string[] = [
   'report_issue',
   'json_schema',
   'mcp_config',
+  // a fan-out workflow's jobs (docs/fanout.md; the rest is the config file's fanout: block)
+  'fanout',
+  'fanout_shard',
+  'fanout_units',
+  'fanout_max_total_usd',
+  'fanout_resume',
   // the model and the budget
   'model',
   'provider',

@@ -35,7 +35,8 @@ export const FILE_BLOCKS = [
   'review',
   'thread',
   'publish',
-  'ci_fix'
+  'ci_fix',
+  'fanout'
 ] as const;
 
 const text = { kind: 'string' } as const;
@@ -441,6 +442,83 @@ export const FILE_KEYS: readonly FileKey[] = [
     description:
       'Re-run the failed jobs once before a fix: a flaky failure that passes then costs no model run.',
     default: true
+  },
+  // fanout (docs/fanout.md): the plan job's settings; the fan-out workflow's inputs win over them
+  {
+    path: 'fanout.units',
+    setting: 'fanout_units',
+    type: text,
+    description:
+      'A command printing one path per line, the units of work (e.g. git grep -l oldApi -- src); the input fanout_units wins.'
+  },
+  {
+    path: 'fanout.globs',
+    setting: 'fanout_globs',
+    type: list,
+    description: 'Or: glob patterns of the files that are the units, e.g. [src/**/*.ts].'
+  },
+  {
+    path: 'fanout.packages',
+    setting: 'fanout_packages',
+    type: flag,
+    description: 'Or: the units are the workspace\'s packages (package.json "workspaces").',
+    default: false
+  },
+  {
+    path: 'fanout.group_by',
+    setting: 'fanout_group_by',
+    type: { kind: 'enum', values: ['count', 'folder', 'size', 'owner'] },
+    description:
+      'How units are grouped into shards: consecutive units, one folder at a time, about the same bytes each, or by CODEOWNERS owner.',
+    default: 'count'
+  },
+  {
+    path: 'fanout.shard_size',
+    setting: 'fanout_shard_size',
+    type: positive,
+    description: 'Units per shard.',
+    default: 10
+  },
+  {
+    path: 'fanout.max_total_usd',
+    setting: 'fanout_max_total_usd',
+    type: number,
+    description:
+      'The cap for all shards together, split among them in advance; the input fanout_max_total_usd wins. One of the two is required.'
+  },
+  {
+    path: 'fanout.validate',
+    setting: 'fanout_validate',
+    type: text,
+    description: "A command run in the box in the shard's checkout after its agent; exit 0 passes."
+  },
+  {
+    path: 'fanout.validate_retries',
+    setting: 'fanout_validate_retries',
+    type: count,
+    description: 'Times a failing validation goes back to the agent with its errors.',
+    default: 1
+  },
+  {
+    path: 'fanout.land',
+    setting: 'fanout_land',
+    type: { kind: 'enum', values: ['per-shard', 'combined', 'per-owner'] },
+    description: 'One pull request per shard, one combined pull request, or one per CODEOWNERS owner.',
+    default: 'per-shard'
+  },
+  {
+    path: 'fanout.pilot',
+    setting: 'fanout_pilot',
+    type: positive,
+    description:
+      'The first N shards are the pilot: the plan funds them first (docs/fanout.md shows how a protected environment holds the sweep for approval).'
+  },
+  {
+    path: 'fanout.workflow',
+    setting: 'fanout_workflow',
+    type: text,
+    description: 'The fan-out workflow file in .github/workflows/ that `/agent fanout` dispatches.',
+    default: 'fanout.yml'
   }
 ];
 

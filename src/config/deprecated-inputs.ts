@@ -28,7 +28,9 @@ export const INPUTS_ALSO_IN_FILE: readonly string[] = [
   'timeout_minutes',
   'base_branch',
   'pr_type',
-  'review_on_pull_request'
+  'review_on_pull_request',
+  'fanout_units',
+  'fanout_max_total_usd'
 ];
 
 /** Every old input name that still works this release, with what to write instead. */
@@ -39,10 +41,11 @@ export const DEPRECATED_INPUTS: ReadonlyMap<string, string> = new Map([
   )
 ]);
 
-/** The file's settings that were inputs and are no longer declared (sandbox.hosts is new). */
+/** The file's settings that were inputs and are no longer declared (sandbox.hosts and the fanout block are new). */
 function fileSettingsNotDeclared(): string[] {
   return FILE_KEYS.map((key) => key.setting).filter(
-    (setting) => setting !== 'sandbox_hosts' && !INPUTS_ALSO_IN_FILE.includes(setting)
+    (setting) =>
+      setting !== 'sandbox_hosts' && !setting.startsWith('fanout_') && !INPUTS_ALSO_IN_FILE.includes(setting)
   );
 }
 

@@ -12,6 +12,7 @@ import {
 import { LIMIT_DEFAULTS, readLimitSettings, type LimitSettings } from './thread-budget-input.js';
 import { readCiFixSettings, type CiFixSettings } from './ci-fix-settings.js';
 import { readThreadWorkflows } from './thread-workflows-input.js';
+import { readFanoutSettings, type FanoutSettings } from './fanout-inputs.js';
 
 export type PullRequestType = 'draft' | 'ready' | 'branch';
 
@@ -63,6 +64,8 @@ export interface GitHubSettings extends LimitSettings {
 export interface ActionConfig {
   readonly agent: AgentConfig;
   readonly github: GitHubSettings;
+  /** The job's role in a fan-out workflow (the `fanout` input); undefined for an ordinary run. */
+  readonly fanout?: FanoutSettings | undefined;
 }
 
 export const GITHUB_DEFAULTS = {
@@ -89,9 +92,10 @@ export function parseActionConfig(
   naming: InputNaming = ACTION_INPUT_NAMING
 ): ActionConfig {
   const problems: string[] = [];
+  const fanout = readFanoutSettings(read, naming, problems);
   let agent: AgentConfig | undefined;
   try {
-    agent = parseAgentConfig(read, env, naming);
+    agent = parseAgentConfig(read, env, naming, fanout === undefined || fanout.role === 'shard');
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
     problems.push(...error.problems);
@@ -101,7 +105,7 @@ export function parseActionConfig(
     ...readLimitSettings(read, problems, agent?.limits.maxBudgetUsd ?? INPUT_DEFAULTS.max_budget_usd)
   };
   if (problems.length > 0 || !agent) throw new InputError(problems);
-  return { agent, github };
+  return { agent, github, ...(fanout ? { fanout } : {}) };
 }
 
 function readGitHubSettings(

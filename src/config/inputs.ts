@@ -117,7 +117,9 @@ export class InputError extends Error {
 export function parseAgentConfig(
   read: InputReader,
   env: NodeJS.ProcessEnv,
-  naming: InputNaming = ACTION_INPUT_NAMING
+  naming: InputNaming = ACTION_INPUT_NAMING,
+  /** False for a job that calls no model (a fan-out's plan and land): no API key is needed. */
+  callsModel = true
 ): AgentConfig {
   const problems: string[] = [];
   const name = naming.nameOf;
@@ -129,7 +131,7 @@ export function parseAgentConfig(
     provider?.kind === 'anthropic' || provider === undefined
       ? read('anthropic_api_key').trim() || env.ANTHROPIC_API_KEY?.trim() || ''
       : '';
-  if (apiKey === '' && provider?.kind === 'anthropic')
+  if (apiKey === '' && provider?.kind === 'anthropic' && callsModel)
     problems.push(`No Anthropic API key: ${naming.apiKeySource}`);
   const model = read('model').trim() || INPUT_DEFAULTS.model;
   const overrides = {

@@ -22,13 +22,19 @@ export interface BudgetSplit {
 export function splitBudget(
   availableUsd: number,
   shardCount: number,
-  options: { readonly pilot?: number; readonly minShardUsd?: number } = {}
+  options: {
+    readonly pilot?: number;
+    readonly minShardUsd?: number;
+    /** The cap's name in messages: `--max-total-usd` (the CLI, by default) or `fanout_max_total_usd`. */
+    readonly capName?: string;
+  } = {}
 ): BudgetSplit {
   const minimum = options.minShardUsd ?? MIN_SHARD_BUDGET_USD;
+  const cap = options.capName ?? '--max-total-usd';
   if (!Number.isFinite(availableUsd) || availableUsd <= 0)
     throw new FanoutInputError(
       `Nothing is left of the total cap ($${Math.max(0, availableUsd).toFixed(2)}) for ${shardCount} shard(s). ` +
-        'Raise --max-total-usd to continue.'
+        `Raise ${cap} to continue.`
     );
   if (!Number.isInteger(shardCount) || shardCount < 1)
     throw new FanoutInputError('There is no shard to give a budget to.');
@@ -36,14 +42,14 @@ export function splitBudget(
   if (pilot > 0 && availableUsd < pilot * minimum)
     throw new FanoutInputError(
       `The cap of $${availableUsd.toFixed(2)} is too small for the pilot of ${pilot} shard(s): each needs at ` +
-        `least $${minimum.toFixed(2)}, so $${(pilot * minimum).toFixed(2)} in all. Raise --max-total-usd.`
+        `least $${minimum.toFixed(2)}, so $${(pilot * minimum).toFixed(2)} in all. Raise ${cap}.`
     );
   const perShardUsd = Math.floor((availableUsd / shardCount) * 100) / 100;
   if (perShardUsd < minimum)
     throw new FanoutInputError(
       `The cap of $${availableUsd.toFixed(2)} split over ${shardCount} shards gives each $${perShardUsd.toFixed(2)}, ` +
-        `under the $${minimum.toFixed(2)} a shard needs. Raise --max-total-usd to at least ` +
-        `$${(shardCount * minimum).toFixed(2)}, or make fewer, larger shards (--shard-size).`
+        `under the $${minimum.toFixed(2)} a shard needs. Raise ${cap} to at least ` +
+        `$${(shardCount * minimum).toFixed(2)}, or make fewer, larger shards (${cap === '--max-total-usd' ? '--shard-size' : 'fanout.shard_size'}).`
     );
   return { perShardUsd, unassignedUsd: availableUsd - perShardUsd * shardCount };
 }

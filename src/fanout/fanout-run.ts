@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { GitIdentity } from '../git/repository.js';
@@ -7,39 +6,18 @@ import { checkRunFolderPath } from '../transcript/run-folder-path.js';
 import { splitBudget } from './budget.js';
 import { FanoutInputError } from './fanout-error.js';
 import { FanoutState } from './fanout-state.js';
-import { landShards, type LandPolicy, type ShardLanding } from './land.js';
-import {
-  MANIFEST_VERSION,
-  type FanoutManifest,
-  type ManifestOrigin,
-  type ManifestShard
-} from './manifest.js';
+import { planFanout, type FanoutPlanRequest } from './plan-fanout.js';
+import type { LandPolicy } from './land.js';
+import { landAndRollUp } from './land-and-roll-up.js';
+import type { FanoutManifest, ManifestOrigin, ManifestShard } from './manifest.js';
 import { mapWithLimit } from './pool.js';
-import { buildRollup, type Rollup } from './rollup.js';
+import type { Rollup } from './rollup.js';
 import type { ShardAgent } from './shard-agent.js';
 import { resultProblem, type ShardResult } from './shard-result.js';
 import { runShard } from './shard-run.js';
-import { groupIntoShards, type ShardGrouping } from './shards.js';
-import { countUnits, listUnits } from './units.js';
-import { unitBytes } from './unit-bytes.js';
-import type { UnitSource } from './unit-source.js';
-import { openShardWorktree } from './shard-worktree.js';
 import { unboxedValidation, type ValidationRunner } from './validation.js';
 
-/** A new fan-out: what to do, over which units, in which shards, for how much. */
-export interface FanoutPlanRequest {
-  readonly prompt: string;
-  readonly unitSource: UnitSource;
-  /** How to group; `size` measures the units in the repository first. */
-  readonly grouping: { readonly by: ShardGrouping['by']; readonly size: number };
-  readonly totalCapUsd: number;
-  readonly validationCommand?: string;
-  readonly validationRetries: number;
-  /** Run the first N shards first and stop before the sweep unless all of them finish. */
-  readonly pilot?: number;
-  /** The fan-out's folder; by default `<repo>/.transcripts/fanout-<plan id>`. */
-  readonly stateDir?: string;
-}
+export type { FanoutPlanRequest } from './plan-fanout.js';
 
 export interface FanoutOptions {
   readonly repoDir: string;
@@ -61,23 +39,13 @@ export interface FanoutOptions {
 export async function startFanout(request: FanoutPlanRequest, options: FanoutOptions): Promise<Rollup> {
   const repo = new GitRepository(options.repoDir);
   const base = await repo.head();
-  const units = await listUnits(request.unitSource, {
+  const { manifest, perShardUsd } = await planFanout(request, {
     repoDir: options.repoDir,
     env: options.env,
-    signal: options.signal
+    signal: options.signal,
+    origin: options.origin
   });
-  const planned = groupIntoShards(
-    units,
-    request.grouping.by === 'size'
-      ? { by: 'size', size: request.grouping.size, bytes: await unitBytes(options.repoDir, units) }
-      : { by: request.grouping.by, size: request.grouping.size }
-  );
-  const split = splitBudget(
-    request.totalCapUsd,
-    planned.length,
-    request.pilot ? { pilot: request.pilot } : {}
-  );
-  const planId = planIdOf(request, units);
+  const planId = manifest.planId;
   const stateDir = path.resolve(
     request.stateDir ?? path.join(options.repoDir, '.transcripts', `fanout-${planId}`)
   );
@@ -88,25 +56,10 @@ export async function startFanout(request: FanoutPlanRequest, options: FanoutOpt
       `The same fan-out (plan ${planId}) was already started in ${stateDir}. Continue it with ` +
         `--resume ${stateDir}, or remove that folder to start over.`
     );
-  const manifest: FanoutManifest = {
-    version: MANIFEST_VERSION,
-    planId,
-    origin: options.origin,
-    prompt: request.prompt,
-    unitSource:
-      request.unitSource.kind === 'globs'
-        ? { ...request.unitSource, patterns: [...request.unitSource.patterns] }
-        : request.unitSource,
-    unitsBefore: units.length,
-    totalCapUsd: request.totalCapUsd,
-    ...(request.validationCommand ? { validationCommand: request.validationCommand } : {}),
-    validationRetries: request.validationRetries,
-    shards: planned.map((shard) => ({ ...shard, paths: [...shard.paths], budgetUsd: split.perShardUsd }))
-  };
   const state = new FanoutState(stateDir, options.repoDir);
   state.writeManifest(manifest);
   options.onProgress?.(
-    `Plan ${planId}: ${units.length} units in ${planned.length} shards, $${split.perShardUsd.toFixed(2)} each; ` +
+    `Plan ${planId}: ${manifest.unitsBefore} units in ${manifest.shards.length} shards, $${perShardUsd.toFixed(2)} each; ` +
       `folder ${stateDir}.`
   );
   const results = new Map<string, ShardResult>();
@@ -123,7 +76,7 @@ export async function startFanout(request: FanoutPlanRequest, options: FanoutOpt
       );
     else await runShards(sweep, { manifest, base, repo, state, budgets, results, options });
   } else await runShards(sweep, { manifest, base, repo, state, budgets, results, options });
-  return landAndRollUp({ manifest, base, repo, state, results, problems: new Map(), options });
+  return landAndRecord({ manifest, base, repo, state, results, problems: new Map(), options });
 }
 
 /**
@@ -166,7 +119,7 @@ export async function resumeFanout(stateDir: string, options: FanoutOptions): Pr
     }
     await runShards(again, { manifest, base, repo, state, budgets, results, options });
   } else options.onProgress?.(`Every shard of plan ${manifest.planId} is finished: landing again.`);
-  return landAndRollUp({ manifest, base, repo, state, results, problems, options });
+  return landAndRecord({ manifest, base, repo, state, results, problems, options });
 }
 
 interface RunContext {
@@ -206,62 +159,23 @@ async function runShards(shards: readonly ManifestShard[], context: RunContext):
   });
 }
 
-async function landAndRollUp(
+async function landAndRecord(
   context: Omit<RunContext, 'budgets'> & { readonly problems: Map<string, string> }
 ): Promise<Rollup> {
   const { manifest, options, state } = context;
-  const done = manifest.shards
-    .map((shard) => context.results.get(shard.id))
-    .filter((result): result is ShardResult => result?.status === 'done');
-  const landing = await landShards({
+  const { landing, rollup } = await landAndRollUp({
     repo: context.repo,
     base: context.base,
-    planId: manifest.planId,
-    policy: options.policy,
-    identity: options.identity,
-    shards: manifest.shards,
-    results: done,
-    title: `fan-out: ${manifest.prompt.split('\n')[0]!.slice(0, 60)}`
-  });
-  state.writeLanding(landing.shards);
-  const unitsAfter = await rescan(context.repo, landing.combinedCommit, manifest, options);
-  return buildRollup({
     manifest,
-    stateDir: state.dir,
-    base: context.base,
-    policy: options.policy,
     results: context.results,
     problems: context.problems,
-    landings: landing.shards satisfies readonly ShardLanding[],
+    policy: options.policy,
+    identity: options.identity,
+    stateDir: state.dir,
     spentUsd: await state.spentUsd(),
-    unitsAfter,
-    combinedBranch: landing.combinedBranch
+    env: options.env,
+    signal: options.signal
   });
-}
-
-/** The burndown: the unit listing run again on a worktree of everything landed. */
-async function rescan(
-  repo: GitRepository,
-  commit: string,
-  manifest: FanoutManifest,
-  options: FanoutOptions
-): Promise<number | undefined> {
-  const worktree = await openShardWorktree(repo, commit, 'rescan');
-  try {
-    return await countUnits(manifest.unitSource, {
-      repoDir: worktree.git.root,
-      env: options.env,
-      signal: options.signal
-    });
-  } finally {
-    await worktree.close();
-  }
-}
-
-/** Same prompt, same unit source, same units: the same plan id (a second start is caught, not duplicated). */
-function planIdOf(request: FanoutPlanRequest, units: readonly string[]): string {
-  return createHash('sha256')
-    .update(JSON.stringify([request.prompt, request.unitSource, request.grouping, units]))
-    .digest('hex')
-    .slice(0, 12);
+  state.writeLanding(landing.shards);
+  return rollup;
 }

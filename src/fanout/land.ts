@@ -3,13 +3,19 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { GitIdentity, GitRepository } from '../git/repository.js';
 import { errorMessage } from '../errors/error-message.js';
-import { combinedBranch, shardBranch } from './branch-names.js';
+import { combinedBranch, ownerBranches, shardBranch } from './branch-names.js';
+import { FanoutInputError } from './fanout-error.js';
 import type { ManifestShard } from './manifest.js';
 import { patchPaths } from './patch-paths.js';
 import { judgeScope } from './scope-guard.js';
 import type { ShardResult } from './shard-result.js';
 
-export type LandPolicy = 'combined' | 'per-shard';
+/**
+ * One branch per shard, one for all, or one per CODEOWNERS owner group with its shards' changes
+ * (a plan grouped by owner only: each of its shards names its owner group).
+ */
+export type LandPolicy = 'combined' | 'per-shard' | 'per-owner';
+export const LAND_POLICIES: readonly LandPolicy[] = ['per-shard', 'combined', 'per-owner'];
 
 /** What landing did with one finished shard. */
 export type ShardLanding =
@@ -55,10 +61,27 @@ export interface LandOptions {
  */
 export async function landShards(options: LandOptions): Promise<Landing> {
   const { repo, base } = options;
+  const owners = options.policy === 'per-owner' ? ownerBranchesOf(options) : undefined;
   const scratch = await mkdtemp(path.join(tmpdir(), 'compact-agent-land-'));
   try {
     const combinedIndex = { GIT_INDEX_FILE: path.join(scratch, 'combined.index') };
     await repo.run(['read-tree', base], combinedIndex);
+    const ownerIndexes = new Map<string, OwnerIndex>();
+    const ownerIndexOf = async (shard: ManifestShard): Promise<OwnerIndex | undefined> => {
+      if (!owners) return undefined;
+      const branch = owners.get(shard.owner!)!;
+      let index = ownerIndexes.get(branch);
+      if (!index) {
+        index = {
+          branch,
+          env: { GIT_INDEX_FILE: path.join(scratch, `owner-${ownerIndexes.size}.index`) },
+          shards: []
+        };
+        await repo.run(['read-tree', base], index.env);
+        ownerIndexes.set(branch, index);
+      }
+      return index;
+    };
     const touchedBy = new Map<string, string>();
     const landings: ShardLanding[] = [];
     for (const result of options.results) {
@@ -70,9 +93,29 @@ export async function landShards(options: LandOptions): Promise<Landing> {
       }
       const patchFile = path.join(scratch, `${shard.id}.patch`);
       await writeFile(patchFile, result.patch);
-      const landing = await landOne(options, shard, patchFile, touchedBy, combinedIndex, scratch);
+      const ownerIndex = await ownerIndexOf(shard);
+      const landing = await landOne(options, shard, patchFile, touchedBy, {
+        combinedIndex,
+        ownerIndex,
+        scratch
+      });
       landings.push(landing);
-      if (landing.status === 'landed') for (const file of landing.files) touchedBy.set(file, shard.id);
+      if (landing.status === 'landed') {
+        for (const file of landing.files) touchedBy.set(file, shard.id);
+        ownerIndex?.shards.push(shard.id);
+      }
+    }
+    for (const index of ownerIndexes.values()) {
+      if (index.shards.length === 0) continue;
+      const tree = (await repo.run(['write-tree'], index.env)).trim();
+      const commit = await repo.commitTree(
+        tree,
+        base,
+        `${options.title} (${index.branch.slice(index.branch.lastIndexOf('/') + 1)})\n\n` +
+          `fan-out ${options.planId}: ${index.shards.length} shard(s) of one owner group (${index.shards.join(', ')}).`,
+        options.identity
+      );
+      await repo.run(['update-ref', `refs/heads/${index.branch}`, commit]);
     }
     const tree = (await repo.run(['write-tree'], combinedIndex)).trim();
     const landed = landings
@@ -92,14 +135,43 @@ export async function landShards(options: LandOptions): Promise<Landing> {
   }
 }
 
+/** A per-owner landing's private index: the owner group's branch and the shards landed on it. */
+interface OwnerIndex {
+  readonly branch: string;
+  readonly env: Readonly<Record<string, string>>;
+  readonly shards: string[];
+}
+
+/** Each owner group's branch; a shard planned without an owner (not grouped by owner) cannot land per owner. */
+function ownerBranchesOf(options: LandOptions): Map<string, string> {
+  const without = options.shards.filter((shard) => shard.owner === undefined);
+  if (without.length > 0)
+    throw new FanoutInputError(
+      `Landing per owner needs a plan grouped by CODEOWNERS owner, and ${without.length} of its shards ` +
+        `(${without
+          .slice(0, 3)
+          .map((shard) => shard.id)
+          .join(', ')}${without.length > 3 ? ', ...' : ''}) have no owner. Land it per shard or combined, ` +
+        'or plan again grouped by owner.'
+    );
+  return ownerBranches(
+    options.planId,
+    options.shards.map((shard) => shard.owner!)
+  );
+}
+
 async function landOne(
   options: LandOptions,
   shard: ManifestShard,
   patchFile: string,
   touchedBy: ReadonlyMap<string, string>,
-  combinedIndex: Readonly<Record<string, string>>,
-  scratch: string
+  indexes: {
+    readonly combinedIndex: Readonly<Record<string, string>>;
+    readonly ownerIndex: OwnerIndex | undefined;
+    readonly scratch: string;
+  }
 ): Promise<ShardLanding> {
+  const { combinedIndex, ownerIndex, scratch } = indexes;
   const { repo, base } = options;
   let files: string[];
   try {
@@ -130,6 +202,8 @@ async function landOne(
     await repo.run(['read-tree', base], ownIndex);
     await repo.run(['apply', '--cached', '--whitespace=nowarn', patchFile], ownIndex);
     await repo.run(['apply', '--cached', '--whitespace=nowarn', patchFile], combinedIndex);
+    // Its owner group's other shards touch other files (checked above): it applies there as on the base.
+    if (ownerIndex) await repo.run(['apply', '--cached', '--whitespace=nowarn', patchFile], ownerIndex.env);
   } catch (error) {
     return {
       status: 'conflict',
@@ -137,7 +211,7 @@ async function landOne(
       reason: `its patch no longer applies on ${base.slice(0, 12)} (${errorMessage(error).slice(0, 300)})`
     };
   }
-  let branch: string | undefined;
+  let branch = ownerIndex?.branch;
   if (options.policy === 'per-shard') {
     const tree = (await repo.run(['write-tree'], ownIndex)).trim();
     const commit = await repo.commitTree(

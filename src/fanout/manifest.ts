@@ -22,7 +22,8 @@ const shardSchema = z.object({
   paths: z.array(z.string().min(1).max(4096)).min(1).max(10_000),
   /** Extra words for this shard's agent, besides the common prompt (written by the plan when asked). */
   instructions: z.string().max(20_000).optional(),
-  owner: z.string().max(200).optional(),
+  /** Grouped by owner only: the CODEOWNERS owners of its units, blank-separated; `''` when they have none. */
+  owner: z.string().max(4096).optional(),
   budgetUsd: z.number().positive().finite()
 });
 

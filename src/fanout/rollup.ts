@@ -156,7 +156,7 @@ export function formatRollup(rollup: Rollup): string {
       `${rollup.unitsAfter === undefined ? 'unknown (the re-scan failed)' : rollup.unitsAfter} after the landed change (re-scan)`,
     rollup.combinedBranch
       ? `landed: combined into ${rollup.combinedBranch} (local, nothing pushed)`
-      : 'landed: one local branch per shard (nothing pushed)',
+      : `landed: one local branch per ${rollup.policy === 'per-owner' ? 'owner group' : 'shard'} (nothing pushed)`,
     ...(rollup.unfinished
       ? [`unfinished shards: resume with --resume ${rollup.stateDir}`]
       : [`every shard is finished; the fan-out's folder is ${rollup.stateDir}`]),

@@ -19,7 +19,7 @@ export interface ShardAgentOutcome {
 }
 
 /**
- * How a shard runs its agent. The CLI gives the real session (src/cli/fanout-agent.ts); tests and
+ * How a shard runs its agent. The CLI and the action's shard job give the real session (src/fanout/session-shard-agent.ts); tests and
  * the benchmark give a scripted one. The fan-out engine never builds a model itself.
  */
 export type ShardAgent = (run: ShardAgentRun) => Promise<ShardAgentOutcome>;

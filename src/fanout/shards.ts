@@ -13,12 +13,19 @@ export type ShardGrouping =
    * a shard's agent time grows with what it reads, so even bytes make shards end together.
    * `bytes` gives each unit's size (a folder's: its files').
    */
-  | { readonly by: 'size'; readonly size: number; readonly bytes: ReadonlyMap<string, number> };
+  | { readonly by: 'size'; readonly size: number; readonly bytes: ReadonlyMap<string, number> }
+  /**
+   * One owner group at a time (unit-owners.ts: a unit's CODEOWNERS owners, `''` for none), a group
+   * of more than `size` units split into runs of `size`; groups in their keys' order, the unowned last.
+   */
+  | { readonly by: 'owner'; readonly size: number; readonly owners: ReadonlyMap<string, string> };
 
 /** A planned shard: a deterministic id and the unit paths it may edit. */
 export interface PlannedShard {
   readonly id: string;
   readonly paths: readonly string[];
+  /** Grouped by owner only: its units' owner group (`''`: none of them has an owner). */
+  readonly owner?: string;
 }
 
 /**
@@ -35,13 +42,18 @@ export function groupIntoShards(units: readonly string[], grouping: ShardGroupin
     grouping.by === 'count'
       ? chunks(units, grouping.size)
       : grouping.by === 'folder'
-        ? byFolder(units, grouping.size)
-        : bySize(units, Math.ceil(units.length / grouping.size), grouping.bytes);
+        ? byKey(units, grouping.size, (unit) => path.posix.dirname(unit))
+        : grouping.by === 'owner'
+          ? byKey(units, grouping.size, (unit) => grouping.owners.get(unit) ?? '', unownedLast)
+          : bySize(units, Math.ceil(units.length / grouping.size), grouping.bytes);
   const merged = mergeOverlapping(groups);
   const width = Math.max(2, String(merged.length).length);
   return merged.map((paths, index) => ({
     id: `shard-${String(index + 1).padStart(width, '0')}`,
-    paths
+    paths,
+    // Shards are merged only when their units overlap (a folder and a file in it): the merged
+    // shard takes its first unit's owner group, so the same plan always lands the same way.
+    ...(grouping.by === 'owner' ? { owner: grouping.owners.get(paths[0]!) ?? '' } : {})
   }));
 }
 
@@ -79,13 +91,27 @@ function bySize(units: readonly string[], shards: number, bytes: ReadonlyMap<str
   return out;
 }
 
-function byFolder(units: readonly string[], size: number): string[][] {
-  const folders = new Map<string, string[]>();
+/** Units with the same key together (in the keys' sorted order), each group split into runs of `size`. */
+function byKey(
+  units: readonly string[],
+  size: number,
+  keyOf: (unit: string) => string,
+  order: (a: string, b: string) => number = (a, b) => (a < b ? -1 : a > b ? 1 : 0)
+): string[][] {
+  const groups = new Map<string, string[]>();
   for (const unit of units) {
-    const folder = path.posix.dirname(unit);
-    folders.set(folder, [...(folders.get(folder) ?? []), unit]);
+    const key = keyOf(unit);
+    groups.set(key, [...(groups.get(key) ?? []), unit]);
   }
-  return [...folders.keys()].sort().flatMap((folder) => chunks(folders.get(folder)!, size));
+  return [...groups.keys()].sort(order).flatMap((key) => chunks(groups.get(key)!, size));
+}
+
+/** Owner groups in their sorted order, the unowned (`''`) last. */
+function unownedLast(a: string, b: string): number {
+  if (a === b) return 0;
+  if (a === '') return 1;
+  if (b === '') return -1;
+  return a < b ? -1 : 1;
 }
 
 /** Union of the groups that share a file; each merged group keeps its paths sorted, groups in first-seen order. */

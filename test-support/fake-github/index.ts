@@ -14,5 +14,6 @@ export * from './rate-limits.js';
 export * from './token-grants.js';
 export { ACTIONS_BOT, WEB_URL, legacyPermission, nodeId, stableId } from './render.js';
 export * from './artifacts.js';
+export type { FakeDispatchWorkflow, RecordedDispatch } from './workflow-dispatch.js';
 export type { FakeRunStatus } from './workflow-runs.js';
 export type { FakeJobSeed } from './ci-jobs.js';

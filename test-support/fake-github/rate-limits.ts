@@ -38,3 +38,36 @@ export function secondaryRateLimit(target: Target, retryAfterSeconds: number): F
     headers: { 'retry-after': String(retryAfterSeconds) }
   };
 }
+
+/** A secondary limit on writes that come too fast (see FakeGitHubOptions.secondaryLimitOnFastWrites). */
+export interface FastWriteLimit {
+  /** A write (POST, PATCH, PUT, DELETE) that starts less than this after the last accepted one is refused. */
+  readonly minGapMs: number;
+  /** The `retry-after` the refusal carries. */
+  readonly retryAfterSeconds: number;
+}
+
+/**
+ * GitHub's secondary limit on writes in a burst, as the fake applies it: a write sooner than
+ * `minGapMs` after the last accepted write (by the fake's clock, which a test can make virtual) gets
+ * the 403 `secondaryRateLimit` builds; a refused write does not move the mark, so a client that waits
+ * the `retry-after` it was given gets through.
+ */
+export class FastWriteGuard {
+  private lastAcceptedAt = -Infinity;
+
+  constructor(
+    private readonly limit: FastWriteLimit,
+    private readonly clock: () => number
+  ) {}
+
+  /** The refusal for this request, or undefined when it may go on (then it is the new mark). */
+  refuse(method: string, path: string): FaultRule | undefined {
+    if (['GET', 'HEAD', 'OPTIONS'].includes(method) || path === '/graphql') return undefined;
+    const now = this.clock();
+    if (now - this.lastAcceptedAt < this.limit.minGapMs)
+      return secondaryRateLimit({ path: /./ }, this.limit.retryAfterSeconds);
+    this.lastAcceptedAt = now;
+    return undefined;
+  }
+}

@@ -29,6 +29,11 @@ import {
   type Operation
 } from '../github-contract/index.js';
 import { FakeReviewRoutes } from './reviews.js';
+import {
+  FakeWorkflowDispatchRoutes,
+  type FakeDispatchWorkflow,
+  type RecordedDispatch
+} from './workflow-dispatch.js';
 import { FakeWorkflowRunRoutes, type FakeRunStatus } from './workflow-runs.js';
 import { ciJobRoutes, FakeCiJobRoutes, type FakeJobSeed } from './ci-jobs.js';
 import { repositoryListRoutes } from './repository-lists.js';
@@ -59,6 +64,7 @@ import {
 } from './types.js';
 import { closeLoopback, flattenHeaders, listenOnLoopback } from '../loopback.js';
 import { TokenGrants, type TokenPermissions } from './token-grants.js';
+import { FastWriteGuard, type FastWriteLimit } from './rate-limits.js';
 import {
   FakeArtifactRoutes,
   type ArtifactFaultKind,
@@ -94,8 +100,13 @@ export interface FakeGitHubOptions extends FakeGitHubSeed {
    * that breaks it gets GitHub's 422 "Invalid request."; every break is in `contractViolations`.
    */
   checkContract?: boolean;
-  /** Clock for timestamps (default Date.now). */
+  /** Clock for timestamps (default Date.now), and for secondaryLimitOnFastWrites. */
   clock?: () => number;
+  /**
+   * GitHub's secondary rate limit on bursts of writes: a write sooner than `minGapMs` after the last
+   * accepted one (by `clock`) gets 403 with `retry-after` (rate-limits.ts FastWriteGuard). Default: off.
+   */
+  secondaryLimitOnFastWrites?: FastWriteLimit;
   port?: number;
 }
 
@@ -169,6 +180,10 @@ export interface FakeGitHub {
   setRunJobs(runId: number, attempt: number, jobs: readonly FakeJobSeed[]): void;
   /** The runs whose failed jobs were re-run through the API, in order. */
   readonly reruns: readonly number[];
+  /** Declares a workflow that "Create a workflow dispatch event" may start (workflow-dispatch.ts). */
+  defineDispatchWorkflow(workflow: FakeDispatchWorkflow): void;
+  /** The workflow dispatches GitHub accepted, in order, each with the run it started. */
+  readonly dispatches: readonly RecordedDispatch[];
   /** Registers a run that a spawned action has finished, as completed, unless the test registered it. */
   finishedRun(id: number): void;
   /**
@@ -369,6 +384,7 @@ class FakeGitHubServer implements FakeGitHub {
   private readonly artifactRoutes: FakeArtifactRoutes;
   private readonly workflowRuns: FakeWorkflowRunRoutes;
   private readonly ciJobs: FakeCiJobRoutes;
+  private readonly dispatchRoutes: FakeWorkflowDispatchRoutes;
   private readonly protectedBranches = new Set<string>();
   private readonly reviewRoutes: FakeReviewRoutes;
   private readonly graph: ReviewGraph;
@@ -378,6 +394,7 @@ class FakeGitHubServer implements FakeGitHub {
   /** The operation each checked request was matched to, for checking its answer. */
   private readonly operations = new WeakMap<RecordedGitHubRequest, Operation>();
   private address: AddressInfo | undefined;
+  private readonly fastWrites: FastWriteGuard | undefined;
   private seq = 0;
   private used = 0;
 
@@ -390,6 +407,9 @@ class FakeGitHubServer implements FakeGitHub {
     this.actor = this.state.user(options.actor ?? ACTIONS_BOT);
     for (const rule of options.failRoutes ?? []) this.faults.push({ rule, remaining: Infinity });
     this.routes = this.buildRoutes();
+    this.fastWrites =
+      options.secondaryLimitOnFastWrites &&
+      new FastWriteGuard(options.secondaryLimitOnFastWrites, options.clock ?? Date.now);
     this.resolveForbidden = options.forbidResolvingThreads ?? false;
     const self = (): FakeGitHubServer => this;
     this.reviewRoutes = new FakeReviewRoutes({
@@ -406,6 +426,13 @@ class FakeGitHubServer implements FakeGitHub {
       forbidResolve: () => this.resolveForbidden
     });
     this.workflowRuns = new FakeWorkflowRunRoutes(() => this.state.repo, options.clock ?? Date.now);
+    this.dispatchRoutes = new FakeWorkflowDispatchRoutes(
+      () => ({
+        fullName: `${this.state.repo.owner.login}/${this.state.repo.name}`,
+        hasRef: (ref) => ref === this.state.repo.default_branch || (this.state.branches?.has(ref) ?? false)
+      }),
+      (id, path) => this.workflowRuns.set(id, { status: 'queued', event: 'workflow_dispatch', path })
+    );
     this.ciJobs = new FakeCiJobRoutes(
       () => ({ owner: this.state.repo.owner.login, name: this.state.repo.name }),
       options.clock ?? Date.now
@@ -574,6 +601,14 @@ class FakeGitHubServer implements FakeGitHub {
     return this.ciJobs.reruns;
   }
 
+  defineDispatchWorkflow(workflow: FakeDispatchWorkflow): void {
+    this.dispatchRoutes.define(workflow);
+  }
+
+  get dispatches(): readonly RecordedDispatch[] {
+    return this.dispatchRoutes.dispatches;
+  }
+
   finishedRun(id: number): void {
     if (this.workflowRuns.get(id) === undefined || this.runsStartedHere.delete(id))
       this.workflowRuns.set(id, { status: 'completed' });
@@ -692,7 +727,7 @@ class FakeGitHubServer implements FakeGitHub {
       return this.send(res, record, error(403, denied, PERMISSIONS_DOC));
     }
 
-    const fault = this.takeFault(method, url.pathname);
+    const fault = this.takeFault(method, url.pathname) ?? this.fastWrites?.refuse(method, url.pathname);
     if (fault) {
       record.faulted = true;
       const body = fault.body ?? {
@@ -961,6 +996,12 @@ class FakeGitHubServer implements FakeGitHub {
           const page = this.page(ctx, runs);
           return { ...page, body: { total_count: runs.length, workflow_runs: page.body } };
         }
+      },
+      {
+        method: 'POST',
+        pattern: /^\/actions\/workflows\/([^/]+)\/dispatches$/,
+        handler: (ctx, [workflowId]) =>
+          this.dispatchRoutes.dispatch(this.url, decodeURIComponent(workflowId!), ctx.body)
       },
       {
         method: 'GET',

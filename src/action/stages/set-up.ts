@@ -47,11 +47,17 @@ export async function setUp(env: NodeJS.ProcessEnv): Promise<ActionContext | und
   // dispatched or scheduled run with no task (which always asks, so it fails rather than skips).
   const unknownInputs = unknownInputProblems(env);
   for (const warning of deprecatedInputWarnings(env)) core.warning(warning);
-  const missingPrompt = missingPromptProblem(event.kind, core.getInput);
+  // A fan-out job always asks (its role is its request); only its plan takes a task, a resume's
+  // from the plan it resumes (fanout-inputs.ts judges the role and its inputs).
+  const fanoutRole = core.getInput('fanout').trim();
+  const missingPrompt =
+    fanoutRole === '' || (fanoutRole === 'plan' && core.getInput('fanout_resume').trim() === '')
+      ? missingPromptProblem(event.kind, core.getInput)
+      : undefined;
   // An event that does not ask for the agent is skipped before the inputs are judged: a comment
   // thread is no place for configuration errors nobody asked to see. An unknown input is still
   // named, as a warning, so that the step does not end green without a word about it.
-  const asked = earlyDecision(event);
+  const asked = fanoutRole !== '' ? { run: true as const } : earlyDecision(event);
   if (!asked.run && missingPrompt === undefined) {
     core.info(`compact-agent skipped: ${asked.reason}.`);
     for (const problem of unknownInputs) core.warning(problem);

@@ -5,6 +5,7 @@ import { OctokitCiFailureReads, type CiFailureReads } from './ci-failure-reads.j
 import { OctokitGitHubApi, resilientOctokit, type OctokitGitHubApiOptions } from './octokit-api.js';
 import { OctokitPullRequestReviews } from './octokit-reviews.js';
 import type { PullRequestReviews } from './review-api.js';
+import { OctokitWorkflowDispatcher, type WorkflowDispatcher } from './workflow-dispatch.js';
 import {
   OctokitWorkflowRunReads,
   OctokitWorkflowRuns,
@@ -37,6 +38,8 @@ export interface GitHubClients {
   ciFailureReads(): CiFailureReads;
   /** A repository's reports, transcript artifacts and runs (`compact-agent audit`). */
   auditReads(): OctokitAuditReads;
+  /** Starts a workflow_dispatch run (`/agent fanout`). */
+  workflowDispatcher(): WorkflowDispatcher;
 }
 
 /**
@@ -52,6 +55,7 @@ export function gitHubClients(connection: GitHubConnection): GitHubClients {
     branchProtection: () => new OctokitBranchProtection(token, repository, apiUrl, options),
     reviews: () => new OctokitPullRequestReviews(resilientOctokit(token, apiUrl, options), repository),
     ciFailureReads: () => new OctokitCiFailureReads(token, repository, apiUrl, options),
-    auditReads: () => new OctokitAuditReads(token, repository, apiUrl, options)
+    auditReads: () => new OctokitAuditReads(token, repository, apiUrl, options),
+    workflowDispatcher: () => new OctokitWorkflowDispatcher(token, repository, apiUrl, options)
   };
 }

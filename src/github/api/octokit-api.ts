@@ -22,6 +22,7 @@ import {
   type ResilienceSettings
 } from './octokit-resilience.js';
 import { spacesWrites } from '../../config/test-switches.js';
+import { isWriteMethod, type WritePacer } from './paced-writes.js';
 
 export type Octokit = ReturnType<typeof getOctokit>;
 
@@ -32,6 +33,11 @@ export interface OctokitGitHubApiOptions {
   readonly resilience?: Partial<ResilienceSettings>;
   /** Where the test runner's request for unspaced writes is read (see spacesWrites). Default: process.env. */
   readonly env?: NodeJS.ProcessEnv;
+  /**
+   * Paces this client's writes with the run's other clients' (the land role of a fan-out: see
+   * paced-writes.ts); its rate-limit waits replace the throttling plugin's for writes.
+   */
+  readonly writePacer?: WritePacer;
 }
 
 /**
@@ -49,10 +55,21 @@ export function resilientOctokit(
     token,
     {
       ...(baseUrl ? { baseUrl } : {}),
-      ...resilienceOptions(logger, settings, spacesWrites(baseUrl, options.env ?? process.env))
+      ...resilienceOptions(logger, settings, spacesWrites(baseUrl, options.env ?? process.env), {
+        writesPaced: options.writePacer !== undefined
+      })
     },
     ...RESILIENCE_PLUGINS
   );
+  // Outside the plugins, which then leave write rate limits to the pacer: a write waits its turn once,
+  // and a limit on it is waited out once, for every client of the run.
+  const pacer = options.writePacer;
+  if (pacer)
+    octokit.hook.wrap('request', (request, requestOptions) =>
+      isWriteMethod(requestOptions.method)
+        ? pacer.pace(`${requestOptions.method} ${requestOptions.url}`, async () => request(requestOptions))
+        : request(requestOptions)
+    );
   // Outermost, so it sees only what the plugins gave up on.
   octokit.hook.wrap('request', async (request, requestOptions) => {
     try {

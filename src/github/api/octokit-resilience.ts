@@ -2,6 +2,7 @@ import { retry } from '@octokit/plugin-retry';
 import { throttling, type ThrottlingOptions } from '@octokit/plugin-throttling';
 import type { RetryOptions } from '@octokit/plugin-retry';
 import Bottleneck from 'bottleneck';
+import { isWriteMethod } from './paced-writes.js';
 
 /** Where the Octokit boundary reports waits and give-ups (the action passes `core.warning`). */
 export interface GitHubApiLogger {
@@ -61,15 +62,19 @@ interface LimitedRequest {
 /**
  * The `retry` and `throttle` Octokit options that bound both plugins and report through `logger`;
  * `spaceWrites` false (see spacesWrites) keeps the rate-limit handling and drops only the spacing.
+ * `writesPaced`: a WritePacer (paced-writes.ts) waits out the rate limits of writes, so the plugin
+ * hands them on at once rather than waiting a second time.
  */
 export function resilienceOptions(
   logger: GitHubApiLogger,
   settings: ResilienceSettings,
-  spaceWrites = true
+  spaceWrites = true,
+  { writesPaced = false }: { readonly writesPaced?: boolean } = {}
 ): { retry: RetryOptions; throttle: ThrottlingOptions } {
   const onLimit =
     (kind: LimitKind) =>
     (retryAfter: number, request: LimitedRequest, _octokit: unknown, retryCount: number): boolean => {
+      if (writesPaced && isWriteMethod(request.method)) return false;
       const what = `${request.method} ${request.url}`;
       const limit = kind === 'primary' ? 'rate limit' : 'secondary rate limit';
       if (retryCount >= settings.rateLimitRetries) {

@@ -1,11 +1,11 @@
 import { newRunId } from '../agent/run-id.js';
 import { runSession } from '../agent/session.js';
 import type { AgentConfig } from '../config/inputs.js';
-import type { ShardAgent } from '../fanout/shard-agent.js';
+import type { ShardAgent } from './shard-agent.js';
 import { readInstructionsForRun } from '../instructions/for-run.js';
 
 /**
- * The shard agent of the local fan-out: the same session `compact-agent run` starts, in the
+ * The shard agent of a fan-out (the CLI's, and the action's shard job): the same session `compact-agent run` starts, in the
  * shard's worktree, with the shard's budget as its max_budget_usd and the repository's
  * instruction files as that worktree has them.
  */

@@ -1,5 +1,5 @@
 import type { AgentConfig } from '../config/inputs.js';
-import { unboxedValidation, type ValidationRunner } from '../fanout/validation.js';
+import { unboxedValidation, type ValidationRunner } from './validation.js';
 import { watchNestedRepositories } from '../git/nested-repositories.js';
 import { openSessionBox } from '../sandbox/session-box.js';
 import { runBoundedCommand } from '../tools/bounded-command.js';

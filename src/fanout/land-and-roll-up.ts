@@ -1,0 +1,77 @@
+import type { GitIdentity, GitRepository } from '../git/repository.js';
+import { landShards, type Landing, type LandPolicy } from './land.js';
+import type { FanoutManifest } from './manifest.js';
+import { buildRollup, type Rollup } from './rollup.js';
+import type { ShardResult } from './shard-result.js';
+import { openShardWorktree } from './shard-worktree.js';
+import { countUnits } from './units.js';
+
+/** Everything a landing needs: the plan, the base, each shard's result, and what was spent. */
+export interface LandingParts {
+  readonly repo: GitRepository;
+  readonly base: string;
+  readonly manifest: FanoutManifest;
+  /** Each shard's last result (only `done` ones are landed). */
+  readonly results: ReadonlyMap<string, ShardResult>;
+  /** Results that could not be trusted, with why: their shards are `rejected`. */
+  readonly problems: ReadonlyMap<string, string>;
+  readonly policy: LandPolicy;
+  readonly identity: GitIdentity;
+  /** Where the fan-out's files are (the CLI's folder; the action's run), shown in the roll-up. */
+  readonly stateDir: string;
+  readonly spentUsd: number;
+  /** For the burndown's re-scan: the unit command runs with this environment (without secrets). */
+  readonly env: NodeJS.ProcessEnv;
+  readonly signal: AbortSignal;
+}
+
+/**
+ * Lands every finished shard on the base (local branches, nothing pushed), re-scans the units on
+ * the landed change, and builds the roll-up. The CLI and the action's land job share it.
+ */
+export async function landAndRollUp(parts: LandingParts): Promise<{ landing: Landing; rollup: Rollup }> {
+  const { manifest } = parts;
+  const done = manifest.shards
+    .map((shard) => parts.results.get(shard.id))
+    .filter(
+      (result): result is ShardResult => result?.status === 'done' && !parts.problems.has(result.shardId)
+    );
+  const landing = await landShards({
+    repo: parts.repo,
+    base: parts.base,
+    planId: manifest.planId,
+    policy: parts.policy,
+    identity: parts.identity,
+    shards: manifest.shards,
+    results: done,
+    title: `fan-out: ${manifest.prompt.split('\n')[0]!.slice(0, 60)}`
+  });
+  const unitsAfter = await rescan(parts, landing.combinedCommit);
+  const rollup = buildRollup({
+    manifest,
+    stateDir: parts.stateDir,
+    base: parts.base,
+    policy: parts.policy,
+    results: parts.results,
+    problems: parts.problems,
+    landings: landing.shards,
+    spentUsd: parts.spentUsd,
+    unitsAfter,
+    combinedBranch: landing.combinedBranch
+  });
+  return { landing, rollup };
+}
+
+/** The burndown: the unit listing run again on a worktree of everything landed. */
+async function rescan(parts: LandingParts, commit: string): Promise<number | undefined> {
+  const worktree = await openShardWorktree(parts.repo, commit, 'rescan');
+  try {
+    return await countUnits(parts.manifest.unitSource, {
+      repoDir: worktree.git.root,
+      env: parts.env,
+      signal: parts.signal
+    });
+  } finally {
+    await worktree.close();
+  }
+}
