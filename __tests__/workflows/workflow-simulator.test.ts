@@ -9,7 +9,7 @@ import {
   type FakeAnthropic
 } from '../../test-support/fake-anthropic/index.js';
 import { startFakeArtifacts, type FakeArtifacts } from '../../test-support/fake-artifacts/index.js';
-import { startFakeGitHub, type FakeGitHub } from '../../test-support/fake-github/index.js';
+import { FastWriteGuard, startFakeGitHub, type FakeGitHub } from '../../test-support/fake-github/index.js';
 import { expectNoContractViolations } from '../../test-support/github-contract/index.js';
 import { expandMatrix } from '../../test-support/workflow-sim/matrix.js';
 import { mostAtOnce } from '../../test-support/workflow-sim/runners.js';
@@ -188,5 +188,35 @@ describe('expandMatrix', () => {
     expect(() => expandMatrix({ shard: [] }, 'shard')).toThrow(
       /matrix vector 'shard' does not contain any values/
     );
+  });
+});
+
+describe('the fake GitHub’s secondary limit on writes', () => {
+  it('refuses a write within a second of the last with a retry-after; a read goes through', () => {
+    let now = 0;
+    const guard = new FastWriteGuard({ minGapMs: 1000, retryAfterSeconds: 1, perMinute: 80 }, () => now);
+    expect(guard.refuse('POST', '/repos/o/r/pulls')).toBeUndefined();
+    now = 999;
+    expect(guard.refuse('PATCH', '/repos/o/r/pulls/1')?.headers).toEqual({ 'retry-after': '1' });
+    expect(guard.refuse('GET', '/repos/o/r/pulls')).toBeUndefined();
+    now = 1000;
+    expect(guard.refuse('PATCH', '/repos/o/r/pulls/1')).toBeUndefined();
+  });
+
+  it('refuses the 81st write in a minute until the oldest leaves it', () => {
+    // No gap rule here: a second between writes alone allows only 60 a minute.
+    let now = 0;
+    const guard = new FastWriteGuard({ minGapMs: 0, retryAfterSeconds: 1, perMinute: 80 }, () => now);
+    for (let write = 0; write < 80; write++) {
+      now = write * 100;
+      expect(guard.refuse('POST', '/repos/o/r/issues/1/comments')).toBeUndefined();
+    }
+    now = 8_000;
+    const refused = guard.refuse('POST', '/repos/o/r/issues/1/comments');
+    expect(refused?.status).toBe(403);
+    expect(refused?.headers).toEqual({ 'retry-after': '52' });
+    now = 60_000;
+    expect(guard.refuse('POST', '/repos/o/r/issues/1/comments')).toBeUndefined();
+    expect(guard.refuse('POST', '/repos/o/r/issues/1/comments')?.status).toBe(403);
   });
 });

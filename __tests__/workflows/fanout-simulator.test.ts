@@ -1,0 +1,199 @@
+import { jest } from '@jest/globals';
+import { mostAtOnce } from '../../test-support/workflow-sim/runners.js';
+import type { WorkflowRun } from '../../test-support/workflow-sim/simulator.js';
+import {
+  after,
+  before,
+  jobOutput,
+  startFanoutWorld,
+  unitFile,
+  writesAmong,
+  type FanoutWorld
+} from '../support/fanout-sim-world.js';
+
+/**
+ * examples/workflows/fanout.yml run by the workflow simulator (test-support/workflow-sim) as the
+ * runner would: the plan job, its matrix of shard jobs (at most 2 at a time), the land job; every
+ * step the built action (dist/); one fake GitHub with GitHub's secondary limit on fast writes and a
+ * token per job with that job's permissions, one fake artifact service with a runtime token per
+ * job, one scripted fake Anthropic. Every GitHub request is checked against @octokit/openapi
+ * (the world's close).
+ */
+// Each run starts the action 5 to 6 times, each a few seconds on a loaded 2-core machine, and the
+// land job paces its writes a second apart.
+jest.setTimeout(240_000);
+
+let world: FanoutWorld | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+function expectJob(run: WorkflowRun, job: string, result: string): void {
+  const actual = run.jobs[job]?.result;
+  if (actual !== result) throw new Error(`job ${job} was ${actual}, not ${result}:\n${jobOutput(run, job)}`);
+}
+
+/** The plan id, from the plan job's output. */
+const planOf = (run: WorkflowRun) => run.jobs.plan!.outputs.plan_id!;
+
+/** The roll-up: the bot's comments on the report issue. */
+function rollups(w: FanoutWorld): string[] {
+  return w.github
+    .comments(w.reportIssue)
+    .filter((comment) => comment.user.login === 'github-actions[bot]')
+    .map((comment) => comment.body);
+}
+
+/** What every run must hold: shards wrote nothing anywhere, and each job had its own artifact token. */
+function expectShardsReadOnly(w: FanoutWorld, run: WorkflowRun): void {
+  expect(writesAmong(w.requestsOfJob(run, 'shard'))).toEqual([]);
+  expect(writesAmong(w.requestsOfJob(run, 'plan'))).toEqual([]);
+  expect(w.github.requests.filter((request) => request.refusedBy === 'permissions')).toEqual([]);
+  const shardJob = run.jobs.shard;
+  if (shardJob && shardJob.result !== 'skipped')
+    expect(shardJob.remoteRefsAfter).toEqual(shardJob.remoteRefsBefore);
+  for (const instance of shardJob?.instances ?? []) {
+    const uploaded = w.artifacts.artifacts.filter(
+      (artifact) => artifact.name === `compact-agent-fanout-${instance.matrix!.shard as string}`
+    );
+    expect(uploaded.map((artifact) => artifact.jobBackendId)).toContain(instance.jobBackendId);
+  }
+  expect(mostAtOnce(w.sim.pool.timeline, (name) => name.startsWith('shard ('))).toBeLessThanOrEqual(2);
+}
+
+describe('the fan-out workflow on the simulated runner', () => {
+  it('lands every shard per shard, writes one roll-up, and a re-run of land duplicates nothing', async () => {
+    world = await startFanoutWorld({ units: 6, shardSize: 2, land: 'per-shard', maxTotalUsd: '3' });
+    const w = world;
+    const run = await w.dispatch();
+    expectJob(run, 'plan', 'success');
+    expect(run.jobs.plan!.outputs).toMatchObject({
+      shard_count: '3',
+      matrix: '{"shard":["shard-01","shard-02","shard-03"]}'
+    });
+    expectJob(run, 'shard', 'success');
+    expect(run.jobs.shard!.instances.map((instance) => instance.name)).toEqual([
+      'shard (shard-01)',
+      'shard (shard-02)',
+      'shard (shard-03)'
+    ]);
+    expect(mostAtOnce(w.sim.pool.timeline, (name) => name.startsWith('shard ('))).toBe(2);
+    expectJob(run, 'land', 'success');
+    expectShardsReadOnly(w, run);
+
+    const plan = planOf(run);
+    const branches = ['shard-01', 'shard-02', 'shard-03'].map((shard) => `fanout/${plan}/${shard}`);
+    expect(w.fanoutBranches().sort()).toEqual(branches);
+    for (let index = 1; index <= 6; index++)
+      expect(w.show(branches[Math.floor((index - 1) / 2)]!, unitFile(index))).toBe(after(unitFile(index)));
+    expect(w.github.createdPulls.map((pull) => pull.head.ref).sort()).toEqual(branches);
+    expect(w.github.createdPulls.every((pull) => pull.base.ref === 'main')).toBe(true);
+    const [rollup, ...more] = rollups(w);
+    expect(more).toEqual([]);
+    for (const shard of ['shard-01', 'shard-02', 'shard-03'])
+      expect(rollup).toMatch(new RegExp(`${shard}[^\\n]*landed|${shard}[^\\n]*PR`, 'i'));
+    expect(rollup).toMatch(/\$3\.00/); // the cap in the cost ledger
+    expect(rollup).toMatch(/6\D+0/); // burndown: 6 units before, 0 after
+
+    // GitHub's "re-run job" on land: same run, a new attempt; it edits, it never adds.
+    const pullsBefore = w.github.createdPulls.length;
+    const again = await w.sim.rerun(run, ['land']);
+    expectJob(again, 'land', 'success');
+    expect(again.jobs.shard!.fromAttempt).toBe(1);
+    expect(w.github.createdPulls).toHaveLength(pullsBefore);
+    expect(rollups(w)).toHaveLength(1);
+    expect(w.fanoutBranches().sort()).toEqual(branches);
+  });
+
+  it('lands every shard combined, and refuses, counts and reports an edit outside a shard’s paths', async () => {
+    world = await startFanoutWorld({ units: 4, shardSize: 2, land: 'combined', maxTotalUsd: '2' });
+    const w = world;
+    w.strays.add('shard-02');
+    const run = await w.dispatch();
+    expectJob(run, 'plan', 'success');
+    expectJob(run, 'shard', 'success');
+    expectJob(run, 'land', 'success');
+    expectShardsReadOnly(w, run);
+    const combined = `fanout/${planOf(run)}/combined`;
+    expect(w.fanoutBranches()).toEqual([combined]);
+    for (let index = 1; index <= 4; index++)
+      expect(w.show(combined, unitFile(index))).toBe(after(unitFile(index)));
+    // The stray edit never reached the branch.
+    expect(w.show(combined, 'README.md')).toBe('# demo\n');
+    expect(w.github.createdPulls.map((pull) => pull.head.ref)).toEqual([combined]);
+    const [rollup] = rollups(w);
+    expect(rollup).toMatch(/shard-02[^\n]*\b1\b/); // one refused path in its row
+    expect(rollup).toMatch(/README\.md|refused/i);
+  });
+
+  it('lands the others when one shard fails and one goes over budget; a resume runs only those two', async () => {
+    world = await startFanoutWorld({ units: 8, shardSize: 2, land: 'per-shard', maxTotalUsd: '0.8' });
+    const w = world;
+    w.breaks.add('shard-02');
+    w.spends.add('shard-03');
+    const first = await w.dispatch();
+    expectJob(first, 'plan', 'success');
+    expectJob(first, 'land', 'success');
+    expectShardsReadOnly(w, first);
+    const plan = planOf(first);
+    expect(w.fanoutBranches().sort()).toEqual([`fanout/${plan}/shard-01`, `fanout/${plan}/shard-04`]);
+    const [rollup] = rollups(w);
+    expect(rollup).toMatch(/shard-02[^\n]*failed/);
+    expect(rollup).toMatch(/shard-03[^\n]*over.budget/);
+    expect(rollup).toMatch(/shard-01[^\n]*landed/);
+
+    w.breaks.clear();
+    w.spends.clear();
+    const asked = w.anthropic.requests.length;
+    const resumed = await w.dispatch({ resume_run: String(first.id) });
+    expectJob(resumed, 'plan', 'success');
+    expect(resumed.jobs.plan!.outputs).toMatchObject({
+      shard_count: '2',
+      matrix: '{"shard":["shard-02","shard-03"]}'
+    });
+    expectJob(resumed, 'shard', 'success');
+    expectJob(resumed, 'land', 'success');
+    expectShardsReadOnly(w, resumed);
+    expect(w.shardsAsked(asked)).toEqual(new Set(['shard-02', 'shard-03']));
+    const branches = ['shard-01', 'shard-02', 'shard-03', 'shard-04'].map(
+      (shard) => `fanout/${planOf(resumed)}/${shard}`
+    );
+    expect(planOf(resumed)).toBe(plan);
+    expect(w.fanoutBranches().sort()).toEqual(branches);
+    for (let index = 1; index <= 8; index++)
+      expect(w.show(branches[Math.floor((index - 1) / 2)]!, unitFile(index))).toBe(after(unitFile(index)));
+    // One pull request per branch over both runs, one roll-up comment, edited.
+    expect(w.github.createdPulls.map((pull) => pull.head.ref).sort()).toEqual(branches);
+    expect(rollups(w)).toHaveLength(1);
+    expect(rollups(w)[0]).not.toMatch(/failed|over.budget/);
+  });
+
+  it('marks two finished shards whose files moved on the base a conflict, and a resume runs them again', async () => {
+    world = await startFanoutWorld({ units: 6, shardSize: 2, land: 'per-shard', maxTotalUsd: '3' });
+    const w = world;
+    w.breaks.add('shard-02');
+    const first = await w.dispatch();
+    expectJob(first, 'land', 'success');
+    // Someone changes a file of shard-01 and one of shard-03 on main; the resume lands their
+    // finished results again on the new base, where neither applies.
+    w.pushToMain(unitFile(1), `${before(unitFile(1))}// edited meanwhile\n`);
+    w.pushToMain(unitFile(6), `${before(unitFile(6))}// edited meanwhile\n`);
+    w.breaks.clear();
+    const second = await w.dispatch({ resume_run: String(first.id) });
+    expectJob(second, 'land', 'success');
+    expectShardsReadOnly(w, second);
+    const rollup = rollups(w)[0]!;
+    expect(rollup).toMatch(/shard-01[^\n]*conflict/);
+    expect(rollup).toMatch(/shard-03[^\n]*conflict/);
+    expect(rollup).toMatch(/shard-02[^\n]*landed/);
+
+    const asked = w.anthropic.requests.length;
+    const third = await w.dispatch({ resume_run: String(second.id) });
+    expectJob(third, 'land', 'success');
+    expect(third.jobs.plan!.outputs).toMatchObject({ matrix: '{"shard":["shard-01","shard-03"]}' });
+    expect(w.shardsAsked(asked)).toEqual(new Set(['shard-01', 'shard-03']));
+    // The model rewrote the file on the new base (its scripted content is the whole file).
+    expect(w.show(`fanout/${planOf(third)}/shard-01`, unitFile(1))).toBe(after(unitFile(1)));
+  });
+});
