@@ -1,5 +1,6 @@
 import * as core from '@actions/core';
 import { errorMessage } from '../errors/error-message.js';
+import { fanoutDecision, runFanoutRole } from './fanout/role-dispatch.js';
 import { checkTrust } from './stages/check-trust.js';
 import { decide } from './stages/decide.js';
 import { runRequest } from './stages/run-request.js';
@@ -16,16 +17,21 @@ import { setUp } from './stages/set-up.js';
  *    a plan, an approved plan or a review, from kinds/dispatch.ts) through the shared stages of
  *    shared-stages.ts (prepare the workspace, the agent's turns, publish, upload the record, report),
  *    each kind with its own mode and its own way to publish.
+ *
+ * A job of a fan-out workflow (the `fanout` input: plan, shard or land) is decided and trusted the
+ * same way, then runs its role (fanout/role-dispatch.ts) instead of a request.
  */
 export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const action = await setUp(env);
   if (!action) return;
   try {
-    const decision = await decide(action);
+    const fanout = action.config.fanout;
+    const decision = fanout ? await fanoutDecision(action, fanout) : await decide(action);
     if (!decision) return;
     const request = await checkTrust(action, decision);
     if (!request) return;
-    await runRequest(action, request);
+    if (fanout) await runFanoutRole(action, request, fanout);
+    else await runRequest(action, request);
   } catch (error) {
     core.setFailed(action.redact(errorMessage(error)));
   }

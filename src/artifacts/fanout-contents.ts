@@ -49,7 +49,11 @@ export interface PlanContents {
 /** The largest file read from an artifact: a manifest or a result with its patch (schema bounds it too). */
 const MAX_ARTIFACT_FILE_BYTES = 60_000_000;
 
-export async function uploadPlan(store: FanoutArtifacts, plan: PlanContents, scratch: string): Promise<number> {
+export async function uploadPlan(
+  store: FanoutArtifacts,
+  plan: PlanContents,
+  scratch: string
+): Promise<number> {
   const dir = await mkdtemp(path.join(scratch, 'fanout-plan-'));
   try {
     await writeFile(path.join(dir, 'manifest.json'), `${JSON.stringify(plan.manifest, null, 2)}\n`);
@@ -100,7 +104,9 @@ export async function readPlan(
             ? `the plan has no shard ${shardId}`
             : resultProblem(result, shard, manifest.planId, manifest.totalCapUsd);
       if (problem !== undefined || typeof result === 'string')
-        throw new FanoutInputError(`${where}: carried/${name} cannot be used (${problem}). Plan the fan-out again.`);
+        throw new FanoutInputError(
+          `${where}: carried/${name} cannot be used (${problem}). Plan the fan-out again.`
+        );
       carried.set(shardId, result);
     }
     const ledger = parseLedger((await readArtifactFile(dir, 'ledger.jsonl', where)) ?? '', where);

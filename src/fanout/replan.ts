@@ -47,7 +47,9 @@ export function replan(
       shards: manifest.shards.map((shard) => ({
         ...shard,
         // A budget is positive: a finished shard that cost nothing keeps a millionth of a dollar.
-        budgetUsd: finished.has(shard.id) ? Math.max(finished.get(shard.id)!.costUsd, 1e-6) : split.perShardUsd
+        budgetUsd: finished.has(shard.id)
+          ? Math.max(finished.get(shard.id)!.costUsd, 1e-6)
+          : split.perShardUsd
       }))
     },
     again,

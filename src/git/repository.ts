@@ -59,7 +59,8 @@ const SAFE_OVERRIDES = [
 
 /**
  * The git boundary: the few commands the action runs, each with fixed arguments. Only the action
- * commits and pushes; it never force-pushes and never pushes the default branch.
+ * commits and pushes; it never pushes the default branch, and forces only a fan-out branch, with a
+ * lease (pushReplacingFanoutBranch).
  */
 export class GitRepository {
   private readonly binary: TrustedGit;
@@ -170,13 +171,48 @@ export class GitRepository {
       await appendFile(exclude, `${current.endsWith('\n') || current === '' ? '' : '\n'}${line}\n`);
   }
 
-  /** Fetches a branch or pull ref from origin and checks it out (the PR's head, for PR comments). */
   /** Whether origin has exactly this branch (ls-remote matches patterns by their tail: x/refs/heads/<name> would do). */
   async remoteHasBranch(branch: string): Promise<boolean> {
-    const ref = `refs/heads/${branch}`;
-    const listed = await this.run(['ls-remote', '--heads', 'origin', ref]);
-    return listed.split('\n').some((line) => line.split('\t')[1] === ref);
+    return (await this.remoteBranchHead(branch)) !== undefined;
   }
+
+  /** The commit origin's branch points at, or undefined when origin has no such branch (asked with the push's credential). */
+  async remoteBranchHead(branch: string): Promise<string | undefined> {
+    const ref = `refs/heads/${branch}`;
+    const listed = await this.run(['ls-remote', '--heads', 'origin', ref], {}, this.options.pushConfig ?? []);
+    return listed
+      .split('\n')
+      .map((line) => line.split('\t'))
+      .find((fields) => fields[1] === ref)?.[0];
+  }
+
+  /**
+   * The tree and first parent of a commit, fetching it from origin's `branch` (with the push's
+   * credential, to the same origin) when it is not here yet; undefined when it cannot be had.
+   */
+  async commitShape(commit: string, branch: string): Promise<{ tree: string; parent: string } | undefined> {
+    if (!/^[0-9a-f]{40,64}$/.test(commit)) return undefined;
+    const shape = async () => ({
+      tree: (await this.run(['rev-parse', '--verify', '--quiet', `${commit}^{tree}`])).trim(),
+      parent: (await this.run(['rev-parse', '--verify', '--quiet', `${commit}^1`])).trim()
+    });
+    try {
+      return await shape();
+    } catch {
+      try {
+        await this.run(
+          ['fetch', '--no-tags', 'origin', `refs/heads/${branch}`],
+          {},
+          this.options.pushConfig ?? []
+        );
+        return await shape();
+      } catch {
+        return undefined;
+      }
+    }
+  }
+
+  /** Fetches a branch or pull ref from origin and checks it out (the PR's head, for PR comments). */
 
   async checkoutFromOrigin(ref: string, localBranch: string | undefined): Promise<void> {
     await this.run(['fetch', '--no-tags', 'origin', ref]);
@@ -286,6 +322,30 @@ export class GitRepository {
    * default branch. The push config (the credential: github_token's header or the checkout's) goes
    * to this one command, in its environment: never to a file, never to another command.
    */
+  /**
+   * The one push that replaces a branch: a fan-out's landing moves its deterministic branch
+   * (`fanout/<plan>/...`) to a new commit on a re-run, which is no fast-forward. The lease replaces
+   * only what was seen there (`expected`; undefined: the branch must not exist yet), so a commit
+   * someone pushed since is never lost; any other branch is refused.
+   */
+  async pushReplacingFanoutBranch(
+    branch: string,
+    expected: string | undefined,
+    defaultBranch: string
+  ): Promise<void> {
+    const ref = `refs/heads/${branch}`;
+    if (branch === defaultBranch || !branch.startsWith(FANOUT_BRANCH_PREFIX))
+      throw new GitError(
+        ['push', 'origin', branch],
+        `refusing to replace ${branch}: only fan-out branches (${FANOUT_BRANCH_PREFIX}...) are replaced`
+      );
+    await this.run(
+      ['push', `--force-with-lease=${ref}:${expected ?? ''}`, 'origin', `${ref}:${ref}`],
+      {},
+      this.options.pushConfig ?? []
+    );
+  }
+
   async push(branch: string, defaultBranch: string): Promise<void> {
     if (branch === defaultBranch)
       throw new GitError(['push', 'origin', branch], 'refusing to push the default branch');
@@ -296,6 +356,9 @@ export class GitRepository {
     );
   }
 }
+
+/** Where every fan-out branch lives (src/fanout/branch-names.ts). */
+const FANOUT_BRANCH_PREFIX = 'fanout/';
 
 /** A tree entry's mode for a gitlink: a commit of another repository, where a submodule goes. */
 const GITLINK_MODE = '160000';

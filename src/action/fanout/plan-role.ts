@@ -17,7 +17,6 @@ import { workflowFileOf } from '../../followup/workflow-origin.js';
 import { githubClientsOf } from '../stages/github-clients.js';
 import { publishOutputs } from '../outputs.js';
 import { repositoryOf } from '../event-parts.js';
-import { engineGrouping } from './engine-policies.js';
 import type { FanoutJob } from './fanout-job.js';
 
 /** The input that names the cap, in every message about it. */
@@ -82,12 +81,14 @@ export function planOutputs(decision: PlanDecision): {
 async function newPlan(job: FanoutJob, settings: FanoutPlanSettings): Promise<PlanDecision> {
   const { action } = job;
   if (settings.unitSource === undefined || settings.totalCapUsd === undefined)
-    throw new FanoutInputError('A new plan needs its units and its cap (fanout_units, fanout_max_total_usd).');
+    throw new FanoutInputError(
+      'A new plan needs its units and its cap (fanout_units, fanout_max_total_usd).'
+    );
   const { manifest } = await planFanout(
     {
       prompt: job.request.task,
       unitSource: settings.unitSource,
-      grouping: { by: engineGrouping(settings.groupBy), size: settings.shardSize },
+      grouping: { by: settings.groupBy, size: settings.shardSize },
       totalCapUsd: settings.totalCapUsd,
       validationRetries: settings.validationRetries,
       ...(settings.validationCommand ? { validationCommand: settings.validationCommand } : {}),
@@ -116,7 +117,11 @@ async function newPlan(job: FanoutJob, settings: FanoutPlanSettings): Promise<Pl
  * asked, not the artifact), its plan is read and checked, its shards' results checked, and only the
  * shards not finished are planned again, from what is left of the cap.
  */
-async function resumePlan(job: FanoutJob, settings: FanoutPlanSettings, runId: number): Promise<PlanDecision> {
+async function resumePlan(
+  job: FanoutJob,
+  settings: FanoutPlanSettings,
+  runId: number
+): Promise<PlanDecision> {
   const earlier = await checkedEarlierRun(job, runId);
   const plan = await readPlan(job.artifacts, job.origin, job.scratch, earlier);
   if (plan === undefined)
@@ -124,7 +129,12 @@ async function resumePlan(job: FanoutJob, settings: FanoutPlanSettings, runId: n
       `Run ${runId} has no fan-out plan (the artifact compact-agent-fanout-plan): it is not a fan-out run, or its ` +
         'artifacts have expired. Set fanout_resume to the id of a fan-out run whose plan job succeeded.'
     );
-  const { results, problems, spent } = await readShardResults(job.artifacts, plan.manifest, job.scratch, earlier);
+  const { results, problems, spent } = await readShardResults(
+    job.artifacts,
+    plan.manifest,
+    job.scratch,
+    earlier
+  );
   for (const [shardId, result] of plan.carried) if (!results.has(shardId)) results.set(shardId, result);
   const unlandable = new Set([...problems.keys(), ...(await earlierUnlandable(job, earlier))]);
   const ledger = [...plan.ledger, ...spent];
@@ -133,7 +143,13 @@ async function resumePlan(job: FanoutJob, settings: FanoutPlanSettings, runId: n
   const next = replan(plan.manifest, { results, unlandable, spentUsd }, cap, CAP_INPUT);
   for (const [shardId, problem] of problems)
     core.warning(`Run ${runId}'s result of ${shardId} was not trusted (${problem}): it runs again.`);
-  return { manifest: next.manifest, carried: next.finished, ledger, toRun: next.again, startNow: next.again.length };
+  return {
+    manifest: next.manifest,
+    carried: next.finished,
+    ledger,
+    toRun: next.again,
+    startNow: next.again.length
+  };
 }
 
 async function checkedEarlierRun(job: FanoutJob, runId: number): Promise<EarlierRun> {

@@ -2,6 +2,7 @@ import type { RepositoryRef } from '../events/event.js';
 import { OctokitAuditReads } from './audit-reads.js';
 import { OctokitBranchProtection, type BranchProtection } from './branch-protection.js';
 import { OctokitCiFailureReads, type CiFailureReads } from './ci-failure-reads.js';
+import { OctokitHeadPullRequests, type HeadPullRequests } from './head-pull-requests.js';
 import { OctokitGitHubApi, resilientOctokit, type OctokitGitHubApiOptions } from './octokit-api.js';
 import { OctokitPullRequestReviews } from './octokit-reviews.js';
 import type { PullRequestReviews } from './review-api.js';
@@ -40,6 +41,8 @@ export interface GitHubClients {
   auditReads(): OctokitAuditReads;
   /** Starts a workflow_dispatch run (`/agent fanout`). */
   workflowDispatcher(): WorkflowDispatcher;
+  /** The pull requests of a branch, opened or edited (a fan-out's land role: give `options.writePacer`). */
+  headPullRequests(): HeadPullRequests;
 }
 
 /**
@@ -56,6 +59,7 @@ export function gitHubClients(connection: GitHubConnection): GitHubClients {
     reviews: () => new OctokitPullRequestReviews(resilientOctokit(token, apiUrl, options), repository),
     ciFailureReads: () => new OctokitCiFailureReads(token, repository, apiUrl, options),
     auditReads: () => new OctokitAuditReads(token, repository, apiUrl, options),
-    workflowDispatcher: () => new OctokitWorkflowDispatcher(token, repository, apiUrl, options)
+    workflowDispatcher: () => new OctokitWorkflowDispatcher(token, repository, apiUrl, options),
+    headPullRequests: () => new OctokitHeadPullRequests(token, repository, apiUrl, options)
   };
 }

@@ -1,0 +1,165 @@
+import * as core from '@actions/core';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { FANOUT_ROLLUP_ARTIFACT } from '../../artifacts/fanout-artifacts.js';
+import { readPlan, readShardResults } from '../../artifacts/fanout-contents.js';
+import type { FanoutSettings } from '../../config/fanout-inputs.js';
+import { errorMessage } from '../../errors/error-message.js';
+import { FanoutInputError } from '../../fanout/fanout-error.js';
+import { publishLandingOnGitHub, type PublishedLanding } from '../../fanout/github-landing.js';
+import { landAndRollUp } from '../../fanout/land-and-roll-up.js';
+import { formatRollup, type Rollup } from '../../fanout/rollup.js';
+import { gitHubClients } from '../../github/api/clients.js';
+import { WritePacer } from '../../github/api/paced-writes.js';
+import { GitRepository } from '../../git/repository.js';
+import { guardRepository } from '../../git/repository-guard.js';
+import { repositoryOf } from '../event-parts.js';
+import { publishOutputs } from '../outputs.js';
+import { runUrl } from '../runner-env.js';
+import type { FanoutJob } from './fanout-job.js';
+
+/**
+ * The land job (`if: always()`), the only writer of a fan-out. It reads the plan and every shard
+ * result of this run (and the finished ones a resume carried forward), checks each (scope, budget,
+ * cost against its transcripts), lands the finished ones on the checked-out base with the engine's
+ * landShards (a patch that no longer applies, or overlaps another's, is a conflict left for a
+ * resume), pushes the deterministic branches and opens or updates one pull request per branch, all
+ * through one write pacer, then writes the roll-up.
+ */
+export async function runLandRole(job: FanoutJob, settings: FanoutSettings): Promise<void> {
+  const { action } = job;
+  const plan = await readPlan(job.artifacts, job.origin, job.scratch);
+  if (plan === undefined)
+    throw new FanoutInputError(
+      "This run has no fan-out plan (the artifact compact-agent-fanout-plan): the land job must run after the plan job's " +
+        "success (needs: [plan, shard] and if: always() && needs.plan.result == 'success')."
+    );
+  const { manifest } = plan;
+  const { results, problems, spent } = await readShardResults(job.artifacts, manifest, job.scratch);
+  // A carried shard was finished by an earlier run and is not in this run's matrix: its result stands.
+  for (const [shardId, result] of plan.carried) {
+    results.set(shardId, result);
+    problems.delete(shardId);
+  }
+  for (const [shardId, problem] of problems) core.warning(`${shardId}'s result is not trusted: ${problem}.`);
+  const spentUsd = [...plan.ledger, ...spent].reduce((sum, line) => sum + line.costUsd, 0);
+  const workspace = new GitRepository(action.runner.workspace);
+  const base = await workspace.head();
+  const settingsGitHub = action.config.github;
+  const { landing, rollup } = await landAndRollUp({
+    repo: workspace,
+    base,
+    manifest,
+    results,
+    problems,
+    policy: settings.land,
+    identity: { name: settingsGitHub.botName, email: settingsGitHub.botEmail },
+    stateDir: runUrl(action.runner),
+    spentUsd,
+    env: action.env,
+    signal: new AbortController().signal
+  });
+  const published = await publish(job, landing, manifest);
+  await uploadRollup(job, rollup, published);
+  // TODO(fanout-B, rollup-markdown.ts): write the roll-up to report_issue (one comment, found by its
+  // marker and edited) or to the plan's tracking issue, through the same pacer. Until B's roll-up
+  // lands, the roll-up is the job summary and the compact-agent-fanout-rollup artifact.
+  await core.summary
+    .addRaw(
+      `## compact-agent fan-out\n\n\`\`\`\n${formatRollup(rollup)}\n\`\`\`\n${pullRequestLines(published)}`
+    )
+    .write()
+    .catch(() => undefined);
+  const unfinished = rollup.rows.filter((row) => !['landed', 'empty'].includes(row.status));
+  publishOutputs({
+    conclusion: unfinished.length === 0 ? 'success' : 'failure',
+    ...(unfinished.length > 0
+      ? {
+          noChangeReason: `${unfinished.length} shard(s) not landed: ${unfinished.map((row) => `${row.shardId} ${row.status}`).join(', ')}`
+        }
+      : {})
+  });
+  core.info(formatRollup(rollup));
+  if (unfinished.length > 0)
+    core.setFailed(
+      `${unfinished.length} of ${rollup.rows.length} shard(s) are not landed (${unfinished
+        .map((row) => `${row.shardId}: ${row.status}`)
+        .join(
+          ', '
+        )}). The others are landed; run the workflow again with fanout_resume: ${action.runner.runId} ` +
+        'to run only these, on the current base, with what is left of the cap.'
+    );
+}
+
+/** Pushes the branches and opens or updates their pull requests, every write through one pacer. */
+async function publish(
+  job: FanoutJob,
+  landing: Awaited<ReturnType<typeof landAndRollUp>>['landing'],
+  manifest: Parameters<typeof publishLandingOnGitHub>[0]['manifest']
+): Promise<PublishedLanding> {
+  const { action } = job;
+  const settings = action.config.github;
+  const pacer = new WritePacer({ logger: { warning: action.commands.warning } });
+  const repository = repositoryOf(action.event, action.runner);
+  const pulls = gitHubClients({
+    token: settings.token,
+    repository,
+    apiUrl: action.runner.apiUrl,
+    options: { logger: { warning: action.commands.warning }, writePacer: pacer }
+  }).headPullRequests();
+  // The push carries the job's credential (github_token or the checkout's), kept out of git's config.
+  const guard = await guardRepository(new GitRepository(action.runner.workspace), settings.token);
+  const defaultBranch = repository.defaultBranch ?? 'main';
+  return publishLandingOnGitHub({
+    landing,
+    manifest,
+    git: guard.git,
+    pulls,
+    pacer,
+    baseBranch: settings.baseBranch ?? refBranch(action.env) ?? defaultBranch,
+    defaultBranch,
+    title: `fan-out: ${manifest.prompt.split('\n')[0]!.slice(0, 60)}`,
+    runUrl: runUrl(action.runner),
+    draft: settings.pullRequestType === 'draft'
+  });
+}
+
+/** The branch the job checked out, for a run started on a branch (GITHUB_REF `refs/heads/<name>`). */
+function refBranch(env: NodeJS.ProcessEnv): string | undefined {
+  const ref = env.GITHUB_REF ?? '';
+  return ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : undefined;
+}
+
+/** The full roll-up as JSON (a resume reads which shards conflicted from it) and as text. */
+async function uploadRollup(job: FanoutJob, rollup: Rollup, published: PublishedLanding): Promise<void> {
+  const dir = await mkdtemp(path.join(job.scratch, 'rollup-'));
+  try {
+    const pullRequests = Object.fromEntries(
+      [...published.byShard].map(([shardId, branch]) => [
+        shardId,
+        { branch: branch.branch, state: branch.state, url: branch.url ?? null }
+      ])
+    );
+    await writeFile(
+      path.join(dir, 'rollup.json'),
+      `${JSON.stringify({ ...rollup, pullRequests }, null, 2)}\n`
+    );
+    await writeFile(path.join(dir, 'rollup.txt'), formatRollup(rollup));
+    await job.artifacts.upload(FANOUT_ROLLUP_ARTIFACT, dir);
+  } catch (error) {
+    core.warning(`The roll-up artifact could not be uploaded: ${errorMessage(error)}`);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+function pullRequestLines(published: PublishedLanding): string {
+  if (published.branches.length === 0) return '';
+  return `\n${published.branches
+    .map(
+      (branch) =>
+        `- \`${branch.branch}\` (${branch.shardIds.join(', ')}): ${branch.state}` +
+        `${branch.url ? ` ${branch.url}` : ''}${branch.detail ? ` (${branch.detail})` : ''}`
+    )
+    .join('\n')}\n`;
+}
