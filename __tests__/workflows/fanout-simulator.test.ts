@@ -31,7 +31,10 @@ afterEach(async () => {
 
 function expectJob(run: WorkflowRun, job: string, result: string): void {
   const actual = run.jobs[job]?.result;
-  if (actual !== result) throw new Error(`job ${job} was ${actual}, not ${result}:\n${jobOutput(run, job)}`);
+  if (actual !== result)
+    throw new Error(
+      `job ${job} was ${actual}, not ${result}:\n${jobOutput(run, job)}\n${actual === 'skipped' ? jobOutput(run, 'plan') : ''}`
+    );
 }
 
 /** A shard's row of the roll-up's table, up to its status (B's rollup-markdown.ts). */
@@ -142,7 +145,17 @@ describe('the fan-out workflow on the simulated runner', () => {
     w.spends.add('shard-03');
     const first = await w.dispatch();
     expectJob(first, 'plan', 'success');
-    expectJob(first, 'land', 'success');
+    expect(first.jobs.shard!.instances.map((instance) => instance.result)).toEqual([
+      'success',
+      'failure',
+      'failure',
+      'success'
+    ]);
+    // Land lands the others, and fails the run, naming what is left and how to resume it.
+    expectJob(first, 'land', 'failure');
+    expect(jobOutput(first, 'land')).toMatch(
+      /2 of 4 shard\(s\) are not landed \(shard-02: failed, shard-03: over-budget\)/
+    );
     expectShardsReadOnly(w, first);
     const plan = planOf(first);
     expect(w.fanoutBranches().sort()).toEqual([`fanout/${plan}/shard-01`, `fanout/${plan}/shard-04`]);
@@ -184,14 +197,17 @@ describe('the fan-out workflow on the simulated runner', () => {
     const w = world;
     w.breaks.add('shard-02');
     const first = await w.dispatch();
-    expectJob(first, 'land', 'success');
+    expectJob(first, 'land', 'failure');
     // Someone changes a file of shard-01 and one of shard-03 on main; the resume lands their
     // finished results again on the new base, where neither applies.
     w.pushToMain(unitFile(1), `${before(unitFile(1))}// edited meanwhile\n`);
     w.pushToMain(unitFile(6), `${before(unitFile(6))}// edited meanwhile\n`);
     w.breaks.clear();
     const second = await w.dispatch({ resume_run: String(first.id) });
-    expectJob(second, 'land', 'success');
+    expectJob(second, 'land', 'failure');
+    expect(jobOutput(second, 'land')).toMatch(
+      /2 of 3 shard\(s\) are not landed \(shard-01: conflict, shard-03: conflict\)/
+    );
     expectShardsReadOnly(w, second);
     const rollup = rollups(w)[0]!;
     expect(rollup).toMatch(row('shard-01', 'conflict'));
