@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,6 +12,7 @@ import {
 } from '../test-support/fake-anthropic/index.js';
 import { isSummaryRequest } from './bench-model.js';
 import type { SeedFile } from './workload.js';
+import { commitBenchRepository } from './bench-repository.js';
 
 /** The deprecated call every unit holds once, and its replacement: the refactor the bench fans out. */
 export const OLD_CALL = 'legacyFetch(';
@@ -37,22 +37,7 @@ export function createUnitRepository(seed: readonly SeedFile[], count: number): 
     writeFileSync(path.join(root, unitPath(index)), `${siteOf(index)}\n${file.text}`);
   });
   writeFileSync(path.join(root, '.gitignore'), '.transcripts/\n');
-  const git = (...args: string[]) =>
-    execFileSync('git', args, {
-      cwd: root,
-      stdio: 'ignore',
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        GIT_AUTHOR_NAME: 'Bench',
-        GIT_AUTHOR_EMAIL: 'bench@example.com',
-        GIT_COMMITTER_NAME: 'Bench',
-        GIT_COMMITTER_EMAIL: 'bench@example.com'
-      }
-    });
-  git('init', '--quiet', '--initial-branch=main');
-  git('add', '-A');
-  git('commit', '--quiet', '-m', 'units');
+  commitBenchRepository(root, 'units');
   return root;
 }
 

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -25,6 +24,7 @@ import type { ServerTools, ServerView } from './server-side/server-side.js';
 import { NeedSchedule, type NeedRecord } from './needs.js';
 import type { Strategy } from './strategies/index.js';
 import type { SeedFile, WorkloadPlan } from './workload.js';
+import { commitBenchRepository } from './bench-repository.js';
 
 /** What one answered request cost, as the fake's prompt-cache model billed it. */
 export interface RequestRecord {
@@ -284,22 +284,7 @@ export async function runStrategy(options: RunOptions): Promise<RunRecord> {
 function createRepo(seedDir: string): string {
   const root = mkdtempSync(path.join(tmpdir(), 'compact-agent-bench-repo-'));
   cpSync(seedDir, root, { recursive: true });
-  const git = (...args: string[]) =>
-    execFileSync('git', args, {
-      cwd: root,
-      stdio: 'ignore',
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        GIT_AUTHOR_NAME: 'Bench',
-        GIT_AUTHOR_EMAIL: 'bench@example.com',
-        GIT_COMMITTER_NAME: 'Bench',
-        GIT_COMMITTER_EMAIL: 'bench@example.com'
-      }
-    });
-  git('init', '--quiet', '--initial-branch=main');
-  git('add', '-A');
-  git('commit', '--quiet', '-m', 'seed');
+  commitBenchRepository(root, 'seed');
   return root;
 }
 

@@ -3,7 +3,7 @@ import { OctokitHeadPullRequests } from '../../src/github/api/head-pull-requests
 import { WritePacer } from '../../src/github/api/paced-writes.js';
 import { UNSPACED_LOOPBACK_WRITES_VARIABLE } from '../../src/config/test-switches.js';
 import { GitRepository } from '../../src/git/repository.js';
-import { landShards, type LandPolicy } from '../../src/fanout/land.js';
+import { landShards, type Landing, type LandPolicy } from '../../src/fanout/land.js';
 import type { FanoutManifest } from '../../src/fanout/manifest.js';
 import type { ShardResult } from '../../src/fanout/shard-result.js';
 import { publishLandingOnGitHub } from '../../src/fanout/github-landing.js';
@@ -104,6 +104,10 @@ async function land(policy: LandPolicy, shardResults = results()) {
     results: shardResults,
     title: 'Replace oldApi with newApi'
   });
+  return publish(landing);
+}
+
+function publish(landing: Landing) {
   const pulls = new OctokitHeadPullRequests(fake.token, { owner: 'octo', name: 'repo' }, fake.url, {
     env: { [UNSPACED_LOOPBACK_WRITES_VARIABLE]: '1' },
     logger: { warning: () => undefined },
@@ -230,5 +234,37 @@ describe('publishing a landing on GitHub', () => {
     expect(fake.createdPulls.map((pull) => pull.title)).toEqual(['Replace oldApi with newApi']);
     expect((await land('combined')).branches[0]).toMatchObject({ state: 'updated', pushed: false });
     expect(fake.createdPulls).toHaveLength(1);
+  });
+
+  it('publishes shards that share a branch (a per-owner landing) as one pull request', async () => {
+    const combined = await landShards({
+      repo: git,
+      base,
+      planId: PLAN,
+      policy: 'combined',
+      identity,
+      shards: manifest().shards,
+      results: results().slice(0, 2),
+      title: 'Replace oldApi with newApi'
+    });
+    const ownerBranch = `fanout/${PLAN}/owner-octo-org-docs`;
+    await git.run(['update-ref', `refs/heads/${ownerBranch}`, combined.combinedCommit]);
+    const published = await publish({
+      combinedCommit: combined.combinedCommit,
+      combinedBranch: undefined,
+      shards: [
+        { status: 'landed', shardId: 'shard-01', branch: ownerBranch, files: ['a.txt'] },
+        { status: 'landed', shardId: 'shard-02', branch: ownerBranch, files: ['b.txt'] },
+        { status: 'conflict', shardId: 'shard-03', reason: 'its patch no longer applies' }
+      ]
+    });
+    expect(published.branches).toEqual([
+      expect.objectContaining({ branch: ownerBranch, shardIds: ['shard-01', 'shard-02'], state: 'opened' })
+    ]);
+    expect(fake.createdPulls.map((pull) => pull.title)).toEqual([
+      'Replace oldApi with newApi (owner-octo-org-docs)'
+    ]);
+    expect(fake.createdPulls[0]!.body).toContain('2 shards (shard-01, shard-02): 2 unit(s)');
+    expect(published.byShard.get('shard-03')).toBeUndefined();
   });
 });

@@ -5,6 +5,7 @@ import {
   WriteRateLimitError,
   rateLimitWait
 } from '../../src/github/api/paced-writes.js';
+import { WRITE_GAP_MS_VARIABLE, writePaceFor } from '../../src/config/test-switches.js';
 import { VirtualClock } from '../../test-support/virtual-clock.js';
 
 /** GitHub's 403 as Octokit throws it: status, message, and the answer's headers. */
@@ -135,5 +136,54 @@ describe('the write pacer', () => {
     await expect(
       pacer.pace('POST /x', () => Promise.reject(refusal(429, 'Too many', { 'retry-after': '3600' })))
     ).rejects.toThrow(/asks to wait 3600 s, longer than the 60 s this action waits/);
+  });
+});
+
+describe("the test runner's switch for the gap between writes", () => {
+  const asked = { [WRITE_GAP_MS_VARIABLE]: '20' };
+
+  it('shortens the gap only against a loopback API, and keeps the minute and hour counts', () => {
+    expect(writePaceFor('http://127.0.0.1:8080', asked, GITHUB_WRITE_LIMITS)).toEqual({
+      ...GITHUB_WRITE_LIMITS,
+      minGapMs: 20
+    });
+    for (const url of ['https://api.github.com', 'http://localhost:8080', undefined])
+      expect(writePaceFor(url, asked, GITHUB_WRITE_LIMITS)).toBe(GITHUB_WRITE_LIMITS);
+    expect(
+      writePaceFor('http://127.0.0.1:8080', { [WRITE_GAP_MS_VARIABLE]: 'soon' }, GITHUB_WRITE_LIMITS)
+    ).toBe(GITHUB_WRITE_LIMITS);
+  });
+});
+
+describe('a write that is no API request (a git push)', () => {
+  it('keeps the gap but is not counted in the minute', async () => {
+    const clock = new VirtualClock(0);
+    const started: string[] = [];
+    const pacer = new WritePacer({ clock, limits: { minGapMs: 1000, perMinute: 2, perHour: 100 } });
+    const write = (name: string, counted: boolean) =>
+      pacer.pace(
+        name,
+        () => {
+          started.push(`${name}@${clock.now()}`);
+          return Promise.resolve();
+        },
+        { counted }
+      );
+    await write('push-1', false);
+    await write('pr-1', true);
+    await write('push-2', false);
+    await write('pr-2', true);
+    await write('push-3', false);
+    // Two API writes fill the minute: the third waits for the first to be a minute old.
+    await write('pr-3', true);
+    expect(started).toEqual([
+      'push-1@0',
+      'pr-1@1000',
+      'push-2@2000',
+      'pr-2@3000',
+      'push-3@4000',
+      'pr-3@61000'
+    ]);
+    expect(pacer.recentWrites).toBe(3);
   });
 });

@@ -1,3 +1,5 @@
+import type { WritePaceLimits } from '../github/api/paced-writes.js';
+
 /**
  * Every switch the test runner sets in the action's environment, in one place. Each is honoured only
  * when the GitHub API is a loopback IP literal: a fake on the runner itself, never GitHub. The runner
@@ -13,6 +15,8 @@
  * otherwise wait seconds on its loopback fake for nothing.
  */
 export const UNSPACED_LOOPBACK_WRITES_VARIABLE = 'COMPACT_AGENT_UNSPACED_LOOPBACK_WRITES';
+/** The least time between two paced GitHub writes (a fan-out's land role), in ms: a loopback fake's own limit. */
+export const WRITE_GAP_MS_VARIABLE = 'COMPACT_AGENT_WRITE_GAP_MS';
 /** Shorten how often a queued run looks at the runs before it, and how long it waits for them. */
 export const QUEUE_POLL_MS_VARIABLE = 'COMPACT_AGENT_QUEUE_POLL_MS';
 export const QUEUE_MAX_WAIT_MS_VARIABLE = 'COMPACT_AGENT_QUEUE_MAX_WAIT_MS';
@@ -50,4 +54,19 @@ export function queueTimingFor(
     pollMs: shortened(QUEUE_POLL_MS_VARIABLE, production.pollMs),
     maxWaitMs: shortened(QUEUE_MAX_WAIT_MS_VARIABLE, production.maxWaitMs)
   };
+}
+
+/**
+ * The write pacer's limits (src/github/api/paced-writes.ts): GitHub's, with the gap between writes
+ * shortened by the test runner's switch only against a loopback API (whose fake then refuses writes
+ * closer than that gap, as GitHub refuses closer than a second).
+ */
+export function writePaceFor(
+  apiUrl: string | undefined,
+  env: NodeJS.ProcessEnv,
+  production: WritePaceLimits
+): WritePaceLimits {
+  if (!isLoopbackIpUrl(apiUrl)) return production;
+  const gap = Number(env[WRITE_GAP_MS_VARIABLE]);
+  return Number.isSafeInteger(gap) && gap > 0 ? { ...production, minGapMs: gap } : production;
 }

@@ -60,14 +60,14 @@ export interface GitHubLandingOptions {
 }
 
 /**
- * Pushes each deterministic branch the landing made (`fanout/<plan>/<shard>`, or `.../combined`) and
- * opens or updates its one pull request. A re-run of the land job duplicates nothing: the pull
- * request is found by its head branch, an open one is updated and never joined by a second, a
- * merged or declined one is left as it is (see PullRequestState), a branch whose change is the
- * same as on origin (same tree on the same base) is not pushed again, and one someone else pushed
- * to is never replaced. Pushes and API writes go
- * through the one pacer. A failure is that branch's `failed` row; a rate limit that outlasts the
- * pacer's waits fails the rest too, since every further write would meet it as well.
+ * Pushes each deterministic branch the landing made (`fanout/<plan>/<shard>`, `.../combined`, or
+ * `.../owner-<slug>`) and opens or updates its one pull request. A re-run of the land job
+ * duplicates nothing: the pull request is found by its head branch, an open one is updated and
+ * never joined by a second, a merged or declined one is left as it is (see PullRequestState), a
+ * branch whose change is the same as on origin (same tree on the same base) is not pushed again,
+ * and one someone else pushed to is never replaced. Pushes and API writes go through the one
+ * pacer. A failure is that branch's `failed` row; a rate limit that outlasts the pacer's waits
+ * fails the rest too, since every further write would meet it as well.
  */
 export async function publishLandingOnGitHub(options: GitHubLandingOptions): Promise<PublishedLanding> {
   const branches: BranchPullRequest[] = [];
@@ -94,16 +94,25 @@ interface Target {
   readonly shardIds: readonly string[];
 }
 
-/** Per shard, each landed shard's branch; combined, the one branch with every landed shard (none landed: nothing). */
+/**
+ * The branches to publish, each with the landed shards it holds: the combined branch with every
+ * landed shard (none landed: nothing); otherwise each landed shard's own branch, shards that share
+ * one (a per-owner landing: one branch per owner group) together, in the order they landed.
+ */
 function branchesToPublish(landing: Landing): Target[] {
   const landed = landing.shards.filter((shard) => shard.status === 'landed');
   if (landing.combinedBranch !== undefined)
     return landed.length === 0
       ? []
       : [{ branch: landing.combinedBranch, shardIds: landed.map((shard) => shard.shardId) }];
-  return landed.flatMap((shard) =>
-    shard.branch === undefined ? [] : [{ branch: shard.branch, shardIds: [shard.shardId] }]
-  );
+  const byBranch = new Map<string, string[]>();
+  for (const shard of landed) {
+    if (shard.branch === undefined) continue;
+    const shards = byBranch.get(shard.branch) ?? [];
+    shards.push(shard.shardId);
+    byBranch.set(shard.branch, shards);
+  }
+  return [...byBranch].map(([branch, shardIds]) => ({ branch, shardIds }));
 }
 
 function row(
@@ -173,8 +182,11 @@ async function pushBranch(options: GitHubLandingOptions, branch: string): Promis
           'replaced. Merge or move that work elsewhere, delete the branch, and re-run the land job.'
       );
   }
-  await options.pacer.pace(`git push ${branch}`, () =>
-    git.pushReplacingFanoutBranch(branch, remote, options.defaultBranch)
+  // Spaced with the API writes, but no content-generating API request: not in the minute or hour count.
+  await options.pacer.pace(
+    `git push ${branch}`,
+    () => git.pushReplacingFanoutBranch(branch, remote, options.defaultBranch),
+    { counted: false }
   );
   return true;
 }
@@ -182,8 +194,9 @@ async function pushBranch(options: GitHubLandingOptions, branch: string): Promis
 /** GitHub's limit on a pull request's title is 256 characters (the fake refuses longer ones as GitHub does). */
 const MAX_TITLE_CHARS = 256;
 
+/** The title, with the branch's own part (`shard-01`, `owner-octo-org-docs`) unless it holds every shard. */
 function pullRequestTitle(options: GitHubLandingOptions, target: Target): string {
-  const suffix = options.landing.combinedBranch !== undefined ? '' : ` (${target.shardIds[0]!})`;
+  const suffix = options.landing.combinedBranch !== undefined ? '' : ` (${target.branch.split('/').at(-1)!})`;
   const title = inlineText(options.title.split('\n')[0] ?? '') || 'compact-agent fan-out';
   return `${[...title].slice(0, MAX_TITLE_CHARS - suffix.length).join('')}${suffix}`;
 }
@@ -194,9 +207,9 @@ function pullRequestBody(options: GitHubLandingOptions, target: Target): string 
   const shards = manifest.shards.filter((shard) => target.shardIds.includes(shard.id));
   const units = shards.flatMap((shard) => shard.paths);
   const which =
-    options.landing.combinedBranch !== undefined
-      ? `${shards.length} shard(s) combined`
-      : `shard ${codeSpan(target.shardIds[0]!)}`;
+    target.shardIds.length === 1
+      ? `shard ${codeSpan(target.shardIds[0]!)}`
+      : `${shards.length} shards (${target.shardIds.join(', ')})`;
   const intro =
     `Fan-out ${codeSpan(manifest.planId)}, ${which}: ${units.length} unit(s), by compact-agent ` +
     `([run](${options.runUrl})).` +

@@ -173,13 +173,17 @@ export class GitRepository {
 
   /** Whether origin has exactly this branch (ls-remote matches patterns by their tail: x/refs/heads/<name> would do). */
   async remoteHasBranch(branch: string): Promise<boolean> {
-    return (await this.remoteBranchHead(branch)) !== undefined;
+    return (await this.listedHead(branch, [])) !== undefined;
   }
 
-  /** The commit origin's branch points at, or undefined when origin has no such branch (asked with the push's credential). */
+  /** The commit origin's branch points at, or undefined when it has none; asked with the push's credential. */
   async remoteBranchHead(branch: string): Promise<string | undefined> {
+    return this.listedHead(branch, this.options.pushConfig ?? []);
+  }
+
+  private async listedHead(branch: string, config: readonly ConfigEntry[]): Promise<string | undefined> {
     const ref = `refs/heads/${branch}`;
-    const listed = await this.run(['ls-remote', '--heads', 'origin', ref], {}, this.options.pushConfig ?? []);
+    const listed = await this.run(['ls-remote', '--heads', 'origin', ref], {}, config);
     return listed
       .split('\n')
       .map((line) => line.split('\t'))
@@ -213,7 +217,6 @@ export class GitRepository {
   }
 
   /** Fetches a branch or pull ref from origin and checks it out (the PR's head, for PR comments). */
-
   async checkoutFromOrigin(ref: string, localBranch: string | undefined): Promise<void> {
     await this.run(['fetch', '--no-tags', 'origin', ref]);
     await this.run(
@@ -318,11 +321,6 @@ export class GitRepository {
   }
 
   /**
-   * The only push there is: the branch to the same branch on origin, never forced, never the
-   * default branch. The push config (the credential: github_token's header or the checkout's) goes
-   * to this one command, in its environment: never to a file, never to another command.
-   */
-  /**
    * The one push that replaces a branch: a fan-out's landing moves its deterministic branch
    * (`fanout/<plan>/...`) to a new commit on a re-run, which is no fast-forward. The lease replaces
    * only what was seen there (`expected`; undefined: the branch must not exist yet), so a commit
@@ -346,6 +344,11 @@ export class GitRepository {
     );
   }
 
+  /**
+   * The push of a new branch or a fast-forward: the branch to the same branch on origin, never
+   * forced, never the default branch. The push config (the credential: github_token's header or the checkout's) goes
+   * to this one command, in its environment: never to a file, never to another command.
+   */
   async push(branch: string, defaultBranch: string): Promise<void> {
     if (branch === defaultBranch)
       throw new GitError(['push', 'origin', branch], 'refusing to push the default branch');

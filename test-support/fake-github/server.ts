@@ -37,6 +37,7 @@ import {
 import { FakeWorkflowRunRoutes, type FakeRunStatus } from './workflow-runs.js';
 import { ciJobRoutes, FakeCiJobRoutes, type FakeJobSeed } from './ci-jobs.js';
 import { repositoryListRoutes } from './repository-lists.js';
+import { issueRoutes } from './issue-routes.js';
 import { branchAnswer } from './branches.js';
 import { GitHubState, sameSubject } from './state.js';
 import {
@@ -959,6 +960,14 @@ class FakeGitHubServer implements FakeGitHub {
     const commentOr404 = (text: string | undefined): FakeComment | undefined => s.comments.get(n(text));
 
     return [
+      ...issueRoutes({
+        state: s,
+        actor: this.actor,
+        renderIssue: (issue) => this.renderIssue(issue),
+        page: (ctx, items) => this.page(ctx as Ctx, items),
+        maxBodyChars: MAX_BODY_CHARS,
+        maxTitleChars: MAX_TITLE_CHARS
+      }),
       ...repositoryListRoutes({
         comments: () => s.comments.values(),
         renderComment: (comment) => this.renderComment(comment),

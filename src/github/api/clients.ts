@@ -3,6 +3,7 @@ import { OctokitAuditReads } from './audit-reads.js';
 import { OctokitBranchProtection, type BranchProtection } from './branch-protection.js';
 import { OctokitCiFailureReads, type CiFailureReads } from './ci-failure-reads.js';
 import { OctokitHeadPullRequests, type HeadPullRequests } from './head-pull-requests.js';
+import { OctokitMarkedPosts, type MarkedPosts } from './marked-posts.js';
 import { OctokitGitHubApi, resilientOctokit, type OctokitGitHubApiOptions } from './octokit-api.js';
 import { OctokitPullRequestReviews } from './octokit-reviews.js';
 import type { PullRequestReviews } from './review-api.js';
@@ -43,6 +44,8 @@ export interface GitHubClients {
   workflowDispatcher(): WorkflowDispatcher;
   /** The pull requests of a branch, opened or edited (a fan-out's land role: give `options.writePacer`). */
   headPullRequests(): HeadPullRequests;
+  /** Issues and comments found again by a hidden marker and edited (a fan-out's roll-up). */
+  markedPosts(): MarkedPosts;
 }
 
 /**
@@ -60,6 +63,7 @@ export function gitHubClients(connection: GitHubConnection): GitHubClients {
     ciFailureReads: () => new OctokitCiFailureReads(token, repository, apiUrl, options),
     auditReads: () => new OctokitAuditReads(token, repository, apiUrl, options),
     workflowDispatcher: () => new OctokitWorkflowDispatcher(token, repository, apiUrl, options),
-    headPullRequests: () => new OctokitHeadPullRequests(token, repository, apiUrl, options)
+    headPullRequests: () => new OctokitHeadPullRequests(token, repository, apiUrl, options),
+    markedPosts: () => new OctokitMarkedPosts(token, repository, apiUrl, options)
   };
 }

@@ -22,7 +22,8 @@ import {
   type ResilienceSettings
 } from './octokit-resilience.js';
 import { spacesWrites } from '../../config/test-switches.js';
-import { isWriteMethod, type WritePacer } from './paced-writes.js';
+import type { WritePacer } from './paced-writes.js';
+import { isWriteMethod } from './write-method.js';
 
 export type Octokit = ReturnType<typeof getOctokit>;
 

@@ -2,7 +2,7 @@ import { retry } from '@octokit/plugin-retry';
 import { throttling, type ThrottlingOptions } from '@octokit/plugin-throttling';
 import type { RetryOptions } from '@octokit/plugin-retry';
 import Bottleneck from 'bottleneck';
-import { isWriteMethod } from './paced-writes.js';
+import { isWriteMethod } from './write-method.js';
 
 /** Where the Octokit boundary reports waits and give-ups (the action passes `core.warning`). */
 export interface GitHubApiLogger {

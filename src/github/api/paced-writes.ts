@@ -56,7 +56,7 @@ export class WriteRateLimitError extends Error {
 /**
  * Runs GitHub writes one at a time, spaced and counted so they stay under GitHub's write limits, and
  * waits out a rate-limit answer as GitHub asks (see rateLimitWait) before trying the same write again,
- * a bounded number of times. Every write that starts counts, retries included. One pacer serves every
+ * a bounded number of times. Every request that starts counts, retries included. One pacer serves every
  * client of a run (REST writes through resilientOctokit's hook, git pushes through pace()), since the limits
  * are the token's, not a client's.
  */
@@ -65,8 +65,10 @@ export class WritePacer {
   private readonly limits: WritePaceLimits;
   private readonly retries: number;
   private readonly maxWaitMs: number;
-  /** Start times of the writes of the last hour, oldest first. */
+  /** Start times of the counted writes of the last hour, oldest first. */
   private readonly starts: number[] = [];
+  /** When the last write of any kind started: the gap counts from it. */
+  private lastStart = -Infinity;
   /** No write starts before this (a rate-limit answer's wait). */
   private holdUntil = -Infinity;
   private queue: Promise<unknown> = Promise.resolve();
@@ -78,9 +80,17 @@ export class WritePacer {
     this.maxWaitMs = options.maxRateLimitWaitMs ?? DEFAULT_RESILIENCE.maxRateLimitWaitSeconds * 1000;
   }
 
-  /** Runs `write` (described by `what` in messages) once the pace allows, after the writes queued before it. */
-  pace<T>(what: string, write: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(() => this.attempt(what, write));
+  /**
+   * Runs `write` (described by `what` in messages) once the pace allows, after the writes queued
+   * before it. `counted: false` is for a write that is no API request (a git push): it keeps the gap
+   * and any hold, but is not one of GitHub's content-generating requests per minute and hour.
+   */
+  pace<T>(
+    what: string,
+    write: () => Promise<T>,
+    { counted = true }: { readonly counted?: boolean } = {}
+  ): Promise<T> {
+    const run = this.queue.then(() => this.attempt(what, write, counted));
     this.queue = run.catch(() => undefined);
     return run;
   }
@@ -91,11 +101,11 @@ export class WritePacer {
     return this.starts.length;
   }
 
-  private async attempt<T>(what: string, write: () => Promise<T>): Promise<T> {
+  private async attempt<T>(what: string, write: () => Promise<T>, counted: boolean): Promise<T> {
     for (let waits = 0; ; waits++) {
-      await this.waitForSlot();
-      const startedAt = this.clock.now();
-      this.starts.push(startedAt);
+      await this.waitForSlot(counted);
+      this.lastStart = this.clock.now();
+      if (counted) this.starts.push(this.lastStart);
       try {
         return await write();
       } catch (error) {
@@ -123,20 +133,24 @@ export class WritePacer {
     }
   }
 
-  /** Sleeps until a write may start: after the gap, the hold, and with room in the minute and the hour. */
-  private async waitForSlot(): Promise<void> {
+  /** Sleeps until a write may start: after the gap and the hold, and (counted) with room in the minute and the hour. */
+  private async waitForSlot(counted: boolean): Promise<void> {
     const now = this.clock.now();
     this.forget(now);
     const { minGapMs, perMinute, perHour } = this.limits;
-    const last = this.starts.at(-1);
-    let earliest = Math.max(now, this.holdUntil, last === undefined ? -Infinity : last + minGapMs);
+    let earliest = Math.max(now, this.holdUntil, this.lastStart + minGapMs);
+    if (!counted) {
+      if (earliest > now) await this.clock.sleep(earliest - now);
+      return;
+    }
     const inLastMinute = this.starts.filter((start) => start > earliest - MINUTE_MS);
     if (inLastMinute.length >= perMinute)
       earliest = Math.max(earliest, inLastMinute[inLastMinute.length - perMinute]! + MINUTE_MS);
     if (this.starts.length >= perHour) {
       earliest = Math.max(earliest, this.starts[this.starts.length - perHour]! + HOUR_MS);
       this.options.logger?.warning(
-        `${this.starts.length} GitHub writes in the last hour: waiting ${Math.ceil((earliest - now) / 1000)} s to stay under GitHub's ${perHour + 1} an hour.`
+        `${this.starts.length} GitHub writes in the last hour: waiting ${Math.ceil((earliest - now) / 1000)} s to stay ` +
+          `within ${perHour} an hour (GitHub allows 500 content-generating requests an hour).`
       );
     }
     if (earliest > now) await this.clock.sleep(earliest - now);
@@ -198,9 +212,4 @@ function refusedAnswer(error: unknown): RefusedAnswer | undefined {
     for (const [name, value] of Object.entries(raw))
       if (value !== undefined) headers[name.toLowerCase()] = String(value);
   return { status: error.status, message: error.message, headers };
-}
-
-/** A method that writes: what GitHub counts against the content and mutative-request limits. */
-export function isWriteMethod(method: string): boolean {
-  return !['GET', 'HEAD', 'OPTIONS'].includes(method.toUpperCase());
 }
