@@ -22,8 +22,10 @@ describe('the inputs the action knows', () => {
 });
 
 describe('the inputs action.yml no longer declares', () => {
-  it('are at most 25 declared inputs', () => {
-    expect(declaredInputs().length).toBeLessThanOrEqual(25);
+  // 25 for a run's own inputs, and the fan-out's five (issue 35): a job's role and its matrix shard,
+  // and a dispatch's units, cap and resume, which differ per job or per dispatch, so no shared file holds them.
+  it('are at most 30 declared inputs', () => {
+    expect(declaredInputs().length).toBeLessThanOrEqual(30);
   });
 
   it('still work for a release, with a warning naming the new key and the migration page', () => {

@@ -33,8 +33,6 @@ export type FanoutSettings =
 
 interface FanoutCommon {
   readonly land: (typeof FANOUT_LAND_POLICIES)[number];
-  /** The fan-out workflow file `/agent fanout` dispatches, as a path in .github/workflows/. */
-  readonly workflow: string;
 }
 
 export const FANOUT_DEFAULTS = {
@@ -68,6 +66,9 @@ export function readFanoutSettings(
   const givenAsInput = (input: string) => given(input) && name(input) === input;
   const rawRole = read('fanout').trim();
   if (rawRole === '') {
+    // The file's fanout: block is shared by every workflow: an ordinary run still judges its values.
+    readPlanSettings(read, name, problems, false);
+    oneOf(read, name, 'fanout_land', FANOUT_LAND_POLICIES, FANOUT_DEFAULTS.land, problems);
     for (const input of ['fanout_shard', ...PLAN_ONLY_INPUTS].filter(givenAsInput))
       problems.push(
         `${input} is set, but fanout is not: ${input} belongs to a fan-out job. Add fanout: ` +
@@ -84,9 +85,10 @@ export function readFanoutSettings(
     return undefined;
   }
   const common: FanoutCommon = {
-    land: oneOf(read, name, 'fanout_land', FANOUT_LAND_POLICIES, FANOUT_DEFAULTS.land, problems),
-    workflow: workflowFile(read, name, problems)
+    land: oneOf(read, name, 'fanout_land', FANOUT_LAND_POLICIES, FANOUT_DEFAULTS.land, problems)
   };
+  // A shard or land job reads the file's plan keys too (and ignores them), so a bad one is named there as well.
+  if (role !== 'plan') readPlanSettings(read, name, problems, false);
   const shard = read('fanout_shard').trim();
   if (role !== 'shard' && shard !== '')
     problems.push(
@@ -129,13 +131,15 @@ export function readFanoutSettings(
       );
     return { role, ...common };
   }
-  return { role, ...readPlanSettings(read, name, problems), ...common };
+  return { role, ...readPlanSettings(read, name, problems, true), ...common };
 }
 
+/** `required`: a plan job's, where a missing unit source or cap is a problem; false judges only what is set. */
 function readPlanSettings(
   read: InputReader,
   name: (input: string) => string,
-  problems: string[]
+  problems: string[],
+  required: boolean
 ): FanoutPlanSettings {
   const resumeRunId = resumeRun(read, name, problems);
   const globs = read('fanout_globs')
@@ -155,14 +159,14 @@ function readPlanSettings(
         : packages
           ? { kind: 'packages' }
           : undefined;
-  if (unitSource === undefined && resumeRunId === undefined && !problems.some(isSourceConflict))
+  if (required && unitSource === undefined && resumeRunId === undefined && !problems.some(isSourceConflict))
     problems.push(
       'A plan job needs the units of work: set fanout_units (a command printing one path per line, e.g. ' +
         '`git grep -l oldApi -- src`), or fanout.units, fanout.globs or fanout.packages in the config file.'
     );
   const shardSize = positive(read, name, 'fanout_shard_size', problems) ?? FANOUT_DEFAULTS.shard_size;
   const pilot = positive(read, name, 'fanout_pilot', problems);
-  const totalCapUsd = totalCap(read, name, pilot, resumeRunId !== undefined, problems);
+  const totalCapUsd = totalCap(read, name, pilot, !required || resumeRunId !== undefined, problems);
   const retries = read('fanout_validate_retries').trim();
   const validationRetries = retries === '' ? FANOUT_DEFAULTS.validate_retries : Number(retries);
   if (!Number.isInteger(validationRetries) || validationRetries < 0 || validationRetries > 10)
@@ -246,7 +250,12 @@ function resumeRun(
   return id;
 }
 
-function workflowFile(read: InputReader, name: (input: string) => string, problems: string[]): string {
+/** The config file's `fanout.workflow`: the fan-out workflow `/agent fanout` dispatches, as its path. */
+export function readFanoutWorkflow(
+  read: InputReader,
+  name: (input: string) => string,
+  problems: string[]
+): string {
   const raw = read('fanout_workflow').trim() || FANOUT_DEFAULTS.workflow;
   const file = raw.replace(/^\.github\/workflows\//, '');
   if (!/^[A-Za-z0-9_-][A-Za-z0-9._-]*\.ya?ml$/.test(file))

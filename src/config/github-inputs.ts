@@ -12,7 +12,7 @@ import {
 import { LIMIT_DEFAULTS, readLimitSettings, type LimitSettings } from './thread-budget-input.js';
 import { readCiFixSettings, type CiFixSettings } from './ci-fix-settings.js';
 import { readThreadWorkflows } from './thread-workflows-input.js';
-import { readFanoutSettings, type FanoutSettings } from './fanout-inputs.js';
+import { readFanoutSettings, readFanoutWorkflow, type FanoutSettings } from './fanout-inputs.js';
 
 export type PullRequestType = 'draft' | 'ready' | 'branch';
 
@@ -59,6 +59,8 @@ export interface GitHubSettings extends LimitSettings {
   readonly ciFix: CiFixSettings;
   /** Workflow file paths (`.github/workflows/agent.yml`) whose runs share a thread's states, claims and spend with this one. */
   readonly threadWorkflows: readonly string[];
+  /** The fan-out workflow `/agent fanout` dispatches (`fanout.workflow`), as `.github/workflows/<file>`. */
+  readonly fanoutWorkflow: string;
 }
 
 export interface ActionConfig {
@@ -101,7 +103,7 @@ export function parseActionConfig(
     problems.push(...error.problems);
   }
   const github: GitHubSettings = {
-    ...readGitHubSettings(read, env, problems),
+    ...readGitHubSettings(read, env, problems, naming),
     ...readLimitSettings(read, problems, agent?.limits.maxBudgetUsd ?? INPUT_DEFAULTS.max_budget_usd)
   };
   if (problems.length > 0 || !agent) throw new InputError(problems);
@@ -111,7 +113,8 @@ export function parseActionConfig(
 function readGitHubSettings(
   read: InputReader,
   env: NodeJS.ProcessEnv,
-  problems: string[]
+  problems: string[],
+  naming: InputNaming
 ): Omit<GitHubSettings, keyof LimitSettings> {
   const token = read('github_token').trim() || env.GITHUB_TOKEN?.trim() || '';
   if (token === '')
@@ -180,7 +183,8 @@ function readGitHubSettings(
       problems
     ),
     ciFix: readCiFixSettings(read, problems),
-    threadWorkflows: readThreadWorkflows(read, problems)
+    threadWorkflows: readThreadWorkflows(read, problems),
+    fanoutWorkflow: readFanoutWorkflow(read, naming.nameOf, problems)
   };
 }
 

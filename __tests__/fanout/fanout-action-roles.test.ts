@@ -1,0 +1,157 @@
+/**
+ * The three fan-out roles as the built action (dist/), one job after another as a workflow run would
+ * start them: the plan job writes the manifest artifact and the matrix outputs; each shard job reads
+ * it, runs its agent against the fake Anthropic API and uploads its result, without one write to
+ * GitHub; the land job lands both shards on per-shard branches of the local bare origin and opens
+ * their pull requests. One fake artifact service and one fake GitHub serve every job of the run.
+ */
+import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { jest } from '@jest/globals';
+import { reply, scriptFrom, text, toolUse } from '../../test-support/fake-anthropic/index.js';
+import { stateFromPayload } from '../../test-support/fake-github/index.js';
+import { actionWorldPerTest, examplePayload, type ActionWorld } from '../support/action-world.js';
+
+jest.setTimeout(240_000);
+
+const startWorld = actionWorldPerTest();
+const WORKFLOW = '.github/workflows/fanout.yml';
+const PROMPT = 'Replace oldApi() with newApi().';
+
+/** A repository with two units (one shard each, by the config file's fanout.shard_size). */
+function seedFolder(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'compact-agent-fanout-seed-'));
+  mkdirSync(path.join(dir, 'src'));
+  mkdirSync(path.join(dir, '.github'));
+  writeFileSync(path.join(dir, 'src', 'a.ts'), 'export const a = oldApi();\n');
+  writeFileSync(path.join(dir, 'src', 'b.ts'), 'export const b = oldApi();\n');
+  writeFileSync(path.join(dir, 'src', 'c.ts'), 'export const c = 1;\n');
+  writeFileSync(path.join(dir, '.github', 'compact-agent.yml'), 'fanout:\n  shard_size: 1\n');
+  return dir;
+}
+
+/** Each shard's agent: one edit of its file, then its closing words. */
+const SHARD_AGENTS = scriptFrom([
+  reply(toolUse('bash', { command: "sed -i 's/oldApi/newApi/' src/a.ts" })),
+  reply(text('Replaced it in src/a.ts.')),
+  reply(toolUse('bash', { command: "sed -i 's/oldApi/newApi/' src/b.ts" })),
+  reply(text('Replaced it in src/b.ts.'))
+]);
+
+let seed: string;
+beforeAll(() => {
+  seed = seedFolder();
+});
+afterAll(() => rmSync(seed, { recursive: true, force: true }));
+
+async function fanoutWorld(): Promise<{ world: ActionWorld; payload: Record<string, unknown> }> {
+  const payload = examplePayload('workflow_dispatch');
+  const world = await startWorld({
+    seed,
+    github: stateFromPayload(payload, { senderPermission: 'write' }),
+    anthropic: { script: SHARD_AGENTS }
+  });
+  return { world, payload };
+}
+
+/** One job of the run: a fresh checkout of origin's main, this workflow's file, the run's id. */
+function job(world: ActionWorld, payload: Record<string, unknown>, inputs: Record<string, string>) {
+  return world.run({
+    eventName: 'workflow_dispatch',
+    payload,
+    inputs,
+    runId: '9100',
+    workspace: world.cloneOrigin(),
+    env: {
+      GITHUB_WORKFLOW_REF: `${world.github.repo.full_name}/${WORKFLOW}@refs/heads/main`,
+      GITHUB_REF: 'refs/heads/main'
+    }
+  });
+}
+
+const isWrite = (method: string) => !['GET', 'HEAD'].includes(method);
+
+describe('the fan-out roles of the built action', () => {
+  it('plans, runs two shards with no GitHub write, and lands them on per-shard branches', async () => {
+    const { world, payload } = await fanoutWorld();
+
+    const plan = await job(world, payload, {
+      fanout: 'plan',
+      prompt: PROMPT,
+      fanout_units: 'git grep -l oldApi -- src',
+      fanout_max_total_usd: '4'
+    });
+    expect(plan.stdout).not.toContain('::error::');
+    expect(plan.code).toBe(0);
+    expect(plan.outputs.fanout_matrix).toBe('{"shard":["shard-01","shard-02"]}');
+    expect(plan.outputs.fanout_shard_count).toBe('2');
+    expect(plan.outputs.fanout_waves_left).toBe('0');
+    const planId = plan.outputs.fanout_plan_id!;
+    expect(planId).toMatch(/^[0-9a-f]{12}$/);
+    const manifest = JSON.parse(
+      world.artifacts.files('compact-agent-fanout-plan').get('manifest.json')!.toString('utf8')
+    ) as { origin: unknown; shards: Array<{ id: string; paths: string[]; budgetUsd: number }> };
+    expect(manifest.origin).toEqual({ repository: world.github.repo.full_name, workflow: WORKFLOW });
+    expect(manifest.shards.map((shard) => [shard.id, shard.paths, shard.budgetUsd])).toEqual([
+      ['shard-01', ['src/a.ts'], 2],
+      ['shard-02', ['src/b.ts'], 2]
+    ]);
+    expect(world.modelCalls()).toBe(0);
+    const writesBeforeShards = world.github.requests.filter((request) => isWrite(request.method)).length;
+    expect(writesBeforeShards).toBe(0);
+
+    for (const shard of ['shard-01', 'shard-02']) {
+      const run = await job(world, payload, { fanout: 'shard', fanout_shard: shard });
+      expect(run.stdout).not.toContain('::error::');
+      expect(run.code).toBe(0);
+      const files = world.artifacts.files(`compact-agent-fanout-${shard}`);
+      const result = JSON.parse(files.get('result.json')!.toString('utf8')) as {
+        status: string;
+        patch: string;
+        files: string[];
+        runs: string[];
+      };
+      expect(result.status).toBe('done');
+      expect(result.files).toEqual([shard === 'shard-01' ? 'src/a.ts' : 'src/b.ts']);
+      expect(result.patch).toContain('+export const');
+      expect(result.patch).toContain('newApi()');
+      // Its transcripts travel with it, for the land job's cost check.
+      expect(
+        [...files.keys()].filter(
+          (name) => name.startsWith('transcripts/') && name.endsWith('transcript.jsonl')
+        )
+      ).toHaveLength(result.runs.length);
+    }
+    expect(world.modelCalls()).toBe(4);
+    // A shard job writes nothing to GitHub.
+    expect(world.github.requests.filter((request) => isWrite(request.method))).toEqual([]);
+
+    const land = await job(world, payload, { fanout: 'land' });
+    expect(land.stdout).not.toContain('::error::');
+    expect(land.code).toBe(0);
+    expect(land.outputs.conclusion).toBe('success');
+    for (const [shard, file] of [
+      ['shard-01', 'src/a.ts'],
+      ['shard-02', 'src/b.ts']
+    ] as const) {
+      const branch = `fanout/${planId}/${shard}`;
+      expect(world.repo.remoteGit('show', `${branch}:${file}`)).toContain('newApi()');
+      // Each branch holds its own shard's change only.
+      const other = file === 'src/a.ts' ? 'src/b.ts' : 'src/a.ts';
+      expect(world.repo.remoteGit('show', `${branch}:${other}`)).toContain('oldApi()');
+    }
+    expect(world.github.createdPulls.map((pull) => pull.head.ref).sort()).toEqual([
+      `fanout/${planId}/shard-01`,
+      `fanout/${planId}/shard-02`
+    ]);
+    const rollup = JSON.parse(
+      world.artifacts.files('compact-agent-fanout-rollup').get('rollup.json')!.toString('utf8')
+    ) as { rows: Array<{ shardId: string; status: string }>; unitsBefore: number; unitsAfter: number };
+    expect(rollup.rows.map((row) => [row.shardId, row.status])).toEqual([
+      ['shard-01', 'landed'],
+      ['shard-02', 'landed']
+    ]);
+    expect([rollup.unitsBefore, rollup.unitsAfter]).toEqual([2, 0]);
+  });
+});
