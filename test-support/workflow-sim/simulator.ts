@@ -434,6 +434,10 @@ export class WorkflowSimulator {
     const given = Object.fromEntries(
       Object.entries(step.with ?? {}).map(([key, value]) => [key, interpolate(String(value), contexts)])
     );
+    if (!('uses' in step))
+      throw new Error(
+        `The workflow simulator runs only ${CHECKOUT}* and ${THIS_ACTION}* steps, not \`run: ${step.run}\`.`
+      );
     if (step.uses.startsWith(CHECKOUT)) {
       checkout({
         remote: this.world.remote,

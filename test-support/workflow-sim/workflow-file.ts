@@ -14,10 +14,10 @@ const stepSchema = z
   .object({
     id: z.string().optional(),
     name: z.string().optional(),
-    uses: z.string(),
     with: z.record(z.string(), scalar).optional()
   })
-  .strict();
+  .strict()
+  .and(z.union([z.object({ uses: z.string() }), z.object({ run: z.string() })]));
 
 const permissionsSchema = z.union([
   z.enum(['read-all', 'write-all']),
