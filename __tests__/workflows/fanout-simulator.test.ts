@@ -128,13 +128,13 @@ describe('the fan-out workflow on the simulated runner', () => {
     // The stray edit never reached the branch.
     expect(w.show(combined, 'README.md')).toBe('# demo\n');
     expect(w.github.createdPulls.map((pull) => pull.head.ref)).toEqual([combined]);
-    const [rollup] = rollups(w);
-    expect(rollup).toMatch(row('shard-02', 'pull request opened'));
     // Refused and counted in the shard's result (its artifact), and said in the roll-up.
     const result = JSON.parse(
       w.artifacts.files('compact-agent-fanout-shard-02').get('result.json')!.toString('utf8')
-    ) as { refused?: unknown };
-    expect(JSON.stringify(result.refused)).toContain('README.md');
+    ) as { refusedPaths?: unknown };
+    expect(result.refusedPaths).toEqual(['README.md']);
+    const [rollup] = rollups(w);
+    expect(rollup).toMatch(row('shard-02', 'pull request opened'));
     expect(rollup).toMatch(/README\.md|refused/i);
   });
 
@@ -159,11 +159,7 @@ describe('the fan-out workflow on the simulated runner', () => {
     expectShardsReadOnly(w, first);
     const plan = planOf(first);
     expect(w.fanoutBranches().sort()).toEqual([`fanout/${plan}/shard-01`, `fanout/${plan}/shard-04`]);
-    const [rollup] = rollups(w);
-    expect(rollup).toMatch(row('shard-02', 'failed'));
-    expect(rollup).toMatch(row('shard-03', 'over budget'));
-    expect(rollup).toMatch(row('shard-01', 'pull request opened'));
-    expect(rollup).toMatch(row('shard-04', 'pull request opened'));
+    const rollupOfFirst = rollups(w)[0];
 
     w.breaks.clear();
     w.spends.clear();
@@ -187,6 +183,11 @@ describe('the fan-out workflow on the simulated runner', () => {
       expect(w.show(branches[Math.floor((index - 1) / 2)]!, unitFile(index))).toBe(after(unitFile(index)));
     // One pull request per branch over both runs, one roll-up comment, edited.
     expect(w.github.createdPulls.map((pull) => pull.head.ref).sort()).toEqual(branches);
+    // The first run's roll-up said what was left; the resume's, edited in place, that all landed.
+    expect(rollupOfFirst).toMatch(row('shard-02', 'failed'));
+    expect(rollupOfFirst).toMatch(row('shard-03', 'over budget'));
+    expect(rollupOfFirst).toMatch(row('shard-01', 'pull request opened'));
+    expect(rollupOfFirst).toMatch(row('shard-04', 'pull request opened'));
     expect(rollups(w)).toHaveLength(1);
     for (const shard of ['shard-01', 'shard-02', 'shard-03', 'shard-04'])
       expect(rollups(w)[0]).toMatch(row(shard, 'pull request opened'));
@@ -209,10 +210,7 @@ describe('the fan-out workflow on the simulated runner', () => {
       /2 of 3 shard\(s\) are not landed \(shard-01: conflict, shard-03: conflict\)/
     );
     expectShardsReadOnly(w, second);
-    const rollup = rollups(w)[0]!;
-    expect(rollup).toMatch(row('shard-01', 'conflict'));
-    expect(rollup).toMatch(row('shard-03', 'conflict'));
-    expect(rollup).toMatch(row('shard-02', 'pull request opened'));
+    const rollupOfSecond = rollups(w)[0];
 
     const asked = w.anthropic.requests.length;
     const third = await w.dispatch({ resume_run: String(second.id) });
@@ -221,5 +219,11 @@ describe('the fan-out workflow on the simulated runner', () => {
     expect(w.shardsAsked(asked)).toEqual(new Set(['shard-01', 'shard-03']));
     // The model rewrote the file on the new base (its scripted content is the whole file).
     expect(w.show(`fanout/${planOf(third)}/shard-01`, unitFile(1))).toBe(after(unitFile(1)));
+    expect(w.github.createdPulls).toHaveLength(3);
+
+    expect(rollupOfSecond).toMatch(row('shard-01', 'conflict'));
+    expect(rollupOfSecond).toMatch(row('shard-03', 'conflict'));
+    expect(rollupOfSecond).toMatch(row('shard-02', 'pull request opened'));
+    expect(rollups(w)).toHaveLength(1);
   });
 });
