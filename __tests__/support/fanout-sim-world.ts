@@ -1,19 +1,11 @@
 import path from 'node:path';
-import {
-  messageText,
-  reply,
-  startFakeAnthropic,
-  text,
-  toolResults,
-  toolUse,
-  type FakeAnthropic,
-  type ParsedRequest
-} from '../../test-support/fake-anthropic/index.js';
+import { startFakeAnthropic, type FakeAnthropic } from '../../test-support/fake-anthropic/index.js';
 import { startFakeArtifacts, type FakeArtifacts } from '../../test-support/fake-artifacts/index.js';
 import { isWrite, startFakeGitHub, type FakeGitHub } from '../../test-support/fake-github/index.js';
 import { expectNoContractViolations } from '../../test-support/github-contract/index.js';
 import { WorkflowSimulator, type WorkflowRun } from '../../test-support/workflow-sim/simulator.js';
 import { createRepoWithRemote, type RepoWithRemote } from './temp-repo.js';
+import { before, shardModelScript, shardOf, unitFile } from './fanout-shard-model.js';
 
 /**
  * A repository of `units` files calling oldApi(), pushed to a bare remote, with the fan-out config
@@ -50,24 +42,12 @@ export interface FanoutWorld {
   close(): Promise<void>;
 }
 
-export const unitFile = (index: number) => `src/mod${String(index).padStart(2, '0')}.ts`;
-export const before = (file: string) => `// ${file}\nexport const value = oldApi();\n`;
-export const after = (file: string) => `// ${file}\nexport const value = newApi();\n`;
-
 export interface FanoutWorldOptions {
   readonly units: number;
   readonly land: 'per-shard' | 'combined';
   readonly shardSize: number;
   readonly maxTotalUsd: string;
 }
-
-function taskOf(request: ParsedRequest): string {
-  const first = request.messages[0];
-  return first ? messageText(first) : '';
-}
-const shardOf = (request: ParsedRequest) => /<fanout-shard id="(shard-\d+)"/.exec(taskOf(request))?.[1];
-const pathsOf = (request: ParsedRequest) =>
-  [...taskOf(request).matchAll(/^- (src\/mod\d+\.ts)$/gm)].map((match) => match[1]!);
 
 export async function startFanoutWorld(options: FanoutWorldOptions): Promise<FanoutWorld> {
   const repo = createRepoWithRemote();
@@ -103,25 +83,7 @@ export async function startFanoutWorld(options: FanoutWorldOptions): Promise<Fan
     secondaryLimitOnFastWrites: { minGapMs: 1000, retryAfterSeconds: 1, perMinute: 80 }
   });
   const artifacts = await startFakeArtifacts();
-  const anthropic = await startFakeAnthropic({
-    script: (request) => {
-      const shard = shardOf(request);
-      if (shard && spends.has(shard))
-        // About 5,000 output tokens an answer, and always one more command: only the budget stops it.
-        return reply(text(`Still thinking. ${'x '.repeat(5000)}`), toolUse('bash', { command: 'true' }));
-      if (toolResults(request).length > 0 || !shard) return reply(text(`${shard ?? 'no shard'}: replaced.`));
-      const writes = pathsOf(request).map((file, index) =>
-        toolUse(
-          'write_file',
-          { path: file, content: breaks.has(shard) ? 'BROKEN\n' : after(file) },
-          `w${index}`
-        )
-      );
-      if (strays.has(shard))
-        writes.push(toolUse('write_file', { path: 'README.md', content: 'stray\n' }, 'stray'));
-      return reply(text('Rewriting the files of this shard.'), ...writes);
-    }
-  });
+  const anthropic = await startFakeAnthropic({ script: shardModelScript({ breaks, strays, spends }) });
   const sim = new WorkflowSimulator({
     workflowFile: path.resolve('examples/workflows/fanout.yml'),
     workflowPath: '.github/workflows/fanout.yml',

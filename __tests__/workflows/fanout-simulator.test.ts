@@ -1,15 +1,8 @@
 import { jest } from '@jest/globals';
 import { mostAtOnce } from '../../test-support/workflow-sim/runners.js';
 import type { WorkflowRun } from '../../test-support/workflow-sim/simulator.js';
-import {
-  after,
-  before,
-  jobOutput,
-  startFanoutWorld,
-  unitFile,
-  writesAmong,
-  type FanoutWorld
-} from '../support/fanout-sim-world.js';
+import { jobOutput, startFanoutWorld, writesAmong, type FanoutWorld } from '../support/fanout-sim-world.js';
+import { after, before, unitFile } from '../support/fanout-shard-model.js';
 
 /**
  * examples/workflows/fanout.yml run by the workflow simulator (test-support/workflow-sim) as the
