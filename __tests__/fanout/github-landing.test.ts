@@ -7,7 +7,13 @@ import { landShards, type Landing, type LandPolicy } from '../../src/fanout/land
 import type { FanoutManifest } from '../../src/fanout/manifest.js';
 import type { ShardResult } from '../../src/fanout/shard-result.js';
 import { publishLandingOnGitHub } from '../../src/fanout/github-landing.js';
-import { startFakeGitHub, type FakeGitHub } from '../../test-support/fake-github/index.js';
+import { buildRollup } from '../../src/fanout/rollup.js';
+import { rollupMarkdown } from '../../src/fanout/rollup-markdown.js';
+import { writeRollup } from '../../src/fanout/rollup-target.js';
+import { OctokitMarkedPosts } from '../../src/github/api/marked-posts.js';
+import { OctokitWorkflowRunReads } from '../../src/github/api/workflow-runs.js';
+import { ownWorkflowOrigin } from '../../src/followup/workflow-origin.js';
+import { ACTIONS_BOT, startFakeGitHub, type FakeGitHub } from '../../test-support/fake-github/index.js';
 import { expectNoContractViolations } from '../../test-support/github-contract/index.js';
 import { VirtualClock } from '../../test-support/virtual-clock.js';
 import { createRepoWithRemote, type RepoWithRemote } from '../support/temp-repo.js';
@@ -107,12 +113,19 @@ async function land(policy: LandPolicy, shardResults = results()) {
   return publish(landing);
 }
 
+const clientOptions = () => ({
+  env: { [UNSPACED_LOOPBACK_WRITES_VARIABLE]: '1' },
+  logger: { warning: () => undefined },
+  writePacer: pacer
+});
+
 function publish(landing: Landing) {
-  const pulls = new OctokitHeadPullRequests(fake.token, { owner: 'octo', name: 'repo' }, fake.url, {
-    env: { [UNSPACED_LOOPBACK_WRITES_VARIABLE]: '1' },
-    logger: { warning: () => undefined },
-    writePacer: pacer
-  });
+  const pulls = new OctokitHeadPullRequests(
+    fake.token,
+    { owner: 'octo', name: 'repo' },
+    fake.url,
+    clientOptions()
+  );
   return publishLandingOnGitHub({
     landing,
     manifest: manifest(),
@@ -266,5 +279,79 @@ describe('publishing a landing on GitHub', () => {
     ]);
     expect(fake.createdPulls[0]!.body).toContain('2 shards (shard-01, shard-02): 2 unit(s)');
     expect(published.byShard.get('shard-03')).toBeUndefined();
+  });
+
+  it('the land writes end to end: pull requests, then the roll-up linking them; a re-run edits it all in place', async () => {
+    fake.setWorkflowRun(77, {
+      status: 'completed',
+      conclusion: 'success',
+      path: '.github/workflows/fanout.yml'
+    });
+    fake.setWorkflowRun(78, {
+      status: 'completed',
+      conclusion: 'success',
+      path: '.github/workflows/fanout.yml'
+    });
+    const landWrites = async (runId: number) => {
+      const shardResults = results();
+      const landing = await landShards({
+        repo: git,
+        base,
+        planId: PLAN,
+        policy: 'per-shard',
+        identity,
+        shards: manifest().shards,
+        results: shardResults,
+        title: 'Replace oldApi with newApi'
+      });
+      const published = await publish(landing);
+      const rollup = buildRollup({
+        manifest: manifest(),
+        stateDir: '-',
+        base,
+        policy: 'per-shard',
+        results: new Map(shardResults.map((result) => [result.shardId, result])),
+        problems: new Map(),
+        landings: landing.shards,
+        spentUsd: 0.3,
+        unitsAfter: 0,
+        combinedBranch: undefined
+      });
+      const runUrl = `https://github.com/octo/repo/actions/runs/${runId}`;
+      const markdown = rollupMarkdown({ rollup, published, transcriptUrls: new Map(), runUrl });
+      const options = clientOptions();
+      return writeRollup(
+        {
+          posts: new OctokitMarkedPosts(fake.token, { owner: 'octo', name: 'repo' }, fake.url, options),
+          planId: PLAN,
+          runId,
+          bot: { login: ACTIONS_BOT.login },
+          origin: ownWorkflowOrigin(
+            new OctokitWorkflowRunReads(fake.token, { owner: 'octo', name: 'repo' }, fake.url, options),
+            {
+              workflowRef: 'octo/repo/.github/workflows/fanout.yml@refs/heads/main',
+              repositoryFullName: 'octo/repo'
+            }
+          ),
+          reportIssue: 1,
+          issueTitle: 'unused',
+          warn: () => undefined
+        },
+        markdown.body
+      );
+    };
+    const first = await landWrites(77);
+    const second = await landWrites(78);
+    expect(second).toMatchObject({ id: first.id, created: false });
+    expect(fake.createdPulls).toHaveLength(3);
+    expect(fake.comments(1)).toHaveLength(1);
+    const rollupBody = fake.comments(1)[0]!.body;
+    for (const pull of fake.createdPulls)
+      expect(rollupBody).toContain(`[#${pull.number}](https://github.com/octo/repo/pull/${pull.number})`);
+    expect(rollupBody).toContain('- **Shards** (3): 3 with an open pull request');
+    expect(rollupBody).toContain(
+      '- **Burndown**: 3 unit(s) before, 0 after the landed change (re-scan): 3 done (100%)'
+    );
+    expect(refusedWrites()).toEqual([]);
   });
 });

@@ -144,7 +144,7 @@ describe('the roll-up as GitHub Markdown', () => {
 
   it('adds the cost ledger against the cap, and the burndown by re-scan', () => {
     expect(markdown.body).toContain(
-      '- **Shards** (8): 1 merged · 1 pull request opened · 1 running · 1 planned · 1 failed · 1 over budget · 1 conflict · 1 declined'
+      '- **Shards** (8): 1 merged · 1 with an open pull request · 1 running · 1 planned · 1 failed · 1 over budget · 1 conflict · 1 declined'
     );
     expect(markdown.body).toContain(
       "- **Cost**: $1.7100 of the $4.00 cap (42.8%), $2.2900 left; the shards' results account for $1.5600, the rest went to earlier attempts"

@@ -136,7 +136,10 @@ function summaryOf(parts: RollupMarkdownParts, rows: readonly DisplayRow[]): str
   const counts = new Map<ShardDisplayStatus, number>();
   for (const row of rows) counts.set(row.status, (counts.get(row.status) ?? 0) + 1);
   const byStatus = ORDER.filter((status) => counts.has(status))
-    .map((status) => `${counts.get(status)!} ${status}`)
+    .map(
+      (status) =>
+        `${counts.get(status)!} ${status === 'pull request opened' ? 'with an open pull request' : status}`
+    )
     .join(' · ');
   const shardSum = rollup.rows.reduce((sum, row) => sum + row.costUsd, 0);
   const percent = rollup.capUsd > 0 ? ((rollup.spentUsd / rollup.capUsd) * 100).toFixed(1) : '0.0';

@@ -18,9 +18,10 @@ export const MARKER_JOINER = '\u2060';
 /**
  * Any spelling of a marker's name, in any case: the readers match case-sensitively, the runner may
  * not. `finding` is the fingerprint each review comment carries (src/review/fingerprint.ts); `claim`
- * is a run's claim on a request; `fanout` the roll-up's marker (src/fanout/rollup-target.ts).
+ * is a run's claim on a request; `fanout-rollup` the fan-out roll-up's marker
+ * (src/fanout/rollup-target.ts).
  */
-const MARKER_NAME = /compact-agent-(?=state|tracking|finding|claim|ci-fix|fanout)/gi;
+const MARKER_NAME = /compact-agent-(?=state|tracking|finding|claim|ci-fix|fanout-rollup)/gi;
 
 /** Text others wrote, with every spelling of a marker's name broken (invisibly) so it reads as none. */
 export function defuseMarkers(text: string): string {
