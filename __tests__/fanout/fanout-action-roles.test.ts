@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { jest } from '@jest/globals';
 import { reply, scriptFrom, text, toolUse } from '../../test-support/fake-anthropic/index.js';
+import { runtimeToken, unzip } from '../../test-support/fake-artifacts/index.js';
 import { stateFromPayload } from '../../test-support/fake-github/index.js';
 import { actionWorldPerTest, examplePayload, type ActionWorld } from '../support/action-world.js';
 
@@ -55,19 +56,35 @@ async function fanoutWorld(): Promise<{ world: ActionWorld; payload: Record<stri
   return { world, payload };
 }
 
-/** One job of the run: a fresh checkout of origin's main, this workflow's file, the run's id. */
-function job(world: ActionWorld, payload: Record<string, unknown>, inputs: Record<string, string>) {
+/**
+ * One job of a workflow run: a fresh checkout of origin's main, this workflow's file, the run's id,
+ * and the run's own artifact scope (each workflow run's jobs share theirs, as on GitHub).
+ */
+function job(
+  world: ActionWorld,
+  payload: Record<string, unknown>,
+  inputs: Record<string, string>,
+  runId = '9100'
+) {
   return world.run({
     eventName: 'workflow_dispatch',
     payload,
     inputs,
-    runId: '9100',
+    runId,
     workspace: world.cloneOrigin(),
     env: {
       GITHUB_WORKFLOW_REF: `${world.github.repo.full_name}/${WORKFLOW}@refs/heads/main`,
-      GITHUB_REF: 'refs/heads/main'
+      GITHUB_REF: 'refs/heads/main',
+      ACTIONS_RUNTIME_TOKEN: runtimeToken(`run-${runId}`, 'job')
     }
   });
+}
+
+/** An artifact of one workflow run, unzipped (the fake's own lookup gives the first of a name). */
+function artifactOf(world: ActionWorld, name: string, ids: (id: number) => boolean): Map<string, Buffer> {
+  const artifact = world.artifacts.artifacts.find((stored) => stored.name === name && ids(stored.id));
+  if (!artifact) throw new Error(`no artifact ${name}`);
+  return unzip(artifact.bytes);
 }
 
 const isWrite = (method: string) => !['GET', 'HEAD'].includes(method);
@@ -153,5 +170,93 @@ describe('the fan-out roles of the built action', () => {
       ['shard-02', 'landed']
     ]);
     expect([rollup.unitsBefore, rollup.unitsAfter]).toEqual([2, 0]);
+  });
+
+  it('resumes an earlier run of this workflow: only its unfinished shard runs, the finished one lands again', async () => {
+    const { world, payload } = await fanoutWorld();
+    world.github.setWorkflowRun(9100, { status: 'in_progress', path: WORKFLOW });
+    world.github.setWorkflowRun(9200, { status: 'in_progress', path: WORKFLOW });
+    world.github.setWorkflowRun(9300, {
+      status: 'completed',
+      conclusion: 'success',
+      path: '.github/workflows/agent.yml'
+    });
+    let lastOfFirstRun = Number.MAX_SAFE_INTEGER;
+    // GitHub serves each artifact as uploaded by its workflow run (the resume reads run 9100's by the REST API).
+    world.github.linkArtifacts(world.artifacts, (artifact) => (artifact.id <= lastOfFirstRun ? 9100 : 9200));
+
+    const plan = await job(world, payload, {
+      fanout: 'plan',
+      prompt: PROMPT,
+      fanout_units: 'git grep -l oldApi -- src',
+      fanout_max_total_usd: '4'
+    });
+    expect(plan.code).toBe(0);
+    const planId = plan.outputs.fanout_plan_id!;
+    // shard-02's job never ran (cancelled, or its runner was lost): the land job lands shard-01 only.
+    expect((await job(world, payload, { fanout: 'shard', fanout_shard: 'shard-01' })).code).toBe(0);
+    const firstLand = await job(world, payload, { fanout: 'land' });
+    expect(firstLand.code).toBe(1);
+    expect(firstLand.stdout).toContain(
+      '1 of 2 shard(s) are not landed (shard-02: unstarted). The others are landed; run the workflow again with fanout_resume: 9100'
+    );
+    expect(world.github.createdPulls.map((pull) => pull.head.ref)).toEqual([`fanout/${planId}/shard-01`]);
+    lastOfFirstRun = Math.max(...world.artifacts.artifacts.map((artifact) => artifact.id));
+
+    const foreign = await job(world, payload, { fanout: 'plan', fanout_resume: '9300' }, '9200');
+    expect(foreign.code).toBe(1);
+    expect(foreign.stdout).toContain(
+      'fanout_resume names run 9300, which is a run of .github/workflows/agent.yml, not of this workflow (.github/workflows/fanout.yml).'
+    );
+
+    const resume = await job(world, payload, { fanout: 'plan', fanout_resume: '9100' }, '9200');
+    expect(resume.stdout).not.toContain('::error::');
+    expect(resume.code).toBe(0);
+    expect(resume.outputs.fanout_plan_id).toBe(planId);
+    expect(resume.outputs.fanout_matrix).toBe('{"shard":["shard-02"]}');
+    expect(resume.outputs.fanout_shard_count).toBe('1');
+    const resumed = artifactOf(world, 'compact-agent-fanout-plan', (id) => id > lastOfFirstRun);
+    expect([...resumed.keys()].sort()).toEqual(['carried/shard-01.json', 'ledger.jsonl', 'manifest.json']);
+    const ledger = resumed.get('ledger.jsonl')!.toString('utf8').trim().split('\n');
+    expect(ledger.map((line) => (JSON.parse(line) as { shardId: string }).shardId)).toEqual(['shard-01']);
+    const manifest = JSON.parse(resumed.get('manifest.json')!.toString('utf8')) as {
+      shards: Array<{ id: string; budgetUsd: number }>;
+    };
+    // What is left of the $4 cap after shard-01's cost goes to shard-02.
+    const spent = (JSON.parse(ledger[0]!) as { costUsd: number }).costUsd;
+    expect(manifest.shards[1]!.budgetUsd).toBe(Math.floor((4 - spent) * 100) / 100);
+
+    expect((await job(world, payload, { fanout: 'shard', fanout_shard: 'shard-02' }, '9200')).code).toBe(0);
+    const land = await job(world, payload, { fanout: 'land' }, '9200');
+    expect(land.stdout).not.toContain('::error::');
+    expect(land.code).toBe(0);
+    expect(world.repo.remoteGit('show', `fanout/${planId}/shard-01:src/a.ts`)).toContain('newApi()');
+    expect(world.repo.remoteGit('show', `fanout/${planId}/shard-02:src/b.ts`)).toContain('newApi()');
+    // The carried shard's pull request is the one the first run opened: nothing duplicated.
+    expect(world.github.createdPulls.map((pull) => pull.head.ref)).toEqual([
+      `fanout/${planId}/shard-01`,
+      `fanout/${planId}/shard-02`
+    ]);
+    expect(world.modelCalls()).toBe(4);
+  });
+
+  it('refuses a shard job without its shard, and a role on an event that is no dispatch', async () => {
+    const { world, payload } = await fanoutWorld();
+    const shard = await job(world, payload, { fanout: 'shard' });
+    expect(shard.code).toBe(1);
+    expect(shard.stdout).toContain('A shard job (fanout: shard) needs fanout_shard, the shard it runs');
+    const comment = examplePayload('issue_comment', 'created', '/agent go');
+    const onComment = await world.run({
+      eventName: 'issue_comment',
+      payload: comment,
+      inputs: { fanout: 'land' },
+      workspace: world.cloneOrigin()
+    });
+    expect(onComment.code).toBe(1);
+    expect(onComment.stdout).toContain(
+      'fanout: land runs in a workflow started by workflow_dispatch or schedule, not by issue_comment'
+    );
+    expect(world.modelCalls()).toBe(0);
+    expect(world.github.requests.filter((request) => isWrite(request.method))).toEqual([]);
   });
 });

@@ -1,6 +1,8 @@
-import { ArtifactNotFoundError, DefaultArtifactClient, type FindOptions } from '@actions/artifact';
-import { readdir } from 'node:fs/promises';
+import { ArtifactNotFoundError, DefaultArtifactClient } from '@actions/artifact';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { unzip } from '../audit/zip-reader.js';
+import type { RunArtifactDownloads } from '../github/api/workflow-runs.js';
 import type { UploadedArtifact } from './transcript-artifact.js';
 
 /**
@@ -23,18 +25,21 @@ export function shardIdOfArtifact(name: string): string | undefined {
 }
 
 /**
- * An earlier workflow run to read from (a resume). `@actions/artifact` reads another run's
- * artifacts through the REST API with `findBy` {token, workflowRunId, repositoryOwner,
- * repositoryName}, which needs `actions: read` ("Downloading artifacts from other workflow runs or
- * repositories", https://github.com/actions/toolkit/tree/main/packages/artifact, read 2026-11-28).
- * The caller has checked first that the run is a run of this workflow in this repository.
+ * An earlier workflow run to read from (a resume), read through our own REST client: "List workflow
+ * run artifacts" and "Download an artifact" (https://docs.github.com/en/rest/actions/artifacts, read
+ * 2026-11-28; the token needs `actions: read`), the same routes `@actions/artifact`'s `findBy` takes.
+ * Not `findBy` itself: its client takes GitHub's API address from GITHUB_API_URL when the bundle
+ * loads, and the action loads before its environment is back (src/security/sealed-env.ts), so it
+ * would always ask api.github.com, wrong on GitHub Enterprise Server. The caller has checked first
+ * that the run is a run of this workflow in this repository.
  */
 export interface EarlierRun {
-  readonly token: string;
   readonly runId: number;
-  readonly owner: string;
-  readonly repo: string;
+  readonly reads: RunArtifactDownloads;
 }
+
+/** The most of an earlier run's artifact read: a plan or a shard's result with its patch and transcripts. */
+const MAX_EARLIER_ARTIFACT_BYTES = 256 * 1024 * 1024;
 
 /** The artifact boundary of a fan-out: the current run's artifacts, or an earlier run's. */
 export interface FanoutArtifacts {
@@ -62,33 +67,43 @@ export class ActionsFanoutArtifacts implements FanoutArtifacts {
   }
 
   async download(name: string, dir: string, from?: EarlierRun): Promise<boolean> {
-    const find = findOptions(from);
+    if (from) return downloadEarlier(name, dir, from);
     let id: number;
     try {
-      id = (await this.client.getArtifact(name, find)).artifact.id;
+      id = (await this.client.getArtifact(name)).artifact.id;
     } catch (error) {
       if (error instanceof ArtifactNotFoundError) return false;
       throw error;
     }
-    await this.client.downloadArtifact(id, { path: dir, ...find });
+    await this.client.downloadArtifact(id, { path: dir });
     return true;
   }
 
   async names(from?: EarlierRun): Promise<string[]> {
-    const { artifacts } = await this.client.listArtifacts({ latest: true, ...findOptions(from) });
+    if (from) return (await from.reads.allRunArtifacts(from.runId)).map((artifact) => artifact.name);
+    const { artifacts } = await this.client.listArtifacts({ latest: true });
     return artifacts.map((artifact) => artifact.name);
   }
 }
 
-function findOptions(from: EarlierRun | undefined): FindOptions {
-  return from
-    ? {
-        findBy: {
-          token: from.token,
-          workflowRunId: from.runId,
-          repositoryOwner: from.owner,
-          repositoryName: from.repo
-        }
-      }
-    : {};
+/** The newest artifact of that name of the earlier run, unzipped into `dir`: plain relative paths only. */
+async function downloadEarlier(name: string, dir: string, from: EarlierRun): Promise<boolean> {
+  const matching = (await from.reads.allRunArtifacts(from.runId)).filter(
+    (artifact) => artifact.name === name
+  );
+  const newest = matching.sort((a, b) => b.id - a.id)[0];
+  if (newest === undefined) return false;
+  const files = unzip(await from.reads.downloadArtifactZip(newest.id, MAX_EARLIER_ARTIFACT_BYTES));
+  for (const [entry, bytes] of files) {
+    if (entry.endsWith('/')) continue;
+    const parts = entry.split('/');
+    if (entry.startsWith('/') || parts.some((part) => part === '' || part === '.' || part === '..'))
+      throw new Error(
+        `the artifact ${name} of run ${from.runId} holds a path that is not a plain relative one: ${entry.slice(0, 200)}`
+      );
+    const target = path.join(dir, ...parts);
+    await mkdir(path.dirname(target), { recursive: true });
+    await writeFile(target, bytes, { flag: 'wx' });
+  }
+  return true;
 }

@@ -16,7 +16,6 @@ import type { ShardResult } from '../../fanout/shard-result.js';
 import { workflowFileOf } from '../../followup/workflow-origin.js';
 import { githubClientsOf } from '../stages/github-clients.js';
 import { publishOutputs } from '../outputs.js';
-import { repositoryOf } from '../event-parts.js';
 import type { FanoutJob } from './fanout-job.js';
 
 /** The input that names the cap, in every message about it. */
@@ -154,7 +153,6 @@ async function resumePlan(
 
 async function checkedEarlierRun(job: FanoutJob, runId: number): Promise<EarlierRun> {
   const { action } = job;
-  const repository = repositoryOf(action.event, action.runner);
   let run;
   try {
     run = await githubClientsOf(action).workflowRunReads().workflowRun(runId);
@@ -170,7 +168,7 @@ async function checkedEarlierRun(job: FanoutJob, runId: number): Promise<Earlier
       `fanout_resume names run ${runId}, which is ${run === undefined ? 'not a run of this repository' : `a run of ${file ?? run.path}`}, ` +
         `not of this workflow (${job.origin.workflow}). Give the id of an earlier run of this workflow.`
     );
-  return { token: action.config.github.token, runId, owner: repository.owner, repo: repository.name };
+  return { runId, reads: githubClientsOf(action).runArtifactDownloads() };
 }
 
 const earlierRollupSchema = z.object({

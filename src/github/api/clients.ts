@@ -11,6 +11,7 @@ import { OctokitWorkflowDispatcher, type WorkflowDispatcher } from './workflow-d
 import {
   OctokitWorkflowRunReads,
   OctokitWorkflowRuns,
+  type RunArtifactDownloads,
   type WorkflowRunReads,
   type WorkflowRuns
 } from './workflow-runs.js';
@@ -46,6 +47,8 @@ export interface GitHubClients {
   headPullRequests(): HeadPullRequests;
   /** Issues and comments found again by a hidden marker and edited (a fan-out's roll-up). */
   markedPosts(): MarkedPosts;
+  /** Another run's artifacts, listed and downloaded (a fan-out's resume). */
+  runArtifactDownloads(): RunArtifactDownloads;
 }
 
 /**
@@ -64,6 +67,14 @@ export function gitHubClients(connection: GitHubConnection): GitHubClients {
     auditReads: () => new OctokitAuditReads(token, repository, apiUrl, options),
     workflowDispatcher: () => new OctokitWorkflowDispatcher(token, repository, apiUrl, options),
     headPullRequests: () => new OctokitHeadPullRequests(token, repository, apiUrl, options),
-    markedPosts: () => new OctokitMarkedPosts(token, repository, apiUrl, options)
+    markedPosts: () => new OctokitMarkedPosts(token, repository, apiUrl, options),
+    runArtifactDownloads: () => {
+      const runs = new OctokitWorkflowRunReads(token, repository, apiUrl, options);
+      const api = new OctokitGitHubApi(token, repository, apiUrl, options);
+      return {
+        allRunArtifacts: (runId) => runs.allRunArtifacts(runId),
+        downloadArtifactZip: (artifactId, maxBytes) => api.downloadArtifactZip(artifactId, maxBytes)
+      };
+    }
   };
 }

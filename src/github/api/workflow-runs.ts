@@ -47,6 +47,13 @@ export interface RunArtifactEntry {
   readonly name: string;
 }
 
+/** Another run's artifacts, every one listed and each downloadable (a fan-out's resume reads its earlier run's). */
+export interface RunArtifactDownloads {
+  allRunArtifacts(runId: number): Promise<RunArtifactEntry[]>;
+  /** The artifact's zip, at most `maxBytes` long. */
+  downloadArtifactZip(artifactId: number, maxBytes: number): Promise<Buffer>;
+}
+
 /** The Actions API reads that tie a carried state to a run of this workflow (src/followup/workflow-origin.ts). */
 export interface WorkflowRunReads {
   /** The run, or undefined when this repository has no such run (GitHub answers 404). */
@@ -127,6 +134,18 @@ export class OctokitWorkflowRunReads extends RepositoryClient implements Workflo
     if (!Array.isArray(data.artifacts))
       throw new Error(`GitHub answered the artifacts of run ${runId} without a list`);
     return data.artifacts
+      .filter((artifact) => typeof artifact.id === 'number' && typeof artifact.name === 'string')
+      .map((artifact) => ({ id: artifact.id, name: artifact.name }));
+  }
+
+  /** Every artifact of the run, all pages (a fan-out run's shard results: one per shard). */
+  async allRunArtifacts(runId: number): Promise<RunArtifactEntry[]> {
+    const artifacts = await this.octokit.paginate(this.octokit.rest.actions.listWorkflowRunArtifacts, {
+      ...this.repo,
+      run_id: runId,
+      per_page: 100
+    });
+    return artifacts
       .filter((artifact) => typeof artifact.id === 'number' && typeof artifact.name === 'string')
       .map((artifact) => ({ id: artifact.id, name: artifact.name }));
   }
