@@ -44,8 +44,16 @@ function rollups(w: FanoutWorld): string[] {
     .map((comment) => comment.body);
 }
 
-/** What every run must hold: shards wrote nothing anywhere, and each job had its own artifact token. */
+/**
+ * What every run must hold: shards wrote nothing anywhere, each job had its own artifact token, at
+ * most 2 shards ran at once, and GitHub's secondary limit never refused one of land's writes (the
+ * pacer kept them a second apart).
+ */
 function expectShardsReadOnly(w: FanoutWorld, run: WorkflowRun): void {
+  const landWrites = writesAmong(w.requestsOfJob(run, 'land'));
+  expect(
+    landWrites.filter((request) => /secondary rate limit/.test(JSON.stringify(request.response)))
+  ).toEqual([]);
   expect(writesAmong(w.requestsOfJob(run, 'shard'))).toEqual([]);
   expect(writesAmong(w.requestsOfJob(run, 'plan'))).toEqual([]);
   expect(w.github.requests.filter((request) => request.refusedBy === 'permissions')).toEqual([]);
@@ -88,6 +96,7 @@ describe('the fan-out workflow on the simulated runner', () => {
       expect(w.show(branches[Math.floor((index - 1) / 2)]!, unitFile(index))).toBe(after(unitFile(index)));
     expect(w.github.createdPulls.map((pull) => pull.head.ref).sort()).toEqual(branches);
     expect(w.github.createdPulls.every((pull) => pull.base.ref === 'main')).toBe(true);
+    expect(writesAmong(w.requestsOfJob(run, 'land')).length).toBeGreaterThanOrEqual(3);
     // GitHub's "re-run job" on land: same run, a new attempt; it edits, it never adds.
     const pullsBefore = w.github.createdPulls.length;
     const again = await w.sim.rerun(run, ['land']);
