@@ -45,10 +45,10 @@ export interface GitHubClients {
   workflowDispatcher(): WorkflowDispatcher;
   /** The pull requests of a branch, opened or edited (a fan-out's land role: give `options.writePacer`). */
   headPullRequests(): HeadPullRequests;
-  /** Issues and comments found again by a hidden marker and edited (a fan-out's roll-up). */
-  markedPosts(): MarkedPosts;
   /** Another run's artifacts, listed and downloaded (a fan-out's resume). */
   runArtifactDownloads(): RunArtifactDownloads;
+  /** Issues and comments found again by a hidden marker and edited (a fan-out's roll-up). */
+  markedPosts(): MarkedPosts;
 }
 
 /**
@@ -67,7 +67,6 @@ export function gitHubClients(connection: GitHubConnection): GitHubClients {
     auditReads: () => new OctokitAuditReads(token, repository, apiUrl, options),
     workflowDispatcher: () => new OctokitWorkflowDispatcher(token, repository, apiUrl, options),
     headPullRequests: () => new OctokitHeadPullRequests(token, repository, apiUrl, options),
-    markedPosts: () => new OctokitMarkedPosts(token, repository, apiUrl, options),
     runArtifactDownloads: () => {
       const runs = new OctokitWorkflowRunReads(token, repository, apiUrl, options);
       const api = new OctokitGitHubApi(token, repository, apiUrl, options);
@@ -75,6 +74,7 @@ export function gitHubClients(connection: GitHubConnection): GitHubClients {
         allRunArtifacts: (runId) => runs.allRunArtifacts(runId),
         downloadArtifactZip: (artifactId, maxBytes) => api.downloadArtifactZip(artifactId, maxBytes)
       };
-    }
+    },
+    markedPosts: () => new OctokitMarkedPosts(token, repository, apiUrl, options)
   };
 }
