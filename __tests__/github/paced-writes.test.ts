@@ -39,6 +39,18 @@ describe('the write pacer', () => {
     expect(started).toEqual([0, 1000, 2000, 3000]);
   });
 
+  it('keeps the second from the end of a slow write, so the next cannot arrive sooner', async () => {
+    const pacer = new WritePacer({ clock });
+    const slow = () =>
+      pacer.pace('POST /slow', () => {
+        started.push(clock.now());
+        clock.advance(300); // the request takes 300 ms on the wire
+        return Promise.resolve('ok');
+      });
+    await Promise.all([slow(), write(pacer)]);
+    expect(started).toEqual([0, 1300]);
+  });
+
   it('does not wait when the last write is already a second old', async () => {
     const pacer = new WritePacer({ clock });
     await write(pacer);
