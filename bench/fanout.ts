@@ -10,6 +10,7 @@
  */
 import { rmSync } from 'node:fs';
 import { startFanout } from '../src/fanout/fanout-run.js';
+import { unboxedValidation } from '../src/fanout/validation.js';
 import type { ShardAgent } from '../src/fanout/shard-agent.js';
 import { parseAgentConfig } from '../src/config/inputs.js';
 import { runSession } from '../src/agent/session.js';
@@ -114,6 +115,8 @@ async function measure(
         policy: 'combined',
         identity: { name: 'Bench', email: 'bench@example.com' },
         origin: { repository: repo, workflow: 'bench' },
+        // The bench's shards are scripted (no model writes code): its validation and re-scan run on the host.
+        validation: unboxedValidation({ PATH: process.env.PATH, HOME: process.env.HOME }),
         onProgress: (line) => {
           const started = /^(shard-\d+): started/.exec(line);
           if (started) currentShard = started[1]!;

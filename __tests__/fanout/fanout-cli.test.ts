@@ -318,6 +318,9 @@ describe('compact-agent fanout', () => {
     expect(noOwners.stderr).toMatch(
       /Grouping by owner needs a CODEOWNERS file.*\.github\/CODEOWNERS, CODEOWNERS, docs\/CODEOWNERS/
     );
+    const badOwners = await fanout('--prompt', 'x', '--owners', 'web-team', '--max-total-usd', '5');
+    expect(badOwners.code).toBe(EXIT.usage);
+    expect(badOwners.stderr).toMatch(/--owners takes code owners .*@org\/team-name.*\(got "web-team"\)/);
     const mixed = await fanout('--resume', 'somewhere', '--prompt', 'x');
     expect(mixed.stderr).toMatch(/Drop --prompt/);
     expect(fake.requests.filter((record) => record.path === '/v1/messages')).toHaveLength(0);

@@ -242,7 +242,9 @@ describe("the fan-out's artifacts, checked where they enter", () => {
       'result.json': JSON.stringify(result('shard-001', 'done', 0, { files: ['src/f2.ts'] }))
     });
     store.put('compact-agent-fanout-shard-002', {
-      'result.json': JSON.stringify(result('shard-002', 'done', 0.3, { runs: ['/tmp/t/run-1'] }))
+      'result.json': JSON.stringify(
+        result('shard-002', 'done', 0.3, { runs: ['/tmp/t/20261128T100000Z-a1b2c3'] })
+      )
     });
     store.put('compact-agent-fanout-shard-003', { 'result.json': '{"shardId": "shard-003"}' });
     const read = await readShardResults(store, plan, scratch());
@@ -250,7 +252,7 @@ describe("the fan-out's artifacts, checked where they enter", () => {
     expect(Object.fromEntries(read.problems)).toEqual({
       'shard-001': "the result names files outside the shard's scope: src/f2.ts",
       'shard-002':
-        'its result names the run run-1, whose transcript is not in its artifact, so its cost cannot be checked',
+        'its result names the run 20261128T100000Z-a1b2c3, whose transcript is not in its artifact, so its cost cannot be checked',
       'shard-003': expect.stringMatching(/^its result is not a shard result/)
     });
     // An untrusted result is counted at its whole budget: what it may have spent.

@@ -3,10 +3,20 @@ import { landShards } from '../../src/fanout/land.js';
 import type { ManifestShard } from '../../src/fanout/manifest.js';
 import type { ShardResult } from '../../src/fanout/shard-result.js';
 import { guardedChanges } from '../../src/fanout/worktree-changes.js';
-import { openShardWorktree } from '../../src/fanout/shard-worktree.js';
+import { openShardRepository } from '../../src/fanout/shard-repository.js';
 import { createTempRepo, type TempRepo } from '../support/temp-repo.js';
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  lstatSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 let repo: TempRepo;
@@ -34,9 +44,9 @@ afterEach(() => repo.remove());
 
 /** A shard's guarded change made in its own worktree by `edit`. */
 async function shardChange(shard: ManifestShard, edit: (dir: string) => void) {
-  const worktree = await openShardWorktree(git, base, shard.id);
+  const worktree = await openShardRepository(git, base, shard.id);
   try {
-    edit(worktree.git.root);
+    edit(worktree.root);
     return await guardedChanges(worktree.git, base, shard.paths);
   } finally {
     await worktree.close();
@@ -57,28 +67,58 @@ const result = (shardId: string, patch: string, files: readonly string[]): Shard
   patch
 });
 
-describe('shard worktrees', () => {
-  it('opens and closes many worktrees of one repository at once, as parallel shards do', async () => {
-    // Shards open and close their worktrees while others do the same (a close prunes git's list).
+describe('shard repositories', () => {
+  it('opens and closes many repositories of their own at once, as parallel shards do', async () => {
     const roots = await Promise.all(
       Array.from({ length: 12 }, async (_, index) => {
-        const worktree = await openShardWorktree(git, base, `shard-${index}`);
-        const text = readFileSync(path.join(worktree.git.root, 'a.txt'), 'utf8');
+        const worktree = await openShardRepository(git, base, `shard-${index}`);
+        const text = readFileSync(path.join(worktree.root, 'a.txt'), 'utf8');
+        // Its own git folder, not a `gitdir:` file naming the person's.
+        const ownGitFolder = lstatSync(path.join(worktree.root, '.git')).isDirectory();
+        const head = execFileSync('git', ['rev-parse', 'HEAD'], {
+          cwd: worktree.root,
+          encoding: 'utf8'
+        }).trim();
         await worktree.close();
-        return { root: worktree.git.root, text };
+        return { root: worktree.root, text, ownGitFolder, head };
       })
     );
     expect(new Set(roots.map((entry) => entry.root)).size).toBe(12);
-    expect(roots.every((entry) => entry.text === 'old a\n')).toBe(true);
+    expect(
+      roots.every((entry) => entry.text === 'old a\n' && entry.ownGitFolder && entry.head === base)
+    ).toBe(true);
     expect(repo.git('worktree', 'list').trim().split('\n')).toHaveLength(1);
+    expect(existsSync(path.join(repo.root, '.git', 'worktrees'))).toBe(false);
+  });
+
+  it('says when a command planted a redirecting file in the shard’s .git, and lets our git ignore it', async () => {
+    const worktree = await openShardRepository(git, base, 'shard-01');
+    try {
+      expect(worktree.redirection()).toBeUndefined();
+      const elsewhere = mkdtempSync(path.join(tmpdir(), 'compact-agent-elsewhere-'));
+      const redirect = `[core]\n\tworktree = ${elsewhere}\n[extensions]\n\tworktreeConfig = true\n`;
+      writeFileSync(path.join(worktree.root, '.git', 'config.worktree'), redirect);
+      expect(worktree.redirection()).toMatch(/config\.worktree/);
+      // Even a config the box could not write (it is shown read-only) would not steer our git: it
+      // reads a git folder of its own, and the shard's folder is its work tree.
+      appendFileSync(path.join(worktree.root, '.git', 'config'), redirect);
+      writeFileSync(path.join(worktree.root, 'a.txt'), 'new a\n');
+      const changes = await guardedChanges(worktree.git, base, ['a.txt']);
+      expect(changes.files).toEqual(['a.txt']);
+      expect(changes.refused).toEqual([]);
+      expect(readdirSync(elsewhere)).toEqual([]);
+      rmSync(elsewhere, { recursive: true });
+    } finally {
+      await worktree.close();
+    }
   });
 });
 
 describe('the scope guard on a worktree', () => {
   it('keeps in-scope edits and puts out-of-scope ones back, counting them', async () => {
-    const worktree = await openShardWorktree(git, base, 'shard-02');
+    const worktree = await openShardRepository(git, base, 'shard-02');
     try {
-      const dir = worktree.git.root;
+      const dir = worktree.root;
       writeFileSync(path.join(dir, 'b/one.txt'), 'new b1\n');
       writeFileSync(path.join(dir, 'b/two.txt'), 'new file in scope\n');
       writeFileSync(path.join(dir, 'README.md'), 'vandalised\n');
@@ -97,9 +137,9 @@ describe('the scope guard on a worktree', () => {
   });
 
   it('takes the patch from the files on disk, not from an index the agent staged', async () => {
-    const worktree = await openShardWorktree(git, base, 'shard-02');
+    const worktree = await openShardRepository(git, base, 'shard-02');
     try {
-      const dir = worktree.git.root;
+      const dir = worktree.root;
       const inWorktree = (...args: string[]) =>
         execFileSync('git', args, { cwd: dir, encoding: 'utf8' }).trim();
       // The agent plants other content in the index and hides it from `git add` with skip-worktree,
@@ -237,5 +277,46 @@ describe('landShards', () => {
     await expect(landShards({ ...options, shards, policy: 'per-owner' })).rejects.toThrow(
       /needs a plan grouped by CODEOWNERS owner, and 3 of its shards \(shard-01, shard-02, shard-03\) have no owner/
     );
+  });
+
+  // Review E, findings 4 and 7a: a path holding a TAB (anywhere, or at its end) in a forged patch.
+  it.each([
+    ['a TAB before an in-scope name', 'evil\ta.txt'],
+    ['a TAB at the end', 'a.txt\t'],
+    ['a newline', 'a.txt\nb/one.txt']
+  ])('rejects a patch adding a path with %s, and lands the other shards', async (_, forged) => {
+    const scratch = createTempRepo();
+    try {
+      scratch.write('a.txt', 'old a\n');
+      scratch.git('add', '-A');
+      scratch.git('commit', '-qm', 'seed');
+      scratch.write(forged, 'on: push\n');
+      scratch.git('add', '-A');
+      const patch = scratch.git('diff', '--cached', '--binary', '--full-index', 'HEAD');
+      const b = await shardChange(shards[1]!, (dir) =>
+        writeFileSync(path.join(dir, 'b/one.txt'), 'new b1\n')
+      );
+      const landing = await landShards({
+        repo: git,
+        base,
+        planId: 'abcdef12',
+        policy: 'per-shard',
+        identity,
+        shards,
+        results: [result('shard-01', patch, ['a.txt']), result('shard-02', b.patch, b.files)],
+        title: 'Rename'
+      });
+      expect(landing.shards[0]).toMatchObject({ status: 'rejected', shardId: 'shard-01' });
+      expect(landing.shards[0]!.status === 'rejected' && landing.shards[0]!.reason).toContain(
+        `outside its scope: ${JSON.stringify(forged)}`
+      );
+      expect(landing.shards[1]).toMatchObject({ status: 'landed', shardId: 'shard-02' });
+      expect(repo.git('branch', '--list', 'fanout/abcdef12/shard-01')).toBe('');
+      expect(
+        repo.git('ls-tree', '-r', '--name-only', '-z', landing.combinedCommit).split('\0')
+      ).not.toContain(forged);
+    } finally {
+      scratch.remove();
+    }
   });
 });

@@ -90,3 +90,40 @@ describe('listUnits', () => {
     ).rejects.toThrow(/is an absolute path/);
   });
 });
+
+describe('units from CODEOWNERS owners', () => {
+  it("lists the tracked files whose owners include one of those asked for, case-blind, as HEAD's CODEOWNERS says", async () => {
+    const owned = createTempRepo();
+    try {
+      owned.write(
+        'CODEOWNERS',
+        '* @octo-org/default\n/web/ @octo-org/Web\n/web/vendor/\n*.sql @octo-org/web @dba\n'
+      );
+      owned.write('web/app.ts', '');
+      owned.write('web/vendor/lib.js', '');
+      owned.write('api/server.ts', '');
+      owned.write('db/schema.sql', '');
+      owned.git('add', '-A');
+      owned.git('commit', '-qm', 'seed');
+      // Untracked: not a unit.
+      owned.write('web/draft.ts', '');
+      expect(
+        await listUnits({ kind: 'owners', owners: ['@octo-org/web'] }, { repoDir: owned.root, env })
+      ).toEqual(['db/schema.sql', 'web/app.ts']);
+      expect(
+        await listUnits(
+          { kind: 'owners', owners: ['@dba', '@octo-org/DEFAULT'] },
+          { repoDir: owned.root, env }
+        )
+      ).toEqual(['CODEOWNERS', 'api/server.ts', 'db/schema.sql']);
+    } finally {
+      owned.remove();
+    }
+  });
+
+  it('is an error naming what to do in a repository without CODEOWNERS', async () => {
+    await expect(listUnits({ kind: 'owners', owners: ['@a'] }, { repoDir: repo.root, env })).rejects.toThrow(
+      /Listing the files of @a needs a CODEOWNERS file/
+    );
+  });
+});

@@ -4,6 +4,13 @@ import type { CarriedState } from '../../src/followup/carried-state.js';
 
 const options = { requirePlanApproval: false, onThread: true, phrase: '/agent' };
 
+/** A request that chooseRun judges: every kind but a fan-out, which starts its own workflow first. */
+function agentKind(task: string) {
+  const kind = requestKindOf(task);
+  if (kind.kind === 'fanout') throw new Error(`"${task}" asks for a fan-out, not an agent run`);
+  return kind;
+}
+
 function state(mode: CarriedState['mode']): CarriedState {
   return {
     version: 1,
@@ -37,7 +44,16 @@ describe('requestKindOf', () => {
     ['reviewer asked for a rename', { kind: 'fix', task: 'reviewer asked for a rename' }],
     ['go-live checklist is broken', { kind: 'fix', task: 'go-live checklist is broken' }],
     ['Plan.md is wrong', { kind: 'fix', task: 'Plan.md is wrong' }],
-    ['review-bot config', { kind: 'fix', task: 'review-bot config' }]
+    ['review-bot config', { kind: 'fix', task: 'review-bot config' }],
+    ['fanout Replace oldApi()', { kind: 'fanout', ask: { kind: 'start', task: 'Replace oldApi()' } }],
+    ['FanOut: resume', { kind: 'fanout', ask: { kind: 'resume' } }],
+    ['fanout resume.', { kind: 'fanout', ask: { kind: 'resume' } }],
+    [
+      'fanout resume the parser work',
+      { kind: 'fanout', ask: { kind: 'start', task: 'resume the parser work' } }
+    ],
+    ['fanout', { kind: 'fanout', ask: { kind: 'start', task: '' } }],
+    ['fanout.yml is broken', { kind: 'fix', task: 'fanout.yml is broken' }]
   ])('%s', (task, expected) => {
     expect(requestKindOf(task)).toEqual(expected);
   });
@@ -51,7 +67,7 @@ describe('requestKindOf', () => {
 describe('chooseRun', () => {
   it('carries out the thread plan on go, with the changes', () => {
     const plan = state('plan');
-    expect(chooseRun(requestKindOf('go, skip 3'), plan, options)).toEqual({
+    expect(chooseRun(agentKind('go, skip 3'), plan, options)).toEqual({
       run: 'approved-plan',
       plan,
       changes: 'skip 3'
@@ -60,43 +76,43 @@ describe('chooseRun', () => {
 
   it('reads `continue …` after a plan as approval with changes', () => {
     const plan = state('plan');
-    expect(chooseRun(requestKindOf('continue: also update the docs'), plan, options)).toMatchObject({
+    expect(chooseRun(agentKind('continue: also update the docs'), plan, options)).toMatchObject({
       run: 'approved-plan',
       changes: 'also update the docs'
     });
-    expect(chooseRun(requestKindOf('continue'), plan, options)).toMatchObject({
+    expect(chooseRun(agentKind('continue'), plan, options)).toMatchObject({
       run: 'approved-plan',
       changes: undefined
     });
   });
 
   it('refuses go without a plan, naming the latest run and the way to ask for a plan', () => {
-    const choice = chooseRun(requestKindOf('go'), state(undefined), options);
+    const choice = chooseRun(agentKind('go'), state(undefined), options);
     expect(choice.run).toBe('refused');
     expect(choice.run === 'refused' && choice.reason).toMatch(
       /latest run here was a fix run.*`\/agent plan <task>`/
     );
-    expect(chooseRun(requestKindOf('go'), undefined, options)).toMatchObject({ run: 'refused' });
+    expect(chooseRun(agentKind('go'), undefined, options)).toMatchObject({ run: 'refused' });
   });
 
   it('plans every other request first with require_plan_approval, on a thread only', () => {
     const required = { ...options, requirePlanApproval: true };
-    expect(chooseRun(requestKindOf('fix the bug'), undefined, required)).toEqual({
+    expect(chooseRun(agentKind('fix the bug'), undefined, required)).toEqual({
       run: 'plan',
       why: 'required'
     });
-    expect(chooseRun(requestKindOf('also X'), state('plan'), required)).toEqual({
+    expect(chooseRun(agentKind('also X'), state('plan'), required)).toEqual({
       run: 'plan',
       why: 'required'
     });
-    expect(chooseRun(requestKindOf('go'), state('plan'), required)).toMatchObject({ run: 'approved-plan' });
-    expect(chooseRun(requestKindOf('fix the bug'), undefined, { ...required, onThread: false })).toEqual({
+    expect(chooseRun(agentKind('go'), state('plan'), required)).toMatchObject({ run: 'approved-plan' });
+    expect(chooseRun(agentKind('fix the bug'), undefined, { ...required, onThread: false })).toEqual({
       run: 'fix'
     });
   });
 
   it('a plain request after a plan is a fix that continues the thread', () => {
-    expect(chooseRun(requestKindOf('also fix the docs'), state('plan'), options)).toEqual({ run: 'fix' });
+    expect(chooseRun(agentKind('also fix the docs'), state('plan'), options)).toEqual({ run: 'fix' });
   });
 });
 

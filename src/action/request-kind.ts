@@ -2,22 +2,32 @@ import type { ActionEvent } from '../github/events/event.js';
 
 /**
  * What a request asks for, read from its first word: `plan <task>`, `go [changes]` (approve the
- * thread's plan), `review [focus]`, or anything else: a task to carry out. The words are matched
+ * thread's plan), `review [focus]`, `fanout <task>` or `fanout resume` (start or resume a fan-out
+ * workflow, kinds/fanout-start.ts), or anything else: a task to carry out. The words are matched
  * whole and case-blind (`/agent Plan: …`, `/agent go, but …`); `planning` or `good` are no verbs.
  */
 export type RequestKind =
   | { readonly kind: 'fix'; readonly task: string }
   | { readonly kind: 'plan'; readonly task: string }
   | { readonly kind: 'go'; readonly changes: string | undefined }
-  | { readonly kind: 'review'; readonly focus: string | undefined };
+  | { readonly kind: 'review'; readonly focus: string | undefined }
+  | { readonly kind: 'fanout'; readonly ask: FanoutRequest };
+
+/** `fanout <task>` (the task '' when none was given: refused with what to write) or `fanout resume`. */
+export type FanoutRequest = { readonly kind: 'start'; readonly task: string } | { readonly kind: 'resume' };
 
 export function requestKindOf(task: string): RequestKind {
-  // The verb stands alone: followed by a blank, a colon or a comma, or nothing (`go-live`, `Plan.md`
-  // and `review-bot` are no verbs).
-  const verb = /^(plan|go|review)(?:$|[\s:,]+)/i.exec(task.trim());
+  // The verb stands alone: followed by a blank, a colon or a comma, or nothing (`go-live`, `Plan.md`,
+  // `review-bot` and `fanout.yml` are no verbs).
+  const verb = /^(plan|go|review|fanout)(?:$|[\s:,]+)/i.exec(task.trim());
   if (!verb) return { kind: 'fix', task };
   const rest = task.trim().slice(verb[0].length).trim();
   switch (verb[1]!.toLowerCase()) {
+    case 'fanout':
+      // `resume` alone (a full stop after it allowed) resumes; anything longer is a task.
+      return /^resume[.!]?$/i.test(rest)
+        ? { kind: 'fanout', ask: { kind: 'resume' } }
+        : { kind: 'fanout', ask: { kind: 'start', task: rest } };
     case 'plan':
       // A bare `/agent plan` on an issue plans what the issue asks, as a bare `/agent` does it.
       return { kind: 'plan', task: rest === '' ? 'Do what this issue asks.' : rest };
@@ -57,5 +67,7 @@ export function requestText(kind: RequestKind): string {
       return kind.changes === undefined ? 'go' : `go: ${kind.changes}`;
     case 'review':
       return kind.focus === undefined ? 'review' : `review: ${kind.focus}`;
+    case 'fanout':
+      return kind.ask.kind === 'resume' ? 'fanout resume' : `fanout: ${kind.ask.task}`;
   }
 }

@@ -80,6 +80,8 @@ export interface SessionOptions {
   readonly mode?: RunMode;
   /** The repositories the run began with; by default a snapshot taken as the session starts. */
   readonly nestedRepositories?: NestedRepositoryWatch;
+  /** Folders outside the repository the box shows read-only (a fan-out shard's borrowed git objects). */
+  readonly readOnlyFolders?: readonly string[];
 }
 
 /** What a custom compactor may build on: the same model, request shape and run folder. */
@@ -130,7 +132,12 @@ export async function runSession(options: SessionOptions): Promise<SessionOutcom
   // Before the MCP servers, which run in it too; `sandbox: required` without a box stops here.
   const sandbox = await openSessionBox(
     config.sandbox,
-    { workspace: options.repoDir, env: options.env, nestedRepositories: nested },
+    {
+      workspace: options.repoDir,
+      env: options.env,
+      nestedRepositories: nested,
+      ...(options.readOnlyFolders ? { readOnly: options.readOnlyFolders } : {})
+    },
     (line) => options.onNotice?.(line)
   );
   let outcome: SessionOutcome;

@@ -38,7 +38,7 @@ const FANOUT_HELP = `Usage: compact-agent fanout --repo DIR --prompt "TASK" --un
        compact-agent fanout --repo DIR --resume FOLDER [--parallel N] [--land per-shard|combined|per-owner]
 
 One change over many units of a repository, split into shards that run in parallel, each an agent
-in its own git worktree, then landed into local branches (nothing is pushed). The units are listed
+in a repository of its own at HEAD, then landed into local branches (nothing is pushed). The units are listed
 by a command, globs or the workspace's packages, never by the model. Each shard gets its share of
 the total cap in advance, may change only its own paths (other edits are undone and counted), and
 may be checked by a validation command whose errors go back to the agent. The roll-up (a table of
@@ -51,6 +51,7 @@ Flags:
   --units "COMMAND"       a command printing one path per line, e.g. "git grep -l oldApi -- src"
   --globs "A,B"           or: glob patterns of files, e.g. "src/**/*.ts"
   --packages              or: the workspace's packages (package.json "workspaces")
+  --owners "@ORG/TEAM,..." or: the tracked files CODEOWNERS gives these owners
   --shard-size N          units per shard (default 10)
   --group-by count|folder|size|owner  consecutive units, one folder at a time, as many shards as
                           count would make with about the same bytes each, or one CODEOWNERS owner
@@ -58,7 +59,7 @@ Flags:
   --parallel N            shards running at once (default 2)
   --max-total-usd X       the cap for all shards together, split evenly in advance (required)
   --pilot N               run the first N shards first; start the rest only if all of them finish
-  --validate "COMMAND"    run in the shard's worktree after its agent; exit 0 passes
+  --validate "COMMAND"    run in the shard's folder (in the box) after its agent; exit 0 passes
   --validate-retries N    times a failing validation goes back to the agent with its errors (default 1)
   --land per-shard|combined|per-owner  one branch per shard fanout/<plan>/<shard> (default), one
                           fanout/<plan>/combined, or one per owner fanout/<plan>/owner-<owner> (with
@@ -81,7 +82,7 @@ conflicts or never started (resume it), 2 a flag or the plan is wrong.`;
 
 export const FANOUT_COMMAND: CliCommand = {
   name: 'fanout',
-  summary: 'one change over many units: shards in parallel worktrees, landed into local branches',
+  summary: 'one change over many units: shards in parallel repositories, landed into local branches',
   help: FANOUT_HELP,
   stringFlags: ['repo', 'prompt', 'prompt-file', ...FANOUT_FLAGS, ...AGENT_FLAGS],
   booleanFlags: ['packages', ...AGENT_SWITCHES],

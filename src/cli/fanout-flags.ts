@@ -1,3 +1,4 @@
+import { isOwnerName } from '../fanout/codeowners.js';
 import { LAND_POLICIES, type LandPolicy } from '../fanout/land.js';
 import type { ShardGrouping } from '../fanout/shards.js';
 import type { UnitSource } from '../fanout/unit-source.js';
@@ -8,6 +9,7 @@ import { usageError } from './exit-codes.js';
 export const FANOUT_FLAGS = [
   'units',
   'globs',
+  'owners',
   'shard-size',
   'group-by',
   'parallel',
@@ -48,6 +50,7 @@ const PLAN_FLAGS = [
   'prompt-file',
   'units',
   'globs',
+  'owners',
   'shard-size',
   'group-by',
   'max-total-usd',
@@ -78,24 +81,32 @@ export function readFanoutFlags(invocation: Invocation): FanoutFlags {
       );
     return { ...common, plan: undefined };
   }
-  const sources = [values.has('units'), values.has('globs'), switches.has('packages')].filter(Boolean).length;
+  const sources = [
+    values.has('units'),
+    values.has('globs'),
+    values.has('owners'),
+    switches.has('packages')
+  ].filter(Boolean).length;
   if (sources !== 1)
     throw usageError(
       'Name the units once: --units "COMMAND" (one path per line, e.g. "git grep -l oldApi -- src"), ' +
-        '--globs "src/**/*.ts,lib/**/*.js", or --packages (the workspace packages).'
+        '--globs "src/**/*.ts,lib/**/*.js", --owners "@org/team" (the files CODEOWNERS gives them), ' +
+        'or --packages (the workspace packages).'
     );
   const unitSource: UnitSource = values.has('units')
     ? { kind: 'command', command: values.get('units')! }
-    : values.has('globs')
-      ? {
-          kind: 'globs',
-          patterns: values
-            .get('globs')!
-            .split(',')
-            .map((glob) => glob.trim())
-            .filter(Boolean)
-        }
-      : { kind: 'packages' };
+    : values.has('owners')
+      ? { kind: 'owners', owners: ownersFlag(values.get('owners')!) }
+      : values.has('globs')
+        ? {
+            kind: 'globs',
+            patterns: values
+              .get('globs')!
+              .split(',')
+              .map((glob) => glob.trim())
+              .filter(Boolean)
+          }
+        : { kind: 'packages' };
   if (unitSource.kind === 'globs' && unitSource.patterns.length === 0)
     throw usageError('--globs needs at least one pattern, e.g. --globs "src/**/*.ts".');
   const cap = values.get('max-total-usd');
@@ -127,6 +138,18 @@ export function readFanoutFlags(invocation: Invocation): FanoutFlags {
       pilot: values.has('pilot') ? positiveInteger(values, 'pilot', 1) : undefined
     }
   };
+}
+
+/** `--owners "@org/web, @alice"`: each written as CODEOWNERS writes an owner. */
+function ownersFlag(raw: string): string[] {
+  const owners = raw.split(/[\s,]+/).filter(Boolean);
+  const bad = owners.find((owner) => !isOwnerName(owner));
+  if (owners.length === 0 || bad !== undefined)
+    throw usageError(
+      `--owners takes code owners as CODEOWNERS names them, @org/team-name, @username or an email address, ` +
+        `separated by commas (got "${bad ?? raw}").`
+    );
+  return owners;
 }
 
 function positiveInteger(values: ReadonlyMap<string, string>, flag: string, fallback: number): number {

@@ -21,12 +21,18 @@ export function boxedValidation(
     const nested = watchNestedRepositories(options.cwd);
     const session = await openSessionBox(
       config.sandbox,
-      { workspace: options.cwd, env, nestedRepositories: nested },
+      {
+        workspace: options.cwd,
+        env,
+        nestedRepositories: nested,
+        ...(options.readOnlyFolders ? { readOnly: options.readOnlyFolders } : {})
+      },
       onNotice
     );
     try {
+      const { readOnlyFolders: _shown, ...bounded } = options;
       return await runBoundedCommand(command, {
-        ...options,
+        ...bounded,
         env: shell.env,
         ...(session.box ? { box: session.box } : {})
       });

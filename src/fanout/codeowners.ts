@@ -11,7 +11,7 @@ import { FanoutInputError } from './fanout-error.js';
  *   syntax, the file will not be detected": such a line is an error here too, not a silent skip;
  * - "the last matching pattern takes the most precedence", and a pattern with no owners leaves
  *   what it matches without owners (`/apps/github` after `/apps/ @octocat`);
- * - `docs/*` matches `docs/getting-started.md` but not `docs/build-app/troubleshooting.md`, while
+ * - `docs/*` matches a file right in the `docs` folder but not one in a folder below it, while
  *   `apps/`, `/build/logs/` and `**\/logs` own everything below the folder they match;
  * - paths are case sensitive.
  */
@@ -98,8 +98,13 @@ function patternProblem(pattern: string): string | undefined {
   return undefined;
 }
 
+/** Whether `owner` is written as CODEOWNERS takes one: `@username`, `@org/team-name` or an email address. */
+export function isOwnerName(owner: string): boolean {
+  return USER_OR_TEAM.test(owner) || EMAIL.test(owner);
+}
+
 function ownerProblem(owner: string): string | undefined {
-  if (USER_OR_TEAM.test(owner) || EMAIL.test(owner)) return undefined;
+  if (isOwnerName(owner)) return undefined;
   return `"${owner.slice(0, 80)}" is not an owner: write @username, @org/team-name or an email address`;
 }
 

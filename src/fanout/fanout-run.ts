@@ -15,7 +15,7 @@ import type { Rollup } from './rollup.js';
 import type { ShardAgent } from './shard-agent.js';
 import { resultProblem, type ShardResult } from './shard-result.js';
 import { runShard } from './shard-run.js';
-import { unboxedValidation, type ValidationRunner } from './validation.js';
+import type { ValidationRunner } from './validation.js';
 
 export type { FanoutPlanRequest } from './plan-fanout.js';
 
@@ -30,8 +30,11 @@ export interface FanoutOptions {
   /** Who may read the plan (the local CLI: the repository's folder). */
   readonly origin: ManifestOrigin;
   readonly validationTimeoutMs?: number;
-  /** Where the validation command runs; by default without a box (the CLI gives the agent's box). */
-  readonly validation?: ValidationRunner;
+  /**
+   * Where commands run on the agents' code (the validation command, the burndown's re-scan): the
+   * box the agents had. Required, so that no caller runs them on the host by leaving it out.
+   */
+  readonly validation: ValidationRunner;
   readonly onProgress?: (line: string) => void;
 }
 
@@ -51,12 +54,34 @@ export async function startFanout(request: FanoutPlanRequest, options: FanoutOpt
   );
   // A committed `.transcripts` link would send the fan-out's files outside the repository.
   checkRunFolderPath(options.repoDir, stateDir);
-  if (existsSync(path.join(stateDir, 'manifest.json')))
-    throw new FanoutInputError(
-      `The same fan-out (plan ${planId}) was already started in ${stateDir}. Continue it with ` +
-        `--resume ${stateDir}, or remove that folder to start over.`
-    );
   const state = new FanoutState(stateDir, options.repoDir);
+  const unlock = state.lock();
+  try {
+    if (existsSync(path.join(stateDir, 'manifest.json')))
+      throw new FanoutInputError(
+        `The same fan-out (plan ${planId}) was already started in ${stateDir}. Continue it with ` +
+          `--resume ${stateDir}, or remove that folder to start over.`
+      );
+    return await runPlan(request, { manifest, base, repo, state, perShardUsd, options });
+  } finally {
+    unlock();
+  }
+}
+
+async function runPlan(
+  request: FanoutPlanRequest,
+  context: {
+    readonly manifest: FanoutManifest;
+    readonly base: string;
+    readonly repo: GitRepository;
+    readonly state: FanoutState;
+    readonly perShardUsd: number;
+    readonly options: FanoutOptions;
+  }
+): Promise<Rollup> {
+  const { manifest, base, repo, state, perShardUsd, options } = context;
+  const planId = manifest.planId;
+  const stateDir = state.dir;
   state.writeManifest(manifest);
   options.onProgress?.(
     `Plan ${planId}: ${manifest.unitsBefore} units in ${manifest.shards.length} shards, $${perShardUsd.toFixed(2)} each; ` +
@@ -87,13 +112,35 @@ export async function startFanout(request: FanoutPlanRequest, options: FanoutOpt
 export async function resumeFanout(stateDir: string, options: FanoutOptions): Promise<Rollup> {
   const state = new FanoutState(path.resolve(stateDir), options.repoDir);
   const manifest = await state.readManifest(options.origin);
+  const unlock = state.lock();
+  try {
+    return await resumePlan(manifest, state, options);
+  } finally {
+    unlock();
+  }
+}
+
+async function resumePlan(
+  manifest: FanoutManifest,
+  state: FanoutState,
+  options: FanoutOptions
+): Promise<Rollup> {
   const repo = new GitRepository(options.repoDir);
   const base = await repo.head();
   const { results, problems } = await state.readResults();
+  // Read before any result is dropped: what a dropped result cost was spent all the same.
+  const spentBefore = await state.spentUsd(results);
+  const granted = await state.grantedBudgets();
   for (const [shardId, result] of results) {
     const shard = manifest.shards.find((candidate) => candidate.id === shardId);
+    // The most its attempt can have been given: its planned share, or what a resume gave it.
     const problem = shard
-      ? resultProblem(result, shard, manifest.planId, manifest.totalCapUsd)
+      ? (resultProblem(
+          result,
+          shard,
+          manifest.planId,
+          Math.max(shard.budgetUsd, granted.get(shardId) ?? 0)
+        ) ?? (await baseProblem(repo, result.base, base)))
       : `the plan has no shard ${shardId}`;
     if (problem) {
       problems.set(shardId, problem);
@@ -105,7 +152,7 @@ export async function resumeFanout(stateDir: string, options: FanoutOptions): Pr
     (shard) => results.get(shard.id)?.status !== 'done' || problems.has(shard.id) || unlandable.has(shard.id)
   );
   if (again.length > 0) {
-    const spent = await state.spentUsd();
+    const spent = spentBefore;
     const split = splitBudget(manifest.totalCapUsd - spent, again.length);
     options.onProgress?.(
       `Resuming plan ${manifest.planId} on ${base.slice(0, 12)}: ${again.length} shard(s) again ` +
@@ -145,10 +192,10 @@ async function runShards(shards: readonly ManifestShard[], context: RunContext):
       budgetUsd: context.budgets.get(shard.id)!,
       agent: options.agent,
       transcriptsDir: state.transcriptsDir,
-      validation: options.validation ?? unboxedValidation(options.env),
+      validation: options.validation,
       validationTimeoutMs: options.validationTimeoutMs ?? 10 * 60_000,
       signal: options.signal,
-      onSpend: (cost, runDir) => state.recordSpend(shard.id, cost, runDir)
+      onSpend: (cost, runDir) => state.recordSpend(shard.id, cost, runDir, context.budgets.get(shard.id)!)
     });
     state.writeResult(result);
     context.results.set(shard.id, result);
@@ -172,10 +219,29 @@ async function landAndRecord(
     policy: options.policy,
     identity: options.identity,
     stateDir: state.dir,
-    spentUsd: await state.spentUsd(),
+    spentUsd: await state.spentUsd(context.results),
     env: options.env,
+    runner: options.validation,
     signal: options.signal
   });
   state.writeLanding(landing.shards);
   return rollup;
+}
+
+/**
+ * A result made on a commit outside the current base's history was made on another line of history
+ * (or names a commit this repository does not have): not one of this fan-out's runs on this branch.
+ */
+async function baseProblem(
+  repo: GitRepository,
+  resultBase: string,
+  base: string
+): Promise<string | undefined> {
+  if (resultBase === base) return undefined;
+  try {
+    await repo.run(['merge-base', '--is-ancestor', resultBase, base]);
+    return undefined;
+  } catch {
+    return `its base ${resultBase.slice(0, 12)} is not in the history of ${base.slice(0, 12)}, where it would land`;
+  }
 }

@@ -1,11 +1,12 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { readRegularFile } from '../files/bounded-file.js';
+import { readRegularFile, UnreadableFileError } from '../files/bounded-file.js';
 import { appendToRegularFile, makeRealFolders, writeRegularFile } from '../security/safe-file.js';
 import { isStrictlyInside } from '../files/path-inside.js';
 import { errorMessage } from '../errors/error-message.js';
 import { FanoutInputError } from './fanout-error.js';
+import { lockFanoutFolder } from './fanout-lock.js';
 import { parseManifest, type FanoutManifest, type ManifestOrigin } from './manifest.js';
 import { shardResultSchema, type ShardResult } from './shard-result.js';
 import type { ShardLanding } from './land.js';
@@ -17,6 +18,7 @@ import type { ShardLanding } from './land.js';
  *   ledger.jsonl         one line per agent run with its cost: the spend, failed runs included
  *   landing.json         what the last landing did with each shard
  *   transcripts/<run>/   every agent run's transcript
+ *   lock                 while a run uses the folder (see fanout-lock.ts)
  */
 export class FanoutState {
   /**
@@ -47,6 +49,13 @@ export class FanoutState {
     const target = this.file(relative);
     makeRealFolders(target, this.within);
     writeRegularFile(target, text, { within: this.within });
+  }
+
+  /** Takes the folder for this run (made if need be); the function returned gives it back. */
+  lock(): () => void {
+    const lockFile = this.file('lock');
+    makeRealFolders(lockFile, this.within);
+    return lockFanoutFolder(lockFile, this.dir);
   }
 
   writeManifest(manifest: FanoutManifest): void {
@@ -92,32 +101,62 @@ export class FanoutState {
     return { results, problems };
   }
 
-  recordSpend(shardId: string, costUsd: number, runDir: string): void {
+  /** One agent run's cost, and the budget its shard's attempt was given (a resume checks results against it). */
+  recordSpend(shardId: string, costUsd: number, runDir: string, budgetUsd: number): void {
     const ledger = this.file('ledger.jsonl');
     makeRealFolders(ledger, this.within);
-    appendToRegularFile(ledger, `${JSON.stringify({ shardId, costUsd, runDir })}\n`, { within: this.within });
+    appendToRegularFile(ledger, `${JSON.stringify({ shardId, costUsd, runDir, budgetUsd })}\n`, {
+      within: this.within
+    });
   }
 
-  /** The sum of every agent run's cost so far. A ledger that does not parse stops a resume: its spend is unknown. */
-  async spentUsd(): Promise<number> {
+  /**
+   * What was spent so far: per shard, the ledger's sum of its runs, and never less than its result's
+   * cost (a ledger lost or cut short must not read as money not spent). A ledger that exists but
+   * cannot be read or parsed stops the run: its spend is unknown.
+   */
+  async spentUsd(results: ReadonlyMap<string, Pick<ShardResult, 'costUsd'>> = new Map()): Promise<number> {
+    const byShard = new Map<string, number>();
+    for (const line of await this.ledgerLines())
+      byShard.set(line.shardId, (byShard.get(line.shardId) ?? 0) + line.costUsd);
+    for (const [shardId, result] of results)
+      byShard.set(shardId, Math.max(byShard.get(shardId) ?? 0, result.costUsd));
+    return [...byShard.values()].reduce((sum, cost) => sum + cost, 0);
+  }
+
+  /** The largest budget the ledger says each shard's attempts were given. */
+  async grantedBudgets(): Promise<Map<string, number>> {
+    const granted = new Map<string, number>();
+    for (const line of await this.ledgerLines())
+      if (line.budgetUsd !== undefined)
+        granted.set(line.shardId, Math.max(granted.get(line.shardId) ?? 0, line.budgetUsd));
+    return granted;
+  }
+
+  private async ledgerLines(): Promise<LedgerLine[]> {
+    const file = this.file('ledger.jsonl');
     let text: string;
     try {
-      text = (await readRegularFile(this.file('ledger.jsonl'), 50_000_000)).toString('utf8');
-    } catch {
-      return 0;
+      text = (await readRegularFile(file, 50_000_000)).toString('utf8');
+    } catch (error) {
+      if (error instanceof UnreadableFileError && error.kind === 'missing') return [];
+      throw new FanoutInputError(
+        `${file} cannot be read (${errorMessage(error)}), so what this fan-out spent is unknown. Restore ` +
+          'the file (or make it readable), or start a new fan-out.'
+      );
     }
-    let sum = 0;
+    const lines: LedgerLine[] = [];
     for (const [index, line] of text.split('\n').entries()) {
       if (line.trim() === '') continue;
       const parsed = ledgerLineSchema.safeParse(safeJson(line));
       if (!parsed.success)
         throw new FanoutInputError(
-          `${this.file('ledger.jsonl')}, line ${index + 1}, is not a spend record, so what was spent is unknown. ` +
+          `${file}, line ${index + 1}, is not a spend record, so what was spent is unknown. ` +
             'Start a new fan-out, or restore the file.'
         );
-      sum += parsed.data.costUsd;
+      lines.push(parsed.data);
     }
-    return sum;
+    return lines;
   }
 
   writeLanding(landings: readonly ShardLanding[]): void {
@@ -143,8 +182,11 @@ export class FanoutState {
 const ledgerLineSchema = z.object({
   shardId: z.string(),
   costUsd: z.number().nonnegative().finite(),
-  runDir: z.string()
+  runDir: z.string(),
+  /** Absent in ledgers written before it was recorded. */
+  budgetUsd: z.number().positive().finite().optional()
 });
+type LedgerLine = z.infer<typeof ledgerLineSchema>;
 
 const landingFileSchema = z.object({
   shards: z.array(z.object({ shardId: z.string(), status: z.string() }))

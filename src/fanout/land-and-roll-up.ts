@@ -3,8 +3,9 @@ import { landShards, type Landing, type LandPolicy } from './land.js';
 import type { FanoutManifest } from './manifest.js';
 import { buildRollup, type Rollup } from './rollup.js';
 import type { ShardResult } from './shard-result.js';
-import { openShardWorktree } from './shard-worktree.js';
+import { openShardRepository } from './shard-repository.js';
 import { countUnits } from './units.js';
+import type { ValidationRunner } from './validation.js';
 
 /** Everything a landing needs: the plan, the base, each shard's result, and what was spent. */
 export interface LandingParts {
@@ -22,6 +23,12 @@ export interface LandingParts {
   readonly spentUsd: number;
   /** For the burndown's re-scan: the unit command runs with this environment (without secrets). */
   readonly env: NodeJS.ProcessEnv;
+  /**
+   * Where the burndown's unit command runs: on the landed change, the agents' code (a test runner's
+   * collection imports it), so in the box the shards' validation had. Required: there is no default
+   * that would run it on the host, where the land job holds the only write credential.
+   */
+  readonly runner: ValidationRunner;
   readonly signal: AbortSignal;
 }
 
@@ -62,14 +69,16 @@ export async function landAndRollUp(parts: LandingParts): Promise<{ landing: Lan
   return { landing, rollup };
 }
 
-/** The burndown: the unit listing run again on a worktree of everything landed. */
+/** The burndown: the unit listing run again, in the box, on a repository of its own at everything landed. */
 async function rescan(parts: LandingParts, commit: string): Promise<number | undefined> {
-  const worktree = await openShardWorktree(parts.repo, commit, 'rescan');
+  const worktree = await openShardRepository(parts.repo, commit, 'rescan');
   try {
     return await countUnits(parts.manifest.unitSource, {
-      repoDir: worktree.git.root,
+      repoDir: worktree.root,
       env: parts.env,
-      signal: parts.signal
+      signal: parts.signal,
+      runner: parts.runner,
+      readOnlyFolders: worktree.sharedObjects
     });
   } finally {
     await worktree.close();

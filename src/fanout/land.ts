@@ -6,8 +6,8 @@ import { errorMessage } from '../errors/error-message.js';
 import { combinedBranch, ownerBranches, shardBranch } from './branch-names.js';
 import { FanoutInputError } from './fanout-error.js';
 import type { ManifestShard } from './manifest.js';
-import { patchPaths } from './patch-paths.js';
-import { judgeScope } from './scope-guard.js';
+import { appliedPaths } from './patch-paths.js';
+import { hasControlCharacter, judgeScope } from './scope-guard.js';
 import type { ShardResult } from './shard-result.js';
 
 /**
@@ -94,11 +94,16 @@ export async function landShards(options: LandOptions): Promise<Landing> {
       const patchFile = path.join(scratch, `${shard.id}.patch`);
       await writeFile(patchFile, result.patch);
       const ownerIndex = await ownerIndexOf(shard);
+      // One result that breaks the landing must not stop the others: it alone is rejected.
       const landing = await landOne(options, shard, patchFile, touchedBy, {
         combinedIndex,
         ownerIndex,
         scratch
-      });
+      }).catch((error: unknown): ShardLanding => ({
+        status: 'rejected',
+        shardId: shard.id,
+        reason: `its patch could not be landed (${errorMessage(error).slice(0, 300)})`
+      }));
       landings.push(landing);
       if (landing.status === 'landed') {
         for (const file of landing.files) touchedBy.set(file, shard.id);
@@ -173,22 +178,34 @@ async function landOne(
 ): Promise<ShardLanding> {
   const { combinedIndex, ownerIndex, scratch } = indexes;
   const { repo, base } = options;
-  let files: string[];
   try {
-    files = await patchPaths(repo, patchFile);
+    await repo.run(['apply', '--numstat', '-z', patchFile]);
   } catch (error) {
     return {
       status: 'rejected',
       shardId: shard.id,
-      reason: `git cannot read its patch (${errorMessage(error)})`
+      reason: `git cannot read its patch (${errorMessage(error).slice(0, 300)})`
     };
   }
+  // Applied first to a private index of its own, and judged by what that index then holds.
+  const ownIndex = { GIT_INDEX_FILE: path.join(scratch, `${shard.id}.index`) };
+  try {
+    await repo.run(['read-tree', base], ownIndex);
+    await repo.run(['apply', '--cached', '--whitespace=nowarn', patchFile], ownIndex);
+  } catch (error) {
+    return {
+      status: 'conflict',
+      shardId: shard.id,
+      reason: `its patch no longer applies on ${base.slice(0, 12)} (${errorMessage(error).slice(0, 300)})`
+    };
+  }
+  const files = await appliedPaths(repo, base, ownIndex);
   const outside = judgeScope(files, shard.paths).outOfScope;
   if (outside.length > 0)
     return {
       status: 'rejected',
       shardId: shard.id,
-      reason: `its patch touches paths outside its scope: ${outside.slice(0, 5).join(', ')}`
+      reason: `its patch touches paths outside its scope: ${outside.slice(0, 5).map(shownPath).join(', ')}`
     };
   const overlap = files.find((file) => touchedBy.has(file));
   if (overlap !== undefined)
@@ -197,10 +214,7 @@ async function landOne(
       shardId: shard.id,
       reason: `its patch touches ${overlap}, which ${touchedBy.get(overlap)!}'s patch already changes`
     };
-  const ownIndex = { GIT_INDEX_FILE: path.join(scratch, `${shard.id}.index`) };
   try {
-    await repo.run(['read-tree', base], ownIndex);
-    await repo.run(['apply', '--cached', '--whitespace=nowarn', patchFile], ownIndex);
     await repo.run(['apply', '--cached', '--whitespace=nowarn', patchFile], combinedIndex);
     // Its owner group's other shards touch other files (checked above): it applies there as on the base.
     if (ownerIndex) await repo.run(['apply', '--cached', '--whitespace=nowarn', patchFile], ownerIndex.env);
@@ -224,4 +238,9 @@ async function landOne(
     await repo.run(['update-ref', `refs/heads/${branch}`, commit]);
   }
   return { status: 'landed', shardId: shard.id, branch, files };
+}
+
+/** A path as the roll-up may show it: control characters written as JSON escapes (\t, \n), never raw. */
+function shownPath(file: string): string {
+  return hasControlCharacter(file) ? JSON.stringify(file) : file;
 }

@@ -36,7 +36,8 @@ export const manifestSchema = z.object({
   unitSource: z.discriminatedUnion('kind', [
     z.object({ kind: z.literal('command'), command: z.string().min(1).max(10_000) }),
     z.object({ kind: z.literal('globs'), patterns: z.array(z.string().min(1).max(4096)).min(1).max(100) }),
-    z.object({ kind: z.literal('packages') })
+    z.object({ kind: z.literal('packages') }),
+    z.object({ kind: z.literal('owners'), owners: z.array(z.string().min(1).max(200)).min(1).max(100) })
   ]),
   unitsBefore: z.number().int().nonnegative(),
   totalCapUsd: z.number().positive().finite(),

@@ -1,24 +1,19 @@
 import type { GitRepository } from '../git/repository.js';
 
 /**
- * Every path a patch file would touch, as git itself reads the patch (`git apply --numstat -z`),
- * both sides of a rename included: a result's own list of files is a claim, this is the fact.
+ * Every path a patch changed, read from the index it was applied to (`git diff --cached
+ * --name-only -z` against the base, renames split into both sides): what git actually did, not how
+ * a text parser reads the patch's headers (a path may hold a TAB or a newline). A result's own list
+ * of files is a claim; this is the fact.
  */
-export async function patchPaths(repo: GitRepository, patchFile: string): Promise<string[]> {
-  const raw = await repo.run(['apply', '--numstat', '-z', patchFile]);
-  // Each record is `added\tdeleted\tpath\0`, or for a rename `added\tdeleted\t\0old\0new\0`.
-  const fields = raw.split('\0');
-  const paths: string[] = [];
-  for (let index = 0; index < fields.length; index++) {
-    const field = fields[index]!;
-    if (field === '') continue;
-    const tab = field.lastIndexOf('\t');
-    const file = field.slice(tab + 1);
-    if (file !== '') paths.push(file);
-    else {
-      paths.push(fields[index + 1]!, fields[index + 2]!);
-      index += 2;
-    }
-  }
-  return [...new Set(paths)];
+export async function appliedPaths(
+  repo: GitRepository,
+  base: string,
+  index: Readonly<Record<string, string>>
+): Promise<string[]> {
+  const raw = await repo.run(
+    ['diff', '--cached', '--no-ext-diff', '--no-textconv', '--no-renames', '--name-only', '-z', base],
+    index
+  );
+  return [...new Set(raw.split('\0').filter((file) => file !== ''))];
 }

@@ -63,7 +63,9 @@ export async function planFanout(
     unitSource:
       request.unitSource.kind === 'globs'
         ? { ...request.unitSource, patterns: [...request.unitSource.patterns] }
-        : request.unitSource,
+        : request.unitSource.kind === 'owners'
+          ? { ...request.unitSource, owners: [...request.unitSource.owners] }
+          : request.unitSource,
     unitsBefore: units.length,
     totalCapUsd: request.totalCapUsd,
     ...(request.validationCommand ? { validationCommand: request.validationCommand } : {}),

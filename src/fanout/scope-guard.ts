@@ -11,10 +11,21 @@ export interface ScopeVerdict {
   readonly outOfScope: readonly string[];
 }
 
+/**
+ * A path with a control character (a TAB, a newline) is never in scope: no unit is named so, and
+ * tools that read paths as text (patch headers, logs, the roll-up) would read it as another path.
+ */
+export function hasControlCharacter(file: string): boolean {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
+  return /[\u0000-\u001f\u007f]/.test(file);
+}
+
 export function judgeScope(changed: readonly string[], scope: readonly string[]): ScopeVerdict {
   const inScope: string[] = [];
   const outOfScope: string[] = [];
   for (const file of changed)
-    (scope.some((unit) => pathWithin(file, unit)) ? inScope : outOfScope).push(file);
+    (!hasControlCharacter(file) && scope.some((unit) => pathWithin(file, unit)) ? inScope : outOfScope).push(
+      file
+    );
   return { inScope, outOfScope };
 }

@@ -32,6 +32,7 @@ export function sessionShardAgent(parts: {
       runId: newRunId(),
       env: parts.env,
       signal: parts.signal,
+      readOnlyFolders: run.readOnlyFolders,
       onNotice: (line) => parts.onNotice(`${run.shardId}: ${parts.redact(line)}`),
       ...(instructions ? { instructions } : {})
     });

@@ -8,6 +8,8 @@ export interface ShardAgentRun {
   readonly budgetUsd: number;
   /** Parent of the run folder (outside the worktree, so the transcript is never part of the patch). */
   readonly transcriptsDir: string;
+  /** Folders outside the worktree its box must show read-only: the git objects the shard's repository borrows. */
+  readonly readOnlyFolders: readonly string[];
 }
 
 export interface ShardAgentOutcome {

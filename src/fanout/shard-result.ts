@@ -1,6 +1,10 @@
+import path from 'node:path';
 import { z } from 'zod';
 import type { ManifestShard } from './manifest.js';
 import { judgeScope } from './scope-guard.js';
+
+/** A run folder's name (newRunId: 20261122T070102Z-3fa9c1). */
+const RUN_FOLDER_NAME = /^\d{8}T\d{6}Z-[0-9a-f]{6}$/;
 
 /** How a shard's run ended. `over-budget` stopped on its share of the cap; `failed` on anything else. */
 export const SHARD_RUN_STATUSES = ['done', 'failed', 'over-budget'] as const;
@@ -58,6 +62,10 @@ export function resultProblem(
     return `the result names files outside the shard's scope: ${outside.slice(0, 5).join(', ')}`;
   if (result.budgetUsd > maxBudgetUsd + 1e-9)
     return `the result claims a budget of $${result.budgetUsd}, more than the $${maxBudgetUsd} it can have been given`;
+  // Whoever reads a run's transcript joins its folder name to a transcripts folder: it must be a run id.
+  const strange = result.runs.find((run) => !RUN_FOLDER_NAME.test(path.basename(run)));
+  if (strange !== undefined)
+    return `the result names a run folder that is not a run id: ${JSON.stringify(strange.slice(0, 200))}`;
   if (result.costUsd > result.budgetUsd && result.status !== 'over-budget')
     return `the result costs $${result.costUsd.toFixed(4)}, over its budget of $${result.budgetUsd.toFixed(2)}, yet says ${result.status}`;
   return undefined;

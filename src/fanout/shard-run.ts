@@ -4,7 +4,7 @@ import type { FanoutManifest, ManifestShard } from './manifest.js';
 import type { ShardAgent, ShardAgentOutcome } from './shard-agent.js';
 import type { ShardResult } from './shard-result.js';
 import { retryTask, shardTask } from './shard-task.js';
-import { openShardWorktree, type ShardWorktree } from './shard-worktree.js';
+import { openShardRepository, type ShardRepository } from './shard-repository.js';
 import { runValidation, type ValidationRunner } from './validation.js';
 import { guardedChanges, type GuardedChanges } from './worktree-changes.js';
 
@@ -24,14 +24,28 @@ export interface ShardRunOptions {
   readonly onSpend: (costUsd: number, runDir: string) => void;
 }
 
+/** A shard whose box wrote a redirecting file in its `.git`: its change is not taken. */
+class ShardRedirectedError extends Error {
+  constructor(what: string, problem: string) {
+    super(
+      `The shard's ${what} redirected its repository's git (${problem}), so its change is not taken: such a ` +
+        "file sends git to another folder's objects, settings or files. The transcript shows which command " +
+        'did it; change the prompt or the validation command, then resume.'
+    );
+    this.name = 'ShardRedirectedError';
+  }
+}
+
 /**
- * One shard, start to result, in its own worktree at the base: the agent, the scope guard, then
- * the validation command; a failing validation gives the agent its errors and another try, while
- * retries and budget last. The worktree is removed afterwards; the result carries the patch.
+ * One shard, start to result, in its own repository at the base (openShardRepository): the agent,
+ * the scope guard, then the validation command; a failing validation gives the agent its errors and
+ * another try, while retries and budget last. After each boxed program the shard's `.git` is checked
+ * for files that redirect git; one found fails the shard. The folder is removed afterwards; the
+ * result carries the patch.
  */
 export async function runShard(options: ShardRunOptions): Promise<ShardResult> {
   const { shard, manifest } = options;
-  let worktree: ShardWorktree | undefined;
+  let worktree: ShardRepository | undefined;
   const runs: string[] = [];
   let spent = 0;
   let outcome: ShardAgentOutcome | undefined;
@@ -40,30 +54,38 @@ export async function runShard(options: ShardRunOptions): Promise<ShardResult> {
   let validation: ShardResult['validation'];
   const firstTask = shardTask(manifest.prompt, shard, manifest.shards.length);
   try {
-    worktree = await openShardWorktree(options.repo, options.base, shard.id);
+    worktree = await openShardRepository(options.repo, options.base, shard.id);
+    const checkRedirection = (what: string) => {
+      const problem = worktree!.redirection();
+      if (problem !== undefined) throw new ShardRedirectedError(what, problem);
+    };
     let task = firstTask;
     for (let attempt = 1; ; attempt++) {
       outcome = await options.agent({
         shardId: shard.id,
         task,
-        workdir: worktree.git.root,
+        workdir: worktree.root,
         budgetUsd: Math.max(0, options.budgetUsd - spent),
-        transcriptsDir: options.transcriptsDir
+        transcriptsDir: options.transcriptsDir,
+        readOnlyFolders: worktree.sharedObjects
       });
       spent += outcome.costUsd;
       runs.push(outcome.runDir);
       options.onSpend(outcome.costUsd, outcome.runDir);
+      checkRedirection('agent');
       changes = await guardedChanges(worktree.git, options.base, shard.paths);
       for (const file of changes.refused) refused.add(file);
       const command = manifest.validationCommand;
       if (outcome.stopReason !== 'success' || command === undefined) break;
       const check = await runValidation(
         command,
-        worktree.git.root,
+        worktree.root,
         options.validation,
         options.validationTimeoutMs,
-        options.signal
+        options.signal,
+        worktree.sharedObjects
       );
+      checkRedirection('validation command');
       validation = {
         command,
         passed: check.passed,
@@ -76,7 +98,7 @@ export async function runShard(options: ShardRunOptions): Promise<ShardResult> {
   } catch (error) {
     return result(options, {
       status: 'failed',
-      stopReason: 'error_during_execution',
+      stopReason: error instanceof ShardRedirectedError ? 'repository_redirected' : 'error_during_execution',
       error: errorMessage(error).slice(0, 4000),
       spent,
       runs,

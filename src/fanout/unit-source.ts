@@ -8,7 +8,9 @@ export type UnitSource =
   /** Glob patterns matched against the repository's tracked and untracked files (not ignored ones). */
   | { readonly kind: 'globs'; readonly patterns: readonly string[] }
   /** The workspace's packages: the folders package.json's `workspaces` names that hold a package.json. */
-  | { readonly kind: 'packages' };
+  | { readonly kind: 'packages' }
+  /** The tracked files whose CODEOWNERS owners (owned-files.ts) include one of these, `@org/team` or `@user` or an email. */
+  | { readonly kind: 'owners'; readonly owners: readonly string[] };
 
 /** How a source is named in messages and in the manifest. */
 export function describeUnitSource(source: UnitSource): string {
@@ -19,5 +21,7 @@ export function describeUnitSource(source: UnitSource): string {
       return `the globs ${source.patterns.join(', ')}`;
     case 'packages':
       return "the workspace's packages";
+    case 'owners':
+      return `the files CODEOWNERS gives ${source.owners.join(', ')}`;
   }
 }

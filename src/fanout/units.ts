@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { globby } from 'globby';
-import { runBoundedCommand } from '../tools/bounded-command.js';
-import { toolEnvironment } from '../tools/environment.js';
 import { FanoutInputError } from './fanout-error.js';
+import { ownedFiles } from './owned-files.js';
 import { normalizeUnitPath } from './unit-path.js';
 import { describeUnitSource, type UnitSource } from './unit-source.js';
+import { unboxedValidation, type ValidationRunner } from './validation.js';
 
 export interface UnitListingOptions {
   readonly repoDir: string;
@@ -16,13 +16,20 @@ export interface UnitListingOptions {
   readonly timeoutMs?: number;
 }
 
+/** A re-scan runs the unit command on code agents wrote: always through a runner (the box). */
+export interface UnitRescanOptions extends UnitListingOptions {
+  readonly runner: ValidationRunner;
+  /** Folders outside `repoDir` the box shows read-only (the git objects the scanned repository borrows). */
+  readonly readOnlyFolders: readonly string[];
+}
+
 /**
  * A re-scan for the burndown: how many units are left, where none left is the goal, not an error
  * (and `git grep -l`'s exit 1 with no output means none). Undefined when the scan itself fails.
  */
 export async function countUnits(
   source: UnitSource,
-  options: UnitListingOptions
+  options: UnitRescanOptions
 ): Promise<number | undefined> {
   try {
     const raw =
@@ -41,7 +48,8 @@ const MAX_LISTING_CHARS = 8_000_000;
 
 /**
  * The units of a fan-out, sorted and without duplicates, each a normalized path inside the
- * repository. An empty list, a command that fails or a path outside the repository is a
+ * repository. The plan runs the unit command on the person's own checkout before any agent ran,
+ * as they would themselves (no box); a re-scan of landed code goes through countUnits' runner. An empty list, a command that fails or a path outside the repository is a
  * FanoutInputError that says what to change.
  */
 export async function listUnits(source: UnitSource, options: UnitListingOptions): Promise<string[]> {
@@ -69,22 +77,32 @@ async function rawUnits(source: UnitSource, options: UnitListingOptions): Promis
       });
     case 'packages':
       return workspacePackages(options.repoDir);
+    case 'owners':
+      return ownedFiles(options.repoDir, source.owners);
   }
 }
 
-/** Runs the unit command like the agent's commands (bounded, its children ended), without secrets. */
+/**
+ * Runs the unit command like the agent's commands (bounded, its children ended), without secrets:
+ * through `runner` when given (the box), else on the host.
+ */
 async function unitCommandOutput(
   command: string,
-  options: UnitListingOptions & { readonly noMatchIsEmpty?: boolean }
+  options: UnitListingOptions & {
+    readonly noMatchIsEmpty?: boolean;
+    readonly runner?: ValidationRunner;
+    readonly readOnlyFolders?: readonly string[];
+  }
 ): Promise<string> {
   if (command.trim() === '')
     throw new FanoutInputError('The unit command is empty. Give a command that prints one path per line.');
-  const result = await runBoundedCommand(command, {
+  const runner = options.runner ?? unboxedValidation(options.env);
+  const result = await runner(command, {
     cwd: options.repoDir,
-    env: toolEnvironment(options.env, []).env,
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     signal: options.signal ?? new AbortController().signal,
-    maxStreamChars: MAX_LISTING_CHARS
+    maxStreamChars: MAX_LISTING_CHARS,
+    ...(options.readOnlyFolders ? { readOnlyFolders: options.readOnlyFolders } : {})
   });
   if (
     options.noMatchIsEmpty &&

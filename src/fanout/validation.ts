@@ -2,9 +2,10 @@ import { runBoundedCommand, type CommandResult } from '../tools/bounded-command.
 import { toolEnvironment } from '../tools/environment.js';
 
 /**
- * How the validation command runs in a shard's worktree. The CLI runs it in the same box as the
- * shard's agent (the worktree holds what the agent wrote: `npm test` there runs the agent's code);
- * without a box it runs as the agent's commands would, bounded and without secrets.
+ * How a command runs on a shard's code: the validation command in a shard's folder, and the
+ * burndown's unit command on the landed change. The CLI and the action give the box the shard's
+ * agent had (the folder holds what the agent wrote: `npm test` there runs the agent's code); only
+ * `sandbox: off` runs it without one, as the agent's commands ran, bounded and without secrets.
  */
 export type ValidationRunner = (
   command: string,
@@ -13,13 +14,16 @@ export type ValidationRunner = (
     readonly timeoutMs: number;
     readonly signal: AbortSignal;
     readonly maxStreamChars: number;
+    /** Folders outside `cwd` the box shows read-only (the git objects a shard's repository borrows). */
+    readonly readOnlyFolders?: readonly string[];
   }
 ) => Promise<CommandResult>;
 
 /** The runner without a box: bounded, its children ended afterwards, no secrets in its environment. */
 export function unboxedValidation(env: NodeJS.ProcessEnv): ValidationRunner {
   const shellEnv = toolEnvironment(env, []).env;
-  return (command, options) => runBoundedCommand(command, { ...options, env: shellEnv });
+  return (command, { readOnlyFolders: _unboxed, ...options }) =>
+    runBoundedCommand(command, { ...options, env: shellEnv });
 }
 
 export interface ValidationRun {
@@ -37,10 +41,12 @@ export async function runValidation(
   workdir: string,
   runner: ValidationRunner,
   timeoutMs: number,
-  signal: AbortSignal
+  signal: AbortSignal,
+  readOnlyFolders: readonly string[] = []
 ): Promise<ValidationRun> {
   const result = await runner(command, {
     cwd: workdir,
+    readOnlyFolders,
     timeoutMs,
     signal,
     maxStreamChars: VALIDATION_OUTPUT_CHARS * 2

@@ -4,7 +4,11 @@ import path from 'node:path';
 import type { GitRepository } from '../git/repository.js';
 import { judgeScope } from './scope-guard.js';
 
-/** A shard's change set, read from its worktree after the agent ran: the scope guard applied. */
+/**
+ * A shard's change set, read from its folder after the agent ran: the scope guard applied. `worktree`
+ * is our own git for the shard's folder (ShardRepository.git: a git folder no box ever saw, the
+ * shard's folder as work tree), so nothing the box wrote in the shard's `.git` steers it.
+ */
 export interface GuardedChanges {
   /** The in-scope paths the change touches. */
   readonly files: readonly string[];
@@ -36,9 +40,8 @@ export async function guardedChanges(
 }
 
 /**
- * With a fresh index read from the base: the worktree's own index lives in the repository's git
- * folder, which the agent's box may write, and an entry with a planted blob and matching stat data
- * would make `git add` keep the planted content. A fresh index has no stat data: every file is read.
+ * With a fresh index read from the base: an index with stat data could keep a planted blob for a
+ * file whose stat data were made to match. A fresh index has none: every file is read and hashed.
  */
 async function guardWith(
   worktree: GitRepository,

@@ -27,6 +27,11 @@ export interface GitOptions {
   readonly pushConfig?: readonly ConfigEntry[];
   /** How long one command may take before it is killed (default 5 minutes). */
   readonly timeoutMs?: number;
+  /**
+   * A git folder of our own for `root` as the work tree (GIT_DIR, GIT_WORK_TREE): git then reads no
+   * `.git` in `root`, which a box may have written (a fan-out shard's repository).
+   */
+  readonly gitDir?: string;
 }
 
 /**
@@ -131,6 +136,9 @@ export class GitRepository {
           cwd: this.root,
           env: {
             ...gitEnvironment(this.binary, this.root, this.options.sourceEnv ?? process.env),
+            ...(this.options.gitDir === undefined
+              ? {}
+              : { GIT_DIR: this.options.gitDir, GIT_WORK_TREE: this.root }),
             ...extraEnv
           },
           maxBuffer: 64 * 1024 * 1024,

@@ -15,6 +15,8 @@ export interface BoxLayout {
   readonly scratchTmp: string;
   /** The repository: the only real folder the commands may write. */
   readonly workspace: string;
+  /** Folders the caller names, shown read-only at their own path (a fan-out shard's borrowed git objects). */
+  readonly readOnly: readonly string[];
   /** A git worktree's common folder (`.git` is a file naming it), outside the repository: git needs it. */
   readonly gitCommonDir?: string | undefined;
   /** Git's config, hooks and folder, pinned and read-only after the workspace (box-host gitGuardPaths). */
@@ -65,6 +67,7 @@ export function bubblewrapArgs(layout: BoxLayout, argv: readonly string[]): stri
   args.push('--bind', layout.scratchTmp, '/tmp', '--bind', layout.scratchHome, layout.home);
   for (const folder of layout.toolchains) args.push('--ro-bind', folder, folder);
   for (const file of layout.masked) args.push('--ro-bind', '/dev/null', file);
+  for (const folder of layout.readOnly) args.push('--ro-bind', folder, folder);
   if (layout.gitCommonDir !== undefined) args.push('--bind', layout.gitCommonDir, layout.gitCommonDir);
   args.push('--bind', layout.workspace, layout.workspace);
   for (const folder of layout.git.pinned) args.push('--bind', folder, folder);

@@ -35,6 +35,7 @@ import {
   systemEntries,
   systemSecretFiles,
   toolchainFolders,
+  within,
   worktreeCommonDir
 } from './box-host.js';
 import type { NestedRepositoryWatch } from '../git/nested-repositories.js';
@@ -57,6 +58,11 @@ export interface BoxSettings {
   readonly bwrap?: string;
   /** Swept after every program: a `.git` a command made would run its settings outside the box. */
   readonly nestedRepositories?: NestedRepositoryWatch;
+  /**
+   * Folders outside the workspace shown read-only (a fan-out shard's repository borrows the
+   * person's git objects from them); never one that holds a hidden folder.
+   */
+  readonly readOnly?: readonly string[];
 }
 
 export type BoxStart =
@@ -147,6 +153,9 @@ class BubblewrapBox implements CommandBox {
       scratchHome,
       scratchTmp,
       workspace: path.resolve(settings.workspace),
+      readOnly: (settings.readOnly ?? [])
+        .map((folder) => path.resolve(folder))
+        .filter((folder) => isFolder(folder) && !hidden.some((secret) => within(secret, folder))),
       gitCommonDir,
       git: workspaceGitGuardPaths(
         path.resolve(settings.workspace),

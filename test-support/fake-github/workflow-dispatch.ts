@@ -53,7 +53,8 @@ export class FakeWorkflowDispatchRoutes {
 
   dispatch(api: string, workflowId: string, body: unknown): DispatchAnswer {
     const workflow = this.workflows.get(workflowId);
-    if (!workflow) return { status: 404, body: { message: 'Not Found', documentation_url: DOC, status: '404' } };
+    if (!workflow)
+      return { status: 404, body: { message: 'Not Found', documentation_url: DOC, status: '404' } };
     const request = (typeof body === 'object' && body !== null ? body : {}) as {
       ref?: unknown;
       inputs?: unknown;
@@ -67,7 +68,9 @@ export class FakeWorkflowDispatchRoutes {
         : {};
     const unexpected = Object.keys(inputs).filter((name) => !workflow.inputs.includes(name));
     if (unexpected.length > 0) return invalid(`Unexpected inputs provided: ${JSON.stringify(unexpected)}`);
-    const missing = (workflow.required ?? []).find((name) => inputs[name] === undefined || inputs[name] === '');
+    const missing = (workflow.required ?? []).find(
+      (name) => inputs[name] === undefined || inputs[name] === ''
+    );
     if (missing !== undefined) return invalid(`Required input '${missing}' not provided`);
     const runId = FIRST_RUN_ID + this.dispatches.length;
     this.startRun(runId, `.github/workflows/${workflow.file}`);

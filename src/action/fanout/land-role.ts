@@ -7,6 +7,7 @@ import type { FanoutSettings } from '../../config/fanout-inputs.js';
 import { errorMessage } from '../../errors/error-message.js';
 import { FanoutInputError } from '../../fanout/fanout-error.js';
 import { publishLandingOnGitHub, type PublishedLanding } from '../../fanout/github-landing.js';
+import { boxedValidation } from '../../fanout/boxed-validation.js';
 import { landAndRollUp } from '../../fanout/land-and-roll-up.js';
 import { formatRollup, type Rollup } from '../../fanout/rollup.js';
 import { gitHubClients, type GitHubClients } from '../../github/api/clients.js';
@@ -61,6 +62,9 @@ export async function runLandRole(job: FanoutJob, settings: FanoutSettings): Pro
     stateDir: runUrl(action.runner),
     spentUsd,
     env: action.env,
+    // The burndown re-scan runs the unit command on the landed code: in the box, never on the host
+    // of the job that holds the write credential (security review E, finding 3).
+    runner: boxedValidation(action.config.agent, action.env, (line) => core.info(action.redact(line))),
     signal: new AbortController().signal
   });
   const writer = landWriter(job);

@@ -19,7 +19,8 @@ export type RunChoice =
  * on a thread is planned first: a follow-up too, since it asks for new work.
  */
 export function chooseRun(
-  kind: RequestKind,
+  // A fan-out starts its own workflow (fanout-start.ts) before a run would be chosen.
+  kind: Exclude<RequestKind, { readonly kind: 'fanout' }>,
   previous: CarriedState | undefined,
   options: { readonly requirePlanApproval: boolean; readonly onThread: boolean; readonly phrase: string }
 ): RunChoice {

@@ -4,14 +4,17 @@ import { defuseMarkers } from '../../github/markdown/outbound-hidden-markers.js'
 import type { AcceptedRequest, ActionContext } from './action-context.js';
 
 /**
- * Answers a request that gets no run (refused, or the thread's budget is spent). The answer is the
+ * Answers a request that gets no agent run (refused, the thread's budget is spent, or a fan-out
+ * started in its own workflow). The answer is the
  * claim's end when the run holds one, so the queue sees the request answered, not still being
  * served; otherwise it is a new comment on the thread. A reply that cannot be posted is a warning.
  */
 export async function answerWithoutRun(
   action: ActionContext,
   request: AcceptedRequest,
-  text: string
+  text: string,
+  /** `served` when the answer is what was asked (a started fan-out): a re-delivery is then a duplicate. */
+  claimState: 'failed' | 'served' = 'failed'
 ): Promise<void> {
   core.info(action.redact(text));
   const claim = request.claim;
@@ -19,7 +22,7 @@ export async function answerWithoutRun(
     claim !== undefined
       ? request.api.updateComment(
           claim.commentId,
-          `${defuseMarkers(action.redact(text))}\n\n${claim.marker('failed')}`
+          `${defuseMarkers(action.redact(text))}\n\n${claim.marker(claimState)}`
         )
       : request.thread !== undefined
         ? request.api.createComment(request.thread, action.redact(text))

@@ -3,6 +3,7 @@ import { restartWith } from '../../followup/start-on-thread.js';
 import { chooseRun, type RunChoice } from '../kinds/choose-run.js';
 import { startCiFix } from '../kinds/ci-fix-start.js';
 import { dispatchKind } from '../kinds/dispatch.js';
+import { startFanout } from '../kinds/fanout-start.js';
 import { mayHoldVerb, requestKindOf, requestText, type RequestKind } from '../request-kind.js';
 import { publishOutputs } from '../outputs.js';
 import type { AcceptedRequest, ActionContext } from './action-context.js';
@@ -31,6 +32,8 @@ export async function runRequest(thisAction: ActionContext, accepted: AcceptedRe
   const kind: RequestKind = mayHoldVerb(action.event)
     ? requestKindOf(request.task)
     : { kind: 'fix', task: request.task };
+  // `/agent fanout …` starts the fan-out workflow: no agent run, no thread state, no model call.
+  if (kind.kind === 'fanout') return startFanout(action, request, kind.ask);
   let start = await startRun(action, { ...request, task: requestText(kind) });
   const choice: RunChoice = ciFix
     ? { run: 'ci-fix', plan: ciFix }

@@ -45,10 +45,10 @@ export interface GitHubClients {
   workflowDispatcher(): WorkflowDispatcher;
   /** The pull requests of a branch, opened or edited (a fan-out's land role: give `options.writePacer`). */
   headPullRequests(): HeadPullRequests;
-  /** Another run's artifacts, listed and downloaded (a fan-out's resume). */
-  runArtifactDownloads(): RunArtifactDownloads;
   /** Issues and comments found again by a hidden marker and edited (a fan-out's roll-up). */
   markedPosts(): MarkedPosts;
+  /** Another run's artifacts, listed and downloaded (a fan-out's resume). */
+  runArtifactDownloads(): RunArtifactDownloads;
 }
 
 /**

@@ -16,7 +16,11 @@ export interface DispatchedRun {
 
 /** The one Actions write `/agent fanout` makes: start a workflow_dispatch run of a workflow file. */
 export interface WorkflowDispatcher {
-  dispatch(workflowFile: string, ref: string, inputs: Readonly<Record<string, string>>): Promise<DispatchedRun>;
+  dispatch(
+    workflowFile: string,
+    ref: string,
+    inputs: Readonly<Record<string, string>>
+  ): Promise<DispatchedRun>;
 }
 
 /**
