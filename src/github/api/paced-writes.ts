@@ -148,10 +148,7 @@ export class WritePacer {
     this.forget(now);
     const { minGapMs, perMinute, perHour } = this.limits;
     let earliest = Math.max(now, this.holdUntil, this.lastStart + minGapMs, this.lastEnd + minGapMs);
-    if (!counted) {
-      if (earliest > now) await this.clock.sleep(earliest - now);
-      return;
-    }
+    if (!counted) return this.sleepUntil(earliest);
     const inLastMinute = this.starts.filter((start) => start > earliest - MINUTE_MS);
     if (inLastMinute.length >= perMinute)
       earliest = Math.max(earliest, inLastMinute[inLastMinute.length - perMinute]! + MINUTE_MS);
@@ -162,7 +159,12 @@ export class WritePacer {
           `within ${perHour} an hour (GitHub allows 500 content-generating requests an hour).`
       );
     }
-    if (earliest > now) await this.clock.sleep(earliest - now);
+    await this.sleepUntil(earliest);
+  }
+
+  /** Node's timers may fire a millisecond before Date.now() reaches the time asked: sleep again then. */
+  private async sleepUntil(time: number): Promise<void> {
+    for (let now = this.clock.now(); now < time; now = this.clock.now()) await this.clock.sleep(time - now);
   }
 
   private forget(now: number): void {
