@@ -2,6 +2,7 @@ import { ArtifactNotFoundError, DefaultArtifactClient } from '@actions/artifact'
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { unzip } from '../audit/zip-reader.js';
+import { ROLLUP_ARTIFACT_NAME } from '../fanout/rollup-markdown.js';
 import type { RunArtifactDownloads } from '../github/api/workflow-runs.js';
 import type { UploadedArtifact } from './transcript-artifact.js';
 
@@ -11,7 +12,7 @@ import type { UploadedArtifact } from './transcript-artifact.js';
  * finds the others' without being told; a shard's carries its id, so matrix jobs never collide.
  */
 export const FANOUT_PLAN_ARTIFACT = 'compact-agent-fanout-plan';
-export const FANOUT_ROLLUP_ARTIFACT = 'compact-agent-fanout-rollup';
+export const FANOUT_ROLLUP_ARTIFACT = ROLLUP_ARTIFACT_NAME;
 const SHARD_ARTIFACT_PREFIX = 'compact-agent-fanout-';
 
 export function shardArtifactName(shardId: string): string {

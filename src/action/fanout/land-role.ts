@@ -10,7 +10,11 @@ import { publishLandingOnGitHub, type PublishedLanding } from '../../fanout/gith
 import { boxedValidation } from '../../fanout/boxed-validation.js';
 import { landAndRollUp } from '../../fanout/land-and-roll-up.js';
 import { formatRollup, type Rollup } from '../../fanout/rollup.js';
-import { gitHubClients } from '../../github/api/clients.js';
+import { gitHubClients, type GitHubClients } from '../../github/api/clients.js';
+import { botIdentity } from '../../github/events/bot-author.js';
+import { ownWorkflowOrigin } from '../../followup/workflow-origin.js';
+import { rollupMarkdown } from '../../fanout/rollup-markdown.js';
+import { writeRollup } from '../../fanout/rollup-target.js';
 import { WritePacer } from '../../github/api/paced-writes.js';
 import { GitRepository } from '../../git/repository.js';
 import { guardRepository } from '../../git/repository-guard.js';
@@ -63,18 +67,43 @@ export async function runLandRole(job: FanoutJob, settings: FanoutSettings): Pro
     runner: boxedValidation(action.config.agent, action.env, (line) => core.info(action.redact(line))),
     signal: new AbortController().signal
   });
-  const published = await publish(job, landing, manifest);
-  await uploadRollup(job, rollup, published);
-  // TODO(fanout-B, rollup-markdown.ts): write the roll-up to report_issue (one comment, found by its
-  // marker and edited) or to the plan's tracking issue, through the same pacer. Until B's roll-up
-  // lands, the roll-up is the job summary and the compact-agent-fanout-rollup artifact.
+  const writer = landWriter(job);
+  const published = await publish(job, writer, landing, manifest);
+  const unfinished = rollup.rows.filter((row) => !['landed', 'empty'].includes(row.status));
+  const markdown = rollupMarkdown({
+    rollup,
+    published,
+    // A shard's transcripts are in its artifact, listed on the run's page.
+    transcriptUrls: new Map(
+      [...results.keys()].map((shardId) => [shardId, `${runUrl(action.runner)}#artifacts`])
+    ),
+    runUrl: runUrl(action.runner),
+    ...(unfinished.length > 0
+      ? { resumeHint: `dispatch the workflow with \`resume_run: ${action.runner.runId}\` (fanout_resume)` }
+      : {})
+  });
+  await uploadRollup(job, rollup, published, markdown.full);
+  const written = await writeRollup(
+    {
+      posts: writer.clients.markedPosts(),
+      planId: manifest.planId,
+      runId: Number(action.runner.runId),
+      bot: botIdentity(settingsGitHub.botName, settingsGitHub.botEmail),
+      origin: ownWorkflowOrigin(writer.clients.workflowRunReads(), {
+        workflowRef: action.env.GITHUB_WORKFLOW_REF,
+        repositoryFullName: job.origin.repository
+      }),
+      ...(settingsGitHub.reportIssue !== undefined ? { reportIssue: settingsGitHub.reportIssue } : {}),
+      issueTitle: `Fan-out ${manifest.planId}: ${manifest.prompt.split('\n')[0]!.slice(0, 80)}`,
+      warn: (message) => action.commands.warning(message)
+    },
+    markdown.body
+  );
+  core.info(`The roll-up: ${written.url}${written.created ? '' : ' (edited)'}.`);
   await core.summary
-    .addRaw(
-      `## compact-agent fan-out\n\n\`\`\`\n${formatRollup(rollup)}\n\`\`\`\n${pullRequestLines(published)}`
-    )
+    .addRaw(`${markdown.body}\n`)
     .write()
     .catch(() => undefined);
-  const unfinished = rollup.rows.filter((row) => !['landed', 'empty'].includes(row.status));
   publishOutputs({
     conclusion: unfinished.length === 0 ? 'success' : 'failure',
     ...(unfinished.length > 0
@@ -95,22 +124,29 @@ export async function runLandRole(job: FanoutJob, settings: FanoutSettings): Pro
     );
 }
 
-/** Pushes the branches and opens or updates their pull requests, every write through one pacer. */
+/** The land job's GitHub clients, every write of theirs (and every push) through one pacer. */
+function landWriter(job: FanoutJob): { clients: GitHubClients; pacer: WritePacer } {
+  const { action } = job;
+  const pacer = new WritePacer({ logger: { warning: action.commands.warning } });
+  const clients = gitHubClients({
+    token: action.config.github.token,
+    repository: repositoryOf(action.event, action.runner),
+    apiUrl: action.runner.apiUrl,
+    options: { logger: { warning: action.commands.warning }, writePacer: pacer }
+  });
+  return { clients, pacer };
+}
+
+/** Pushes the branches and opens or updates their pull requests. */
 async function publish(
   job: FanoutJob,
+  writer: { clients: GitHubClients; pacer: WritePacer },
   landing: Awaited<ReturnType<typeof landAndRollUp>>['landing'],
   manifest: Parameters<typeof publishLandingOnGitHub>[0]['manifest']
 ): Promise<PublishedLanding> {
   const { action } = job;
   const settings = action.config.github;
-  const pacer = new WritePacer({ logger: { warning: action.commands.warning } });
   const repository = repositoryOf(action.event, action.runner);
-  const pulls = gitHubClients({
-    token: settings.token,
-    repository,
-    apiUrl: action.runner.apiUrl,
-    options: { logger: { warning: action.commands.warning }, writePacer: pacer }
-  }).headPullRequests();
   // The push carries the job's credential (github_token or the checkout's), kept out of git's config.
   const guard = await guardRepository(new GitRepository(action.runner.workspace), settings.token);
   const defaultBranch = repository.defaultBranch ?? 'main';
@@ -118,8 +154,8 @@ async function publish(
     landing,
     manifest,
     git: guard.git,
-    pulls,
-    pacer,
+    pulls: writer.clients.headPullRequests(),
+    pacer: writer.pacer,
     baseBranch: settings.baseBranch ?? refBranch(action.env) ?? defaultBranch,
     defaultBranch,
     title: `fan-out: ${manifest.prompt.split('\n')[0]!.slice(0, 60)}`,
@@ -134,8 +170,13 @@ function refBranch(env: NodeJS.ProcessEnv): string | undefined {
   return ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : undefined;
 }
 
-/** The full roll-up as JSON (a resume reads which shards conflicted from it) and as text. */
-async function uploadRollup(job: FanoutJob, rollup: Rollup, published: PublishedLanding): Promise<void> {
+/** The full roll-up as JSON (a resume reads which shards conflicted from it), Markdown and text. */
+async function uploadRollup(
+  job: FanoutJob,
+  rollup: Rollup,
+  published: PublishedLanding,
+  markdown: string
+): Promise<void> {
   const dir = await mkdtemp(path.join(job.scratch, 'rollup-'));
   try {
     const pullRequests = Object.fromEntries(
@@ -149,21 +190,11 @@ async function uploadRollup(job: FanoutJob, rollup: Rollup, published: Published
       `${JSON.stringify({ ...rollup, pullRequests }, null, 2)}\n`
     );
     await writeFile(path.join(dir, 'rollup.txt'), formatRollup(rollup));
+    await writeFile(path.join(dir, 'rollup.md'), markdown);
     await job.artifacts.upload(FANOUT_ROLLUP_ARTIFACT, dir);
   } catch (error) {
     core.warning(`The roll-up artifact could not be uploaded: ${errorMessage(error)}`);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-}
-
-function pullRequestLines(published: PublishedLanding): string {
-  if (published.branches.length === 0) return '';
-  return `\n${published.branches
-    .map(
-      (branch) =>
-        `- \`${branch.branch}\` (${branch.shardIds.join(', ')}): ${branch.state}` +
-        `${branch.url ? ` ${branch.url}` : ''}${branch.detail ? ` (${branch.detail})` : ''}`
-    )
-    .join('\n')}\n`;
 }
