@@ -45,6 +45,12 @@ export interface ActionSetup {
    * real runner. Off by default: the fake needs no protecting, and the pauses cost every test seconds.
    */
   readonly spaceGitHubWrites?: boolean;
+  /**
+   * True gives the action `inputs` and nothing else, as the runner does (an input a step does not
+   * give and action.yml has no default for is absent); by default the test's token, a model key
+   * and notify_requester: false are added under them.
+   */
+  readonly onlyGivenInputs?: boolean;
 }
 
 /**
@@ -91,11 +97,15 @@ export function runAction(setup: ActionSetup): Promise<ActionRun> {
     ...setup.env,
     ...Object.fromEntries(
       Object.entries({
-        github_token: setup.github.token,
-        anthropic_api_key: 'sk-ant-test',
-        // Off unless a test asks: the end-of-run reply is one more comment on every thread, and the
-        // tests that count a thread's comments predate it (__tests__/github/report-action turns it on).
-        notify_requester: 'false',
+        ...(setup.onlyGivenInputs
+          ? {}
+          : {
+              github_token: setup.github.token,
+              anthropic_api_key: 'sk-ant-test',
+              // Off unless a test asks: the end-of-run reply is one more comment on every thread, and the
+              // tests that count a thread's comments predate it (__tests__/github/report-action turns it on).
+              notify_requester: 'false'
+            }),
         ...setup.inputs
       }).map(([name, value]) => [`INPUT_${name.toUpperCase()}`, value])
     )

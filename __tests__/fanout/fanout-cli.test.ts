@@ -2,19 +2,11 @@ import { jest } from '@jest/globals';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { EXIT } from '../../src/cli/exit-codes.js';
-import {
-  messageText,
-  reply,
-  startFakeAnthropic,
-  text,
-  toolResults,
-  toolUse,
-  type FakeAnthropic,
-  type ParsedRequest
-} from '../../test-support/fake-anthropic/index.js';
+import { startFakeAnthropic, type FakeAnthropic } from '../../test-support/fake-anthropic/index.js';
 import { fakeModelEnv, spawnCli, type CliExit } from '../support/cli.js';
 import { createTempRepo, type TempRepo } from '../support/temp-repo.js';
 import { describeWithBox } from '../sandbox/box-support.js';
+import { after, before, shardModelScript, shardOf, unitFile } from '../support/fanout-shard-model.js';
 
 /**
  * `compact-agent fanout` end to end: the CLI in its own process (the sources bundled), the real
@@ -26,23 +18,12 @@ import { describeWithBox } from '../sandbox/box-support.js';
 jest.setTimeout(180_000);
 
 const UNIT_COUNT = 24;
-const unitFile = (index: number) => `src/mod${String(index).padStart(2, '0')}.ts`;
-const before = (file: string) => `// ${file}\nexport const value = oldApi();\n`;
-const after = (file: string) => `// ${file}\nexport const value = newApi();\n`;
 
 let repo: TempRepo;
 let fake: FakeAnthropic;
 /** Shards whose model writes a broken file (the validation fails), and one that also edits README.md. */
 let breaks: Set<string>;
 let strays: Set<string>;
-
-function taskOf(request: ParsedRequest): string {
-  const first = request.messages[0];
-  return first ? messageText(first) : '';
-}
-const shardOf = (request: ParsedRequest) => /<fanout-shard id="(shard-\d+)"/.exec(taskOf(request))?.[1];
-const pathsOf = (request: ParsedRequest) =>
-  [...taskOf(request).matchAll(/^- (src\/mod\d+\.ts)$/gm)].map((match) => match[1]!);
 
 beforeEach(async () => {
   breaks = new Set();
@@ -54,22 +35,7 @@ beforeEach(async () => {
   repo.write('.gitignore', '.transcripts/\n');
   repo.git('add', '-A');
   repo.git('commit', '-qm', 'seed');
-  fake = await startFakeAnthropic({
-    script: (request) => {
-      const shard = shardOf(request);
-      if (toolResults(request).length > 0 || !shard) return reply(text(`${shard ?? 'no shard'}: replaced.`));
-      const writes = pathsOf(request).map((file, index) =>
-        toolUse(
-          'write_file',
-          { path: file, content: breaks.has(shard) ? 'BROKEN\n' : after(file) },
-          `w${index}`
-        )
-      );
-      if (strays.has(shard))
-        writes.push(toolUse('write_file', { path: 'README.md', content: 'stray\n' }, 'stray'));
-      return reply(text('Rewriting the files of this shard.'), ...writes);
-    }
-  });
+  fake = await startFakeAnthropic({ script: shardModelScript({ breaks, strays }) });
 });
 afterEach(async () => {
   await fake.close();

@@ -39,6 +39,35 @@ describe('the write pacer', () => {
     expect(started).toEqual([0, 1000, 2000, 3000]);
   });
 
+  it('keeps the second from the end of a slow write, so the next cannot arrive sooner', async () => {
+    const pacer = new WritePacer({ clock });
+    const slow = () =>
+      pacer.pace('POST /slow', () => {
+        started.push(clock.now());
+        clock.advance(300); // the request takes 300 ms on the wire
+        return Promise.resolve('ok');
+      });
+    await Promise.all([slow(), write(pacer)]);
+    expect(started).toEqual([0, 1300]);
+  });
+
+  it('sleeps again when a timer fired early, so no write starts inside the second', async () => {
+    // A clock whose first sleep ends a millisecond early, as Node's timers may against Date.now().
+    let early = true;
+    const hasty = {
+      now: () => clock.now(),
+      sleep: (ms: number) => {
+        const short = early && ms > 1 ? ms - 1 : ms;
+        early = false;
+        return clock.sleep(short);
+      }
+    };
+    const pacer = new WritePacer({ clock: hasty });
+    await Promise.all([write(pacer), write(pacer)]);
+    expect(started).toEqual([0, 1000]);
+    expect(clock.sleeps).toEqual([999, 1]);
+  });
+
   it('does not wait when the last write is already a second old', async () => {
     const pacer = new WritePacer({ clock });
     await write(pacer);

@@ -78,6 +78,15 @@ describe('splitSecretEnv', () => {
       expect.arrayContaining(['DB_PASS', 'GH_PAT', 'DATABASE_URL', 'INPUT_GITHUB_TOKEN'])
     );
   });
+
+  it('keeps the API address the libraries read while they load (a resume downloads through it)', () => {
+    const { secrets, rest } = splitSecretEnv({
+      ...runnerEnv(),
+      GITHUB_API_URL: 'https://api.example.ghe.com'
+    });
+    expect(rest.GITHUB_API_URL).toBe('https://api.example.ghe.com');
+    expect(Object.keys(secrets)).not.toContain('GITHUB_API_URL');
+  });
 });
 
 describe('sealSecretEnvironment', () => {

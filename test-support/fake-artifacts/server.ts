@@ -576,10 +576,25 @@ class FakeArtifactsServer implements FakeArtifacts {
     return { artifacts };
   }
 
+  /**
+   * The client names the artifact by the job that uploaded it (ListArtifacts' answer, @actions/artifact
+   * download-artifact.js), so any job of the token's run may ask for any artifact of that run.
+   */
   private getSignedUrl(body: Obj, scope: TokenScope): Obj {
-    const { run } = this.backendIds(body, scope);
+    const run = field(body, 'workflow_run_backend_id', 'string') as string | undefined;
+    const job = field(body, 'workflow_job_run_backend_id', 'string') as string | undefined;
+    if (!run || !job)
+      throw new TwirpError(
+        400,
+        'invalid_argument',
+        'workflow_run_backend_id and workflow_job_run_backend_id are required'
+      );
+    if (run !== scope.runBackendId)
+      throw new TwirpError(403, 'permission_denied', 'the run backend id does not match the token scope');
     const name = this.validName(body);
-    const artifact = this.stored.find((a) => a.runBackendId === run && a.name === name && !a.deleted);
+    const artifact = this.stored.find(
+      (a) => a.runBackendId === run && a.jobBackendId === job && a.name === name && !a.deleted
+    );
     if (!artifact) throw new TwirpError(404, 'not_found', `artifact ${JSON.stringify(name)} not found`);
     return {
       signed_url: `${this.url}/blob/artifacts/${artifact.id}.zip?sig=${this.readSig(artifact)}&sp=r&sr=b&sv=2023-11-03`

@@ -11,6 +11,7 @@ export * from './types.js';
 export * from './server.js';
 export * from './payload.js';
 export * from './rate-limits.js';
+export * from './token-grants.js';
 export { ACTIONS_BOT, WEB_URL, legacyPermission, nodeId, stableId } from './render.js';
 export * from './artifacts.js';
 export type { FakeDispatchWorkflow, RecordedDispatch } from './workflow-dispatch.js';

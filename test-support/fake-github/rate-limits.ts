@@ -45,6 +45,12 @@ export interface FastWriteLimit {
   readonly minGapMs: number;
   /** The `retry-after` the refusal carries. */
   readonly retryAfterSeconds: number;
+  /**
+   * At most this many accepted writes in any 60 s (GitHub: "no more than 80 content-generating
+   * requests per minute", docs.github.com/en/rest/using-the-rest-api/rate-limits-for-the-rest-api,
+   * read 2026-11-28); the refusal's `retry-after` is when the oldest leaves the minute. Default: no limit.
+   */
+  readonly perMinute?: number;
 }
 
 /**
@@ -55,6 +61,8 @@ export interface FastWriteLimit {
  */
 export class FastWriteGuard {
   private lastAcceptedAt = -Infinity;
+  /** When the writes of the last minute were accepted (only with `perMinute`). */
+  private readonly lastMinute: number[] = [];
 
   constructor(
     private readonly limit: FastWriteLimit,
@@ -67,6 +75,12 @@ export class FastWriteGuard {
     const now = this.clock();
     if (now - this.lastAcceptedAt < this.limit.minGapMs)
       return secondaryRateLimit({ path: /./ }, this.limit.retryAfterSeconds);
+    if (this.limit.perMinute !== undefined) {
+      while (this.lastMinute.length > 0 && this.lastMinute[0]! <= now - 60_000) this.lastMinute.shift();
+      if (this.lastMinute.length >= this.limit.perMinute)
+        return secondaryRateLimit({ path: /./ }, Math.ceil((this.lastMinute[0]! + 60_000 - now) / 1000));
+      this.lastMinute.push(now);
+    }
     this.lastAcceptedAt = now;
     return undefined;
   }

@@ -64,6 +64,7 @@ import {
   type UserSeed
 } from './types.js';
 import { closeLoopback, flattenHeaders, listenOnLoopback } from '../loopback.js';
+import { TokenGrants, type TokenPermissions } from './token-grants.js';
 import { FastWriteGuard, type FastWriteLimit } from './rate-limits.js';
 import {
   FakeArtifactRoutes,
@@ -198,10 +199,21 @@ export interface FakeGitHub {
   /** Fail every matching request until the returned function is called. */
   failAlways(rule: FaultRule): () => void;
   clearFaults(): void;
+  /**
+   * Accepts `token` too, with only these permissions (a job's GITHUB_TOKEN and its `permissions:`
+   * block, token-grants.ts): beyond them, GitHub's 403 "Resource not accessible by integration".
+   */
+  grantToken(token: string, permissions: TokenPermissions): void;
+  /**
+   * The repository's branches from now on are what `has` says (e.g. a bare repository the test
+   * pushes to): POST /pulls and GET /branches/{name} ask it.
+   */
+  followBranches(has: (name: string) => boolean): void;
   close(): Promise<void>;
 }
 
 const DOCS = 'https://docs.github.com/rest';
+const PERMISSIONS_DOC = 'https://docs.github.com/rest/overview/permissions-required-for-github-apps';
 const DOC = {
   repo: `${DOCS}/repos/repos#get-a-repository`,
   permission: `${DOCS}/collaborators/collaborators#get-repository-permissions-for-a-user`,
@@ -345,6 +357,17 @@ function bodyTooLong(resource: string, doc: string): Answer {
   });
 }
 
+/** A branch set that asks someone else whether a branch exists (only `has` is used by the routes). */
+class FollowedBranches extends Set<string> {
+  constructor(private readonly lookup: (name: string) => boolean) {
+    super();
+  }
+
+  override has(name: string): boolean {
+    return this.lookup(name);
+  }
+}
+
 function requestId(): string {
   const hex = (n: number): string => randomBytes(n).toString('hex').toUpperCase();
   return `${hex(2)}:${hex(2)}:${hex(3)}:${hex(3)}:${hex(4)}`;
@@ -368,6 +391,7 @@ class FakeGitHubServer implements FakeGitHub {
   private readonly graph: ReviewGraph;
   private resolveForbidden: boolean;
   private readonly violations: ContractViolation[] = [];
+  private readonly grants = new TokenGrants();
   /** The operation each checked request was matched to, for checking its answer. */
   private readonly operations = new WeakMap<RecordedGitHubRequest, Operation>();
   private address: AddressInfo | undefined;
@@ -600,6 +624,14 @@ class FakeGitHubServer implements FakeGitHub {
   /** Runs startedRun registered: finishedRun completes them (a test's own registrations it leaves). */
   private readonly runsStartedHere = new Set<number>();
 
+  followBranches(has: (name: string) => boolean): void {
+    this.state.branches = new FollowedBranches(has);
+  }
+
+  grantToken(token: string, permissions: TokenPermissions): void {
+    this.grants.add(token, permissions);
+  }
+
   protectBranch(name: string): void {
     this.protectedBranches.add(name);
   }
@@ -674,7 +706,10 @@ class FakeGitHubServer implements FakeGitHub {
       const message = req.headers.authorization ? 'Bad credentials' : 'Requires authentication';
       return this.send(res, record, error(401, message));
     }
-    if (auth[1] !== this.token) return this.send(res, record, error(401, 'Bad credentials'));
+    const token = auth[1] ?? '';
+    if (token !== this.token && !this.grants.has(token))
+      return this.send(res, record, error(401, 'Bad credentials'));
+    record.token = token;
 
     if (raw.trim() !== '' && method !== 'GET' && method !== 'HEAD') {
       try {
@@ -686,6 +721,12 @@ class FakeGitHubServer implements FakeGitHub {
 
     const refused = this.checkRequestContract(record);
     if (refused) return this.send(res, record, refused);
+
+    const denied = this.permissionRefusal(token, method, url.pathname, record.body);
+    if (denied) {
+      record.refusedBy = 'permissions';
+      return this.send(res, record, error(403, denied, PERMISSIONS_DOC));
+    }
 
     const fault = this.takeFault(method, url.pathname) ?? this.fastWrites?.refuse(method, url.pathname);
     if (fault) {
@@ -716,6 +757,20 @@ class FakeGitHubServer implements FakeGitHub {
       return this.send(res, record, answer);
     }
     return this.send(res, record, notFound());
+  }
+
+  /** Why a granted token may not make this request (GraphQL: a mutation needs pull-requests: write). */
+  private permissionRefusal(
+    token: string,
+    method: string,
+    pathname: string,
+    body: unknown
+  ): string | undefined {
+    if (pathname === '/graphql') {
+      const query = isObject(body) && typeof body.query === 'string' ? body.query : '';
+      return this.grants.refusal(token, /^\s*mutation\b/.test(query) ? 'POST' : 'GET', '/pulls');
+    }
+    return this.grants.refusal(token, method, this.repoRelative(pathname) ?? '');
   }
 
   /** The path after `/repos/{owner}/{repo}` or `/repositories/{id}` for this repository. */

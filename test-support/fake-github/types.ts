@@ -204,6 +204,10 @@ export interface FaultRule {
 export interface RecordedGitHubRequest {
   /** Arrival order on this server, from 0. */
   seq: number;
+  /** The token it carried (once authenticated): which job's, when the fake granted several. */
+  token?: string;
+  /** Refused before any route because the token's permissions do not cover it. */
+  refusedBy?: 'permissions';
   /** When it arrived (Date.now, not the seeded clock): how far apart the client spaced its calls. */
   arrivedAt: number;
   method: string;

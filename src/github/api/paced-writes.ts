@@ -69,6 +69,12 @@ export class WritePacer {
   private readonly starts: number[] = [];
   /** When the last write of any kind started: the gap counts from it. */
   private lastStart = -Infinity;
+  /**
+   * When the last write ended. The gap is kept from there: kept from the start, a write sent 1000 ms
+   * after the one before can arrive 999 ms after it (a timer that fires a little early, the earlier
+   * request slower on the wire), and the simulated runner's fake GitHub refused such writes.
+   */
+  private lastEnd = -Infinity;
   /** No write starts before this (a rate-limit answer's wait). */
   private holdUntil = -Infinity;
   private queue: Promise<unknown> = Promise.resolve();
@@ -107,8 +113,11 @@ export class WritePacer {
       this.lastStart = this.clock.now();
       if (counted) this.starts.push(this.lastStart);
       try {
-        return await write();
+        const result = await write();
+        this.lastEnd = this.clock.now();
+        return result;
       } catch (error) {
+        this.lastEnd = this.clock.now();
         const wait = rateLimitWait(error, this.clock.now(), waits);
         if (wait === undefined) throw error;
         const seconds = Math.ceil(wait.ms / 1000);
@@ -138,11 +147,8 @@ export class WritePacer {
     const now = this.clock.now();
     this.forget(now);
     const { minGapMs, perMinute, perHour } = this.limits;
-    let earliest = Math.max(now, this.holdUntil, this.lastStart + minGapMs);
-    if (!counted) {
-      if (earliest > now) await this.clock.sleep(earliest - now);
-      return;
-    }
+    let earliest = Math.max(now, this.holdUntil, this.lastStart + minGapMs, this.lastEnd + minGapMs);
+    if (!counted) return this.sleepUntil(earliest);
     const inLastMinute = this.starts.filter((start) => start > earliest - MINUTE_MS);
     if (inLastMinute.length >= perMinute)
       earliest = Math.max(earliest, inLastMinute[inLastMinute.length - perMinute]! + MINUTE_MS);
@@ -153,7 +159,12 @@ export class WritePacer {
           `within ${perHour} an hour (GitHub allows 500 content-generating requests an hour).`
       );
     }
-    if (earliest > now) await this.clock.sleep(earliest - now);
+    await this.sleepUntil(earliest);
+  }
+
+  /** Node's timers may fire a millisecond before Date.now() reaches the time asked: sleep again then. */
+  private async sleepUntil(time: number): Promise<void> {
+    for (let now = this.clock.now(); now < time; now = this.clock.now()) await this.clock.sleep(time - now);
   }
 
   private forget(now: number): void {
