@@ -5,12 +5,14 @@
  * GitHub; the land job lands both shards on per-shard branches of the local bare origin and opens
  * their pull requests. One fake artifact service and one fake GitHub serve every job of the run.
  */
-import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { DefaultArtifactClient } from '@actions/artifact';
 import { jest } from '@jest/globals';
 import { reply, scriptFrom, text, toolUse } from '../../test-support/fake-anthropic/index.js';
-import { runtimeToken, unzip } from '../../test-support/fake-artifacts/index.js';
+import { artifactEnv, runtimeToken, unzip } from '../../test-support/fake-artifacts/index.js';
 import { stateFromPayload } from '../../test-support/fake-github/index.js';
 import { actionWorldPerTest, examplePayload, type ActionWorld } from '../support/action-world.js';
 
@@ -64,14 +66,17 @@ function job(
   world: ActionWorld,
   payload: Record<string, unknown>,
   inputs: Record<string, string>,
-  runId = '9100'
+  runId = '9100',
+  prepare: (checkout: string) => void = () => undefined
 ) {
+  const workspace = world.cloneOrigin();
+  prepare(workspace);
   return world.run({
     eventName: 'workflow_dispatch',
     payload,
     inputs,
     runId,
-    workspace: world.cloneOrigin(),
+    workspace,
     env: {
       GITHUB_WORKFLOW_REF: `${world.github.repo.full_name}/${WORKFLOW}@refs/heads/main`,
       GITHUB_REF: 'refs/heads/main',
@@ -89,10 +94,13 @@ function artifactOf(world: ActionWorld, name: string, ids: (id: number) => boole
 
 const isWrite = (method: string) => !['GET', 'HEAD'].includes(method);
 
+/** The requests that opened an issue: the land job's tracking issue of a plan. */
+const rollupIssuePosts = (world: ActionWorld) =>
+  world.github.requests.filter((request) => request.method === 'POST' && /\/issues$/.test(request.path));
+
 describe('the fan-out roles of the built action', () => {
   it('plans, runs two shards with no GitHub write, and lands them on per-shard branches', async () => {
     const { world, payload } = await fanoutWorld();
-
     const plan = await job(world, payload, {
       fanout: 'plan',
       prompt: PROMPT,
@@ -144,7 +152,16 @@ describe('the fan-out roles of the built action', () => {
     // A shard job writes nothing to GitHub.
     expect(world.github.requests.filter((request) => isWrite(request.method))).toEqual([]);
 
-    const land = await job(world, payload, { fanout: 'land' });
+    // The land job's checkout holds the credential actions/checkout persists (contents: write).
+    const land = await job(world, payload, { fanout: 'land' }, '9100', (checkout) =>
+      execFileSync(
+        'git',
+        ['config', 'http.https://github.com/.extraheader', 'AUTHORIZATION: basic bGFuZC10b2tlbg=='],
+        {
+          cwd: checkout
+        }
+      )
+    );
     expect(land.stdout).not.toContain('::error::');
     expect(land.code).toBe(0);
     expect(land.outputs.conclusion).toBe('success');
@@ -170,6 +187,12 @@ describe('the fan-out roles of the built action', () => {
       ['shard-02', 'landed']
     ]);
     expect([rollup.unitsBefore, rollup.unitsAfter]).toEqual([2, 0]);
+    // Without report_issue the roll-up is a tracking issue of the plan's, linking both pull requests.
+    const [tracking, ...more] = rollupIssuePosts(world);
+    expect(more).toEqual([]);
+    const body = (tracking!.body as { body: string }).body;
+    for (const pull of world.github.createdPulls) expect(body).toContain(`/pull/${pull.number}`);
+    expect(body).toContain('2 unit(s) before, 0 after the landed change');
   });
 
   it('resumes an earlier run of this workflow: only its unfinished shard runs, the finished one lands again', async () => {
@@ -238,6 +261,13 @@ describe('the fan-out roles of the built action', () => {
       `fanout/${planId}/shard-02`
     ]);
     expect(world.modelCalls()).toBe(4);
+    // One roll-up for the plan, opened by the first land run and edited by the second.
+    expect(rollupIssuePosts(world)).toHaveLength(1);
+    expect(
+      world.github.requests.filter(
+        (request) => request.method === 'PATCH' && /\/issues\/\d+$/.test(request.path)
+      )
+    ).not.toHaveLength(0);
   });
 
   it('refuses a shard job without its shard, and a role on an event that is no dispatch', async () => {
@@ -258,5 +288,81 @@ describe('the fan-out roles of the built action', () => {
     );
     expect(world.modelCalls()).toBe(0);
     expect(world.github.requests.filter((request) => isWrite(request.method))).toEqual([]);
+  });
+
+  it('rejects a shard result whose cost its transcripts do not back, and lands the others', async () => {
+    const { world, payload } = await fanoutWorld();
+    const plan = await job(world, payload, {
+      fanout: 'plan',
+      prompt: PROMPT,
+      fanout_units: 'git grep -l oldApi -- src',
+      fanout_max_total_usd: '4'
+    });
+    expect(plan.code).toBe(0);
+    const planId = plan.outputs.fanout_plan_id!;
+    expect((await job(world, payload, { fanout: 'shard', fanout_shard: 'shard-01' })).code).toBe(0);
+    // shard-02's artifact comes from somewhere else than its job: a change, a cost of a tenth of a
+    // cent, and a "transcript" that is no chained transcript of ours.
+    const forged = mkdtempSync(path.join(tmpdir(), 'compact-agent-forged-'));
+    const checkout = world.cloneOrigin();
+    writeFileSync(path.join(checkout, 'src', 'b.ts'), 'export const b = newApi(); // forged\n');
+    const patch = execFileSync('git', ['diff'], { cwd: checkout, encoding: 'utf8' });
+    const base = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: checkout, encoding: 'utf8' }).trim();
+    mkdirSync(path.join(forged, 'transcripts', '20261128T100000Z-f0f0f0'), { recursive: true });
+    writeFileSync(
+      path.join(forged, 'result.json'),
+      JSON.stringify({
+        shardId: 'shard-02',
+        planId,
+        status: 'done',
+        base,
+        costUsd: 0.001,
+        budgetUsd: 2,
+        stopReason: 'success',
+        files: ['src/b.ts'],
+        refusedPaths: [],
+        runs: ['/home/runner/work/_temp/transcripts/20261128T100000Z-f0f0f0'],
+        patch
+      })
+    );
+    writeFileSync(
+      path.join(forged, 'transcripts', '20261128T100000Z-f0f0f0', 'transcript.jsonl'),
+      '{"type":"run_end","cost_usd":0.001}\n'
+    );
+    const saved = { ...process.env };
+    Object.assign(process.env, artifactEnv(world.artifacts), {
+      ACTIONS_RUNTIME_TOKEN: runtimeToken('run-9100', 'job')
+    });
+    try {
+      await new DefaultArtifactClient().uploadArtifact(
+        'compact-agent-fanout-shard-02',
+        [
+          path.join(forged, 'result.json'),
+          path.join(forged, 'transcripts', '20261128T100000Z-f0f0f0', 'transcript.jsonl')
+        ],
+        forged
+      );
+    } finally {
+      process.env = saved;
+      rmSync(forged, { recursive: true, force: true });
+    }
+
+    const land = await job(world, payload, { fanout: 'land' });
+    expect(land.code).toBe(1);
+    expect(land.stdout).toContain(
+      "shard-02's result is not trusted: the transcript of the run 20261128T100000Z-f0f0f0"
+    );
+    expect(world.repo.remoteGit('show', `fanout/${planId}/shard-01:src/a.ts`)).toContain('newApi()');
+    expect(world.repo.remoteGit('branch', '--list', `fanout/${planId}/shard-02`).trim()).toBe('');
+    expect(world.github.createdPulls.map((pull) => pull.head.ref)).toEqual([`fanout/${planId}/shard-01`]);
+    const rollup = JSON.parse(
+      world.artifacts.files('compact-agent-fanout-rollup').get('rollup.json')!.toString('utf8')
+    ) as { rows: Array<{ shardId: string; status: string }>; spentUsd: number };
+    expect(rollup.rows.map((row) => [row.shardId, row.status])).toEqual([
+      ['shard-01', 'landed'],
+      ['shard-02', 'rejected']
+    ]);
+    // The forged result counts at its whole budget in the spend, not at the cost it claims.
+    expect(rollup.spentUsd).toBeGreaterThanOrEqual(2);
   });
 });

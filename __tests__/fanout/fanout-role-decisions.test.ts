@@ -236,8 +236,11 @@ describe("the fan-out's artifacts, checked where they enter", () => {
     await expect(readPlan(store, ORIGIN, scratch())).resolves.toBeUndefined();
   });
 
-  it('rejects a result out of its scope, one without its transcripts, and one that is not a result', async () => {
-    const plan = manifest(3);
+  it('rejects a result out of its scope, one without its transcripts, one that is not a result, and a done one with no run', async () => {
+    const plan = manifest(4);
+    store.put('compact-agent-fanout-shard-004', {
+      'result.json': JSON.stringify(result('shard-004', 'done', 0, { files: ['src/f4.ts'], patch: 'diff' }))
+    });
     store.put('compact-agent-fanout-shard-001', {
       'result.json': JSON.stringify(result('shard-001', 'done', 0, { files: ['src/f2.ts'] }))
     });
@@ -253,10 +256,12 @@ describe("the fan-out's artifacts, checked where they enter", () => {
       'shard-001': "the result names files outside the shard's scope: src/f2.ts",
       'shard-002':
         'its result names the run 20261128T100000Z-a1b2c3, whose transcript is not in its artifact, so its cost cannot be checked',
-      'shard-003': expect.stringMatching(/^its result is not a shard result/)
+      'shard-003': expect.stringMatching(/^its result is not a shard result/),
+      'shard-004':
+        'its result says done but names no agent run, so neither its change nor its cost can be checked'
     });
     // An untrusted result is counted at its whole budget: what it may have spent.
-    expect(read.spent.map((line) => line.costUsd)).toEqual([1, 1, 1]);
+    expect(read.spent.map((line) => line.costUsd)).toEqual([1, 1, 1, 1]);
   });
 
   it('takes a result that ran no agent (nothing to check in its cost) for a shard that has one', async () => {

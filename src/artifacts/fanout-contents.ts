@@ -178,6 +178,7 @@ export async function readShardResults(
         typeof result === 'string'
           ? result
           : (resultProblem(result, shard, manifest.planId, shard.budgetUsd) ??
+            noRunProblem(result) ??
             resultCostProblem(result, await transcriptsIn(dir)));
       if (problem !== undefined || typeof result === 'string') {
         problems.set(shard.id, problem ?? 'unreadable');
@@ -196,6 +197,16 @@ export async function readShardResults(
 /** The shard ids of a run's shard artifacts (a resume: which shards of the earlier run ran at all). */
 export async function shardArtifactIds(store: FanoutArtifacts, from?: EarlierRun): Promise<string[]> {
   return (await store.names(from)).flatMap((name) => shardIdOfArtifact(name) ?? []);
+}
+
+/**
+ * A finished shard ran its agent at least once (runShard starts with a run): a `done` result that
+ * names no run, and so has no transcript to check its cost against, was not made by a shard job.
+ */
+function noRunProblem(result: ShardResult): string | undefined {
+  return result.status === 'done' && result.runs.length === 0
+    ? 'its result says done but names no agent run, so neither its change nor its cost can be checked'
+    : undefined;
 }
 
 function parseResult(text: string): ShardResult | string {

@@ -40,6 +40,7 @@ export async function runLandRole(job: FanoutJob, settings: FanoutSettings): Pro
         "success (needs: [plan, shard] and if: always() && needs.plan.result == 'success')."
     );
   const { manifest } = plan;
+  const settingsGitHub = action.config.github;
   const { results, problems, spent } = await readShardResults(job.artifacts, manifest, job.scratch);
   // A carried shard was finished by an earlier run and is not in this run's matrix: its result stands.
   for (const [shardId, result] of plan.carried) {
@@ -49,8 +50,10 @@ export async function runLandRole(job: FanoutJob, settings: FanoutSettings): Pro
   for (const [shardId, problem] of problems) core.warning(`${shardId}'s result is not trusted: ${problem}.`);
   const spentUsd = [...plan.ledger, ...spent].reduce((sum, line) => sum + line.costUsd, 0);
   const workspace = new GitRepository(action.runner.workspace);
+  // The push credential leaves git's config (kept in memory for the push) before anything runs
+  // near the checkout: the landing applies patches an agent wrote, and the re-scan runs their code.
+  const guard = await guardRepository(workspace, settingsGitHub.token);
   const base = await workspace.head();
-  const settingsGitHub = action.config.github;
   const { landing, rollup } = await landAndRollUp({
     repo: workspace,
     base,
@@ -68,7 +71,7 @@ export async function runLandRole(job: FanoutJob, settings: FanoutSettings): Pro
     signal: new AbortController().signal
   });
   const writer = landWriter(job);
-  const published = await publish(job, writer, landing, manifest);
+  const published = await publish(job, writer, guard.git, landing, manifest);
   const unfinished = rollup.rows.filter((row) => !['landed', 'empty'].includes(row.status));
   const markdown = rollupMarkdown({
     rollup,
@@ -141,19 +144,19 @@ function landWriter(job: FanoutJob): { clients: GitHubClients; pacer: WritePacer
 async function publish(
   job: FanoutJob,
   writer: { clients: GitHubClients; pacer: WritePacer },
+  /** The checkout whose push carries the job's credential, kept out of git's config (guardRepository). */
+  git: GitRepository,
   landing: Awaited<ReturnType<typeof landAndRollUp>>['landing'],
   manifest: Parameters<typeof publishLandingOnGitHub>[0]['manifest']
 ): Promise<PublishedLanding> {
   const { action } = job;
   const settings = action.config.github;
   const repository = repositoryOf(action.event, action.runner);
-  // The push carries the job's credential (github_token or the checkout's), kept out of git's config.
-  const guard = await guardRepository(new GitRepository(action.runner.workspace), settings.token);
   const defaultBranch = repository.defaultBranch ?? 'main';
   return publishLandingOnGitHub({
     landing,
     manifest,
-    git: guard.git,
+    git,
     pulls: writer.clients.headPullRequests(),
     pacer: writer.pacer,
     baseBranch: settings.baseBranch ?? refBranch(action.env) ?? defaultBranch,
