@@ -6,7 +6,7 @@
  * their pull requests. One fake artifact service and one fake GitHub serve every job of the run.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DefaultArtifactClient } from '@actions/artifact';
@@ -23,14 +23,14 @@ const WORKFLOW = '.github/workflows/fanout.yml';
 const PROMPT = 'Replace oldApi() with newApi().';
 
 /** A repository with two units (one shard each, by the config file's fanout.shard_size). */
-function seedFolder(): string {
+function seedFolder(config = 'fanout:\n  shard_size: 1\n'): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'compact-agent-fanout-seed-'));
   mkdirSync(path.join(dir, 'src'));
   mkdirSync(path.join(dir, '.github'));
   writeFileSync(path.join(dir, 'src', 'a.ts'), 'export const a = oldApi();\n');
   writeFileSync(path.join(dir, 'src', 'b.ts'), 'export const b = oldApi();\n');
   writeFileSync(path.join(dir, 'src', 'c.ts'), 'export const c = 1;\n');
-  writeFileSync(path.join(dir, '.github', 'compact-agent.yml'), 'fanout:\n  shard_size: 1\n');
+  writeFileSync(path.join(dir, '.github', 'compact-agent.yml'), config);
   return dir;
 }
 
@@ -48,10 +48,12 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(seed, { recursive: true, force: true }));
 
-async function fanoutWorld(): Promise<{ world: ActionWorld; payload: Record<string, unknown> }> {
+async function fanoutWorld(
+  seedDir = seed
+): Promise<{ world: ActionWorld; payload: Record<string, unknown> }> {
   const payload = examplePayload('workflow_dispatch');
   const world = await startWorld({
-    seed,
+    seed: seedDir,
     github: stateFromPayload(payload, { senderPermission: 'write' }),
     anthropic: { script: SHARD_AGENTS }
   });
@@ -364,5 +366,47 @@ describe('the fan-out roles of the built action', () => {
     ]);
     // The forged result counts at its whole budget in the spend, not at the cost it claims.
     expect(rollup.spentUsd).toBeGreaterThanOrEqual(2);
+  });
+
+  it('re-scans the landed code in the box even with sandbox: off, and defuses the prompt in the titles', async () => {
+    const offSeed = seedFolder('fanout:\n  shard_size: 1\nsandbox:\n  mode: off\n');
+    // A folder of the host's /tmp: the box has a /tmp of its own, so only a host process writes here.
+    const hostOnly = mkdtempSync(path.join(tmpdir(), 'compact-agent-rescan-host-'));
+    try {
+      const { world, payload } = await fanoutWorld(offSeed);
+      const units = `(echo "$$" > ${hostOnly}/ran) 2>/dev/null; git grep -l oldApi -- src`;
+      const plan = await job(world, payload, {
+        fanout: 'plan',
+        prompt: `@octocat fixes #1: ${PROMPT}`,
+        fanout_units: units,
+        fanout_max_total_usd: '4'
+      });
+      expect(plan.code).toBe(0);
+      // The plan lists the units on the person's own checkout, on the host, by design.
+      expect(existsSync(path.join(hostOnly, 'ran'))).toBe(true);
+      rmSync(path.join(hostOnly, 'ran'));
+      for (const shard of ['shard-01', 'shard-02'])
+        expect((await job(world, payload, { fanout: 'shard', fanout_shard: shard })).code).toBe(0);
+
+      const land = await job(world, payload, { fanout: 'land' });
+      expect(land.stdout).not.toContain('::error::');
+      expect(land.code).toBe(0);
+      // The land job holds the write token: the agents' code never ran on its host...
+      expect(existsSync(path.join(hostOnly, 'ran'))).toBe(false);
+      // ...yet the burndown was counted, in the box.
+      const rollup = JSON.parse(
+        world.artifacts.files('compact-agent-fanout-rollup').get('rollup.json')!.toString('utf8')
+      ) as { unitsAfter: number };
+      expect(rollup.unitsAfter).toBe(0);
+      const [tracking] = rollupIssuePosts(world);
+      const title = (tracking!.body as { title: string }).title;
+      expect(title).toContain('octocat');
+      expect(title).not.toContain('@octocat');
+      expect(title).not.toMatch(/fixes #1/);
+      for (const pull of world.github.createdPulls) expect(pull.title).not.toContain('@octocat');
+    } finally {
+      rmSync(offSeed, { recursive: true, force: true });
+      rmSync(hostOnly, { recursive: true, force: true });
+    }
   });
 });
