@@ -223,8 +223,11 @@ describe('the fan-out roles of the built action', () => {
     const firstLand = await job(world, payload, { fanout: 'land' });
     expect(firstLand.code).toBe(1);
     expect(firstLand.stdout).toContain(
-      '1 of 2 shard(s) are not landed (shard-02: unstarted). The others are landed; run the workflow again with fanout_resume: 9100'
+      '1 of 2 shard(s) are not landed (shard-02: unstarted). The others are landed. To run only these'
     );
+    // It names the workflow's input (resume_run) and the action's (fanout_resume), with this run's id.
+    expect(firstLand.stdout).toContain('dispatch this workflow again with its input resume_run: 9100');
+    expect(firstLand.stdout).toContain("the action's input fanout_resume");
     expect(world.github.createdPulls.map((pull) => pull.head.ref)).toEqual([`fanout/${planId}/shard-01`]);
     lastOfFirstRun = Math.max(...world.artifacts.artifacts.map((artifact) => artifact.id));
 

@@ -131,8 +131,10 @@ export async function runLandRole(job: FanoutJob, settings: FanoutSettings): Pro
         .map((row) => `${row.shardId}: ${row.status}`)
         .join(
           ', '
-        )}). The others are landed; run the workflow again with fanout_resume: ${action.runner.runId} ` +
-        'to run only these, on the current base, with what is left of the cap.'
+        )}). The others are landed. To run only these, on the current base, with what is left of the cap, ` +
+        `dispatch this workflow again with its input resume_run: ${action.runner.runId} (the example ` +
+        `workflow passes it to the action's input fanout_resume; a workflow of your own: set ` +
+        `fanout_resume: ${action.runner.runId} on the plan job's step).`
     );
 }
 
