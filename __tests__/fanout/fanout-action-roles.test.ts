@@ -69,7 +69,8 @@ function job(
   payload: Record<string, unknown>,
   inputs: Record<string, string>,
   runId = '9100',
-  prepare: (checkout: string) => void = () => undefined
+  prepare: (checkout: string) => void = () => undefined,
+  env: Record<string, string> = {}
 ) {
   const workspace = world.cloneOrigin();
   prepare(workspace);
@@ -82,7 +83,8 @@ function job(
     env: {
       GITHUB_WORKFLOW_REF: `${world.github.repo.full_name}/${WORKFLOW}@refs/heads/main`,
       GITHUB_REF: 'refs/heads/main',
-      ACTIONS_RUNTIME_TOKEN: runtimeToken(`run-${runId}`, 'job')
+      ACTIONS_RUNTIME_TOKEN: runtimeToken(`run-${runId}`, 'job'),
+      ...env
     }
   });
 }
@@ -411,5 +413,36 @@ describe('the fan-out roles of the built action', () => {
       rmSync(offSeed, { recursive: true, force: true });
       rmSync(hostOnly, { recursive: true, force: true });
     }
+  });
+
+  it('refuses to run a shard twice in one workflow run (a re-run of its job, or a result already there)', async () => {
+    const { world, payload } = await fanoutWorld();
+    const plan = await job(world, payload, {
+      fanout: 'plan',
+      prompt: PROMPT,
+      fanout_units: 'git grep -l oldApi -- src',
+      fanout_max_total_usd: '4'
+    });
+    expect(plan.code).toBe(0);
+    const rerun = await job(
+      world,
+      payload,
+      { fanout: 'shard', fanout_shard: 'shard-01' },
+      '9100',
+      () => undefined,
+      {
+        GITHUB_RUN_ATTEMPT: '2'
+      }
+    );
+    expect(rerun.code).toBe(1);
+    expect(rerun.stdout).toContain('this is attempt 2 of run 9100');
+    expect(rerun.stdout).toContain('resume_run: 9100');
+    expect(world.modelCalls()).toBe(0);
+    expect((await job(world, payload, { fanout: 'shard', fanout_shard: 'shard-01' })).code).toBe(0);
+    const calls = world.modelCalls();
+    const again = await job(world, payload, { fanout: 'shard', fanout_shard: 'shard-01' });
+    expect(again.code).toBe(1);
+    expect(again.stdout).toContain("run 9100 already has shard-01's result");
+    expect(world.modelCalls()).toBe(calls);
   });
 });
