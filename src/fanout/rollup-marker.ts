@@ -6,10 +6,11 @@ import { isActionBotComment } from '../github/events/bot-author.js';
 /**
  * The hidden mark at the end of a fan-out's roll-up comment on its issue: the plan, and `run`, the
  * workflow run of the fan-out workflow whose land job wrote (or last edited) it (rollup-target.ts
- * writes it; this file is the mark's only definition). `/agent fanout resume` finds the issue's latest fan-out by it and dispatches a resume of that run. With the
- * default bot every GITHUB_TOKEN workflow comments as the same account, and one that quotes an issue
- * can end its comment with a forged mark: a mark counts only when the Actions API says its run is a
- * run of the fan-out workflow file (trustedRollupMarks), never by the account alone.
+ * writes it; this file is the mark's only definition). `/agent fanout resume` finds the issue's
+ * latest fan-out by it and dispatches a resume of that run. With the default bot every GITHUB_TOKEN
+ * workflow comments as the same account, and one that quotes an issue can end its comment with a
+ * forged mark: a mark counts only when the Actions API says its run is a run of the fan-out workflow
+ * file (latestTrustedRollup), never by the account alone.
  */
 export interface RollupMark {
   readonly run: number;
