@@ -161,6 +161,7 @@ async function publish(
     pacer: writer.pacer,
     baseBranch: settings.baseBranch ?? refBranch(action.env) ?? defaultBranch,
     defaultBranch,
+    identity: { name: settings.botName, email: settings.botEmail },
     title: `fan-out: ${manifest.prompt.split('\n')[0]!.slice(0, 60)}`,
     runUrl: runUrl(action.runner),
     draft: settings.pullRequestType === 'draft'
