@@ -201,8 +201,15 @@ describe('the fan-out roles of the built action', () => {
 
   it('resumes an earlier run of this workflow: only its unfinished shard runs, the finished one lands again', async () => {
     const { world, payload } = await fanoutWorld();
-    world.github.setWorkflowRun(9100, { status: 'in_progress', path: WORKFLOW });
-    world.github.setWorkflowRun(9200, { status: 'in_progress', path: WORKFLOW });
+    world.github.setWorkflowRun(9100, { status: 'in_progress', path: WORKFLOW, event: 'workflow_dispatch' });
+    world.github.setWorkflowRun(9200, { status: 'in_progress', path: WORKFLOW, event: 'workflow_dispatch' });
+    // A pull request's run of the same workflow path: its head's workflow file ran, with its own plan.
+    world.github.setWorkflowRun(9400, {
+      status: 'completed',
+      conclusion: 'success',
+      path: WORKFLOW,
+      event: 'pull_request'
+    });
     world.github.setWorkflowRun(9300, {
       status: 'completed',
       conclusion: 'success',
@@ -237,6 +244,12 @@ describe('the fan-out roles of the built action', () => {
     expect(foreign.code).toBe(1);
     expect(foreign.stdout).toContain(
       'fanout_resume names run 9300, which is a run of .github/workflows/agent.yml, not of this workflow (.github/workflows/fanout.yml).'
+    );
+
+    const fromPullRequest = await job(world, payload, { fanout: 'plan', fanout_resume: '9400' }, '9200');
+    expect(fromPullRequest.code).toBe(1);
+    expect(fromPullRequest.stdout).toContain(
+      'fanout_resume names run 9400, which was started by a pull_request event, not by a dispatch or a schedule.'
     );
 
     const resume = await job(world, payload, { fanout: 'plan', fanout_resume: '9100' }, '9200');

@@ -24,7 +24,11 @@ import { createRepoWithRemote, type RepoWithRemote } from '../support/temp-repo.
  * shares (so nothing waits for real, and a write the pacer let through too early would be refused).
  */
 const PLAN = 'abcdef12';
-const identity = { name: 'compact-agent', email: 'agent@example.com' };
+/** The land job's identity as the action sets it by default: bot_name and bot_email of github-actions[bot]. */
+const identity = {
+  name: ACTIONS_BOT.login,
+  email: `${ACTIONS_BOT.id}+${ACTIONS_BOT.login}@users.noreply.github.com`
+};
 
 let repo: RepoWithRemote;
 let git: GitRepository;
@@ -134,6 +138,7 @@ function publish(landing: Landing) {
     pacer,
     baseBranch: 'main',
     defaultBranch: 'main',
+    identity,
     title: 'Replace oldApi with newApi',
     runUrl: 'https://github.com/octo/repo/actions/runs/77',
     rollupUrl: 'https://github.com/octo/repo/issues/1#issuecomment-5'
@@ -233,6 +238,91 @@ describe('publishing a landing on GitHub', () => {
       /a commit the land job did not make.*re-run the land job/
     );
     expect(remoteHead(shardBranch('shard-01'))).toBe(pushedByThem);
+  });
+
+  /** Replaces origin's shard-01 with a commit `make` writes in a clone of it; returns the new tip. */
+  async function pushOverShard01(make: (clone: GitRepository) => Promise<unknown>): Promise<string> {
+    const other = repo.root + '-other';
+    repo.git('clone', '-q', '--branch', shardBranch('shard-01'), repo.remote, other);
+    const clone = new GitRepository(other);
+    await make(clone);
+    await clone.run(['push', '-q', '--force', 'origin', `HEAD:refs/heads/${shardBranch('shard-01')}`]);
+    rmSync(other, { recursive: true, force: true });
+    return remoteHead(shardBranch('shard-01'));
+  }
+  const person = {
+    GIT_AUTHOR_NAME: 'r',
+    GIT_AUTHOR_EMAIL: 'r@example.com',
+    GIT_COMMITTER_NAME: 'r',
+    GIT_COMMITTER_EMAIL: 'r@example.com'
+  };
+  const asBot = {
+    GIT_AUTHOR_NAME: identity.name,
+    GIT_AUTHOR_EMAIL: identity.email,
+    GIT_COMMITTER_NAME: identity.name,
+    GIT_COMMITTER_EMAIL: identity.email
+  };
+
+  it.each([
+    [
+      "a person's commit whose message names the plan",
+      (clone: GitRepository) =>
+        clone.run(['commit', '-q', '--allow-empty', '-m', `fix for fan-out ${PLAN}`], person),
+      /committed by r <r@example.com>, not by the land job's github-actions\[bot\]/
+    ],
+    [
+      'our commit, amended by a person keeping its message',
+      (clone: GitRepository) => clone.run(['commit', '-q', '--amend', '--allow-empty', '--no-edit'], person),
+      /committed by r <r@example.com>/
+    ],
+    [
+      "a commit as the bot, naming the plan, stacked on the land's commit",
+      (clone: GitRepository) =>
+        clone.run(['commit', '-q', '--allow-empty', '-m', `more of fan-out ${PLAN}`], asBot),
+      /sits on another commit by github-actions\[bot\], not on a base/
+    ]
+  ])('never replaces %s', async (_, make, why) => {
+    await land('per-shard');
+    const pushedByThem = await pushOverShard01(make);
+    const again = await land('per-shard', [result('shard-01', 'a.txt', 'a: newApi(2)\n')]);
+    expect(again.byShard.get('shard-01')).toMatchObject({ state: 'failed', pushed: false });
+    const detail = again.byShard.get('shard-01')!.detail!;
+    expect(detail).toMatch(why);
+    expect(detail).toContain(`delete ${shardBranch('shard-01')} on GitHub, and re-run the land job`);
+    expect(remoteHead(shardBranch('shard-01'))).toBe(pushedByThem);
+  });
+
+  it('still replaces its own commit on a base that moved', async () => {
+    await land('per-shard');
+    repo.write('d.txt', 'd\n');
+    repo.git('add', 'd.txt');
+    repo.git('commit', '-qm', 'a later commit on main');
+    repo.git('push', '-q', 'origin', 'main');
+    base = await git.head();
+    const again = await land('per-shard', [result('shard-01', 'a.txt', 'a: newApi(2)\n')]);
+    expect(again.byShard.get('shard-01')).toMatchObject({ state: 'updated', pushed: true });
+    expect(repo.remoteGit('rev-parse', `${shardBranch('shard-01')}^`).trim()).toBe(base);
+  });
+
+  it("updates only the bot's own pull request: one a person opened from a fan-out branch is left alone", async () => {
+    repo.git('push', '-q', 'origin', `${base}:refs/heads/${shardBranch('shard-01')}`);
+    const theirs = fake.addPull({
+      number: 40,
+      title: 'my own work',
+      body: 'please keep',
+      user: 'mallory',
+      head: { ref: shardBranch('shard-01'), sha: base },
+      base: { ref: 'main' }
+    });
+    const published = await land('per-shard', [result('shard-01', 'a.txt', 'a: newApi()\n')]);
+    expect(published.byShard.get('shard-01')).toMatchObject({ state: 'failed', pushed: false, number: 40 });
+    expect(published.byShard.get('shard-01')!.detail).toMatch(
+      /#40 from fanout\/abcdef12\/shard-01 was opened by mallory, not by the action's bot.*re-run the land job/
+    );
+    expect(fake.pull(theirs.number)).toMatchObject({ title: 'my own work', body: 'please keep' });
+    expect(fake.requestsTo('PATCH', /\/pulls\/\d+$/)).toHaveLength(0);
+    expect(fake.createdPulls).toHaveLength(0);
+    expect(remoteHead(shardBranch('shard-01'))).toBe(base);
   });
 
   it('lands the combined policy as one branch and one pull request for every landed shard', async () => {

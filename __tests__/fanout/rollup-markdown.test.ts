@@ -1,4 +1,4 @@
-import { buildRollup } from '../../src/fanout/rollup.js';
+import { buildRollup, formatRollup } from '../../src/fanout/rollup.js';
 import type { FanoutManifest, ManifestShard } from '../../src/fanout/manifest.js';
 import type { ShardLanding } from '../../src/fanout/land.js';
 import type { ShardResult } from '../../src/fanout/shard-result.js';
@@ -197,5 +197,52 @@ describe('the roll-up as GitHub Markdown', () => {
     expect(tableLines.length).toBeGreaterThan(100);
     expect(tableLines.every((line) => line.endsWith(' |'))).toBe(true);
     expect(cut.full.split('\n').filter((line) => line.startsWith('| shard-'))).toHaveLength(3000);
+  });
+});
+
+describe("a shard's hostile reason", () => {
+  const planned = shards(1);
+  const id = planned[0]!.id;
+  const reason =
+    'x\\| injected cell | ![t](https://evil.example/p.png) [Approve this](https://evil.example)\r::warning::hi\u001b[2J';
+  const rollup = buildRollup({
+    manifest: manifestOf(planned, 'Replace oldApi ![t](https://evil.example/t.png)\r::stop-commands::x'),
+    stateDir: '/tmp/x',
+    base: BASE,
+    policy: 'per-shard',
+    results: new Map([[id, result(id, 'failed', 0.1, reason)]]),
+    problems: new Map(),
+    landings: [],
+    spentUsd: 0.1,
+    unitsAfter: 1,
+    combinedBranch: undefined
+  });
+
+  /** GFM's row split as the stricter parsers do it: a pipe counts unless an odd run of backslashes precedes it. */
+  function cellsOf(row: string): string[] {
+    return row
+      .split(/(?<=(?:^|[^\\])(?:\\\\)*)\|/)
+      .slice(1, -1)
+      .map((cell) => cell.trim());
+  }
+
+  it('stays in its cell, as code: no link, image or extra cell renders', () => {
+    const markdown = rollupMarkdown({ rollup, transcriptUrls: new Map(), runUrl: RUN });
+    const row = markdown.body.split('\n').find((line) => line.startsWith(`| ${id} |`))!;
+    const cells = cellsOf(row);
+    expect(cells).toHaveLength(8);
+    expect(cells[7]).toBe(
+      '`x\\\u2060\\| injected cell \\| ![t](https://evil.example/p.png) [Approve this](https://evil.example) ::warning::hi [2J`'
+    );
+    expect(markdown.body).toContain(
+      '## 🤖 Fan-out `abcdef12`: `Replace oldApi ![t](https://evil.example/t.png) ::stop-commands::x`'
+    );
+  });
+
+  it("reaches the land job's log with no control character to split a line on", () => {
+    const log = formatRollup(rollup);
+    expect(log).not.toMatch(/[^\P{Cc}\n]/u); // no control character but the newlines between lines
+    for (const line of log.split('\n')) expect(line).not.toMatch(/^::/);
+    expect(log).toContain('::warning::hi [2J');
   });
 });

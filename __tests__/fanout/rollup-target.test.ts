@@ -3,12 +3,13 @@ import { WritePacer } from '../../src/github/api/paced-writes.js';
 import { OctokitWorkflowRunReads } from '../../src/github/api/workflow-runs.js';
 import { UNSPACED_LOOPBACK_WRITES_VARIABLE } from '../../src/config/test-switches.js';
 import { ownWorkflowOrigin } from '../../src/followup/workflow-origin.js';
+import { OctokitGitHubApi } from '../../src/github/api/octokit-api.js';
+import { writeRollup, type RollupTargetOptions } from '../../src/fanout/rollup-target.js';
 import {
-  markerOf,
-  rollupMarker,
-  writeRollup,
-  type RollupTargetOptions
-} from '../../src/fanout/rollup-target.js';
+  latestTrustedRollup,
+  markOf,
+  rollupMarker as writtenMarker
+} from '../../src/fanout/rollup-marker.js';
 import { ACTIONS_BOT, startFakeGitHub, type FakeGitHub } from '../../test-support/fake-github/index.js';
 import { expectNoContractViolations } from '../../test-support/github-contract/index.js';
 import { VirtualClock } from '../../test-support/virtual-clock.js';
@@ -78,6 +79,8 @@ function options(runId: number, reportIssue: number | undefined): RollupTargetOp
     warn: (message) => warnings.push(message)
   };
 }
+
+const rollupMarker = (plan: string, run: number) => writtenMarker({ plan, run });
 
 const refusedWrites = () => fake.requests.filter((request) => request.status === 403);
 
@@ -152,11 +155,24 @@ describe('the roll-up as a tracking issue of its own', () => {
 });
 
 describe('the marker', () => {
+  it('the land job writes is the one /agent fanout resume reads', async () => {
+    await writeRollup(options(FANOUT_RUN, 1), 'roll-up, first land run');
+    await writeRollup({ ...options(LATER_FANOUT_RUN, 1), planId: 'fedcba98' }, 'a later fan-out');
+    const api = new OctokitGitHubApi(fake.token, repository, fake.url, {
+      resilience: { serverErrorRetries: 0 }
+    });
+    const origin = options(FANOUT_RUN, 1).origin;
+    const latest = await latestTrustedRollup(await api.listComments(1), ACTIONS_BOT.login, (run) =>
+      origin.judgeRun(run)
+    );
+    expect(latest).toEqual({ mark: { plan: 'fedcba98', run: LATER_FANOUT_RUN }, passedOver: [] });
+  });
+
   it('is read from the last line only, and only in its exact form', () => {
-    expect(markerOf(`text\n\n${rollupMarker(PLAN, 7)}\n`)).toEqual({ plan: PLAN, run: 7 });
-    expect(markerOf(`${rollupMarker(PLAN, 7)}\n\ntext`)).toBeUndefined();
-    expect(markerOf('<!-- compact-agent-fanout-rollup {"plan":"ABC","run":7} -->')).toBeUndefined();
-    expect(markerOf('<!-- compact-agent-fanout-rollup {"plan":"abcdef12","run":-1} -->')).toBeUndefined();
-    expect(markerOf('<!-- compact-agent-fanout-rollup {not json} -->')).toBeUndefined();
+    expect(markOf(`text\n\n${rollupMarker(PLAN, 7)}\n`)).toEqual({ plan: PLAN, run: 7 });
+    expect(markOf(`${rollupMarker(PLAN, 7)}\n\ntext`)).toBeUndefined();
+    expect(markOf('<!-- compact-agent-fanout-rollup {"plan":"ABC","run":7} -->')).toBeUndefined();
+    expect(markOf('<!-- compact-agent-fanout-rollup {"plan":"abcdef12","run":-1} -->')).toBeUndefined();
+    expect(markOf('<!-- compact-agent-fanout-rollup {not json} -->')).toBeUndefined();
   });
 });

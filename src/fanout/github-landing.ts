@@ -2,10 +2,12 @@ import type { HeadPullRequests } from '../github/api/head-pull-requests.js';
 import { WriteRateLimitError, type WritePacer } from '../github/api/paced-writes.js';
 import { fitSections, MAX_BODY_CHARS } from '../github/markdown/outbound-fit-body.js';
 import { codeSpan, inlineText, quoteBlock } from '../github/markdown/outbound-neutralize.js';
-import type { GitRepository } from '../git/repository.js';
+import type { GitIdentity, GitRepository } from '../git/repository.js';
+import { botIdentity, isActionBotAccount } from '../github/events/bot-author.js';
 import { errorMessage } from '../errors/error-message.js';
 import type { Landing } from './land.js';
 import type { FanoutManifest } from './manifest.js';
+import { foreignTipReason } from './branch-tip-owner.js';
 
 /**
  * What became of a branch's pull request on this land run:
@@ -51,6 +53,12 @@ export interface GitHubLandingOptions {
   /** The branch the pull requests go into: the one the land job checked out. */
   readonly baseBranch: string;
   readonly defaultBranch: string;
+  /**
+   * Who the land job commits as (landShards' `identity`: bot_name and bot_email). A branch tip is
+   * replaced only when this identity committed it, and a pull request is updated only when the
+   * account of that name (the action's bot) opened it.
+   */
+  readonly identity: GitIdentity;
   /** The change's title (what landShards put in its commits). */
   readonly title: string;
   readonly runUrl: string;
@@ -141,6 +149,15 @@ async function publishBranch(options: GitHubLandingOptions, target: Target): Pro
         `#${declined.number} was closed without merging, so this change is not proposed again; reopen it to have the next land run update it`
       );
   }
+  if (open && !isActionBotAccount(open.author, botIdentity(options.identity.name, options.identity.email)))
+    return row(
+      target,
+      'failed',
+      open,
+      false,
+      `#${open.number} from ${target.branch} was opened by ${open.author.login}, not by the action's bot, so ` +
+        `neither the branch nor that pull request was changed. Close it (or rename its branch), then re-run the land job.`
+    );
   const pushed = await pushBranch(options, target.branch);
   const title = pullRequestTitle(options, target);
   const body = pullRequestBody(options, target);
@@ -174,12 +191,17 @@ async function pushBranch(options: GitHubLandingOptions, branch: string): Promis
       git.commitShape(local, branch)
     ]);
     if (theirs && ours && theirs.tree === ours.tree && theirs.parent === ours.parent) return false;
-    // A landing makes one commit on the base, naming its plan; anything else at the tip is a person's.
-    const message = theirs ? await git.run(['show', '-s', '--format=%B', remote]) : '';
-    if (!message.includes(`fan-out ${options.manifest.planId}`))
+    const foreign = await foreignTipReason(git, {
+      remote,
+      local,
+      planId: options.manifest.planId,
+      identity: options.identity
+    });
+    if (foreign !== undefined)
       throw new Error(
-        `origin's ${branch} ends in a commit the land job did not make (someone pushed to it), so it was not ` +
-          'replaced. Merge or move that work elsewhere, delete the branch, and re-run the land job.'
+        `origin's ${branch} ends in a commit the land job did not make (${foreign}), so it was not ` +
+          `replaced. Move that work to a branch of its own (or merge it), delete ${branch} on GitHub, ` +
+          'and re-run the land job.'
       );
   }
   // Spaced with the API writes, but no content-generating API request: not in the minute or hour count.

@@ -144,7 +144,7 @@ function summaryOf(parts: RollupMarkdownParts, rows: readonly DisplayRow[]): str
   const shardSum = rollup.rows.reduce((sum, row) => sum + row.costUsd, 0);
   const percent = rollup.capUsd > 0 ? ((rollup.spentUsd / rollup.capUsd) * 100).toFixed(1) : '0.0';
   const left = Math.max(0, rollup.capUsd - rollup.spentUsd);
-  const title = inlineText(defuseMarkers(rollup.prompt.split('\n')[0] ?? '')).slice(0, 120);
+  const title = codeSpan(defuseMarkers(rollup.prompt.split('\n')[0] ?? '').slice(0, 120));
   const burndown =
     rollup.unitsAfter === undefined
       ? `${rollup.unitsBefore} unit(s) before; the re-scan after the landed change failed`
@@ -190,11 +190,18 @@ function promptSection(prompt: string): string {
   return `<details><summary>The change asked for</summary>\n\n${quoted}${more}\n\n</details>`;
 }
 
-/** A table cell: defused, on one line, its pipes escaped, at most `max` characters of the text. */
+/**
+ * A note (free text: a shard's error, a reason) as a table cell: defused, on one line, at most `max`
+ * characters, and inside a code span, so no link, image or emphasis in it renders. GitHub splits a
+ * table row on every pipe not escaped, code spans included ("including inside other inline spans",
+ * https://github.github.com/gfm/#tables-extension-, read 2026-11-28), so pipes are escaped; a
+ * backslash right before one gets a word joiner after it, or `\\|` could read as an escaped
+ * backslash and a bare pipe that ends the cell.
+ */
 function cell(text: string, max = 200): string {
   const line = inlineText(defuseMarkers(text));
   const short = line.length > max ? `${[...line].slice(0, max).join('')}…` : line;
-  return short.replace(/\|/g, '\\|');
+  return codeSpan(short.replace(/\\(?=\|)/g, '\\\u2060')).replace(/\|/g, '\\|');
 }
 
 function tableOf(rows: readonly DisplayRow[]): string {

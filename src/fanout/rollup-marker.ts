@@ -5,11 +5,12 @@ import { isActionBotComment } from '../github/events/bot-author.js';
 
 /**
  * The hidden mark at the end of a fan-out's roll-up comment on its issue: the plan, and `run`, the
- * workflow run of the fan-out workflow whose land job wrote (or last edited) it. `/agent fanout
- * resume` finds the issue's latest fan-out by it and dispatches a resume of that run. With the
- * default bot every GITHUB_TOKEN workflow comments as the same account, and one that quotes an issue
- * can end its comment with a forged mark: a mark counts only when the Actions API says its run is a
- * run of the fan-out workflow file (trustedRollupMarks), never by the account alone.
+ * workflow run of the fan-out workflow whose land job wrote (or last edited) it (rollup-target.ts
+ * writes it; this file is the mark's only definition). `/agent fanout resume` finds the issue's
+ * latest fan-out by it and dispatches a resume of that run. With the default bot every GITHUB_TOKEN
+ * workflow comments as the same account, and one that quotes an issue can end its comment with a
+ * forged mark: a mark counts only when the Actions API says its run is a run of the fan-out workflow
+ * file (latestTrustedRollup), never by the account alone.
  */
 export interface RollupMark {
   readonly run: number;
@@ -23,12 +24,25 @@ const markSchema = z.object({
   plan: z.string().regex(/^[0-9a-f]{8,64}$/)
 });
 
-/** The mark, as the LAST line of the roll-up comment (rollupMarks reads it only there). */
+/** The mark, as the LAST line of the roll-up comment (markOf reads it only there). */
 export function rollupMarker(mark: RollupMark): string {
   return `<!-- ${ROLLUP_MARKER_NAME} ${JSON.stringify({ run: mark.run, plan: mark.plan })} -->`;
 }
 
-const MARK_LINE = new RegExp(`(?:^|\\n)<!-- ${ROLLUP_MARKER_NAME} (\\{[^\\n]*\\}) -->$`);
+const MARK_LINE = new RegExp(`^<!-- ${ROLLUP_MARKER_NAME} (\\{[^\\n]*\\}) -->$`);
+
+/** The mark on a body's last line, or undefined (a mark anywhere else is quoted text, not ours). */
+export function markOf(body: string): RollupMark | undefined {
+  const last = body.trimEnd().split('\n').at(-1) ?? '';
+  const found = MARK_LINE.exec(last);
+  if (!found) return undefined;
+  try {
+    const parsed = markSchema.safeParse(JSON.parse(found[1]!));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined; // Not JSON: not a mark of ours.
+  }
+}
 
 /** The marks in the bot's own comments, in the thread's order, unchecked; a quoted `> <!-- … -->` is none. */
 export function rollupMarks(
@@ -38,14 +52,8 @@ export function rollupMarks(
   const marks: (RollupMark & { readonly commentId: number })[] = [];
   for (const comment of comments) {
     if (!isActionBotComment(comment, botLogin)) continue;
-    const found = MARK_LINE.exec(comment.body.trimEnd());
-    if (!found) continue;
-    try {
-      const parsed = markSchema.safeParse(JSON.parse(found[1]!));
-      if (parsed.success) marks.push({ ...parsed.data, commentId: comment.id });
-    } catch {
-      // Not JSON: not a mark of ours.
-    }
+    const mark = markOf(comment.body);
+    if (mark) marks.push({ ...mark, commentId: comment.id });
   }
   return marks;
 }

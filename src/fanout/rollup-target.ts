@@ -1,38 +1,7 @@
-import { z } from 'zod';
 import type { MarkedPosts, Post } from '../github/api/marked-posts.js';
 import { isActionBotAccount, type BotIdentity } from '../github/events/bot-author.js';
 import type { StateOrigin } from '../followup/workflow-origin.js';
-
-/**
- * The hidden marker that ends a roll-up: `<!-- compact-agent-fanout-rollup {"plan":"<id>","run":<run id>} -->`.
- * The plan says which fan-out the post follows; the run, which land run last wrote it, so the post can
- * be tied to this workflow (see findOwnPost). Others' text in the roll-up is defused
- * (outbound-hidden-markers.ts), so the only marker in it is the one appended last.
- */
-export const ROLLUP_MARKER_NAME = 'compact-agent-fanout-rollup';
-
-const markerSchema = z.object({
-  plan: z.string().regex(/^[0-9a-f]{8,64}$/),
-  run: z.number().int().positive().max(Number.MAX_SAFE_INTEGER)
-});
-export type RollupMarker = z.infer<typeof markerSchema>;
-
-export function rollupMarker(planId: string, runId: number): string {
-  return `<!-- ${ROLLUP_MARKER_NAME} ${JSON.stringify({ run: runId, plan: planId })} -->`;
-}
-
-/** The marker on a body's last line, or undefined (a marker anywhere else is quoted text, not ours). */
-export function markerOf(body: string): RollupMarker | undefined {
-  const last = body.trimEnd().split('\n').at(-1) ?? '';
-  const match = new RegExp(`^<!-- ${ROLLUP_MARKER_NAME} (\\{[^\\n]*\\}) -->$`).exec(last);
-  if (!match) return undefined;
-  try {
-    const parsed = markerSchema.safeParse(JSON.parse(match[1]!));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
-}
+import { markOf, rollupMarker } from './rollup-marker.js';
 
 /** At most this many pages of 100 issues are looked through for a plan's tracking issue. */
 export const MAX_ISSUE_PAGES = 10;
@@ -73,7 +42,7 @@ export interface WrittenRollup {
  * Writes go through the MarkedPosts client, which the land role builds with the run's write pacer.
  */
 export async function writeRollup(options: RollupTargetOptions, body: string): Promise<WrittenRollup> {
-  const marked = `${body}\n\n${rollupMarker(options.planId, options.runId)}`;
+  const marked = `${body}\n\n${rollupMarker({ plan: options.planId, run: options.runId })}`;
   const { posts } = options;
   if (options.reportIssue !== undefined) {
     const own = await findOwnPost(await posts.comments(options.reportIssue), options);
@@ -93,7 +62,7 @@ export async function writeRollup(options: RollupTargetOptions, body: string): P
 /** The oldest post (given oldest first) with the plan's marker, written by the bot in a run of this workflow. */
 async function findOwnPost(posts: readonly Post[], options: RollupTargetOptions): Promise<Post | undefined> {
   for (const post of posts) {
-    const marker = markerOf(post.body);
+    const marker = markOf(post.body);
     if (marker?.plan !== options.planId) continue;
     if (!isActionBotAccount(post.author, options.bot)) {
       options.warn(

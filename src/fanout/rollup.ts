@@ -1,3 +1,4 @@
+import { withoutControls } from '../github/markdown/outbound-neutralize.js';
 import type { LandPolicy, ShardLanding } from './land.js';
 import type { FanoutManifest } from './manifest.js';
 import type { ShardResult } from './shard-result.js';
@@ -122,17 +123,20 @@ export function formatRollup(rollup: Rollup): string {
     'validation',
     'branch / reason'
   ];
-  const rows = rollup.rows.map((row) => [
-    row.shardId,
-    String(row.units),
-    row.status,
-    `$${row.costUsd.toFixed(4)}`,
-    `$${row.budgetUsd.toFixed(2)}`,
-    String(row.files),
-    String(row.refused),
-    row.validation ?? '-',
-    row.branch ?? row.reason?.split('\n')[0]?.slice(0, 120) ?? '-'
-  ]);
+  // Agent-written text (a shard's reason, the prompt) goes to the job's log: no control characters.
+  const rows = rollup.rows.map((row) =>
+    [
+      row.shardId,
+      String(row.units),
+      row.status,
+      `$${row.costUsd.toFixed(4)}`,
+      `$${row.budgetUsd.toFixed(2)}`,
+      String(row.files),
+      String(row.refused),
+      row.validation ?? '-',
+      row.branch ?? row.reason?.split('\n')[0]?.slice(0, 120) ?? '-'
+    ].map(withoutControls)
+  );
   const widths = header.map((title, column) =>
     Math.max(title.length, ...rows.map((row) => row[column]!.length))
   );
@@ -161,5 +165,7 @@ export function formatRollup(rollup: Rollup): string {
       ? [`unfinished shards: resume with --resume ${rollup.stateDir}`]
       : [`every shard is finished; the fan-out's folder is ${rollup.stateDir}`]),
     ''
-  ].join('\n');
+  ]
+    .map(withoutControls)
+    .join('\n');
 }

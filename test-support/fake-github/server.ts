@@ -175,6 +175,8 @@ export interface FakeGitHub {
       conclusion?: 'success' | 'failure' | 'cancelled';
       /** The workflow file it ran; default `.github/workflows/agent.yml`. */
       path?: string;
+      /** The event that started it; default `issue_comment`. */
+      event?: string;
     }
   ): void;
   /** Seeds the jobs of a run's attempt, with their logs and annotations (ci-jobs.ts). */
@@ -589,6 +591,7 @@ class FakeGitHubServer implements FakeGitHub {
       status: FakeRunStatus;
       conclusion?: 'success' | 'failure' | 'cancelled';
       path?: string;
+      event?: string;
     }
   ): void {
     this.workflowRuns.set(id, update);

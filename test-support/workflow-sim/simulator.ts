@@ -219,6 +219,7 @@ export class WorkflowSimulator {
     github.setWorkflowRun(run.id, {
       status: 'in_progress',
       attempt: run.attempt,
+      event: 'workflow_dispatch',
       path: this.world.workflowPath
     });
     const promises = new Map<string, Promise<JobSummary>>();

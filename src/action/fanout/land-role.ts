@@ -172,6 +172,7 @@ async function publish(
     pacer: writer.pacer,
     baseBranch: settings.baseBranch ?? refBranch(action.env) ?? defaultBranch,
     defaultBranch,
+    identity: { name: settings.botName, email: settings.botEmail },
     title: `fan-out: ${promptHeadline(manifest.prompt, 60)}`,
     runUrl: runUrl(action.runner),
     draft: settings.pullRequestType === 'draft'

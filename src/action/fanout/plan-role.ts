@@ -168,6 +168,13 @@ async function checkedEarlierRun(job: FanoutJob, runId: number): Promise<Earlier
       `fanout_resume names run ${runId}, which is ${run === undefined ? 'not a run of this repository' : `a run of ${file ?? run.path}`}, ` +
         `not of this workflow (${job.origin.workflow}). Give the id of an earlier run of this workflow.`
     );
+  const problem = untrustedEarlierRunProblem(run, job.origin.repository);
+  if (problem !== undefined)
+    throw new FanoutInputError(
+      `fanout_resume names run ${runId}, ${problem}. Its plan carries commands (the unit listing, the validation) ` +
+        'that this fan-out would run, so only a run a person with write access dispatched, or a scheduled one, ' +
+        'can be resumed. Give the id of such a run of this workflow.'
+    );
   return { runId, reads: githubClientsOf(action).runArtifactDownloads() };
 }
 
@@ -194,4 +201,26 @@ async function earlierUnlandable(job: FanoutJob, earlier: EarlierRun): Promise<s
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Why an earlier run of this workflow file may not be resumed, or undefined when it may. The path
+ * alone is not enough: a pull request's run uses the workflow file as its head has it (a fork's
+ * too), so it can upload a plan with any commands under this workflow's path. Only
+ * `workflow_dispatch` (a writer started it) and `schedule` (the default branch's file) runs count,
+ * and their head must be this repository ("Events that trigger workflows",
+ * https://docs.github.com/en/actions/reference/events-that-trigger-workflows, read 2026-11-28).
+ */
+export function untrustedEarlierRunProblem(
+  run: { readonly event?: string; readonly headRepository?: string },
+  repositoryFullName: string
+): string | undefined {
+  if (run.event !== 'workflow_dispatch' && run.event !== 'schedule')
+    return `which was started by ${run.event === undefined ? 'an event GitHub did not name' : `a ${run.event} event`}, not by a dispatch or a schedule`;
+  if (
+    run.headRepository !== undefined &&
+    run.headRepository.toLowerCase() !== repositoryFullName.toLowerCase()
+  )
+    return `whose code came from ${run.headRepository}, not from ${repositoryFullName}`;
+  return undefined;
 }

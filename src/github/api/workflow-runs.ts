@@ -39,6 +39,10 @@ export interface WorkflowRunOrigin {
   readonly id: number;
   /** As GitHub gives it: `.github/workflows/agent.yml`, or with the repository and ref around it. */
   readonly path: string;
+  /** The event that started the run (`workflow_dispatch`, `schedule`, `pull_request`, ...), when GitHub gives it. */
+  readonly event?: string;
+  /** `owner/name` of the repository the run's head came from (a fork's, for a fork's pull request). */
+  readonly headRepository?: string;
 }
 
 /** A transcript artifact a run uploaded, as "List workflow run artifacts" names it. */
@@ -92,7 +96,14 @@ export class OctokitWorkflowRunReads extends RepositoryClient implements Workflo
       });
       if (typeof data.path !== 'string' || typeof data.id !== 'number')
         throw new Error(`GitHub answered a workflow run without its id and path for run ${runId}`);
-      return { id: data.id, path: data.path };
+      return {
+        id: data.id,
+        path: data.path,
+        ...(typeof data.event === 'string' ? { event: data.event } : {}),
+        ...(typeof data.head_repository?.full_name === 'string'
+          ? { headRepository: data.head_repository.full_name }
+          : {})
+      };
     } catch (error) {
       if ((error as { status?: unknown }).status === 404) return undefined;
       throw error;

@@ -25,9 +25,18 @@ export function defuse(text: string): string {
     .replace(TAG_START, `<${JOINER}`);
 }
 
+/**
+ * Every control character (newline, carriage return, escape, …) as a space: the text stays on its
+ * line, in a comment and in a log alike (a runner splitting a log line on \r could obey a `::…::`
+ * command that starts after it).
+ */
+export function withoutControls(text: string): string {
+  return text.replace(/\p{Cc}+/gu, ' ');
+}
+
 /** Text for the middle of a sentence: defused, on one line, so it cannot start a block. */
 export function inlineText(text: string): string {
-  return defuse(text.replace(/\p{Cc}+/gu, ' ').trim());
+  return defuse(withoutControls(text).trim());
 }
 
 /**
