@@ -6,7 +6,7 @@
  * their pull requests. One fake artifact service and one fake GitHub serve every job of the run.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DefaultArtifactClient } from '@actions/artifact';
@@ -23,14 +23,14 @@ const WORKFLOW = '.github/workflows/fanout.yml';
 const PROMPT = 'Replace oldApi() with newApi().';
 
 /** A repository with two units (one shard each, by the config file's fanout.shard_size). */
-function seedFolder(): string {
+function seedFolder(config = 'fanout:\n  shard_size: 1\n'): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'compact-agent-fanout-seed-'));
   mkdirSync(path.join(dir, 'src'));
   mkdirSync(path.join(dir, '.github'));
   writeFileSync(path.join(dir, 'src', 'a.ts'), 'export const a = oldApi();\n');
   writeFileSync(path.join(dir, 'src', 'b.ts'), 'export const b = oldApi();\n');
   writeFileSync(path.join(dir, 'src', 'c.ts'), 'export const c = 1;\n');
-  writeFileSync(path.join(dir, '.github', 'compact-agent.yml'), 'fanout:\n  shard_size: 1\n');
+  writeFileSync(path.join(dir, '.github', 'compact-agent.yml'), config);
   return dir;
 }
 
@@ -48,10 +48,12 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(seed, { recursive: true, force: true }));
 
-async function fanoutWorld(): Promise<{ world: ActionWorld; payload: Record<string, unknown> }> {
+async function fanoutWorld(
+  seedDir = seed
+): Promise<{ world: ActionWorld; payload: Record<string, unknown> }> {
   const payload = examplePayload('workflow_dispatch');
   const world = await startWorld({
-    seed,
+    seed: seedDir,
     github: stateFromPayload(payload, { senderPermission: 'write' }),
     anthropic: { script: SHARD_AGENTS }
   });
@@ -67,7 +69,8 @@ function job(
   payload: Record<string, unknown>,
   inputs: Record<string, string>,
   runId = '9100',
-  prepare: (checkout: string) => void = () => undefined
+  prepare: (checkout: string) => void = () => undefined,
+  env: Record<string, string> = {}
 ) {
   const workspace = world.cloneOrigin();
   prepare(workspace);
@@ -80,7 +83,8 @@ function job(
     env: {
       GITHUB_WORKFLOW_REF: `${world.github.repo.full_name}/${WORKFLOW}@refs/heads/main`,
       GITHUB_REF: 'refs/heads/main',
-      ACTIONS_RUNTIME_TOKEN: runtimeToken(`run-${runId}`, 'job')
+      ACTIONS_RUNTIME_TOKEN: runtimeToken(`run-${runId}`, 'job'),
+      ...env
     }
   });
 }
@@ -228,8 +232,11 @@ describe('the fan-out roles of the built action', () => {
     const firstLand = await job(world, payload, { fanout: 'land' });
     expect(firstLand.code).toBe(1);
     expect(firstLand.stdout).toContain(
-      '1 of 2 shard(s) are not landed (shard-02: unstarted). The others are landed; run the workflow again with fanout_resume: 9100'
+      '1 of 2 shard(s) are not landed (shard-02: unstarted). The others are landed. To run only these'
     );
+    // It names the workflow's input (resume_run) and the action's (fanout_resume), with this run's id.
+    expect(firstLand.stdout).toContain('dispatch this workflow again with its input resume_run: 9100');
+    expect(firstLand.stdout).toContain("the action's input fanout_resume");
     expect(world.github.createdPulls.map((pull) => pull.head.ref)).toEqual([`fanout/${planId}/shard-01`]);
     lastOfFirstRun = Math.max(...world.artifacts.artifacts.map((artifact) => artifact.id));
 
@@ -377,5 +384,78 @@ describe('the fan-out roles of the built action', () => {
     ]);
     // The forged result counts at its whole budget in the spend, not at the cost it claims.
     expect(rollup.spentUsd).toBeGreaterThanOrEqual(2);
+  });
+
+  it('re-scans the landed code in the box even with sandbox: off, and defuses the prompt in the titles', async () => {
+    const offSeed = seedFolder('fanout:\n  shard_size: 1\nsandbox:\n  mode: off\n');
+    // A folder of the host's /tmp: the box has a /tmp of its own, so only a host process writes here.
+    const hostOnly = mkdtempSync(path.join(tmpdir(), 'compact-agent-rescan-host-'));
+    try {
+      const { world, payload } = await fanoutWorld(offSeed);
+      const units = `(echo "$$" > ${hostOnly}/ran) 2>/dev/null; git grep -l oldApi -- src`;
+      const plan = await job(world, payload, {
+        fanout: 'plan',
+        prompt: `@octocat fixes #1: ${PROMPT}`,
+        fanout_units: units,
+        fanout_max_total_usd: '4'
+      });
+      expect(plan.code).toBe(0);
+      // The plan lists the units on the person's own checkout, on the host, by design.
+      expect(existsSync(path.join(hostOnly, 'ran'))).toBe(true);
+      rmSync(path.join(hostOnly, 'ran'));
+      for (const shard of ['shard-01', 'shard-02'])
+        expect((await job(world, payload, { fanout: 'shard', fanout_shard: shard })).code).toBe(0);
+
+      const land = await job(world, payload, { fanout: 'land' });
+      expect(land.stdout).not.toContain('::error::');
+      expect(land.code).toBe(0);
+      // The land job holds the write token: the agents' code never ran on its host...
+      expect(existsSync(path.join(hostOnly, 'ran'))).toBe(false);
+      // ...yet the burndown was counted, in the box.
+      const rollup = JSON.parse(
+        world.artifacts.files('compact-agent-fanout-rollup').get('rollup.json')!.toString('utf8')
+      ) as { unitsAfter: number };
+      expect(rollup.unitsAfter).toBe(0);
+      const [tracking] = rollupIssuePosts(world);
+      const title = (tracking!.body as { title: string }).title;
+      expect(title).toContain('octocat');
+      expect(title).not.toContain('@octocat');
+      expect(title).not.toMatch(/fixes #1/);
+      for (const pull of world.github.createdPulls) expect(pull.title).not.toContain('@octocat');
+    } finally {
+      rmSync(offSeed, { recursive: true, force: true });
+      rmSync(hostOnly, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses to run a shard twice in one workflow run (a re-run of its job, or a result already there)', async () => {
+    const { world, payload } = await fanoutWorld();
+    const plan = await job(world, payload, {
+      fanout: 'plan',
+      prompt: PROMPT,
+      fanout_units: 'git grep -l oldApi -- src',
+      fanout_max_total_usd: '4'
+    });
+    expect(plan.code).toBe(0);
+    const rerun = await job(
+      world,
+      payload,
+      { fanout: 'shard', fanout_shard: 'shard-01' },
+      '9100',
+      () => undefined,
+      {
+        GITHUB_RUN_ATTEMPT: '2'
+      }
+    );
+    expect(rerun.code).toBe(1);
+    expect(rerun.stdout).toContain('this is attempt 2 of run 9100');
+    expect(rerun.stdout).toContain('resume_run: 9100');
+    expect(world.modelCalls()).toBe(0);
+    expect((await job(world, payload, { fanout: 'shard', fanout_shard: 'shard-01' })).code).toBe(0);
+    const calls = world.modelCalls();
+    const again = await job(world, payload, { fanout: 'shard', fanout_shard: 'shard-01' });
+    expect(again.code).toBe(1);
+    expect(again.stdout).toContain("run 9100 already has shard-01's result");
+    expect(world.modelCalls()).toBe(calls);
   });
 });

@@ -1,3 +1,5 @@
+import { errorMessage } from '../errors/error-message.js';
+import { SandboxUnavailableError } from '../sandbox/session-box.js';
 import type { GitIdentity, GitRepository } from '../git/repository.js';
 import { landShards, type Landing, type LandPolicy } from './land.js';
 import type { FanoutManifest } from './manifest.js';
@@ -36,7 +38,9 @@ export interface LandingParts {
  * Lands every finished shard on the base (local branches, nothing pushed), re-scans the units on
  * the landed change, and builds the roll-up. The CLI and the action's land job share it.
  */
-export async function landAndRollUp(parts: LandingParts): Promise<{ landing: Landing; rollup: Rollup }> {
+export async function landAndRollUp(
+  parts: LandingParts
+): Promise<{ landing: Landing; rollup: Rollup; rescanSkipped?: RescanSkipped }> {
   const { manifest } = parts;
   const done = manifest.shards
     .map((shard) => parts.results.get(shard.id))
@@ -53,7 +57,7 @@ export async function landAndRollUp(parts: LandingParts): Promise<{ landing: Lan
     results: done,
     title: `fan-out: ${manifest.prompt.split('\n')[0]!.slice(0, 60)}`
   });
-  const unitsAfter = await rescan(parts, landing.combinedCommit);
+  const { unitsAfter, skipped } = await rescan(parts, landing.combinedCommit);
   const rollup = buildRollup({
     manifest,
     stateDir: parts.stateDir,
@@ -66,21 +70,53 @@ export async function landAndRollUp(parts: LandingParts): Promise<{ landing: Lan
     unitsAfter,
     combinedBranch: landing.combinedBranch
   });
-  return { landing, rollup };
+  return { landing, rollup, ...(skipped !== undefined ? { rescanSkipped: skipped } : {}) };
 }
 
-/** The burndown: the unit listing run again, in the box, on a repository of its own at everything landed. */
-async function rescan(parts: LandingParts, commit: string): Promise<number | undefined> {
-  const worktree = await openShardRepository(parts.repo, commit, 'rescan');
+/** Why the burndown has no count: a line for the roll-up, and the cause for the job's log. */
+export interface RescanSkipped {
+  readonly summary: string;
+  readonly detail: string;
+}
+
+/**
+ * The burndown: the unit listing run again, in the box, on a repository of its own at everything
+ * landed. It never stops the landing: a runner that cannot build its box (SandboxUnavailableError)
+ * skips it, saying so; any other failure leaves the count unknown.
+ */
+async function rescan(
+  parts: LandingParts,
+  commit: string
+): Promise<{ unitsAfter: number | undefined; skipped?: RescanSkipped }> {
+  let runnerError: unknown;
+  const runner: ValidationRunner = async (command, options) => {
+    try {
+      return await parts.runner(command, options);
+    } catch (error) {
+      runnerError = error;
+      throw error;
+    }
+  };
   try {
-    return await countUnits(parts.manifest.unitSource, {
-      repoDir: worktree.root,
-      env: parts.env,
-      signal: parts.signal,
-      runner: parts.runner,
-      readOnlyFolders: worktree.sharedObjects
-    });
-  } finally {
-    await worktree.close();
+    const worktree = await openShardRepository(parts.repo, commit, 'rescan');
+    try {
+      const unitsAfter = await countUnits(parts.manifest.unitSource, {
+        repoDir: worktree.root,
+        env: parts.env,
+        signal: parts.signal,
+        runner,
+        readOnlyFolders: worktree.sharedObjects
+      });
+      if (runnerError instanceof SandboxUnavailableError)
+        return {
+          unitsAfter: undefined,
+          skipped: { summary: 're-scan skipped: no sandbox in the land job', detail: runnerError.message }
+        };
+      return { unitsAfter };
+    } finally {
+      await worktree.close();
+    }
+  } catch (error) {
+    return { unitsAfter: undefined, skipped: { summary: 're-scan failed', detail: errorMessage(error) } };
   }
 }

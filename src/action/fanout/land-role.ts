@@ -16,6 +16,7 @@ import { ownWorkflowOrigin } from '../../followup/workflow-origin.js';
 import { rollupMarkdown } from '../../fanout/rollup-markdown.js';
 import { writeRollup } from '../../fanout/rollup-target.js';
 import { WritePacer } from '../../github/api/paced-writes.js';
+import { inlineText } from '../../github/markdown/outbound-neutralize.js';
 import { GitRepository } from '../../git/repository.js';
 import { guardRepository } from '../../git/repository-guard.js';
 import { repositoryOf } from '../event-parts.js';
@@ -54,7 +55,7 @@ export async function runLandRole(job: FanoutJob, settings: FanoutSettings): Pro
   // near the checkout: the landing applies patches an agent wrote, and the re-scan runs their code.
   const guard = await guardRepository(workspace, settingsGitHub.token);
   const base = await workspace.head();
-  const { landing, rollup } = await landAndRollUp({
+  const { landing, rollup, rescanSkipped } = await landAndRollUp({
     repo: workspace,
     base,
     manifest,
@@ -65,15 +66,20 @@ export async function runLandRole(job: FanoutJob, settings: FanoutSettings): Pro
     stateDir: runUrl(action.runner),
     spentUsd,
     env: action.env,
-    // The burndown re-scan runs the unit command on the landed code: in the box, never on the host
-    // of the job that holds the write credential (security review E, finding 3).
-    runner: boxedValidation(action.config.agent, action.env, (line) => core.info(action.redact(line))),
+    // The burndown re-scan runs the unit command on the landed code: in the box whatever the
+    // sandbox mode (no box: no re-scan), never on the host of the job that holds the write
+    // credential (security review E, finding 3; review G, finding 1).
+    runner: boxedValidation(action.config.agent, action.env, (line) => core.info(action.redact(line)), {
+      requireBox: true
+    }),
     signal: new AbortController().signal
   });
+  if (rescanSkipped !== undefined)
+    core.warning(`The burndown's ${rescanSkipped.summary}: ${rescanSkipped.detail}`);
   const writer = landWriter(job);
   const published = await publish(job, writer, guard.git, landing, manifest);
   const unfinished = rollup.rows.filter((row) => !['landed', 'empty'].includes(row.status));
-  const markdown = rollupMarkdown({
+  const rendered = rollupMarkdown({
     rollup,
     published,
     // A shard's transcripts are in its artifact, listed on the run's page.
@@ -85,6 +91,9 @@ export async function runLandRole(job: FanoutJob, settings: FanoutSettings): Pro
       ? { resumeHint: `dispatch the workflow with \`resume_run: ${action.runner.runId}\` (fanout_resume)` }
       : {})
   });
+  // Why the burndown has no count, under the roll-up (its "unknown" alone would read as a failure).
+  const rescanNote = rescanSkipped === undefined ? '' : `\n\nBurndown: ${rescanSkipped.summary}.\n`;
+  const markdown = { full: `${rendered.full}${rescanNote}`, body: `${rendered.body}${rescanNote}` };
   await uploadRollup(job, rollup, published, markdown.full);
   const written = await writeRollup(
     {
@@ -97,7 +106,7 @@ export async function runLandRole(job: FanoutJob, settings: FanoutSettings): Pro
         repositoryFullName: job.origin.repository
       }),
       ...(settingsGitHub.reportIssue !== undefined ? { reportIssue: settingsGitHub.reportIssue } : {}),
-      issueTitle: `Fan-out ${manifest.planId}: ${manifest.prompt.split('\n')[0]!.slice(0, 80)}`,
+      issueTitle: `Fan-out ${manifest.planId}: ${promptHeadline(manifest.prompt, 80)}`,
       warn: (message) => action.commands.warning(message)
     },
     markdown.body
@@ -122,8 +131,10 @@ export async function runLandRole(job: FanoutJob, settings: FanoutSettings): Pro
         .map((row) => `${row.shardId}: ${row.status}`)
         .join(
           ', '
-        )}). The others are landed; run the workflow again with fanout_resume: ${action.runner.runId} ` +
-        'to run only these, on the current base, with what is left of the cap.'
+        )}). The others are landed. To run only these, on the current base, with what is left of the cap, ` +
+        `dispatch this workflow again with its input resume_run: ${action.runner.runId} (the example ` +
+        `workflow passes it to the action's input fanout_resume; a workflow of your own: set ` +
+        `fanout_resume: ${action.runner.runId} on the plan job's step).`
     );
 }
 
@@ -162,10 +173,18 @@ async function publish(
     baseBranch: settings.baseBranch ?? refBranch(action.env) ?? defaultBranch,
     defaultBranch,
     identity: { name: settings.botName, email: settings.botEmail },
-    title: `fan-out: ${manifest.prompt.split('\n')[0]!.slice(0, 60)}`,
+    title: `fan-out: ${promptHeadline(manifest.prompt, 60)}`,
     runUrl: runUrl(action.runner),
     draft: settings.pullRequestType === 'draft'
   });
+}
+
+/**
+ * The prompt's first line for a title: the prompt is anyone's text (a dispatch input), so it is
+ * defused like other outside text (no mention, closing keyword or tag in an issue or pull title).
+ */
+function promptHeadline(prompt: string, maxChars: number): string {
+  return inlineText(prompt.split('\n')[0]!.slice(0, maxChars));
 }
 
 /** The branch the job checked out, for a run started on a branch (GITHUB_REF `refs/heads/<name>`). */

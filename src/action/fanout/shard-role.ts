@@ -1,6 +1,6 @@
 import * as core from '@actions/core';
 import path from 'node:path';
-import { readPlan, uploadShardResult } from '../../artifacts/fanout-contents.js';
+import { readPlan, shardArtifactIds, uploadShardResult } from '../../artifacts/fanout-contents.js';
 import { boxedValidation } from '../../fanout/boxed-validation.js';
 import { FanoutInputError } from '../../fanout/fanout-error.js';
 import { sessionShardAgent } from '../../fanout/session-shard-agent.js';
@@ -37,6 +37,7 @@ export async function runShardRole(job: FanoutJob, shardId: string): Promise<voi
       `fanout_shard ${shardId} is not a shard of plan ${manifest.planId} (it has ${manifest.shards[0]!.id} to ` +
         `${manifest.shards.at(-1)!.id}). Set fanout_shard: \${{ matrix.shard }} with the plan job's fanout_matrix.`
     );
+  await refuseSecondAttempt(job, shardId);
   const repo = new GitRepository(action.runner.workspace);
   const base = await repo.head();
   const transcriptsDir = path.join(job.scratch, 'transcripts');
@@ -110,4 +111,27 @@ function reportShard(result: ShardResult, setOutput: (name: string, value: strin
     core.setFailed(
       `${line} ${result.error ?? result.stopReason}. The land job lands the others; resume this run for it.`
     );
+}
+
+/**
+ * A shard runs once per workflow run: a "re-run failed jobs" (GITHUB_RUN_ATTEMPT above 1) would
+ * spend its budget again past what the land job counts, and its upload of the same artifact name
+ * fails; a result already uploaded means the shard ran. A resume (a new run) is the way to go on.
+ */
+async function refuseSecondAttempt(job: FanoutJob, shardId: string): Promise<void> {
+  const { action } = job;
+  const attempt = Number(action.env.GITHUB_RUN_ATTEMPT ?? '1');
+  const why =
+    attempt > 1
+      ? `this is attempt ${attempt} of run ${action.runner.runId} (a re-run of its jobs)`
+      : (await shardArtifactIds(job.artifacts)).includes(shardId)
+        ? `run ${action.runner.runId} already has ${shardId}'s result`
+        : undefined;
+  if (why === undefined) return;
+  throw new FanoutInputError(
+    `${shardId} does not run again in the same workflow run: ${why}, and a second run would spend its ` +
+      'budget again past the cap. Resume instead: dispatch the workflow again with its input ' +
+      `resume_run: ${action.runner.runId} (the action's input fanout_resume), which runs only the shards ` +
+      'not landed, with what is left of the cap.'
+  );
 }
